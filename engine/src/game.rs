@@ -379,6 +379,9 @@ pub enum SetupError {
     /// A die with a face out of range.
     #[error("die faces must be 1 to {MAX_CLICKS} (and at least one face)")]
     Die,
+    /// A mover who does not play in this game.
+    #[error("seat {0} does not play in this game")]
+    NoSuchSeat(Seat),
 }
 
 impl Game {
@@ -435,6 +438,28 @@ impl Game {
         };
         game.chains_before = game.chain_mask();
         game.begin_turn(0, 1);
+        Ok(game)
+    }
+
+    /// Sets up a game from any position, with `mover` to move in round `round`: for tests,
+    /// analysis and bots that start mid-game.
+    pub fn from_position(
+        rules: &'static dyn Rules,
+        options: Options,
+        seed: u64,
+        position: Position,
+        mover: Seat,
+        round: u32,
+    ) -> Result<Game, SetupError> {
+        let mut game = Game::new(rules, options, seed)?;
+        let index = game
+            .seats
+            .iter()
+            .position(|s| s.seat == mover)
+            .ok_or(SetupError::NoSuchSeat(mover))?;
+        game.position = position;
+        game.chains_before = game.chain_mask();
+        game.begin_turn(index, round.max(1));
         Ok(game)
     }
 
