@@ -1,0 +1,72 @@
+//! Optimal solvers for the puzzles: a layered bidirectional breadth-first search for the
+//! colour-pattern puzzles with few pieces, IDA* for Aurora Borealis (40 pieces) and for
+//! single Orbit Solitaire B positions (with pattern databases), full breadth-first tables
+//! for Orbit Solitaire A, and the packed 2-bit census of all 12! Orbit B arrangements.
+
+mod bidirectional;
+mod ida;
+mod orbit;
+mod pattern;
+mod perm;
+mod space;
+
+pub use bidirectional::bidirectional;
+pub use ida::ida_star;
+pub use orbit::{census, Census, OrbitSpace, PatternDb, PackedDistances};
+pub use pattern::PatternSpace;
+pub use perm::{factorial, rank, unrank};
+pub use space::{Heuristic, Space};
+
+use crate::board::Click;
+use crate::puzzles::{Finish, Puzzle};
+use thiserror::Error;
+
+/// An optimal line and what it cost to find.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The clicks, in order; no shorter line solves the puzzle.
+    pub clicks: Vec<Click>,
+    /// States the search generated (for the benchmarks).
+    pub states: u64,
+}
+
+/// Why no solution was produced.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SolveError {
+    /// The finish cannot be reached from this start.
+    #[error("the finish cannot be reached from this start")]
+    Unreachable,
+    /// The search would need more states than the solver allows itself.
+    #[error("the search passed its limit of {0} states without meeting")]
+    TooLarge(u64),
+    /// A puzzle shape the solver has no method for.
+    #[error("no solver for this puzzle: {0}")]
+    Unsupported(String),
+}
+
+/// States a bidirectional search may hold before it gives up (about 1.6 GB at 16 bytes).
+pub const STATE_LIMIT: u64 = 100_000_000;
+
+/// Solves `puzzle` optimally from its start.
+pub fn solve(puzzle: &Puzzle) -> Result<Solution, SolveError> {
+    match puzzle.finish {
+        Finish::Exact(_) => {
+            let space = OrbitSpace::new(puzzle)?;
+            if space.len() <= 8 {
+                space.solve_by_table()
+            } else {
+                let db = PatternDb::for_space(&space);
+                space.solve_with(&db)
+            }
+        }
+        Finish::Pattern(_) => {
+            let space = PatternSpace::new(puzzle)?;
+            if puzzle.start.occupied().len() > 16 {
+                let start = space.start();
+                ida_star(&space, start, 40)
+            } else {
+                bidirectional(&space, space.start(), space.goal(), STATE_LIMIT)
+            }
+        }
+    }
+}
