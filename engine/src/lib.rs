@@ -11,8 +11,10 @@ mod movegen;
 mod notation;
 mod piece;
 mod position;
+pub mod puzzles;
 mod rules;
 mod seat;
+pub mod solve;
 
 pub use board::{
     Click, Direction, Edge, Rotor, RotorSet, Side, Slot, SlotIter, SlotSet, ROTORS, SLOTS,
