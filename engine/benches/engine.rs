@@ -4,8 +4,8 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use orion_engine::{
-    evaluate_fences, games, has_chain, moves, parse_click, parse_position, Colour, Game,
-    MoveState, Options, Seat,
+    evaluate_fences, games, has_chain, moves, parse_click, parse_position, Colour, Game, MoveState,
+    Options, Seat,
 };
 
 fn hydra_start() -> Game {
@@ -26,7 +26,11 @@ fn benches(c: &mut Criterion) {
     c.bench_function("click legality", |b| {
         let own = start.of(Colour::Red);
         let state = MoveState::new(3, own);
-        b.iter(|| black_box(state).check(black_box(own), black_box(click)).is_ok())
+        b.iter(|| {
+            black_box(state)
+                .check(black_box(own), black_box(click))
+                .is_ok()
+        })
     });
 
     // A Hydra for Four position where every colour touches both its edges, so each check

@@ -260,7 +260,11 @@ impl Slot {
 
 /// The slot whose ends are the two given neighbouring grid corners.
 const fn slot_between(a: (u8, u8), b: (u8, u8)) -> Slot {
-    let (lo, hi) = if a.0 < b.0 || a.1 < b.1 { (a, b) } else { (b, a) };
+    let (lo, hi) = if a.0 < b.0 || a.1 < b.1 {
+        (a, b)
+    } else {
+        (b, a)
+    };
     if lo.1 == hi.1 {
         Slot(lo.1 * 5 + lo.0)
     } else {
@@ -831,8 +835,14 @@ mod tests {
     fn canonical_names_follow_the_spec() {
         assert_eq!(Slot::horizontal(0, 2).unwrap().to_string(), "C1s");
         assert_eq!(Slot::vertical(0, 2).unwrap().to_string(), "A3w");
-        assert_eq!(Rotor::at(2, 1).unwrap().slot(Side::North).to_string(), "C2n");
-        assert_eq!(Rotor::at(2, 2).unwrap().slot(Side::South).to_string(), "C2n");
+        assert_eq!(
+            Rotor::at(2, 1).unwrap().slot(Side::North).to_string(),
+            "C2n"
+        );
+        assert_eq!(
+            Rotor::at(2, 2).unwrap().slot(Side::South).to_string(),
+            "C2n"
+        );
         assert_eq!(Rotor::at(3, 1).unwrap().slot(Side::West).to_string(), "C2e");
     }
 
@@ -859,7 +869,11 @@ mod tests {
             let r = slot.rotated_cw().rotated_cw().rotated_cw().rotated_cw();
             assert_eq!(r, slot);
         }
-        let bottom: SlotSet = Edge::Bottom.border().into_iter().map(Slot::rotated_cw).collect();
+        let bottom: SlotSet = Edge::Bottom
+            .border()
+            .into_iter()
+            .map(Slot::rotated_cw)
+            .collect();
         assert_eq!(bottom, Edge::Left.border());
     }
 }

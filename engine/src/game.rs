@@ -10,7 +10,7 @@ use crate::piece::{Colour, Piece, PIECES_PER_COLOUR};
 use crate::position::Position;
 use crate::rules::{reverses, Die, LastMove, MoveState, RuleError};
 use crate::seat::{Seat, SeatInfo};
-use rand::SeedableRng;
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -57,7 +57,9 @@ impl<'de> Deserialize<'de> for ClaimWindow {
         }
         match Raw::deserialize(d)? {
             Raw::Ms(ms) if ms <= 600_000 => Ok(ClaimWindow::Millis(ms)),
-            Raw::Ms(_) => Err(serde::de::Error::custom("claim window must be at most 600000 ms")),
+            Raw::Ms(_) => Err(serde::de::Error::custom(
+                "claim window must be at most 600000 ms",
+            )),
             Raw::Word(w) if w == "auto" => Ok(ClaimWindow::Auto),
             Raw::Word(w) => Err(serde::de::Error::custom(format!(
                 "claim window must be milliseconds or \"auto\", not \"{w}\""
@@ -111,6 +113,19 @@ pub enum PlaceRule {
     Anywhere,
     /// An empty slot touching the board edge (along it or with a point).
     TouchingEdge,
+    /// One of these slots (Auriga's entry slots).
+    Slots(SlotSet),
+}
+
+impl PlaceRule {
+    /// Whether the rule lets a piece go on `slot` (emptiness aside).
+    pub fn allows(self, slot: Slot) -> bool {
+        match self {
+            PlaceRule::Anywhere => true,
+            PlaceRule::TouchingEdge => Edge::ALL.iter().any(|e| e.touching().contains(slot)),
+            PlaceRule::Slots(set) => set.contains(slot),
+        }
+    }
 }
 
 /// The live mechanisms of section 4 a game uses.
@@ -135,14 +150,23 @@ pub trait Rules: Send + Sync + 'static {
     fn players(&self) -> RangeInclusive<u8>;
     /// The seats in turn order for `players` players, with their colours.
     fn seats(&self, players: u8) -> Vec<SeatInfo>;
-    /// The starting position.
-    fn start(&self, seats: &[SeatInfo], options: &Options) -> Position;
+    /// The starting position; `rng` (seeded by the room) serves games that start at random.
+    fn start(&self, seats: &[SeatInfo], options: &Options, rng: &mut dyn RngCore) -> Position;
+    /// Index into the seats of who moves first (a toss, in Taurus).
+    fn first_mover(&self, _rng: &mut dyn RngCore, _seats: usize) -> usize {
+        0
+    }
     /// How many players when the room does not say.
     fn default_players(&self) -> u8 {
         *self.players().start()
     }
     /// How `seat`'s turn in round `round` (1-based) is played.
     fn allowance(&self, seat: Seat, round: u32, options: &Options) -> Allowance;
+    /// How `seat`'s turn is played given the whole game (a game whose schedule depends on the
+    /// board overrides this; the default is [`Rules::allowance`]).
+    fn turn_allowance(&self, game: &Game, seat: Seat, round: u32) -> Allowance {
+        self.allowance(seat, round, game.options())
+    }
     /// The live mechanisms the game uses.
     fn mechanics(&self) -> Mechanics {
         Mechanics::default()
@@ -151,10 +175,35 @@ pub trait Rules: Send + Sync + 'static {
     fn may_pass(&self) -> bool {
         true
     }
-    /// A pattern goal, checked after every change: the colours that have reached it.
-    fn goal(&self, _position: &Position, _colours: &[Colour]) -> Vec<Colour> {
+    /// The colours that have reached the game's goal: checked after every change
+    /// (`turn_end` false) and when a turn ends (`turn_end` true).
+    fn goal(&self, _game: &Game, _turn_end: bool) -> Vec<Colour> {
         Vec::new()
     }
+    /// Whether the same-piece rule narrows the pieces moved click by click (Bootes shares a
+    /// move between two dogs).
+    fn same_piece(&self) -> bool {
+        true
+    }
+    /// A game's own refusal of a click, checked before the basic rules.
+    fn check_click(&self, _game: &Game, _click: Click) -> Result<(), RuleError> {
+        Ok(())
+    }
+    /// A game's own check of how a move ends (`position` and `candidates` as they would be).
+    fn end_check(
+        &self,
+        _game: &Game,
+        _position: &Position,
+        _candidates: SlotSet,
+    ) -> Result<(), RuleError> {
+        Ok(())
+    }
+    /// Called when a turn begins, to set up per-move bookkeeping.
+    fn begin_turn(&self, _game: &mut Game) {}
+    /// Called after each click of the mover, with the position before it.
+    fn after_click(&self, _game: &mut Game, _before: &Position, _click: Click) {}
+    /// Called when the game ends, before the outcome is announced (final scoring).
+    fn on_finish(&self, _game: &mut Game, _winner: Option<Winner>) {}
     /// Whether the no-reversal rule applies, given whether the previous move and this one
     /// entered new pieces.
     fn reversal_applies(&self, _previous_entered: bool, _this_entered: bool) -> bool {
@@ -303,23 +352,43 @@ struct OpenClaim {
 
 /// The turn in progress.
 #[derive(Clone, Copy, Debug)]
-struct Turn {
+pub(crate) struct Turn {
     /// Index into `Game::seats` of the mover.
-    mover: usize,
+    pub(crate) mover: usize,
     /// 1-based round (every seat's k-th turn is round k).
-    round: u32,
+    pub(crate) round: u32,
     /// How the turn is to be used.
-    allowance: Allowance,
+    pub(crate) allowance: Allowance,
     /// The clicks rule and same-piece rule state; `allowed` is 0 until the clicks are known.
-    state: MoveState,
+    pub(crate) state: MoveState,
     /// Slots the mover may build on now.
-    eligible: SlotSet,
+    pub(crate) eligible: SlotSet,
     /// Whether this move entered a new piece.
-    entered: bool,
+    pub(crate) entered: bool,
     /// The position when the turn began (for the no-reversal rule and time-outs).
-    before: Position,
+    pub(crate) before: Position,
     /// The clicks made so far, to undo a reversing move when the clock runs out.
-    clicks: [Option<Click>; 2 * MAX_CLICKS as usize],
+    pub(crate) clicks: [Option<Click>; MAX_MOVE_CLICKS],
+}
+
+/// The most clicks one move can hold: Lepus's two plus five hops of two.
+pub const MAX_MOVE_CLICKS: usize = 12;
+
+/// Bookkeeping that some games keep beyond the board, by seat index.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Memory {
+    /// Auriga: each seat's winding angle (radians, counter-clockwise) around the centre.
+    pub(crate) winding: [f64; 4],
+    /// Seats out of the game (Algol's found-out players); their turns are skipped.
+    pub(crate) out: [bool; 4],
+    /// Lepus: hops taken this move.
+    pub(crate) hops: u8,
+    /// Lepus: clicks used in the current part of the move.
+    pub(crate) part_used: u8,
+    /// Lepus: the rotors each of the mover's pieces (by number) was in when the part began.
+    pub(crate) part_rotors_by_number: [crate::board::RotorSet; 21],
+    /// Draco: twice the level of each of the mover's pieces (by number) when the move began.
+    pub(crate) start_level2: [u8; 21],
 }
 
 /// A game in progress.
@@ -334,15 +403,21 @@ pub struct Game {
     /// The board.
     position: Position,
     /// The turn in progress.
-    turn: Turn,
+    pub(crate) turn: Turn,
     /// The previous move, for the no-reversal rule.
     last_move: Option<LastMove>,
+    /// Per-game bookkeeping beyond the board.
+    pub(crate) memory: Memory,
+    /// Index of the seat that moved first (rounds begin with it).
+    first: usize,
+    /// The seed the game was created with (published after the game where it drew a start).
+    seed: u64,
     /// Chains open to be claimed.
     claims: Vec<OpenClaim>,
     /// Which colours held a chain after the last change (a chain is "made" when it appears).
     chains_before: u8,
     /// Points per seat (same order as `seats`).
-    scores: Vec<u32>,
+    pub(crate) scores: Vec<u32>,
     /// The result, once the game is over.
     outcome: Option<Outcome>,
     /// The random source for the die, seeded by the caller so a game replays exactly.
@@ -407,8 +482,12 @@ impl Game {
         if options.die.is_empty() || options.die.iter().any(|&f| f == 0 || f > MAX_CLICKS) {
             return Err(SetupError::Die);
         }
+        let mut rng = rng;
         let seats = rules.seats(players);
-        let position = rules.start(&seats, &options);
+        let position = rules.start(&seats, &options, &mut rng);
+        let first = rules
+            .first_mover(&mut rng, seats.len())
+            .min(seats.len() - 1);
         let die = Die {
             faces: options.die.clone(),
         };
@@ -426,9 +505,12 @@ impl Game {
                 eligible: SlotSet::EMPTY,
                 entered: false,
                 before: position,
-                clicks: [None; 2 * MAX_CLICKS as usize],
+                clicks: [None; MAX_MOVE_CLICKS],
             },
             last_move: None,
+            memory: Memory::default(),
+            first,
+            seed,
             claims: Vec::new(),
             chains_before: 0,
             scores,
@@ -437,7 +519,7 @@ impl Game {
             die,
         };
         game.chains_before = game.chain_mask();
-        game.begin_turn(0, 1);
+        game.begin_turn(first, 1);
         Ok(game)
     }
 
@@ -466,6 +548,28 @@ impl Game {
     /// The events that open the game: the start position and the first turn.
     pub fn start_events(&self) -> Vec<Event> {
         vec![self.turn_event()]
+    }
+
+    /// The seed the game was created with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Seats still in the game (Algol removes found-out players).
+    pub fn in_play(&self, seat: Seat) -> bool {
+        self.seats
+            .iter()
+            .position(|s| s.seat == seat)
+            .is_some_and(|i| !self.memory.out[i])
+    }
+
+    /// Auriga: each seat's progress round the course, in laps (counter-clockwise).
+    pub fn laps(&self) -> Vec<(Seat, f64)> {
+        self.seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.seat, self.memory.winding[i] / std::f64::consts::TAU))
+            .collect()
     }
 
     /// The game's rules.
@@ -554,14 +658,20 @@ impl Game {
     pub fn check_click(&self, seat: Seat, click: Click) -> Result<(), ActionError> {
         self.check_mover(seat)?;
         self.check_clicking()?;
+        self.rules.check_click(self, click)?;
         let own = self.position.of(self.seats[self.turn.mover].colour);
         self.turn.state.check(own, click)?;
-        self.check_last_click(click)?;
+        self.check_last_click(click, self.turn.state)?;
         Ok(())
     }
 
     /// Performs one action of `seat` at time `now`.
-    pub fn step(&mut self, seat: Seat, action: Action, now: Millis) -> Result<Vec<Event>, ActionError> {
+    pub fn step(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        now: Millis,
+    ) -> Result<Vec<Event>, ActionError> {
         if self.outcome.is_some() {
             return Err(ActionError::GameOver);
         }
@@ -575,14 +685,25 @@ impl Game {
             Action::Place { slot, from } => self.place(seat, slot, from, now, &mut events)?,
             Action::EndTurn => {
                 self.check_mover(seat)?;
-                if matches!(self.turn.allowance, Allowance::Place(_)) {
-                    return Err(ActionError::Phase("place your piece first"));
+                if let Allowance::Place(rule) = self.turn.allowance {
+                    // A placement turn passes only when no slot it allows is free.
+                    let free = !self.position.occupied();
+                    if Slot::ALL
+                        .iter()
+                        .any(|&s| free.contains(s) && rule.allows(s))
+                    {
+                        return Err(ActionError::Phase("place your piece first"));
+                    }
                 }
                 if self.turn.state.used == 0 && !self.rules.may_pass() {
                     return Err(ActionError::Phase("you may not pass in this game"));
                 }
                 if self.would_reverse() {
                     return Err(RuleError::Reversal.into());
+                }
+                if self.turn.state.used > 0 {
+                    self.rules
+                        .end_check(self, &self.position, self.turn.state.candidates)?;
                 }
                 self.end_turn(&mut events);
             }
@@ -598,7 +719,11 @@ impl Game {
                     (Allowance::Die, _) => {
                         return Err(ActionError::Phase("you must throw the die this turn"))
                     }
-                    _ => return Err(ActionError::Phase("this turn has no choice of die or three")),
+                    _ => {
+                        return Err(ActionError::Phase(
+                            "this turn has no choice of die or three",
+                        ))
+                    }
                 };
                 self.turn.allowance = Allowance::Clicks(value);
                 self.turn.state.allowed = value;
@@ -629,7 +754,7 @@ impl Game {
 
     fn known_clicks(&self) -> Option<u8> {
         match self.turn.allowance {
-            Allowance::Clicks(n) => Some(n),
+            Allowance::Clicks(_) => Some(self.turn.state.allowed),
             Allowance::Place(_) => Some(0),
             Allowance::DieOrThree | Allowance::Die => None,
         }
@@ -657,17 +782,22 @@ impl Game {
                 "choose first: throw the die or take three clicks",
             )),
             Allowance::Die => Err(ActionError::Phase("throw the die first")),
-            Allowance::Place(_) => Err(ActionError::Phase("this turn is a placement: place a piece")),
+            Allowance::Place(_) => Err(ActionError::Phase(
+                "this turn is a placement: place a piece",
+            )),
         }
     }
 
     /// The move's last click may not leave a reversing position, unless building could still
     /// change it (then ending the turn is what is checked).
-    fn check_last_click(&self, click: Click) -> Result<(), ActionError> {
-        if self.turn.state.left() != 1 {
+    fn check_last_click(&self, click: Click, state: MoveState) -> Result<(), ActionError> {
+        if state.left() != 1 {
             return Ok(());
         }
         let after = self.position.clicked(click);
+        let mut moved = state;
+        moved.advance(click);
+        self.rules.end_check(self, &after, moved.candidates)?;
         if !reverses(self.last_move.as_ref(), &after)
             || !self
                 .rules
@@ -704,18 +834,28 @@ impl Game {
             }
             state.name_piece(&self.position, own, piece)?;
         }
+        self.rules.check_click(self, click)?;
         state.check(own, click)?;
-        self.check_last_click(click)?;
+        self.check_last_click(click, state)?;
 
+        let before = self.position;
         self.position.click(click);
         state.advance(click);
-        self.turn.clicks[(state.used - 1) as usize] = Some(click);
+        if let Some(slot) = self.turn.clicks.get_mut((state.used - 1) as usize) {
+            *slot = Some(click);
+        }
         self.turn.state = state;
+        let rules = self.rules;
+        rules.after_click(self, &before, click);
         events.push(Event::Click {
             seat,
             click,
             position: self.position,
         });
+        if self.turn.state.allowed > state.allowed {
+            // A hop (Lepus) lengthened the move: tell everyone the new number of clicks.
+            events.push(self.turn_event());
+        }
         let mechanics = self.rules.mechanics();
         if mechanics.building {
             self.turn.eligible = own & !self.position.occupied();
@@ -754,12 +894,13 @@ impl Game {
         }
         let placement_turn = match self.turn.allowance {
             Allowance::Place(rule) => {
-                if rule == PlaceRule::TouchingEdge
-                    && !Edge::ALL.iter().any(|e| e.touching().contains(slot))
-                {
+                if !rule.allows(slot) {
                     return Err(ActionError::BadPlace {
                         slot,
-                        why: "does not touch the edge of the board",
+                        why: match rule {
+                            PlaceRule::TouchingEdge => "does not touch the edge of the board",
+                            _ => "is not a slot you may enter on",
+                        },
                     });
                 }
                 true
@@ -827,7 +968,12 @@ impl Game {
         Ok(())
     }
 
-    fn claim(&mut self, seat: Seat, now: Millis, events: &mut Vec<Event>) -> Result<(), ActionError> {
+    fn claim(
+        &mut self,
+        seat: Seat,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
         let colour = self.colour_of(seat).ok_or(ActionError::NoSuchSeat(seat))?;
         let Some(i) = self
             .claims
@@ -887,18 +1033,21 @@ impl Game {
         if mechanics.captures && self.capture(events) {
             return true;
         }
-        let colours: Vec<Colour> = self.seats.iter().map(|s| s.colour).collect();
-        let reached = self.rules.goal(&self.position, &colours);
-        if !reached.is_empty() {
-            let winner = if reached.len() == 1 {
-                Some(self.winner_for(reached[0]))
-            } else {
-                None
-            };
-            self.finish(winner, events);
-            return true;
+        self.check_goal(false, events)
+    }
+
+    /// Ends the game if a goal is reached: one colour wins, several at once draw.
+    fn check_goal(&mut self, turn_end: bool, events: &mut Vec<Event>) -> bool {
+        let reached = self.rules.goal(self, turn_end);
+        if reached.is_empty() {
+            return false;
         }
-        false
+        let winner = match reached.as_slice() {
+            [one] => Some(self.winner_for(*one)),
+            _ => None,
+        };
+        self.finish(winner, events);
+        true
     }
 
     /// Orion captures for the mover. Returns true if the turn (or game) ended.
@@ -959,7 +1108,9 @@ impl Game {
     fn chain_mask(&self) -> u8 {
         let mut mask = 0;
         for s in &self.seats {
-            if mask & (1 << s.colour as u8) == 0 && has_chain(self.position.of(s.colour), s.seat.edge()) {
+            if mask & (1 << s.colour as u8) == 0
+                && has_chain(self.position.of(s.colour), s.seat.edge())
+            {
                 mask |= 1 << s.colour as u8;
             }
         }
@@ -967,6 +1118,8 @@ impl Game {
     }
 
     fn finish(&mut self, winner: Option<Winner>, events: &mut Vec<Event>) {
+        let rules = self.rules;
+        rules.on_finish(self, winner);
         let outcome = Outcome {
             winner,
             scores: self.scores(),
@@ -977,16 +1130,25 @@ impl Game {
     }
 
     fn end_turn(&mut self, events: &mut Vec<Event>) {
+        if self.check_goal(true, events) {
+            return;
+        }
         self.last_move = Some(LastMove {
             before: self.turn.before,
             changed: self.turn.before != self.position,
             entered: self.turn.entered,
         });
-        let mut next = self.turn.mover + 1;
+        // The next seat still in play; a round begins each time the first mover's turn comes.
+        let mut next = self.turn.mover;
         let mut round = self.turn.round;
-        if next == self.seats.len() {
-            next = 0;
-            round += 1;
+        for _ in 0..self.seats.len() {
+            next = (next + 1) % self.seats.len();
+            if next == self.first {
+                round += 1;
+            }
+            if !self.memory.out[next] {
+                break;
+            }
         }
         self.begin_turn(next, round);
         events.push(self.turn_event());
@@ -997,21 +1159,26 @@ impl Game {
     }
 
     fn begin_turn(&mut self, mover: usize, round: u32) {
-        let allowance = self.rules.allowance(self.seats[mover].seat, round, &self.options);
+        let seat = self.seats[mover].seat;
+        let allowance = self.rules.turn_allowance(self, seat, round);
         let colour = self.seats[mover].colour;
         let allowed = match allowance {
             Allowance::Clicks(n) => n,
             _ => 0,
         };
+        let mut state = MoveState::new(allowed, self.position.of(colour));
+        state.narrows = self.rules.same_piece();
         self.turn = Turn {
             mover,
             round,
             allowance,
-            state: MoveState::new(allowed, self.position.of(colour)),
+            state,
             eligible: SlotSet::EMPTY,
             entered: false,
             before: self.position,
-            clicks: [None; 2 * MAX_CLICKS as usize],
+            clicks: [None; MAX_MOVE_CLICKS],
         };
+        let rules = self.rules;
+        rules.begin_turn(self);
     }
 }

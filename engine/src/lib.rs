@@ -22,13 +22,13 @@ pub use board::{
 pub use chain::{chain_pieces, has_chain};
 pub use fence::{evaluate as evaluate_fences, regions, Capture, MAX_FENCED_ROTORS};
 pub use game::{
-    Action, ActionError, Allowance, ClaimWindow, Event, Game, Mechanics, Millis, Options,
-    Outcome, PlaceRule, Rules, SetupError, Winner, MAX_CLICKS,
+    Action, ActionError, Allowance, ClaimWindow, Event, Game, Mechanics, Millis, Options, Outcome,
+    PlaceRule, Rules, SetupError, Winner, MAX_CLICKS,
 };
 pub use movegen::{move_count, moves, perft};
 pub use notation::{
-    format_moves, parse_click, parse_moves, parse_piece, parse_position, parse_rotor,
-    parse_slot, position_string, NotationError,
+    format_moves, parse_click, parse_moves, parse_piece, parse_position, parse_rotor, parse_slot,
+    position_string, NotationError,
 };
 pub use piece::{ByColour, Colour, Piece, PIECES_PER_COLOUR};
 pub use position::Position;

@@ -66,5 +66,10 @@ pub fn perft(position: &Position, colour: Colour, depth: u8) -> u64 {
         }
         n
     }
-    go(*position, colour, MoveState::new(depth, position.of(colour)), depth)
+    go(
+        *position,
+        colour,
+        MoveState::new(depth, position.of(colour)),
+        depth,
+    )
 }

@@ -176,19 +176,21 @@ fn parse_booklet_moves(t: &str) -> Result<Vec<Click>, NotationError> {
 
 fn parse_server_moves(t: &str) -> Result<Vec<Click>, NotationError> {
     let mut clicks = Vec::new();
-    let mut chars = t.chars().filter(|c| !c.is_whitespace() && *c != ',').peekable();
+    let mut chars = t
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ',')
+        .peekable();
     while let Some(letter) = chars.next() {
         let index = clicks.len() + 1;
         let mut signs = 0;
         while let Some(&sign @ ('+' | '-')) = chars.peek() {
             chars.next();
             signs += 1;
-            let click = parse_click(&format!("{letter}{sign}")).map_err(|e| {
-                NotationError::InMove {
+            let click =
+                parse_click(&format!("{letter}{sign}")).map_err(|e| NotationError::InMove {
                     index,
                     error: Box::new(e),
-                }
-            })?;
+                })?;
             clicks.push(click);
         }
         if signs == 0 {
@@ -279,7 +281,10 @@ mod tests {
         assert_eq!(parse_rotor("u").unwrap().to_string(), "A1");
         assert_eq!(parse_rotor("Y").unwrap().to_string(), "E1");
         assert_eq!(parse_rotor("c4").unwrap().to_string(), "C4");
-        assert_eq!(parse_rotor("z").unwrap_err().to_string(), "unknown rotor `z`");
+        assert_eq!(
+            parse_rotor("z").unwrap_err().to_string(),
+            "unknown rotor `z`"
+        );
     }
 
     #[test]
@@ -287,7 +292,10 @@ mod tests {
         assert_eq!(parse_slot("C3s").unwrap(), parse_slot("C2n").unwrap());
         assert_eq!(parse_slot("D2w").unwrap().to_string(), "C2e");
         assert_eq!(parse_slot("c1S").unwrap().to_string(), "C1s");
-        assert_eq!(parse_slot("F2n").unwrap_err().to_string(), "unknown slot `F2n`");
+        assert_eq!(
+            parse_slot("F2n").unwrap_err().to_string(),
+            "unknown slot `F2n`"
+        );
     }
 
     #[test]

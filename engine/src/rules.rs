@@ -64,7 +64,12 @@ impl MoveState {
     }
 
     /// Names the piece being moved: narrows the candidates to its slot.
-    pub fn name_piece(&mut self, position: &Position, own: SlotSet, piece: Piece) -> Result<(), RuleError> {
+    pub fn name_piece(
+        &mut self,
+        position: &Position,
+        own: SlotSet,
+        piece: Piece,
+    ) -> Result<(), RuleError> {
         let slot = position
             .find(piece)
             .filter(|&s| own.contains(s))

@@ -76,8 +76,12 @@ fn by_generator(g: &Game, before: Option<orion_engine::Position>) -> usize {
             let allowed = match rule {
                 PlaceRule::Anywhere => empty,
                 PlaceRule::TouchingEdge => {
-                    empty & Edge::ALL.iter().fold(Default::default(), |s, e| s | e.touching())
+                    empty
+                        & Edge::ALL
+                            .iter()
+                            .fold(Default::default(), |s, e| s | e.touching())
                 }
+                PlaceRule::Slots(set) => empty & set,
             };
             allowed.len()
         }
@@ -105,7 +109,9 @@ fn by_stepping(g: &Game) -> usize {
         }
         for click in Click::ALL {
             let mut h = g.clone();
-            if h.step(seat, Action::Click { click, piece: None }, 0).is_ok() {
+            if h.step(seat, Action::Click { click, piece: None }, 0)
+                .is_ok()
+            {
                 if h.mover() != seat || h.outcome().is_some() {
                     ends.insert(*h.position());
                 } else {
@@ -152,5 +158,9 @@ fn perft_fixtures_agree_two_ways() {
             ));
         }
     }
-    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
 }

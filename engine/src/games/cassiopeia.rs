@@ -4,10 +4,11 @@
 
 use super::own_colours;
 use crate::board::{Slot, SlotSet};
-use crate::game::{Allowance, Mechanics, Options, PlaceRule, Rules};
+use crate::game::{Allowance, Game, Mechanics, Options, PlaceRule, Rules};
 use crate::piece::Colour;
 use crate::position::Position;
 use crate::seat::{Seat, SeatInfo};
+use rand::RngCore;
 use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 
@@ -33,7 +34,11 @@ pub fn staircases() -> &'static [SlotSet] {
                             let mut ok = true;
                             for step in 0..4 {
                                 let horizontal = (step % 2 == 0) == horizontal_first;
-                                let next = if horizontal { (px + dx, py) } else { (px, py + dy) };
+                                let next = if horizontal {
+                                    (px + dx, py)
+                                } else {
+                                    (px, py + dy)
+                                };
                                 match Slot::joining((px, py), next) {
                                     Some(s) => set.insert(s),
                                     None => ok = false,
@@ -65,12 +70,13 @@ pub fn lines_of_five() -> &'static [SlotSet] {
     })
 }
 
-fn reached(position: &Position, colours: &[Colour], patterns: &[SlotSet]) -> Vec<Colour> {
-    colours
+/// The colours in play whose pieces cover one of `patterns`.
+pub(crate) fn reached(game: &Game, patterns: &[SlotSet]) -> Vec<Colour> {
+    game.seats()
         .iter()
-        .copied()
+        .map(|s| s.colour)
         .filter(|&c| {
-            let own = position.of(c);
+            let own = game.position().of(c);
             patterns.iter().any(|&p| own.is_superset(p))
         })
         .collect()
@@ -95,7 +101,7 @@ impl Rules for Cassiopeia {
     fn seats(&self, _players: u8) -> Vec<SeatInfo> {
         own_colours(&[Seat::S, Seat::N])
     }
-    fn start(&self, _seats: &[SeatInfo], _options: &Options) -> Position {
+    fn start(&self, _seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
         Position::empty()
     }
     fn allowance(&self, seat: Seat, round: u32, options: &Options) -> Allowance {
@@ -108,8 +114,8 @@ impl Rules for Cassiopeia {
     fn mechanics(&self) -> Mechanics {
         BUILDING
     }
-    fn goal(&self, position: &Position, colours: &[Colour]) -> Vec<Colour> {
-        reached(position, colours, staircases())
+    fn goal(&self, game: &Game, _turn_end: bool) -> Vec<Colour> {
+        reached(game, staircases())
     }
     fn reversal_applies(&self, previous_entered: bool, this_entered: bool) -> bool {
         !previous_entered && !this_entered
@@ -129,7 +135,7 @@ impl Rules for CassiopeiaFive {
     fn seats(&self, _players: u8) -> Vec<SeatInfo> {
         own_colours(&[Seat::S, Seat::N])
     }
-    fn start(&self, _seats: &[SeatInfo], _options: &Options) -> Position {
+    fn start(&self, _seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
         Position::empty()
     }
     fn allowance(&self, _seat: Seat, round: u32, options: &Options) -> Allowance {
@@ -141,8 +147,8 @@ impl Rules for CassiopeiaFive {
     fn mechanics(&self) -> Mechanics {
         BUILDING
     }
-    fn goal(&self, position: &Position, colours: &[Colour]) -> Vec<Colour> {
-        reached(position, colours, lines_of_five())
+    fn goal(&self, game: &Game, _turn_end: bool) -> Vec<Colour> {
+        reached(game, lines_of_five())
     }
     fn reversal_applies(&self, previous_entered: bool, this_entered: bool) -> bool {
         !previous_entered && !this_entered

@@ -6,6 +6,7 @@ use super::{fill, for_seat, home_twelve, own_colours};
 use crate::game::{Allowance, Mechanics, Options, Rules};
 use crate::position::Position;
 use crate::seat::{Seat, SeatInfo};
+use rand::RngCore;
 use std::ops::RangeInclusive;
 
 /// Hydra for Four (and for three, seats `S`, `W`, `N`).
@@ -27,7 +28,7 @@ impl Rules for HydraFour {
     fn seats(&self, players: u8) -> Vec<SeatInfo> {
         own_colours(&Seat::ALL[..players as usize])
     }
-    fn start(&self, seats: &[SeatInfo], _options: &Options) -> Position {
+    fn start(&self, seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
         let mut p = Position::empty();
         for s in seats {
             fill(&mut p, s.colour, for_seat(home_twelve(), s.seat));

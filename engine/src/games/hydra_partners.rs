@@ -8,6 +8,7 @@ use crate::game::{Allowance, Mechanics, Options, Rules};
 use crate::piece::Colour;
 use crate::position::Position;
 use crate::seat::{Seat, SeatInfo};
+use rand::RngCore;
 use std::ops::RangeInclusive;
 
 /// Hydra for Partners.
@@ -35,7 +36,7 @@ impl Rules for HydraPartners {
             })
             .collect()
     }
-    fn start(&self, _seats: &[SeatInfo], _options: &Options) -> Position {
+    fn start(&self, _seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
         let mut p = Position::empty();
         // Each team's ten men are numbered 1..10 in canonical slot order over both edges.
         let red = Seat::S.edge().border() | Seat::N.edge().border();

@@ -7,6 +7,7 @@ use crate::game::{Allowance, Mechanics, Options, Rules};
 use crate::position::Position;
 use crate::rules::standard_start;
 use crate::seat::{Seat, SeatInfo};
+use rand::RngCore;
 use std::ops::RangeInclusive;
 
 /// Hydra for Two.
@@ -25,7 +26,7 @@ impl Rules for HydraTwo {
     fn seats(&self, _players: u8) -> Vec<SeatInfo> {
         own_colours(&[Seat::S, Seat::N])
     }
-    fn start(&self, seats: &[SeatInfo], _options: &Options) -> Position {
+    fn start(&self, seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
         let mut p = Position::empty();
         for s in seats {
             fill(&mut p, s.colour, for_seat(home_row(), s.seat));

@@ -7,23 +7,41 @@ use crate::piece::{Colour, Piece};
 use crate::position::Position;
 use crate::seat::{Seat, SeatInfo};
 
+mod auriga;
+mod bootes;
 mod cassiopeia;
+mod draco;
 mod hydra_four;
 mod hydra_partners;
 mod hydra_two;
+mod lepus;
+mod libra;
 mod orion;
+mod taurus;
 
+pub use auriga::Auriga;
+pub use bootes::Bootes;
 pub use cassiopeia::{Cassiopeia, CassiopeiaFive};
+pub use draco::Draco;
 pub use hydra_four::HydraFour;
 pub use hydra_partners::HydraPartners;
 pub use hydra_two::HydraTwo;
+pub use lepus::Lepus;
+pub use libra::Libra;
 pub use orion::Orion;
+pub use taurus::Taurus;
 
 /// Every game, in the booklet's order. Adding a game: its file, and one line here.
 pub static ALL: &[&dyn Rules] = &[
+    &Auriga,
+    &Lepus,
+    &Libra,
+    &Draco,
+    &Taurus,
     &HydraTwo,
     &HydraPartners,
     &HydraFour,
+    &Bootes,
     &Cassiopeia,
     &CassiopeiaFive,
     &Orion,

@@ -7,6 +7,7 @@ use super::own_colours;
 use crate::game::{Allowance, Mechanics, Options, PlaceRule, Rules};
 use crate::position::Position;
 use crate::seat::{Seat, SeatInfo};
+use rand::RngCore;
 use std::ops::RangeInclusive;
 
 /// Orion.
@@ -28,7 +29,7 @@ impl Rules for Orion {
             n => own_colours(&Seat::ALL[..n as usize]),
         }
     }
-    fn start(&self, _seats: &[SeatInfo], _options: &Options) -> Position {
+    fn start(&self, _seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
         Position::empty()
     }
     fn allowance(&self, _seat: Seat, round: u32, options: &Options) -> Allowance {

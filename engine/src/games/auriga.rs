@@ -1,0 +1,133 @@
+//! Auriga, the Charioteer (booklet page 11): one chariot each, entered on `C1s` or `C1n` on
+//! the first turn, races two laps counter-clockwise round the locked rotors C2, C3 and C4. The
+//! die or three clicks; the player in the lead must throw the die.
+//!
+//! **Reconstruction** (ORION.md): the finish line is x = 2.5 from the bottom edge to C2; progress
+//! is the winding angle of the chariot's midpoint round the board centre (2.5, 2.5).
+
+use super::own_colours;
+use crate::board::{Click, Rotor, Slot, SlotSet};
+use crate::game::{Allowance, Game, Options, PlaceRule, Rules};
+use crate::piece::Colour;
+use crate::position::Position;
+use crate::rules::RuleError;
+use crate::seat::{Seat, SeatInfo};
+use rand::RngCore;
+use std::f64::consts::{PI, TAU};
+use std::ops::RangeInclusive;
+
+/// Auriga.
+pub struct Auriga;
+
+/// Laps to win.
+pub const LAPS: f64 = 2.0;
+
+/// The two entry slots on the finish line: `C1s` and `C1n`.
+pub fn entry_slots() -> SlotSet {
+    let c1 = Rotor::at(2, 0).expect("C1");
+    c1.slot(crate::board::Side::South).bit() | c1.slot(crate::board::Side::North).bit()
+}
+
+/// The locked rotors C2, C3, C4.
+fn locked(rotor: Rotor) -> bool {
+    rotor.column() == 2 && (1..=3).contains(&rotor.row())
+}
+
+/// The angle (radians) of a slot's midpoint seen from the board centre.
+fn angle(slot: Slot) -> f64 {
+    let (x2, y2) = slot.midpoint2();
+    (f64::from(y2) - 5.0).atan2(f64::from(x2) - 5.0)
+}
+
+/// The seat index whose chariot leads alone, if one does.
+fn leader(game: &Game) -> Option<usize> {
+    let w = &game.memory.winding;
+    let entered: Vec<usize> = (0..game.seats().len())
+        .filter(|&i| game.position().count(game.seats()[i].colour) > 0)
+        .collect();
+    let best = entered
+        .iter()
+        .map(|&i| w[i])
+        .fold(f64::NEG_INFINITY, f64::max);
+    let leaders: Vec<usize> = entered.into_iter().filter(|&i| w[i] == best).collect();
+    match leaders.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+impl Rules for Auriga {
+    fn id(&self) -> &'static str {
+        "auriga"
+    }
+    fn name(&self) -> &'static str {
+        "Auriga"
+    }
+    fn players(&self) -> RangeInclusive<u8> {
+        2..=4
+    }
+    fn seats(&self, players: u8) -> Vec<SeatInfo> {
+        match players {
+            2 => own_colours(&[Seat::S, Seat::N]),
+            n => own_colours(&Seat::ALL[..n as usize]),
+        }
+    }
+    fn start(&self, _seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
+        Position::empty()
+    }
+    fn allowance(&self, _seat: Seat, round: u32, _options: &Options) -> Allowance {
+        match round {
+            1 => Allowance::Place(PlaceRule::Slots(entry_slots())),
+            _ => Allowance::DieOrThree,
+        }
+    }
+    fn turn_allowance(&self, game: &Game, seat: Seat, _round: u32) -> Allowance {
+        let Some(i) = game.seats().iter().position(|s| s.seat == seat) else {
+            return Allowance::DieOrThree;
+        };
+        if game.position().count(game.seats()[i].colour) == 0 {
+            // Not yet entered (or both entry slots were taken at his first turn).
+            return Allowance::Place(PlaceRule::Slots(entry_slots()));
+        }
+        if leader(game) == Some(i) {
+            Allowance::Die
+        } else if let Some(n) = game.options().clicks {
+            Allowance::Clicks(n)
+        } else {
+            Allowance::DieOrThree
+        }
+    }
+    fn check_click(&self, _game: &Game, click: Click) -> Result<(), RuleError> {
+        if locked(click.rotor) {
+            return Err(RuleError::Locked(click.rotor));
+        }
+        Ok(())
+    }
+    fn after_click(&self, game: &mut Game, before: &Position, click: Click) {
+        for i in 0..game.seats().len() {
+            let colour = game.seats()[i].colour;
+            let (Some(from), Some(to)) = (
+                before.of(colour).first(),
+                game.position().of(colour).first(),
+            ) else {
+                continue;
+            };
+            if from == to || !click.rotor.orbit_set().contains(from) {
+                continue;
+            }
+            let mut delta = angle(to) - angle(from);
+            if delta > PI {
+                delta -= TAU;
+            } else if delta <= -PI {
+                delta += TAU;
+            }
+            game.memory.winding[i] += delta;
+        }
+    }
+    fn goal(&self, game: &Game, _turn_end: bool) -> Vec<Colour> {
+        (0..game.seats().len())
+            .filter(|&i| game.memory.winding[i] >= LAPS * TAU - 1e-9)
+            .map(|i| game.seats()[i].colour)
+            .collect()
+    }
+}
