@@ -1,1 +1,56 @@
-fn main() {}
+//! `orion-server`: parses arguments, sets up logging, and runs the server until ctrl-c or
+//! SIGTERM.
+
+use clap::Parser;
+use tokio::net::TcpListener;
+
+/// The Orion Online lobby server.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    listen: String,
+    /// SQLite store path, or `:memory:` for a throwaway store.
+    #[arg(long, default_value = "orion.db")]
+    db: String,
+    /// Log level or filter (`info`, `debug`, `orion_server=trace`).
+    #[arg(long, default_value = "info")]
+    log: String,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_new(&args.log)?)
+        .init();
+    let listener = TcpListener::bind(&args.listen).await?;
+    let config = orion_server::Config {
+        db: args.db,
+        ..Default::default()
+    };
+    orion_server::serve(listener, config, shutdown_signal()).await
+}
+
+/// Completes on ctrl-c or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}

@@ -1,1 +1,365 @@
-//! End-to-end test support.
+//! End-to-end test support: a real server on a port-0 listener, run on its own thread and
+//! runtime so a test can stop it gracefully or kill it abruptly, and a WebSocket client that
+//! keeps every message it receives so tests can assert on whole event streams.
+
+use futures::{SinkExt, StreamExt};
+use orion_server::{Config, ManualClock};
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// The time the test clock starts at (any fixed epoch milliseconds).
+pub const T0: u64 = 1_800_000_000_000;
+/// How long a test waits for a message before failing (a guard, never a pause).
+pub const PATIENCE: Duration = Duration::from_secs(10);
+
+/// A server running on its own thread.
+pub struct TestServer {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// Its clock, moved by the test.
+    pub clock: Arc<ManualClock>,
+    /// Send `true` to shut down gracefully, `false` (or drop) to kill.
+    stop: Option<oneshot::Sender<bool>>,
+    /// The server thread.
+    thread: Option<JoinHandle<()>>,
+}
+
+impl TestServer {
+    /// Starts a server on a throwaway in-memory store.
+    pub fn start() -> TestServer {
+        TestServer::start_on(":memory:", Arc::new(ManualClock::new(T0)))
+    }
+
+    /// Starts a server on the store at `db` with `clock`.
+    pub fn start_on(db: &str, clock: Arc<ManualClock>) -> TestServer {
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop, stop_rx) = oneshot::channel::<bool>();
+        let config = Config {
+            db: db.to_string(),
+            clock: clock.clone(),
+        };
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("bind");
+                addr_tx.send(listener.local_addr().expect("addr")).expect("send addr");
+                let (graceful_tx, graceful_rx) = oneshot::channel::<()>();
+                let server = orion_server::serve(listener, config, async {
+                    let _ = graceful_rx.await;
+                });
+                tokio::pin!(server);
+                tokio::select! {
+                    res = &mut server => res.expect("server failed"),
+                    how = stop_rx => {
+                        if how == Ok(true) {
+                            let _ = graceful_tx.send(());
+                            server.await.expect("server failed");
+                        }
+                        // Otherwise: return at once; dropping the runtime below cancels every
+                        // task mid-flight, like a killed process.
+                    }
+                }
+            });
+            drop(rt);
+        });
+        let addr = addr_rx.recv().expect("server address");
+        TestServer {
+            addr,
+            clock,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    /// The WebSocket URL.
+    pub fn url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    /// Stops the server abruptly: every task is dropped where it stands.
+    pub fn kill(mut self) {
+        self.finish(false);
+    }
+
+    /// Shuts the server down gracefully and waits for it.
+    pub fn shutdown(mut self) {
+        self.finish(true);
+    }
+
+    fn finish(&mut self, graceful: bool) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(graceful);
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
+    /// Connects a client and says hello as `name`.
+    pub async fn player(&self, name: &str) -> Client {
+        let mut c = Client::connect(&self.url()).await;
+        let welcome = c.request(json!({"t": "hello", "name": name, "version": 1})).await;
+        assert_eq!(welcome["t"], "welcome", "{welcome}");
+        c.token = welcome["token"].as_str().unwrap_or_default().to_string();
+        c
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.finish(false);
+    }
+}
+
+/// A WebSocket client that remembers what it received.
+pub struct Client {
+    /// The socket.
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Received but not yet consumed by an `expect`.
+    pending: VecDeque<Value>,
+    /// Every `event` message received, in arrival order.
+    pub events: Vec<Value>,
+    /// Next request id.
+    next_id: u64,
+    /// The token from `welcome`.
+    pub token: String,
+    /// The seat this client took in the room it plays in.
+    pub seat: String,
+}
+
+impl Client {
+    /// Connects to `url`.
+    pub async fn connect(url: &str) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("connect");
+        Client {
+            ws,
+            pending: VecDeque::new(),
+            events: Vec::new(),
+            next_id: 1,
+            token: String::new(),
+            seat: String::new(),
+        }
+    }
+
+    /// Sends a raw text frame.
+    pub async fn send_text(&mut self, text: impl Into<String>) {
+        self.ws.send(Message::Text(text.into())).await.expect("send");
+    }
+
+    /// Sends a JSON request without an id.
+    pub async fn send(&mut self, v: Value) {
+        self.send_text(v.to_string()).await;
+    }
+
+    /// Sends a request with a fresh id; returns the id.
+    pub async fn send_with_id(&mut self, mut v: Value) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        v["id"] = json!(id);
+        self.send(v).await;
+        id
+    }
+
+    /// Sends a request and waits for its direct reply (the message with `re` = its id).
+    pub async fn request(&mut self, v: Value) -> Value {
+        let id = self.send_with_id(v).await;
+        self.expect(|m| m["re"] == json!(id)).await
+    }
+
+    /// Reads the next message from the socket; `None` when the connection ended.
+    async fn read(&mut self) -> Option<Result<Value, Option<u16>>> {
+        loop {
+            let msg = tokio::time::timeout(PATIENCE, self.ws.next())
+                .await
+                .expect("no message within the patience limit")?;
+            match msg {
+                Ok(Message::Text(t)) => {
+                    let v: Value = serde_json::from_str(&t).expect("server sent JSON");
+                    if v["t"] == "event" {
+                        self.events.push(v.clone());
+                    }
+                    return Some(Ok(v));
+                }
+                Ok(Message::Close(frame)) => return Some(Err(frame.map(|f| f.code.into()))),
+                Ok(_) => continue,
+                Err(_) => return None,
+            }
+        }
+    }
+
+    /// Waits for the first message matching `pred`, keeping the others for later.
+    pub async fn expect(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.pending.iter().position(&pred) {
+            return self.pending.remove(i).expect("index");
+        }
+        loop {
+            match self.read().await {
+                Some(Ok(v)) if pred(&v) => return v,
+                Some(Ok(v)) => self.pending.push_back(v),
+                other => panic!("connection ended while waiting: {other:?}; pending {:?}", self.pending),
+            }
+        }
+    }
+
+    /// Waits for the next message of type `t`.
+    pub async fn expect_t(&mut self, t: &str) -> Value {
+        self.expect(|m| m["t"] == t).await
+    }
+
+    /// Waits for the close frame and returns its code (`None` if the socket just ended).
+    pub async fn expect_close(&mut self) -> Option<u16> {
+        loop {
+            match self.read().await {
+                Some(Ok(v)) => self.pending.push_back(v),
+                Some(Err(code)) => return code,
+                None => return None,
+            }
+        }
+    }
+
+    /// Waits for an event of `kind` in `room`.
+    pub async fn expect_event(&mut self, room: &str, kind: &str) -> Value {
+        self.expect(|m| m["t"] == "event" && m["room"] == room && m["ev"]["kind"] == kind)
+            .await
+    }
+
+    /// Waits until this client has received event `seq` of `room`.
+    pub async fn sync_to(&mut self, room: &str, seq: u64) {
+        while !self
+            .events
+            .iter()
+            .any(|e| e["room"] == room && e["seq"].as_u64() >= Some(seq))
+        {
+            match self.read().await {
+                Some(Ok(v)) => self.pending.push_back(v),
+                other => panic!("connection ended before seq {seq}: {other:?}"),
+            }
+        }
+    }
+
+    /// The highest seq received in `room`.
+    pub fn last_seq(&self, room: &str) -> u64 {
+        self.events
+            .iter()
+            .filter(|e| e["room"] == room)
+            .filter_map(|e| e["seq"].as_u64())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The `error` messages received so far and not consumed.
+    pub fn errors(&self) -> Vec<&Value> {
+        self.pending.iter().filter(|m| m["t"] == "error").collect()
+    }
+
+    /// Sends a game request (`{t, room, ..extra}`) and waits for the event it causes (its
+    /// own click, place, roll or claim, or for `end_turn`/`three` the next turn); panics if
+    /// the server refuses it.
+    pub async fn play(&mut self, room: &str, t: &str, extra: Value) -> Value {
+        let mut req = json!({"t": t, "room": room});
+        if let Value::Object(m) = extra {
+            for (k, v) in m {
+                req[k] = v;
+            }
+        }
+        let before = self.last_seq(room);
+        let me = self.seat.clone();
+        let kind = match t {
+            "end_turn" | "three" => "turn",
+            other => other,
+        };
+        let id = self.send_with_id(req.clone()).await;
+        let reply = self
+            .expect(|m| {
+                if m["re"] == json!(id) {
+                    return true;
+                }
+                let ev = &m["ev"];
+                m["t"] == "event"
+                    && m["room"] == room
+                    && m["seq"].as_u64() > Some(before)
+                    && ev["kind"] == kind
+                    && match t {
+                        "end_turn" => ev["seat"] != json!(me),
+                        "three" => ev["seat"] == json!(me),
+                        _ => ev["seat"] == json!(me),
+                    }
+            })
+            .await;
+        assert_ne!(reply["t"], "error", "{req} refused: {reply}");
+        reply
+    }
+
+    /// Sends a game request that must be refused; returns the error.
+    pub async fn refused(&mut self, req: Value) -> Value {
+        let reply = self.request(req.clone()).await;
+        assert_eq!(reply["t"], "error", "{req} was accepted: {reply}");
+        reply
+    }
+
+    /// Plays one move of booklet clicks (`"B4R (2), B5L"`), ending the turn when clicks are
+    /// left (`end` true).
+    pub async fn clicks(&mut self, room: &str, moves: &str, end: bool) {
+        for click in expand(moves) {
+            self.play(room, "click", json!({"click": click})).await;
+        }
+        if end {
+            self.play(room, "end_turn", json!({})).await;
+        }
+    }
+}
+
+/// Expands booklet move text into single clicks: `"B4R (2), B5L"` → `B4R B4R B5L`.
+pub fn expand(moves: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in moves.split(',') {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let (click, n) = match part.split_once('(') {
+            Some((c, n)) => (c.trim(), n.trim_end_matches(')').trim().parse().unwrap_or(1)),
+            None => (part, 1),
+        };
+        for _ in 0..n {
+            out.push(click.to_string());
+        }
+    }
+    out
+}
+
+/// Seats `players` in a new room of `game` (first one creates, the others join in order,
+/// all ready) and waits for the start. Returns the room id.
+pub async fn start_room(players: &mut [Client], game: &str, options: Value) -> String {
+    let joined = players[0]
+        .request(json!({"t": "create", "game": game, "options": options}))
+        .await;
+    assert_eq!(joined["t"], "joined", "{joined}");
+    let room = joined["room"].as_str().expect("room id").to_string();
+    players[0].seat = joined["seat"].as_str().unwrap_or_default().to_string();
+    for p in players.iter_mut().skip(1) {
+        let j = p.request(json!({"t": "join", "room": room})).await;
+        assert_eq!(j["t"], "joined", "{j}");
+        p.seat = j["seat"].as_str().unwrap_or_default().to_string();
+    }
+    for p in players.iter_mut() {
+        p.send(json!({"t": "ready", "room": room})).await;
+    }
+    for p in players.iter_mut() {
+        p.expect_event(&room, "start").await;
+    }
+    room
+}

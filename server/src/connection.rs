@@ -1,0 +1,288 @@
+//! One WebSocket connection: framing, limits and the bounded send queue. Frames are read
+//! here, checked for size and rate, and handed to the `Session` as text; everything the
+//! client is sent goes through its `Outbox`, a bounded queue that a separate write loop
+//! drains, so a client that stops reading can never delay a room.
+//!
+//! Policies, each bound stated where it is defined:
+//! * a frame over `MAX_FRAME` gets `too_big` and close 1009;
+//! * requests beyond the token bucket get `rate_limited`; `MAX_STRIKES` in a row close 1008;
+//! * a full send queue disconnects the client at once (it may reconnect and `resume`).
+
+use crate::metrics::Metrics;
+use crate::protocol::{self, Code, Frame, Refusal};
+use crate::session::Session;
+use crate::server::Shared;
+use futures::{Sink, SinkExt, Stream, StreamExt};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, watch, Notify};
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+
+/// Largest text frame a client may send (16 KiB).
+pub const MAX_FRAME: usize = 16 * 1024;
+/// Frames queued for one client before it counts as too slow and is disconnected. A room
+/// event is a few hundred bytes, so this is well over a whole game's worth of bursts.
+pub const SEND_QUEUE: usize = 512;
+/// Token bucket: burst size in requests.
+pub const RATE_BURST: f64 = 40.0;
+/// Token bucket: refill in requests per second.
+pub const RATE_PER_SEC: f64 = 20.0;
+/// Consecutive refused requests before the connection is closed with 1008.
+pub const MAX_STRIKES: u32 = 20;
+/// How long the write loop may take to deliver a final close frame.
+const CLOSE_GRACE: Duration = Duration::from_secs(1);
+
+/// tungstenite settings: messages above 64 KiB are cut off by the library itself (ours are
+/// refused at 16 KiB with a proper error first); a small write buffer (its read buffer is
+/// already a 4 KiB chunk in this version) keeps an idle connection to a few KiB.
+pub fn ws_config() -> WebSocketConfig {
+    let mut config = WebSocketConfig::default();
+    config.max_message_size = Some(4 * MAX_FRAME);
+    config.max_frame_size = Some(4 * MAX_FRAME);
+    config.write_buffer_size = 4 * 1024;
+    config.max_write_buffer_size = 8 * MAX_FRAME;
+    config
+}
+
+/// An item of a client's send queue.
+#[derive(Debug, Clone)]
+pub enum Out {
+    /// A text frame.
+    Text(Frame),
+    /// A close frame with its code and reason; nothing is sent after it.
+    Close(u16, &'static str),
+}
+
+/// The sending side of one connection, cheap to clone into rooms.
+#[derive(Debug, Clone)]
+pub struct Outbox {
+    /// The connection's id, to tell members apart.
+    pub id: u64,
+    /// The bounded queue the write loop drains.
+    tx: mpsc::Sender<Out>,
+    /// Rung when the queue overflowed: the write loop drops the connection.
+    kick: Arc<Notify>,
+    /// Where slow-client disconnects are counted.
+    metrics: Arc<Metrics>,
+}
+
+impl Outbox {
+    /// A new outbox and the receiving end for the write loop.
+    pub fn new(id: u64, metrics: Arc<Metrics>) -> (Outbox, mpsc::Receiver<Out>) {
+        let (tx, rx) = mpsc::channel(SEND_QUEUE);
+        let outbox = Outbox {
+            id,
+            tx,
+            kick: Arc::new(Notify::new()),
+            metrics,
+        };
+        (outbox, rx)
+    }
+
+    /// Queues a frame without waiting. False if the client is gone or too slow; a slow
+    /// client is disconnected.
+    pub fn send(&self, frame: Frame) -> bool {
+        match self.tx.try_send(Out::Text(frame)) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.metrics.slow_disconnects.fetch_add(1, Ordering::Relaxed);
+                self.kick.notify_one();
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Queues an error reply.
+    pub fn refuse(&self, re: &protocol::ReplyTo, refusal: &Refusal) {
+        self.metrics.error(refusal.code);
+        self.send(protocol::error(re, refusal));
+    }
+
+    /// Queues a close frame.
+    pub fn close(&self, code: u16, reason: &'static str) {
+        if self.tx.try_send(Out::Close(code, reason)).is_err() {
+            self.kick.notify_one();
+        }
+    }
+
+    /// Whether the connection has gone away.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+}
+
+/// A token bucket for one connection's requests.
+#[derive(Debug)]
+struct RateLimit {
+    /// Requests available now.
+    tokens: f64,
+    /// When `tokens` was last refilled.
+    last: Instant,
+    /// Requests refused in a row.
+    strikes: u32,
+}
+
+impl RateLimit {
+    fn new() -> RateLimit {
+        RateLimit {
+            tokens: RATE_BURST,
+            last: Instant::now(),
+            strikes: 0,
+        }
+    }
+
+    /// Takes a token; false when the bucket is empty.
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * RATE_PER_SEC).min(RATE_BURST);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.strikes = 0;
+            true
+        } else {
+            self.strikes += 1;
+            false
+        }
+    }
+}
+
+/// Why a connection ended, for the log.
+#[derive(Debug)]
+enum End {
+    /// The client closed or the socket failed.
+    Gone,
+    /// We closed it (limits or shutdown).
+    Closed,
+    /// Its send queue overflowed.
+    Slow,
+}
+
+/// Serves one upgraded WebSocket until the client leaves, breaks a limit, falls behind, or
+/// the server shuts down. Generic over the socket so it can be driven over channels.
+pub async fn serve<S>(socket: S, shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>)
+where
+    S: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Unpin,
+{
+    let id = shared.next_conn_id();
+    let (outbox, mut rx) = Outbox::new(id, shared.metrics.clone());
+    let kick = outbox.kick.clone();
+    let (mut sink, mut stream) = socket.split();
+    let mut session = Session::new(shared.clone(), outbox.clone());
+    let end = {
+        let reader = async {
+            let mut rate = RateLimit::new();
+            let mut lobby = shared.lobby.watch();
+            loop {
+                let message = tokio::select! {
+                    m = stream.next() => m,
+                    _ = shutdown.changed() => {
+                        outbox.refuse(&None, &Refusal::new(Code::Server, "the server is shutting down"));
+                        outbox.close(1001, "server shutting down");
+                        return End::Closed;
+                    }
+                    changed = lobby.changed(), if session.watching() => {
+                        if changed.is_ok() {
+                            let frame = lobby.borrow_and_update().1.clone();
+                            outbox.send(frame);
+                        }
+                        continue;
+                    }
+                };
+                let text = match message {
+                    None | Some(Err(_)) => return End::Gone,
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Binary(_))) => {
+                        if !rate.take() && rate.strikes >= MAX_STRIKES {
+                            return flood(&outbox);
+                        }
+                        outbox.refuse(
+                            &None,
+                            &Refusal::new(Code::BadJson, "send text frames holding JSON"),
+                        );
+                        continue;
+                    }
+                    Some(Ok(Message::Close(_))) => return End::Gone,
+                    Some(Ok(_)) => continue, // ping/pong: tungstenite answers pings itself
+                };
+                if text.len() > MAX_FRAME {
+                    outbox.refuse(
+                        &None,
+                        &Refusal::new(
+                            Code::TooBig,
+                            format!("frame of {} bytes is over the {MAX_FRAME}-byte limit", text.len()),
+                        ),
+                    );
+                    outbox.close(1009, "frame too big");
+                    return End::Closed;
+                }
+                if !rate.take() {
+                    if rate.strikes >= MAX_STRIKES {
+                        return flood(&outbox);
+                    }
+                    outbox.refuse(
+                        &None,
+                        &Refusal::new(Code::RateLimited, "too many requests: slow down"),
+                    );
+                    continue;
+                }
+                session.handle(&text).await;
+            }
+        };
+        let writer = async {
+            loop {
+                let item = tokio::select! {
+                    biased;
+                    _ = kick.notified() => return End::Slow,
+                    item = rx.recv() => item,
+                };
+                let (message, last) = match item {
+                    None => return End::Gone,
+                    Some(Out::Text(frame)) => (Message::Text(frame.to_string()), false),
+                    Some(Out::Close(code, reason)) => (
+                        Message::Close(Some(CloseFrame {
+                            code: CloseCode::from(code),
+                            reason: reason.into(),
+                        })),
+                        true,
+                    ),
+                };
+                tokio::select! {
+                    biased;
+                    _ = kick.notified() => return End::Slow,
+                    sent = sink.send(message) => if sent.is_err() { return End::Gone },
+                }
+                if last {
+                    return End::Closed;
+                }
+            }
+        };
+        tokio::pin!(reader, writer);
+        tokio::select! {
+            end = &mut writer => end,
+            end = &mut reader => {
+                if matches!(end, End::Closed) {
+                    let _ = tokio::time::timeout(CLOSE_GRACE, &mut writer).await;
+                }
+                end
+            }
+        }
+    };
+    tracing::debug!(conn = id, ?end, "connection ended");
+    session.close().await;
+}
+
+fn flood(outbox: &Outbox) -> End {
+    outbox.refuse(
+        &None,
+        &Refusal::new(Code::RateLimited, "still flooding after warnings: closing"),
+    );
+    outbox.close(1008, "rate limit");
+    End::Closed
+}

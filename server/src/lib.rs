@@ -1,0 +1,20 @@
+//! Orion Online server: a WebSocket lobby of rooms of 2–4 players where every click is
+//! validated by the engine, stored, and broadcast as it happens (PROTOCOL.md version 1).
+//! `run(listener, shutdown)` is the whole server; `main` only parses arguments.
+
+mod clock;
+mod connection;
+mod http;
+mod lobby;
+mod metrics;
+mod protocol;
+mod room;
+mod server;
+mod session;
+mod store;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use connection::{MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};
+pub use room::{RoomOptions, DEFAULT_SEAT_HOLD};
+pub use server::{run, serve, Config, MAX_CONNECTIONS};
+pub use store::{SqliteStore, Store};

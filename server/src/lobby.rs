@@ -1,0 +1,268 @@
+//! The lobby: the directory of live rooms (by id and by invite code), the public listing that
+//! `lobby` watchers follow, which rooms each player holds a seat in, and the quick-match
+//! queues. The directory is a small trait so it can later live in Redis or NATS.
+
+use crate::connection::Outbox;
+use crate::protocol::{Frame, ReplyTo};
+use crate::room::RoomCmd;
+use dashmap::DashMap;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use tokio::sync::{mpsc, watch};
+
+/// Most live rooms at once; `create` beyond it is refused with `full`.
+pub const MAX_ROOMS: usize = 10_000;
+/// Most rooms one player may hold seats in; joining more is refused with `full`.
+pub const MAX_SEATS_PER_PLAYER: usize = 8;
+
+/// A room id.
+pub type RoomId = Arc<str>;
+/// A player's public id.
+pub type PlayerId = Arc<str>;
+
+/// Who a connection speaks for, once it has said hello.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// Stable public id (the token stays secret).
+    pub id: PlayerId,
+    /// Display name.
+    pub name: Arc<str>,
+}
+
+/// How to reach a live room's task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    /// Room id.
+    pub id: RoomId,
+    /// Invite code of a private room.
+    pub code: Option<Arc<str>>,
+    /// The room's command queue (bounded: senders wait when the room is busy).
+    pub tx: mpsc::Sender<RoomCmd>,
+}
+
+/// The directory of live rooms.
+pub trait Directory: Send + Sync + 'static {
+    /// Adds a room; false when the directory is full.
+    fn insert(&self, room: RoomHandle) -> bool;
+    /// The room with this id.
+    fn get(&self, id: &str) -> Option<RoomHandle>;
+    /// The private room with this invite code.
+    fn by_code(&self, code: &str) -> Option<RoomHandle>;
+    /// Forgets a room whose task has ended.
+    fn remove(&self, id: &str);
+}
+
+/// The directory in this process.
+#[derive(Debug, Default)]
+pub struct LocalDirectory {
+    /// Rooms by id.
+    rooms: DashMap<RoomId, RoomHandle>,
+    /// Room ids by invite code.
+    codes: DashMap<Arc<str>, RoomId>,
+}
+
+impl Directory for LocalDirectory {
+    fn insert(&self, room: RoomHandle) -> bool {
+        if self.rooms.len() >= MAX_ROOMS {
+            return false;
+        }
+        if let Some(code) = &room.code {
+            self.codes.insert(code.clone(), room.id.clone());
+        }
+        self.rooms.insert(room.id.clone(), room);
+        true
+    }
+
+    fn get(&self, id: &str) -> Option<RoomHandle> {
+        self.rooms.get(id).map(|r| r.clone())
+    }
+
+    fn by_code(&self, code: &str) -> Option<RoomHandle> {
+        let id = self.codes.get(code)?.clone();
+        self.get(&id)
+    }
+
+    fn remove(&self, id: &str) {
+        if let Some((_, room)) = self.rooms.remove(id) {
+            if let Some(code) = room.code {
+                self.codes.remove(&code);
+            }
+        }
+    }
+}
+
+/// A room's line in the lobby.
+#[derive(Clone, Debug)]
+struct Listing {
+    /// `waiting`, `playing` or `finished`.
+    status: &'static str,
+    /// Unlisted rooms count in metrics but are not shown.
+    private: bool,
+    /// The room summary object of the protocol.
+    summary: Value,
+}
+
+/// One player waiting for a quick match.
+#[derive(Debug)]
+pub struct Queued {
+    /// Who.
+    pub player: Player,
+    /// Where to send `joined` and the room's events.
+    pub outbox: Outbox,
+    /// The `id` of the `quick` request, echoed in `joined`.
+    pub re: ReplyTo,
+}
+
+/// The shared lobby state.
+pub struct Lobby {
+    /// Live rooms.
+    pub rooms: Box<dyn Directory>,
+    /// Every live room's listing, in id order.
+    listings: Mutex<BTreeMap<RoomId, Listing>>,
+    /// The public room list and a ready-made `lobby` frame for watchers; watchers see only
+    /// the latest (a slow watcher skips intermediate lists instead of queueing them).
+    listing: watch::Sender<(Arc<Value>, Frame)>,
+    /// Rooms in which each player holds a seat.
+    seats: DashMap<PlayerId, HashSet<RoomId>>,
+    /// Players waiting for a quick match, by game id and player count.
+    queues: Mutex<HashMap<(&'static str, u8), Vec<Queued>>>,
+}
+
+impl Lobby {
+    /// An empty lobby over `rooms`.
+    pub fn new(rooms: Box<dyn Directory>) -> Lobby {
+        let empty = Arc::new(json!([]));
+        let frame = lobby_frame(&empty);
+        Lobby {
+            rooms,
+            listings: Mutex::new(BTreeMap::new()),
+            listing: watch::Sender::new((empty, frame)),
+            seats: DashMap::new(),
+            queues: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The current public room list.
+    pub fn list(&self) -> Arc<Value> {
+        self.listing.borrow().0.clone()
+    }
+
+    /// Follows the room list.
+    pub fn watch(&self) -> watch::Receiver<(Arc<Value>, Frame)> {
+        self.listing.subscribe()
+    }
+
+    /// Sets (or, with `None`, removes) a room's listing and tells the watchers.
+    pub fn publish(&self, id: &RoomId, listing: Option<(&'static str, bool, Value)>) {
+        let Ok(mut all) = self.listings.lock() else {
+            return;
+        };
+        match listing {
+            Some((status, private, summary)) => {
+                all.insert(
+                    id.clone(),
+                    Listing {
+                        status,
+                        private,
+                        summary,
+                    },
+                );
+            }
+            None => {
+                all.remove(id);
+            }
+        }
+        let list: Vec<Value> = all
+            .values()
+            .filter(|l| !l.private)
+            .map(|l| l.summary.clone())
+            .collect();
+        drop(all);
+        let list = Arc::new(Value::Array(list));
+        let frame = lobby_frame(&list);
+        self.listing.send_replace((list, frame));
+    }
+
+    /// Live rooms by status, for metrics.
+    pub fn counts(&self) -> Vec<(&'static str, usize)> {
+        let mut counts = vec![("waiting", 0), ("playing", 0), ("finished", 0)];
+        if let Ok(all) = self.listings.lock() {
+            for l in all.values() {
+                if let Some(c) = counts.iter_mut().find(|c| c.0 == l.status) {
+                    c.1 += 1;
+                }
+            }
+        }
+        counts
+    }
+
+    /// Records that `player` holds a seat in `room`; false when he is at the cap.
+    pub fn take_seat(&self, player: &PlayerId, room: &RoomId) -> bool {
+        let mut rooms = self.seats.entry(player.clone()).or_default();
+        if rooms.contains(room) {
+            return true;
+        }
+        if rooms.len() >= MAX_SEATS_PER_PLAYER {
+            return false;
+        }
+        rooms.insert(room.clone());
+        true
+    }
+
+    /// Records that `player` no longer holds a seat in `room`.
+    pub fn free_seat(&self, player: &PlayerId, room: &RoomId) {
+        if let Some(mut rooms) = self.seats.get_mut(player) {
+            rooms.remove(room);
+        }
+    }
+
+    /// The rooms where `player` holds a seat.
+    pub fn seats_of(&self, player: &PlayerId) -> Vec<RoomId> {
+        self.seats
+            .get(player)
+            .map(|r| r.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Queues a player for a quick match of `game` with `players` players. Returns the full
+    /// group, in queue order, once there are enough; `Err` if he is already queued.
+    pub fn enqueue(
+        &self,
+        game: &'static str,
+        players: u8,
+        entry: Queued,
+    ) -> Result<Option<Vec<Queued>>, Queued> {
+        let Ok(mut queues) = self.queues.lock() else {
+            return Err(entry);
+        };
+        if queues
+            .values()
+            .flatten()
+            .any(|q| q.player.id == entry.player.id)
+        {
+            return Err(entry);
+        }
+        let queue = queues.entry((game, players)).or_default();
+        queue.retain(|q| !q.outbox.is_closed());
+        queue.push(entry);
+        if queue.len() >= players as usize {
+            let group: Vec<Queued> = queue.drain(..players as usize).collect();
+            return Ok(Some(group));
+        }
+        Ok(None)
+    }
+
+    /// Takes a connection out of every quick-match queue (it went away).
+    pub fn unqueue(&self, conn: u64) {
+        if let Ok(mut queues) = self.queues.lock() {
+            for q in queues.values_mut() {
+                q.retain(|e| e.outbox.id != conn);
+            }
+        }
+    }
+}
+
+fn lobby_frame(list: &Value) -> Frame {
+    Arc::from(json!({"t": "lobby", "rooms": list}).to_string())
+}

@@ -1,0 +1,470 @@
+//! The wire messages of PROTOCOL.md version 1: requests parsed from one JSON text frame, and
+//! the frames the server sends back. Field names here are the contract; a frame is built
+//! once as text (`Frame`) and shared by every recipient.
+
+use orion_engine::{
+    position_string, Colour, Event, Outcome, Position, Seat, Slot, SlotSet, Winner,
+};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use std::fmt;
+use std::sync::Arc;
+
+/// The protocol version this server speaks.
+pub const VERSION: u64 = 1;
+
+/// One serialized server message, shared by all its recipients.
+pub type Frame = Arc<str>;
+
+/// Longest player name, in characters.
+pub const MAX_NAME: usize = 32;
+/// Longest chat line, in characters.
+pub const MAX_CHAT: usize = 500;
+/// Longest room id, invite code, token or other identifier a client may send.
+pub const MAX_ID: usize = 64;
+
+/// The error codes of the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// The frame is not a JSON object.
+    BadJson,
+    /// A field is missing, of the wrong type or out of range.
+    BadRequest,
+    /// `t` names no request.
+    UnknownType,
+    /// `hello` with a version other than 1.
+    Version,
+    /// No such room, code, token or game.
+    NotFound,
+    /// The room or seat is taken.
+    Full,
+    /// Another seat is moving.
+    NotYourTurn,
+    /// The rules refuse the action.
+    Illegal,
+    /// The sender holds no seat in the room.
+    NotAPlayer,
+    /// The frame is over the size limit.
+    TooBig,
+    /// The sender is over the request rate.
+    RateLimited,
+    /// The server failed (the store, a full queue).
+    Server,
+}
+
+impl Code {
+    /// Every code, for metrics.
+    pub const ALL: [Code; 12] = [
+        Code::BadJson,
+        Code::BadRequest,
+        Code::UnknownType,
+        Code::Version,
+        Code::NotFound,
+        Code::Full,
+        Code::NotYourTurn,
+        Code::Illegal,
+        Code::NotAPlayer,
+        Code::TooBig,
+        Code::RateLimited,
+        Code::Server,
+    ];
+
+    /// The code as sent on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::BadJson => "bad_json",
+            Code::BadRequest => "bad_request",
+            Code::UnknownType => "unknown_type",
+            Code::Version => "version",
+            Code::NotFound => "not_found",
+            Code::Full => "full",
+            Code::NotYourTurn => "not_your_turn",
+            Code::Illegal => "illegal",
+            Code::NotAPlayer => "not_a_player",
+            Code::TooBig => "too_big",
+            Code::RateLimited => "rate_limited",
+            Code::Server => "server",
+        }
+    }
+
+    /// The code for an engine refusal code (`ActionError::code`).
+    pub fn from_engine(code: &str) -> Code {
+        match code {
+            "not_your_turn" => Code::NotYourTurn,
+            "not_a_player" => Code::NotAPlayer,
+            _ => Code::Illegal,
+        }
+    }
+}
+
+/// A refused request: its code and words for the player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The protocol code.
+    pub code: Code,
+    /// What was wrong, in words.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal with `code` and `message`.
+    pub fn new(code: Code, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+/// The `id` a request carried, echoed as `re` in the direct reply.
+pub type ReplyTo = Option<Value>;
+
+/// A request as the client sent it, fields checked for type but not yet for meaning.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum Request {
+    /// Identify: a name, the protocol version, and a token from an earlier session.
+    Hello {
+        /// Display name.
+        name: String,
+        /// Must be 1.
+        version: u64,
+        /// The token of an earlier `welcome`, to get one's seats back.
+        #[serde(default)]
+        token: Option<String>,
+    },
+    /// List the public rooms; with `watch`, keep sending the list when it changes.
+    Lobby {
+        /// Keep the list coming.
+        #[serde(default)]
+        watch: bool,
+    },
+    /// Open a room.
+    Create {
+        /// Game id or name.
+        game: String,
+        /// Room and game options.
+        #[serde(default)]
+        options: Option<Value>,
+        /// Unlisted, joined by invite code.
+        #[serde(default)]
+        private: bool,
+    },
+    /// Take a seat in a room, by id or invite code.
+    Join {
+        /// Room id.
+        #[serde(default)]
+        room: Option<String>,
+        /// Invite code of a private room.
+        #[serde(default)]
+        code: Option<String>,
+        /// The seat wanted (`S`, `W`, `N`, `E`).
+        #[serde(default)]
+        seat: Option<String>,
+    },
+    /// Find a match.
+    Quick {
+        /// Game id or name.
+        game: String,
+        /// How many players.
+        #[serde(default)]
+        players: Option<u8>,
+    },
+    /// Watch a room.
+    Spectate {
+        /// Room id.
+        room: String,
+    },
+    /// Give up one's seat or stop watching.
+    Leave {
+        /// Room id.
+        room: String,
+    },
+    /// Ready to start.
+    Ready {
+        /// Room id.
+        room: String,
+    },
+    /// Turn a rotor.
+    Click {
+        /// Room id.
+        room: String,
+        /// `C4R` or `c+`.
+        click: String,
+        /// The piece being moved, named up front.
+        #[serde(default)]
+        piece: Option<String>,
+    },
+    /// Place a piece.
+    Place {
+        /// Room id.
+        room: String,
+        /// Where.
+        slot: String,
+        /// With all 20 on the board, the slot of the piece to move there.
+        #[serde(default)]
+        from: Option<String>,
+    },
+    /// End the move.
+    EndTurn {
+        /// Room id.
+        room: String,
+    },
+    /// Throw the die.
+    Roll {
+        /// Room id.
+        room: String,
+    },
+    /// Take three clicks.
+    Three {
+        /// Room id.
+        room: String,
+    },
+    /// Claim a chain.
+    Claim {
+        /// Room id.
+        room: String,
+    },
+    /// Algol's secret man (no game of this server uses it yet).
+    Secret {
+        /// Room id.
+        room: String,
+        /// The piece.
+        piece: String,
+    },
+    /// Algol's challenge (no game of this server uses it yet).
+    Challenge {
+        /// Room id.
+        room: String,
+        /// The piece.
+        piece: String,
+    },
+    /// Say something to the room.
+    Chat {
+        /// Room id.
+        room: String,
+        /// The line.
+        text: String,
+    },
+    /// Catch up on a room after a reconnect.
+    Resume {
+        /// Room id.
+        room: String,
+        /// Last `seq` seen.
+        since: u64,
+    },
+    /// A game's stored events, for replay (an addition to the protocol, see the README).
+    History {
+        /// Room id.
+        room: String,
+        /// Only events after this `seq`.
+        #[serde(default)]
+        since: u64,
+    },
+    /// Are you there?
+    Ping,
+}
+
+/// Every request type, to tell an unknown `t` from a malformed known one.
+const TYPES: &[&str] = &[
+    "hello",
+    "lobby",
+    "create",
+    "join",
+    "quick",
+    "spectate",
+    "leave",
+    "ready",
+    "click",
+    "place",
+    "end_turn",
+    "roll",
+    "three",
+    "claim",
+    "secret",
+    "challenge",
+    "chat",
+    "resume",
+    "history",
+    "ping",
+];
+
+/// Parses one text frame into its `id` and request. On failure the `id` is still returned
+/// when it could be read, so the error can carry `re`.
+pub fn parse(text: &str) -> Result<(ReplyTo, Request), (ReplyTo, Refusal)> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| (None, Refusal::new(Code::BadJson, format!("not JSON: {e}"))))?;
+    let Value::Object(map) = value else {
+        return Err((None, Refusal::new(Code::BadJson, "a request is a JSON object")));
+    };
+    let id = map.get("id").cloned();
+    if let Some(bad) = id.as_ref().filter(|v| !(v.is_string() || v.is_number())) {
+        let _ = bad;
+        return Err((
+            None,
+            Refusal::new(Code::BadRequest, "id must be a string or a number"),
+        ));
+    }
+    let t = match map.get("t") {
+        Some(Value::String(t)) => t.clone(),
+        Some(_) => return Err((id, Refusal::new(Code::BadRequest, "t must be a string"))),
+        None => return Err((id, Refusal::new(Code::BadRequest, "missing field `t`"))),
+    };
+    if !TYPES.contains(&t.as_str()) {
+        let shown: String = t.chars().take(MAX_ID).collect();
+        return Err((
+            id,
+            Refusal::new(Code::UnknownType, format!("unknown request type \"{shown}\"")),
+        ));
+    }
+    match Request::deserialize(Value::Object(map)) {
+        Ok(request) => Ok((id, request)),
+        Err(e) => Err((id, Refusal::new(Code::BadRequest, format!("{t}: {e}")))),
+    }
+}
+
+/// Checks an identifier field (room id, invite code, token): non-empty and short.
+pub fn check_id<'a>(what: &str, text: &'a str) -> Result<&'a str, Refusal> {
+    let t = text.trim();
+    if t.is_empty() || t.len() > MAX_ID {
+        return Err(Refusal::new(
+            Code::BadRequest,
+            format!("{what} must be 1 to {MAX_ID} characters"),
+        ));
+    }
+    Ok(t)
+}
+
+/// Builds a direct reply: `body` (an object with `t`) plus `re` when the request had an id.
+pub fn reply(re: &ReplyTo, mut body: Value) -> Frame {
+    if let (Some(re), Value::Object(map)) = (re, &mut body) {
+        map.insert("re".into(), re.clone());
+    }
+    Arc::from(body.to_string())
+}
+
+/// Builds an `error` frame.
+pub fn error(re: &ReplyTo, refusal: &Refusal) -> Frame {
+    reply(
+        re,
+        json!({"t": "error", "code": refusal.code.as_str(), "message": refusal.message}),
+    )
+}
+
+/// Builds an `event` frame around an already serialized `ev` object.
+pub fn event_frame(room: &str, seq: u64, ev: &str) -> Frame {
+    let room = Value::String(room.to_owned());
+    Arc::from(format!(
+        "{{\"t\":\"event\",\"room\":{room},\"seq\":{seq},\"ev\":{ev}}}"
+    ))
+}
+
+/// A seat as sent on the wire.
+pub fn seat(seat: Seat) -> Value {
+    Value::String(seat.to_string())
+}
+
+/// A colour as sent on the wire: its letter, as in position strings.
+pub fn colour(colour: Colour) -> Value {
+    Value::String(colour.letter().to_string())
+}
+
+/// A slot set as a list of canonical slot names.
+pub fn slots(set: SlotSet) -> Value {
+    Value::Array(set.into_iter().map(|s| slot(s)).collect())
+}
+
+/// A slot as its canonical name.
+pub fn slot(slot: Slot) -> Value {
+    Value::String(slot.to_string())
+}
+
+/// A position as its position string.
+pub fn position(position: &Position) -> Value {
+    Value::String(position_string(position))
+}
+
+/// The `result` object of an `over` event or a snapshot.
+pub fn result(outcome: &Outcome) -> Value {
+    let winner = match outcome.winner {
+        None => Value::Null,
+        Some(Winner::Seat(s)) => seat(s),
+        Some(w @ Winner::Team(..)) => Value::String(w.to_string()),
+    };
+    let mut scores = Map::new();
+    for (s, points) in &outcome.scores {
+        scores.insert(s.to_string(), json!(points));
+    }
+    json!({"winner": winner, "scores": scores})
+}
+
+/// The `ev` object of an engine event.
+pub fn engine_event(event: &Event) -> Value {
+    match event {
+        Event::Click {
+            seat: s,
+            click,
+            position: p,
+        } => json!({"kind": "click", "seat": seat(*s), "click": click.to_string(),
+                    "position": position(p)}),
+        Event::Place {
+            seat: s,
+            slot: at,
+            piece,
+            from,
+            position: p,
+        } => json!({"kind": "place", "seat": seat(*s), "slot": slot(*at),
+                    "piece": piece.to_string(), "from": from.map(slot),
+                    "position": position(p)}),
+        Event::Eligible { slots: set } => json!({"kind": "eligible", "slots": slots(*set)}),
+        Event::Roll { seat: s, value } => json!({"kind": "roll", "seat": seat(*s), "value": value}),
+        Event::Turn {
+            seat: s,
+            clicks,
+            round,
+        } => json!({"kind": "turn", "seat": seat(*s), "clicks": clicks, "round": round}),
+        Event::Chain {
+            colour: c,
+            claim_until,
+        } => json!({"kind": "chain", "colour": colour(*c), "claim_until": claim_until}),
+        Event::Claim { seat: s, ok } => json!({"kind": "claim", "seat": seat(*s), "ok": ok}),
+        Event::Capture {
+            seat: s,
+            slots: set,
+            points,
+            position: p,
+        } => json!({"kind": "capture", "seat": seat(*s), "slots": slots(*set),
+                    "points": points, "position": position(p)}),
+        Event::Over { outcome } => json!({"kind": "over", "result": result(outcome)}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_tells_the_error_codes_apart() {
+        assert_eq!(parse("{").unwrap_err().1.code, Code::BadJson);
+        assert_eq!(parse("[1]").unwrap_err().1.code, Code::BadJson);
+        assert_eq!(parse(r#"{"t":"dance"}"#).unwrap_err().1.code, Code::UnknownType);
+        let (re, refusal) = parse(r#"{"t":"click","id":7,"room":"r"}"#).unwrap_err();
+        assert_eq!(refusal.code, Code::BadRequest);
+        assert_eq!(re, Some(json!(7)));
+        assert!(matches!(parse(r#"{"t":"ping"}"#), Ok((None, Request::Ping))));
+    }
+
+    #[test]
+    fn event_frames_embed_the_serialized_event() {
+        let f = event_frame("r1", 3, r#"{"kind":"left","seat":"S"}"#);
+        let v: Value = serde_json::from_str(&f).unwrap();
+        assert_eq!(v["seq"], 3);
+        assert_eq!(v["ev"]["kind"], "left");
+    }
+}

@@ -1,0 +1,1041 @@
+//! One task per room: it alone owns the game, the seats, the spectators, the per-room `seq`
+//! and the clocks. Sessions send it commands; it answers on the sender's outbox, appends
+//! every event to the store before broadcasting it, and serializes each event once for all
+//! members. Claims are timed by the server clock as the room accepts them, so a claim racing
+//! the mover's next click is settled in arrival order by the engine.
+
+use crate::connection::Outbox;
+use crate::lobby::{Player, PlayerId, Queued, RoomHandle, RoomId};
+use crate::protocol::{self, Code, Frame, Refusal, ReplyTo};
+use crate::server::Shared;
+use crate::store::{ActionRecord, RoomRecord, SavedRoom, StoreError};
+use orion_engine::{
+    games, Action, ClaimWindow, Event, Game, Millis, Options, Outcome, Rules, Seat, Winner,
+};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+
+/// Commands queued for one room before senders wait (a flooder is bounded by its rate limit
+/// long before this).
+pub const ROOM_QUEUE: usize = 256;
+/// Most spectators in one room; more are refused with `full`.
+pub const MAX_SPECTATORS: usize = 1_000;
+/// Most events a `resume` replays; a client further behind gets a snapshot.
+pub const MAX_RESUME: usize = 2_000;
+/// Default seat hold for a disconnected player (PROTOCOL.md: 120 s).
+pub const DEFAULT_SEAT_HOLD: Millis = 120_000;
+/// Bounds on the clock options, in milliseconds.
+const MAX_CLOCK: Millis = 24 * 3_600_000;
+
+/// A room's options: the engine's game options plus the server's clocks and holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RoomOptions {
+    /// Clicks per move where the game has a fixed number.
+    pub clicks: Option<u8>,
+    /// Faces of the special die.
+    pub die: Vec<u8>,
+    /// The claim window in ms, or `"auto"`.
+    pub claim_window: ClaimWindow,
+    /// Players, where the game allows a range.
+    pub players: Option<u8>,
+    /// Milliseconds per turn; on expiry the turn ends. `None`: no clock.
+    pub turn_clock: Option<Millis>,
+    /// Extra milliseconds per seat for the whole game, drawn once a turn clock runs out;
+    /// when it runs out too, that seat loses the game. `None`: no bank.
+    pub time_bank: Option<Millis>,
+    /// How long a disconnected player's seat is held, in ms.
+    pub seat_hold: Millis,
+}
+
+impl Default for RoomOptions {
+    fn default() -> Self {
+        let engine = Options::default();
+        RoomOptions {
+            clicks: engine.clicks,
+            die: engine.die,
+            claim_window: engine.claim_window,
+            players: engine.players,
+            turn_clock: None,
+            time_bank: None,
+            seat_hold: DEFAULT_SEAT_HOLD,
+        }
+    }
+}
+
+impl RoomOptions {
+    /// Reads the `options` of a `create`, saying what was wrong.
+    pub fn parse(value: Option<&Value>) -> Result<RoomOptions, Refusal> {
+        let options: RoomOptions = match value {
+            None | Some(Value::Null) => RoomOptions::default(),
+            Some(v) => serde_json::from_value(v.clone())
+                .map_err(|e| Refusal::new(Code::BadRequest, format!("options: {e}")))?,
+        };
+        let clock_ok = |v: Option<Millis>| v.is_none_or(|ms| (1..=MAX_CLOCK).contains(&ms));
+        if !clock_ok(options.turn_clock) || !clock_ok(options.time_bank) {
+            return Err(Refusal::new(
+                Code::BadRequest,
+                format!("options: turn_clock and time_bank must be 1 to {MAX_CLOCK} ms"),
+            ));
+        }
+        if options.seat_hold > MAX_CLOCK {
+            return Err(Refusal::new(
+                Code::BadRequest,
+                format!("options: seat_hold must be at most {MAX_CLOCK} ms"),
+            ));
+        }
+        Ok(options)
+    }
+
+    /// The engine's part.
+    pub fn engine(&self) -> Options {
+        Options {
+            clicks: self.clicks,
+            die: self.die.clone(),
+            claim_window: self.claim_window,
+            players: self.players,
+        }
+    }
+}
+
+/// What a session asks of a room. Replies and errors go to the outbox in the command, in
+/// order with the room's events.
+#[derive(Debug)]
+pub enum RoomCmd {
+    /// Take a seat (or reattach to one's own).
+    Join {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// The seat wanted.
+        seat: Option<Seat>,
+        /// His connection.
+        outbox: Outbox,
+        /// True once he is a member.
+        done: oneshot::Sender<bool>,
+    },
+    /// Watch.
+    Spectate {
+        /// Request id.
+        re: ReplyTo,
+        /// The watcher's connection.
+        outbox: Outbox,
+        /// True once he is a member.
+        done: oneshot::Sender<bool>,
+    },
+    /// Give up a seat or stop watching.
+    Leave {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// His connection.
+        outbox: Outbox,
+    },
+    /// Ready to start.
+    Ready {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// His connection.
+        outbox: Outbox,
+    },
+    /// A game action.
+    Act {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// What.
+        action: Action,
+        /// His connection.
+        outbox: Outbox,
+    },
+    /// A chat line.
+    Chat {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// The line (checked for length by the session).
+        text: String,
+        /// His connection.
+        outbox: Outbox,
+    },
+    /// Catch up after a reconnect.
+    Resume {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// Last seq seen.
+        since: u64,
+        /// His new connection.
+        outbox: Outbox,
+        /// True once he is a member.
+        done: oneshot::Sender<bool>,
+    },
+    /// A connection went away.
+    Detach {
+        /// Its id.
+        conn: u64,
+    },
+}
+
+/// Where a room is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Seats are being filled.
+    Waiting,
+    /// The game is on.
+    Playing,
+    /// The game has ended.
+    Finished,
+}
+
+impl Status {
+    /// As on the wire and in the store.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Playing => "playing",
+            Status::Finished => "finished",
+        }
+    }
+}
+
+/// A filled seat.
+#[derive(Debug)]
+struct Occupant {
+    /// Who sits there.
+    player: Player,
+    /// His live connection; `None` while he is away.
+    conn: Option<Outbox>,
+    /// He said `ready`.
+    ready: bool,
+    /// While away: when his seat is given up.
+    hold_until: Option<Millis>,
+}
+
+/// The turn clock's state.
+#[derive(Debug, Default)]
+struct TurnClock {
+    /// The turn it is timing: mover and round.
+    turn: Option<(Seat, u32)>,
+    /// When the current allowance runs out.
+    deadline: Option<Millis>,
+    /// Since when the mover is drawing on his time bank.
+    overdraft_since: Option<Millis>,
+    /// Time bank left per seat.
+    banks: BTreeMap<Seat, Millis>,
+}
+
+/// One room, owned by its task.
+struct Room {
+    /// Room id.
+    id: RoomId,
+    /// Invite code of a private room.
+    code: Option<Arc<str>>,
+    /// Unlisted.
+    private: bool,
+    /// Options, and their JSON for snapshots and the lobby.
+    options: RoomOptions,
+    /// `options` as sent to clients.
+    options_json: Value,
+    /// The game (set up at creation; actions are accepted once it is playing).
+    game: Game,
+    /// Waiting, playing or finished.
+    status: Status,
+    /// Start without `ready` (quick matches).
+    auto_start: bool,
+    /// Filled seats.
+    seats: BTreeMap<Seat, Occupant>,
+    /// Watchers by connection id.
+    spectators: HashMap<u64, Outbox>,
+    /// The last event's seq (0 before the first).
+    seq: u64,
+    /// The turn clock.
+    clock: TurnClock,
+    /// Server-wide state.
+    shared: Arc<Shared>,
+}
+
+/// Creates a room, seats `first` in order (the creator, or a quick match's players), stores
+/// it and starts its task.
+pub fn create(
+    shared: &Arc<Shared>,
+    rules: &'static dyn Rules,
+    options: RoomOptions,
+    private: bool,
+    auto_start: bool,
+    first: Vec<(Queued, Option<Seat>)>,
+) -> Result<RoomHandle, Refusal> {
+    let seed: u64 = rand::thread_rng().gen();
+    let game = Game::new(rules, options.engine(), seed)
+        .map_err(|e| Refusal::new(Code::BadRequest, e.to_string()))?;
+    let id: RoomId = Arc::from(format!("r{:08x}", rand::thread_rng().gen::<u32>()));
+    let code: Option<Arc<str>> = private.then(invite_code);
+    let options_json = serde_json::to_value(&options).unwrap_or(Value::Null);
+    let record = RoomRecord {
+        id: id.to_string(),
+        game: rules.id().to_string(),
+        options: options_json.to_string(),
+        seed,
+        private,
+        code: code.as_ref().map(|c| c.to_string()),
+    };
+    shared
+        .store
+        .create_room(&record)
+        .map_err(|e| Refusal::new(Code::Server, e.to_string()))?;
+    let mut room = Room::new(
+        shared.clone(),
+        id,
+        code,
+        private,
+        options,
+        options_json,
+        game,
+    );
+    room.auto_start = auto_start;
+    let (handle, rx) = room.handle();
+    if !shared.lobby.rooms.insert(handle.clone()) {
+        let _ = shared.store.set_status(&record.id, "closed");
+        return Err(Refusal::new(Code::Full, "the server has no room for more rooms"));
+    }
+    for (q, seat) in first {
+        room.join(q.re, q.player, seat, q.outbox);
+    }
+    room.maybe_start();
+    room.publish();
+    tokio::spawn(room.run(rx));
+    Ok(handle)
+}
+
+/// Rebuilds an unfinished room from the store (replaying its actions) and starts its task.
+pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, String> {
+    let rec = saved.record;
+    let options: RoomOptions =
+        serde_json::from_str(&rec.options).map_err(|e| format!("options: {e}"))?;
+    let rules = games::find(&rec.game).ok_or_else(|| format!("unknown game {}", rec.game))?;
+    let game = Game::new(rules, options.engine(), rec.seed).map_err(|e| e.to_string())?;
+    let options_json = serde_json::to_value(&options).unwrap_or(Value::Null);
+    let mut room = Room::new(
+        shared.clone(),
+        Arc::from(rec.id.as_str()),
+        rec.code.as_deref().map(Arc::from),
+        rec.private,
+        options,
+        options_json,
+        game,
+    );
+    let now = shared.clock.now_ms();
+    for (seq, ev) in &saved.events {
+        room.seq = *seq;
+        let Ok(ev) = serde_json::from_str::<Value>(ev) else {
+            continue;
+        };
+        let seat = ev["seat"].as_str().and_then(Seat::parse);
+        match (ev["kind"].as_str(), seat) {
+            (Some("joined"), Some(seat)) => {
+                let player = Player {
+                    id: Arc::from(ev["player"].as_str().unwrap_or_default()),
+                    name: Arc::from(ev["name"].as_str().unwrap_or_default()),
+                };
+                room.seats.insert(
+                    seat,
+                    Occupant {
+                        player,
+                        conn: None,
+                        ready: false,
+                        hold_until: Some(now.saturating_add(room.options.seat_hold)),
+                    },
+                );
+            }
+            (Some("left"), Some(seat)) => {
+                room.seats.remove(&seat);
+            }
+            (Some("start"), _) => room.status = Status::Playing,
+            (Some("over"), _) => room.status = Status::Finished,
+            _ => {}
+        }
+    }
+    for a in &saved.actions {
+        if let Err(e) = room.game.step(a.seat, a.action, a.at) {
+            tracing::warn!(room = %room.id, "replayed action refused: {e}");
+        }
+    }
+    for occupant in room.seats.values() {
+        shared.lobby.take_seat(&occupant.player.id, &room.id);
+    }
+    room.arm_clock(now);
+    let (handle, rx) = room.handle();
+    if !shared.lobby.rooms.insert(handle.clone()) {
+        return Err("directory full".into());
+    }
+    room.publish();
+    tokio::spawn(room.run(rx));
+    Ok(handle)
+}
+
+/// A six-letter invite code without look-alike letters.
+fn invite_code() -> Arc<str> {
+    const LETTERS: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut rng = rand::thread_rng();
+    let code: String = (0..6)
+        .map(|_| LETTERS[rng.gen_range(0..LETTERS.len())] as char)
+        .collect();
+    Arc::from(code)
+}
+
+impl Room {
+    fn new(
+        shared: Arc<Shared>,
+        id: RoomId,
+        code: Option<Arc<str>>,
+        private: bool,
+        options: RoomOptions,
+        options_json: Value,
+        game: Game,
+    ) -> Room {
+        let mut clock = TurnClock::default();
+        if let Some(bank) = options.time_bank {
+            for s in game.seats() {
+                clock.banks.insert(s.seat, bank);
+            }
+        }
+        Room {
+            id,
+            code,
+            private,
+            options,
+            options_json,
+            game,
+            status: Status::Waiting,
+            auto_start: false,
+            seats: BTreeMap::new(),
+            spectators: HashMap::new(),
+            seq: 0,
+            clock,
+            shared,
+        }
+    }
+
+    fn handle(&self) -> (RoomHandle, mpsc::Receiver<RoomCmd>) {
+        let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+        let handle = RoomHandle {
+            id: self.id.clone(),
+            code: self.code.clone(),
+            tx,
+        };
+        (handle, rx)
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+        let mut shutdown = self.shared.shutdown();
+        loop {
+            if self.is_done() {
+                break;
+            }
+            let timer = match self.next_deadline() {
+                Some(at) => self.shared.clock.sleep_until(at),
+                None => Box::pin(std::future::pending()),
+            };
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle_cmd(cmd),
+                    None => break,
+                },
+                _ = timer => self.on_timer(),
+                _ = shutdown.changed() => break,
+            }
+        }
+        if self.status == Status::Waiting && self.seats.is_empty() {
+            self.set_status("closed");
+        }
+        self.shared.lobby.rooms.remove(&self.id);
+        self.shared.lobby.publish(&self.id, None);
+        for o in self.seats.values() {
+            if self.status == Status::Finished {
+                self.shared.lobby.free_seat(&o.player.id, &self.id);
+            }
+        }
+        tracing::debug!(room = %self.id, "room task ended");
+    }
+
+    /// A room ends when nobody is left to see it: no seat is held and nobody watches, or the
+    /// game is over and nobody is connected.
+    fn is_done(&self) -> bool {
+        let connected = self.seats.values().any(|o| o.conn.is_some()) || !self.spectators.is_empty();
+        match self.status {
+            Status::Waiting => self.seats.is_empty() && self.spectators.is_empty(),
+            Status::Playing => false,
+            Status::Finished => !connected,
+        }
+    }
+
+    fn next_deadline(&self) -> Option<Millis> {
+        let holds = self.seats.values().filter_map(|o| o.hold_until);
+        holds.chain(self.clock.deadline).min()
+    }
+
+    fn handle_cmd(&mut self, cmd: RoomCmd) {
+        match cmd {
+            RoomCmd::Join {
+                re,
+                player,
+                seat,
+                outbox,
+                done,
+            } => {
+                let ok = self.join(re, player, seat, outbox);
+                let _ = done.send(ok);
+                self.maybe_start();
+                self.publish();
+            }
+            RoomCmd::Spectate { re, outbox, done } => {
+                let _ = done.send(self.spectate(re, outbox));
+                self.publish();
+            }
+            RoomCmd::Leave { re, player, outbox } => {
+                self.leave(re, player, outbox);
+                self.publish();
+            }
+            RoomCmd::Ready { re, player, outbox } => self.ready(re, player, outbox),
+            RoomCmd::Act {
+                re,
+                player,
+                action,
+                outbox,
+            } => self.act(re, player, action, outbox),
+            RoomCmd::Chat {
+                re,
+                player,
+                text,
+                outbox,
+            } => self.chat(re, player, text, outbox),
+            RoomCmd::Resume {
+                re,
+                player,
+                since,
+                outbox,
+                done,
+            } => {
+                let _ = done.send(self.resume(re, player, since, outbox));
+                self.publish();
+            }
+            RoomCmd::Detach { conn } => self.detach(conn),
+        }
+    }
+
+    fn seat_of(&self, player: &PlayerId) -> Option<Seat> {
+        self.seats
+            .iter()
+            .find(|(_, o)| &o.player.id == player)
+            .map(|(s, _)| *s)
+    }
+
+    fn refuse(&self, re: &ReplyTo, outbox: &Outbox, code: Code, message: impl Into<String>) {
+        outbox.refuse(re, &Refusal::new(code, message));
+    }
+
+    fn join(&mut self, re: ReplyTo, player: Player, want: Option<Seat>, outbox: Outbox) -> bool {
+        if let Some(seat) = self.seat_of(&player.id) {
+            self.attach(seat, outbox.clone());
+            self.reply_joined(&re, seat, &outbox);
+            return true;
+        }
+        if self.status == Status::Finished {
+            self.refuse(&re, &outbox, Code::Illegal, "the game is over");
+            return false;
+        }
+        let all: Vec<Seat> = self.game.seats().iter().map(|s| s.seat).collect();
+        let free: Vec<Seat> = all
+            .iter()
+            .copied()
+            .filter(|s| !self.seats.contains_key(s))
+            .collect();
+        let seat = match want {
+            Some(w) if !all.contains(&w) => {
+                let names: Vec<String> = all.iter().map(|s| s.to_string()).collect();
+                self.refuse(
+                    &re,
+                    &outbox,
+                    Code::BadRequest,
+                    format!("seat {w} does not play in this game (seats: {})", names.join(", ")),
+                );
+                return false;
+            }
+            Some(w) if !free.contains(&w) => {
+                self.refuse(&re, &outbox, Code::Full, format!("seat {w} is taken"));
+                return false;
+            }
+            Some(w) => w,
+            None => match free.first() {
+                Some(s) => *s,
+                None => {
+                    self.refuse(&re, &outbox, Code::Full, "every seat is taken");
+                    return false;
+                }
+            },
+        };
+        if !self.shared.lobby.take_seat(&player.id, &self.id) {
+            self.refuse(
+                &re,
+                &outbox,
+                Code::Full,
+                format!(
+                    "you hold seats in {} rooms already",
+                    crate::lobby::MAX_SEATS_PER_PLAYER
+                ),
+            );
+            return false;
+        }
+        let ev = json!({"kind": "joined", "seat": protocol::seat(seat),
+                        "player": &*player.id, "name": &*player.name});
+        if let Err(e) = self.emit(vec![ev], None) {
+            self.shared.lobby.free_seat(&player.id, &self.id);
+            self.refuse(&re, &outbox, Code::Server, e.to_string());
+            return false;
+        }
+        let conn = (!outbox.is_closed()).then(|| outbox.clone());
+        let hold_until = conn
+            .is_none()
+            .then(|| self.shared.clock.now_ms().saturating_add(self.options.seat_hold));
+        self.seats.insert(
+            seat,
+            Occupant {
+                player,
+                conn,
+                ready: false,
+                hold_until,
+            },
+        );
+        self.reply_joined(&re, seat, &outbox);
+        true
+    }
+
+    fn reply_joined(&self, re: &ReplyTo, seat: Seat, outbox: &Outbox) {
+        let mut body = json!({"t": "joined", "room": &*self.id, "seat": protocol::seat(seat)});
+        if let Some(code) = &self.code {
+            body["code"] = json!(&**code);
+        }
+        outbox.send(protocol::reply(re, body));
+        outbox.send(self.snapshot(&None));
+    }
+
+    fn attach(&mut self, seat: Seat, outbox: Outbox) {
+        self.spectators.remove(&outbox.id);
+        if let Some(o) = self.seats.get_mut(&seat) {
+            o.conn = Some(outbox);
+            o.hold_until = None;
+        }
+    }
+
+    fn spectate(&mut self, re: ReplyTo, outbox: Outbox) -> bool {
+        if self.spectators.len() >= MAX_SPECTATORS {
+            self.refuse(&re, &outbox, Code::Full, "this room has all the spectators it can take");
+            return false;
+        }
+        self.spectators.insert(outbox.id, outbox.clone());
+        outbox.send(self.snapshot(&re));
+        true
+    }
+
+    fn leave(&mut self, re: ReplyTo, player: Player, outbox: Outbox) {
+        let was_watching = self.spectators.remove(&outbox.id).is_some();
+        let seat = self.seat_of(&player.id);
+        if seat.is_none() && !was_watching {
+            self.refuse(&re, &outbox, Code::NotAPlayer, format!("you are not in room {}", self.id));
+            return;
+        }
+        if let Some(seat) = seat {
+            self.vacate(seat);
+        }
+        outbox.send(protocol::reply(&re, json!({"t": "left", "room": &*self.id})));
+    }
+
+    /// Gives up a seat: a `left` event; a game in progress carries on with the seat empty
+    /// (anyone may `join` it); with every seat empty it ends without a winner.
+    fn vacate(&mut self, seat: Seat) {
+        let Some(o) = self.seats.remove(&seat) else {
+            return;
+        };
+        self.shared.lobby.free_seat(&o.player.id, &self.id);
+        let _ = self.emit(vec![json!({"kind": "left", "seat": protocol::seat(seat)})], None);
+        if self.status == Status::Playing && self.seats.is_empty() {
+            let outcome = Outcome {
+                winner: None,
+                scores: self.game.scores(),
+            };
+            let ev = json!({"kind": "over", "result": protocol::result(&outcome),
+                            "reason": "abandoned"});
+            let _ = self.emit(vec![ev], None);
+            self.finish();
+        }
+    }
+
+    fn ready(&mut self, re: ReplyTo, player: Player, outbox: Outbox) {
+        let Some(seat) = self.seat_of(&player.id) else {
+            self.refuse(&re, &outbox, Code::NotAPlayer, format!("you hold no seat in room {}", self.id));
+            return;
+        };
+        if self.status != Status::Waiting {
+            self.refuse(&re, &outbox, Code::Illegal, "the game has already started");
+            return;
+        }
+        if let Some(o) = self.seats.get_mut(&seat) {
+            o.ready = true;
+        }
+        self.maybe_start();
+        self.publish();
+    }
+
+    fn maybe_start(&mut self) {
+        if self.status != Status::Waiting {
+            return;
+        }
+        let full = self
+            .game
+            .seats()
+            .iter()
+            .all(|s| self.seats.contains_key(&s.seat));
+        let ready = self.auto_start || self.seats.values().all(|o| o.ready);
+        if !(full && ready) {
+            return;
+        }
+        let ev = json!({"kind": "start", "position": protocol::position(self.game.position()),
+                        "turn": self.turn_json()});
+        if self.emit(vec![ev], None).is_err() {
+            return;
+        }
+        self.status = Status::Playing;
+        self.set_status("playing");
+        let now = self.shared.clock.now_ms();
+        self.arm_clock(now);
+    }
+
+    fn act(&mut self, re: ReplyTo, player: Player, action: Action, outbox: Outbox) {
+        let Some(seat) = self.seat_of(&player.id) else {
+            self.refuse(
+                &re,
+                &outbox,
+                Code::NotAPlayer,
+                format!("you hold no seat in room {}: spectators cannot move", self.id),
+            );
+            return;
+        };
+        match self.status {
+            Status::Waiting => {
+                self.refuse(
+                    &re,
+                    &outbox,
+                    Code::Illegal,
+                    "the game has not started: every seat must be filled and ready",
+                );
+                return;
+            }
+            Status::Finished => {
+                self.refuse(&re, &outbox, Code::Illegal, "the game is over");
+                return;
+            }
+            Status::Playing => {}
+        }
+        let now = self.shared.clock.now_ms();
+        self.step(seat, action, now, Some((&re, &outbox)));
+    }
+
+    /// Steps the game and publishes what it caused; a refusal goes to `sender` alone.
+    fn step(&mut self, seat: Seat, action: Action, now: Millis, sender: Option<(&ReplyTo, &Outbox)>) {
+        let before = self.game.clone();
+        let events = match self.game.step(seat, action, now) {
+            Ok(events) => events,
+            Err(e) => {
+                if let Some((re, outbox)) = sender {
+                    self.refuse(re, outbox, Code::from_engine(e.code()), e.to_string());
+                }
+                return;
+            }
+        };
+        let evs = events.iter().map(protocol::engine_event).collect();
+        let record = ActionRecord { seat, action, at: now };
+        if let Err(e) = self.emit(evs, Some(&record)) {
+            self.game = before;
+            if let Some((re, outbox)) = sender {
+                self.refuse(re, outbox, Code::Server, e.to_string());
+            }
+            return;
+        }
+        if events.iter().any(|e| matches!(e, Event::Over { .. })) {
+            self.finish();
+        } else {
+            self.arm_clock(now);
+        }
+    }
+
+    fn chat(&mut self, re: ReplyTo, player: Player, text: String, outbox: Outbox) {
+        let seat = self.seat_of(&player.id);
+        if seat.is_none() && !self.spectators.contains_key(&outbox.id) {
+            self.refuse(&re, &outbox, Code::NotAPlayer, format!("you are not in room {}", self.id));
+            return;
+        }
+        let ev = json!({"kind": "chat", "seat": seat.map(protocol::seat),
+                        "name": &*player.name, "text": text});
+        if let Err(e) = self.emit(vec![ev], None) {
+            self.refuse(&re, &outbox, Code::Server, e.to_string());
+        }
+    }
+
+    fn resume(&mut self, re: ReplyTo, player: Player, since: u64, outbox: Outbox) -> bool {
+        if since > self.seq {
+            self.refuse(
+                &re,
+                &outbox,
+                Code::BadRequest,
+                format!("since {since} is past this room's last event {}", self.seq),
+            );
+            return false;
+        }
+        match self.seat_of(&player.id) {
+            Some(seat) => self.attach(seat, outbox.clone()),
+            None if self.private => {
+                self.refuse(&re, &outbox, Code::NotFound, format!("no room {}", self.id));
+                return false;
+            }
+            None => {
+                if self.spectators.len() >= MAX_SPECTATORS {
+                    self.refuse(&re, &outbox, Code::Full, "this room has all the spectators it can take");
+                    return false;
+                }
+                self.spectators.insert(outbox.id, outbox.clone());
+            }
+        }
+        let missed = self.seq - since;
+        if missed as usize > MAX_RESUME {
+            outbox.send(self.snapshot(&re));
+            return true;
+        }
+        match self.shared.store.events(&self.id, since, MAX_RESUME) {
+            Ok(events) => {
+                for (seq, ev) in events {
+                    outbox.send(protocol::event_frame(&self.id, seq, &ev));
+                }
+            }
+            Err(e) => {
+                tracing::warn!(room = %self.id, "resume from store failed: {e}");
+                outbox.send(self.snapshot(&re));
+            }
+        }
+        true
+    }
+
+    fn detach(&mut self, conn: u64) {
+        let now = self.shared.clock.now_ms();
+        let hold = self.options.seat_hold;
+        let mut changed = self.spectators.remove(&conn).is_some();
+        for o in self.seats.values_mut() {
+            if o.conn.as_ref().is_some_and(|c| c.id == conn) {
+                o.conn = None;
+                o.hold_until = Some(now.saturating_add(hold));
+                changed = true;
+            }
+        }
+        if changed {
+            self.publish();
+        }
+    }
+
+    fn on_timer(&mut self) {
+        let now = self.shared.clock.now_ms();
+        let expired: Vec<Seat> = self
+            .seats
+            .iter()
+            .filter(|(_, o)| o.hold_until.is_some_and(|t| t <= now))
+            .map(|(s, _)| *s)
+            .collect();
+        for seat in expired {
+            self.vacate(seat);
+        }
+        if self.status == Status::Playing && self.clock.deadline.is_some_and(|t| t <= now) {
+            self.clock_expired(now);
+        }
+        self.publish();
+    }
+
+    /// Starts timing a new turn when the mover or round changed; settles a time bank.
+    fn arm_clock(&mut self, now: Millis) {
+        if self.status != Status::Playing {
+            self.clock.deadline = None;
+            return;
+        }
+        let turn = (self.game.mover(), self.game.round());
+        if self.clock.turn == Some(turn) {
+            return;
+        }
+        if let (Some((seat, _)), Some(since)) = (self.clock.turn, self.clock.overdraft_since) {
+            if let Some(bank) = self.clock.banks.get_mut(&seat) {
+                *bank = bank.saturating_sub(now.saturating_sub(since));
+            }
+        }
+        self.clock.turn = Some(turn);
+        self.clock.overdraft_since = None;
+        self.clock.deadline = self.options.turn_clock.map(|ms| now.saturating_add(ms));
+    }
+
+    fn clock_expired(&mut self, now: Millis) {
+        let seat = self.game.mover();
+        if self.options.time_bank.is_some() {
+            if self.clock.overdraft_since.is_none() {
+                let left = self.clock.banks.get(&seat).copied().unwrap_or(0);
+                if left > 0 {
+                    self.clock.overdraft_since = Some(now);
+                    self.clock.deadline = Some(now.saturating_add(left));
+                    return;
+                }
+            }
+            self.clock.banks.insert(seat, 0);
+            self.forfeit(seat);
+            return;
+        }
+        self.clock.deadline = None;
+        self.step(seat, Action::Timeout, now, None);
+    }
+
+    /// `seat` ran out of time: the other side wins (no winner with several other sides).
+    fn forfeit(&mut self, seat: Seat) {
+        let loser = self.game.colour_of(seat);
+        let others: Vec<_> = self
+            .game
+            .seats()
+            .iter()
+            .filter(|s| Some(s.colour) != loser)
+            .copied()
+            .collect();
+        let winner = match others.as_slice() {
+            [one] => Some(Winner::Seat(one.seat)),
+            [a, b] if a.colour == b.colour => Some(Winner::Team(a.seat, b.seat)),
+            _ => None,
+        };
+        let outcome = Outcome {
+            winner,
+            scores: self.game.scores(),
+        };
+        let ev = json!({"kind": "over", "result": protocol::result(&outcome),
+                        "reason": "time", "seat": protocol::seat(seat)});
+        if self.emit(vec![ev], None).is_ok() {
+            self.finish();
+        }
+    }
+
+    fn finish(&mut self) {
+        self.status = Status::Finished;
+        self.clock.deadline = None;
+        self.set_status("finished");
+        for o in self.seats.values() {
+            self.shared.lobby.free_seat(&o.player.id, &self.id);
+        }
+    }
+
+    fn set_status(&self, status: &str) {
+        if let Err(e) = self.shared.store.set_status(&self.id, status) {
+            tracing::error!(room = %self.id, "could not store status {status}: {e}");
+        }
+    }
+
+    /// Stores `evs` (with the action that caused them) under the next seqs, then sends each,
+    /// serialized once, to every member. Nothing is sent if the store refuses.
+    fn emit(&mut self, evs: Vec<Value>, action: Option<&ActionRecord>) -> Result<(), StoreError> {
+        let mut batch = Vec::with_capacity(evs.len());
+        for (i, ev) in evs.iter().enumerate() {
+            batch.push((self.seq + 1 + i as u64, ev.to_string()));
+        }
+        self.shared.store.append(&self.id, action, &batch)?;
+        self.seq += batch.len() as u64;
+        self.shared
+            .metrics
+            .events_total
+            .fetch_add(batch.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        for (seq, ev) in &batch {
+            let frame = protocol::event_frame(&self.id, *seq, ev);
+            self.broadcast(&frame);
+        }
+        Ok(())
+    }
+
+    /// Sends a frame to every member. A member whose queue is full has been disconnected by
+    /// its outbox; it is dropped here too and may `resume` later.
+    fn broadcast(&mut self, frame: &Frame) {
+        let now = self.shared.clock.now_ms();
+        let hold = self.options.seat_hold;
+        for o in self.seats.values_mut() {
+            if let Some(conn) = &o.conn {
+                if !conn.send(frame.clone()) {
+                    o.conn = None;
+                    o.hold_until = Some(now.saturating_add(hold));
+                }
+            }
+        }
+        self.spectators.retain(|_, conn| conn.send(frame.clone()));
+    }
+
+    fn turn_json(&self) -> Value {
+        let (clicks, used) = self.game.clicks();
+        json!({"seat": protocol::seat(self.game.mover()), "clicks": clicks, "used": used,
+               "round": self.game.round()})
+    }
+
+    fn snapshot(&self, re: &ReplyTo) -> Frame {
+        let mut seats = Map::new();
+        for info in self.game.seats() {
+            let v = match self.seats.get(&info.seat) {
+                Some(o) => json!({"player": &*o.player.id, "name": &*o.player.name,
+                                  "colour": protocol::colour(info.colour),
+                                  "connected": o.conn.is_some()}),
+                None => Value::Null,
+            };
+            seats.insert(info.seat.to_string(), v);
+        }
+        let mut scores = Map::new();
+        for (s, points) in self.game.scores() {
+            scores.insert(s.to_string(), json!(points));
+        }
+        let claims: Vec<Value> = self
+            .game
+            .open_claims()
+            .into_iter()
+            .map(|(c, until)| json!({"colour": protocol::colour(c), "until": until}))
+            .collect();
+        let mut body = json!({
+            "t": "snapshot", "room": &*self.id, "seq": self.seq,
+            "game": self.game.rules().id(), "options": self.options_json,
+            "status": self.status.as_str(), "seats": seats,
+            "spectators": self.spectators.len(),
+            "position": protocol::position(self.game.position()),
+            "turn": self.turn_json(), "scores": scores, "claims": claims,
+        });
+        if let Some(outcome) = self.game.outcome() {
+            body["result"] = protocol::result(outcome);
+        }
+        protocol::reply(re, body)
+    }
+
+    fn publish(&self) {
+        let mut seats = Map::new();
+        for info in self.game.seats() {
+            let name = self.seats.get(&info.seat).map(|o| json!(&*o.player.name));
+            seats.insert(info.seat.to_string(), name.unwrap_or(Value::Null));
+        }
+        let summary = json!({"room": &*self.id, "game": self.game.rules().id(),
+            "status": self.status.as_str(), "seats": seats,
+            "spectators": self.spectators.len(), "options": self.options_json});
+        self.shared
+            .lobby
+            .publish(&self.id, Some((self.status.as_str(), self.private, summary)));
+    }
+}

@@ -1,0 +1,164 @@
+//! The listener: accepts TCP connections (bounded by a semaphore), routes each to HTTP or a
+//! WebSocket `Connection`, reloads unfinished rooms from the store on start, and on shutdown
+//! stops accepting, tells every connection and room, and waits for them to drain.
+
+use crate::clock::{Clock, SystemClock};
+use crate::connection;
+use crate::http::{self, Route};
+use crate::lobby::{Directory, LocalDirectory, Lobby};
+use crate::metrics::Metrics;
+use crate::room;
+use crate::store::{SqliteStore, Store};
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{mpsc, watch, Semaphore};
+
+/// Most connections served at once; further clients wait in the accept backlog.
+pub const MAX_CONNECTIONS: usize = 10_000;
+/// How long shutdown waits for connections and rooms to finish.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How to run a server.
+pub struct Config {
+    /// The store: a path, or `:memory:`.
+    pub db: String,
+    /// Where time comes from (tests use a `ManualClock`).
+    pub clock: Arc<dyn Clock>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            db: ":memory:".into(),
+            clock: Arc::new(SystemClock),
+        }
+    }
+}
+
+/// State every connection and room task shares.
+pub struct Shared {
+    /// Rooms, listing, seats, matchmaker.
+    pub lobby: Lobby,
+    /// The event log.
+    pub store: Arc<dyn Store>,
+    /// The server clock.
+    pub clock: Arc<dyn Clock>,
+    /// Counters for `/metrics`.
+    pub metrics: Arc<Metrics>,
+    /// Becomes true when the server shuts down.
+    shutdown: watch::Receiver<bool>,
+    /// Next connection id.
+    conn_ids: AtomicU64,
+    /// Held by every task through this struct: when the last `Shared` is dropped the
+    /// receiver in `serve` sees the channel close, and shutdown is complete.
+    _drain: mpsc::Sender<()>,
+}
+
+impl Shared {
+    /// A fresh connection id.
+    pub fn next_conn_id(&self) -> u64 {
+        self.conn_ids.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// A receiver that changes when the server shuts down.
+    pub fn shutdown(&self) -> watch::Receiver<bool> {
+        self.shutdown.clone()
+    }
+}
+
+/// Runs a server on `listener` with a throwaway in-memory store until `shutdown` completes.
+pub async fn run(listener: TcpListener, shutdown: impl Future) -> anyhow::Result<()> {
+    serve(listener, Config::default(), shutdown).await
+}
+
+/// Runs a server on `listener` with `config` until `shutdown` completes.
+pub async fn serve(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future,
+) -> anyhow::Result<()> {
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db)?);
+    let (notify, shutdown_rx) = watch::channel(false);
+    let (drain, mut drained) = mpsc::channel::<()>(1);
+    let directory: Box<dyn Directory> = Box::new(LocalDirectory::default());
+    let shared = Arc::new(Shared {
+        lobby: Lobby::new(directory),
+        store: store.clone(),
+        clock: config.clock,
+        metrics: Arc::new(Metrics::default()),
+        shutdown: shutdown_rx,
+        conn_ids: AtomicU64::new(1),
+        _drain: drain,
+    });
+    let saved = store.unfinished()?;
+    let n = saved.len();
+    for room in saved {
+        let id = room.record.id.clone();
+        if let Err(e) = room::restore(&shared, room) {
+            tracing::error!(room = %id, "could not restore: {e}");
+        }
+    }
+    tracing::info!(addr = ?listener.local_addr().ok(), rooms = n, "listening");
+    let limit = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    tokio::select! {
+        res = accept_loop(&listener, &shared, &limit) => res?,
+        _ = shutdown => tracing::info!("shutting down"),
+    }
+    drop(listener);
+    let _ = notify.send(true);
+    drop(shared);
+    if tokio::time::timeout(DRAIN_TIMEOUT, drained.recv()).await.is_err() {
+        tracing::warn!("some tasks did not finish in time");
+    }
+    Ok(())
+}
+
+async fn accept_loop(
+    listener: &TcpListener,
+    shared: &Arc<Shared>,
+    limit: &Arc<Semaphore>,
+) -> anyhow::Result<()> {
+    loop {
+        let permit = limit.clone().acquire_owned().await?;
+        let (stream, addr) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // Out of file descriptors and the like: back off instead of spinning.
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            if let Err(e) = handle(stream, shared).await {
+                tracing::debug!(%addr, "connection error: {e}");
+            }
+            drop(permit);
+        });
+    }
+}
+
+async fn handle(stream: TcpStream, shared: Arc<Shared>) -> anyhow::Result<()> {
+    let _ = stream.set_nodelay(true);
+    match http::route(&stream).await? {
+        Route::Health => http::respond(stream, "text/plain", "ok\n").await?,
+        Route::Metrics => {
+            let body = shared.metrics.render(&shared.lobby.counts());
+            http::respond(stream, "text/plain; version=0.0.4", &body).await?
+        }
+        Route::WebSocket => {
+            let ws = tokio_tungstenite::accept_async_with_config(stream, Some(connection::ws_config()))
+                .await?;
+            shared.metrics.connections.fetch_add(1, Ordering::Relaxed);
+            shared.metrics.connections_total.fetch_add(1, Ordering::Relaxed);
+            let shutdown = shared.shutdown();
+            connection::serve(ws, shared.clone(), shutdown).await;
+            shared.metrics.connections.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+    Ok(())
+}
