@@ -137,12 +137,65 @@ impl Heuristic for PatternSpace {
         state == self.goal
     }
 
-    /// Slots whose colour (or emptiness) differs from the finish, four per click at most.
+    /// The largest of three bounds on the slots whose colour (or emptiness) differs from
+    /// the finish: a click changes four slots, two of them horizontal and two vertical; and
+    /// wrong slots no two of which share a rotor each need a click of their own (a greedy
+    /// such set, scanned from both ends of the slot order).
     #[inline]
     fn estimate(&self, state: u128) -> u32 {
         let (a, b) = unpack(state);
         let (ga, gb) = unpack(self.goal);
-        let wrong = ((a.0 ^ ga.0) | (b.0 ^ gb.0)).count_ones();
-        wrong.div_ceil(4)
+        let wrong = (a.0 ^ ga.0) | (b.0 ^ gb.0);
+        let horizontal = (wrong & HORIZONTAL).count_ones().div_ceil(2);
+        let vertical = (wrong & !HORIZONTAL).count_ones().div_ceil(2);
+        let all = wrong.count_ones().div_ceil(4);
+        let forward = apart(wrong, false);
+        let backward = apart(wrong, true);
+        all.max(horizontal).max(vertical).max(forward).max(backward)
     }
 }
+
+/// The 30 horizontal slots (canonical indices 0..30).
+const HORIZONTAL: u64 = (1 << 30) - 1;
+
+/// How many wrong slots, taken greedily from the lowest (or highest) index, share no rotor
+/// with one taken before.
+#[inline]
+fn apart(mut wrong: u64, from_top: bool) -> u32 {
+    let mut used = 0u32;
+    let mut count = 0;
+    while wrong != 0 {
+        let i = if from_top {
+            63 - wrong.leading_zeros()
+        } else {
+            wrong.trailing_zeros()
+        };
+        wrong &= !(1u64 << i);
+        let r = ROTORS_OF[i as usize];
+        if r & used == 0 {
+            used |= r;
+            count += 1;
+        }
+    }
+    count
+}
+
+/// The rotors of each slot's orbits, as bits.
+const ROTORS_OF: [u32; 64] = {
+    let mut t = [0u32; 64];
+    let mut r = 0;
+    while r < 25 {
+        let rotor = match crate::board::Rotor::from_index(r) {
+            Some(x) => x,
+            None => break,
+        };
+        let o = rotor.orbit();
+        let mut k = 0;
+        while k < 4 {
+            t[o[k].index()] |= 1 << r;
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
