@@ -10,8 +10,8 @@
 
 use crate::metrics::Metrics;
 use crate::protocol::{self, Code, Frame, Refusal};
-use crate::session::Session;
 use crate::server::Shared;
+use crate::session::Session;
 use futures::{Sink, SinkExt, Stream, StreamExt};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -24,8 +24,9 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 /// Largest text frame a client may send (16 KiB).
 pub const MAX_FRAME: usize = 16 * 1024;
-/// Frames queued for one client before it counts as too slow and is disconnected. A room
-/// event is a few hundred bytes, so this is well over a whole game's worth of bursts.
+/// Frames queued for one client before it counts as too slow and is disconnected (the
+/// default of `Config::send_queue`). A room event is a few hundred bytes, so this is well
+/// over a whole game's worth of bursts.
 pub const SEND_QUEUE: usize = 512;
 /// Token bucket: burst size in requests.
 pub const RATE_BURST: f64 = 40.0;
@@ -40,12 +41,13 @@ const CLOSE_GRACE: Duration = Duration::from_secs(1);
 /// refused at 16 KiB with a proper error first); a small write buffer (its read buffer is
 /// already a 4 KiB chunk in this version) keeps an idle connection to a few KiB.
 pub fn ws_config() -> WebSocketConfig {
-    let mut config = WebSocketConfig::default();
-    config.max_message_size = Some(4 * MAX_FRAME);
-    config.max_frame_size = Some(4 * MAX_FRAME);
-    config.write_buffer_size = 4 * 1024;
-    config.max_write_buffer_size = 8 * MAX_FRAME;
-    config
+    WebSocketConfig {
+        max_message_size: Some(4 * MAX_FRAME),
+        max_frame_size: Some(4 * MAX_FRAME),
+        write_buffer_size: 4 * 1024,
+        max_write_buffer_size: 8 * MAX_FRAME,
+        ..WebSocketConfig::default()
+    }
 }
 
 /// An item of a client's send queue.
@@ -72,8 +74,8 @@ pub struct Outbox {
 
 impl Outbox {
     /// A new outbox and the receiving end for the write loop.
-    pub fn new(id: u64, metrics: Arc<Metrics>) -> (Outbox, mpsc::Receiver<Out>) {
-        let (tx, rx) = mpsc::channel(SEND_QUEUE);
+    pub fn new(id: u64, metrics: Arc<Metrics>, capacity: usize) -> (Outbox, mpsc::Receiver<Out>) {
+        let (tx, rx) = mpsc::channel(capacity.max(1));
         let outbox = Outbox {
             id,
             tx,
@@ -89,7 +91,9 @@ impl Outbox {
         match self.tx.try_send(Out::Text(frame)) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
-                self.metrics.slow_disconnects.fetch_add(1, Ordering::Relaxed);
+                self.metrics
+                    .slow_disconnects
+                    .fetch_add(1, Ordering::Relaxed);
                 self.kick.notify_one();
                 false
             }
@@ -171,7 +175,7 @@ where
     S: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Unpin,
 {
     let id = shared.next_conn_id();
-    let (outbox, mut rx) = Outbox::new(id, shared.metrics.clone());
+    let (outbox, mut rx) = Outbox::new(id, shared.metrics.clone(), shared.send_queue);
     let kick = outbox.kick.clone();
     let (mut sink, mut stream) = socket.split();
     let mut session = Session::new(shared.clone(), outbox.clone());
@@ -179,15 +183,21 @@ where
         let reader = async {
             let mut rate = RateLimit::new();
             let mut lobby = shared.lobby.watch();
+            // Once we have queued a close frame: until when we keep reading (and dropping)
+            // what the client still sends, so its socket is not reset before it reads ours.
+            let mut closing: Option<Instant> = None;
             loop {
+                let grace = closing.unwrap_or_else(Instant::now);
                 let message = tokio::select! {
                     m = stream.next() => m,
-                    _ = shutdown.changed() => {
+                    _ = tokio::time::sleep_until(grace), if closing.is_some() => return End::Closed,
+                    _ = shutdown.changed(), if closing.is_none() => {
                         outbox.refuse(&None, &Refusal::new(Code::Server, "the server is shutting down"));
                         outbox.close(1001, "server shutting down");
-                        return End::Closed;
+                        closing = Some(Instant::now() + CLOSE_GRACE);
+                        continue;
                     }
-                    changed = lobby.changed(), if session.watching() => {
+                    changed = lobby.changed(), if closing.is_none() && session.watching() => {
                         if changed.is_ok() {
                             let frame = lobby.borrow_and_update().1.clone();
                             outbox.send(frame);
@@ -195,12 +205,24 @@ where
                         continue;
                     }
                 };
+                let message = match message {
+                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => {
+                        return if closing.is_some() {
+                            End::Closed
+                        } else {
+                            End::Gone
+                        };
+                    }
+                    Some(Ok(_)) if closing.is_some() => continue,
+                    Some(Ok(m)) => m,
+                };
                 let text = match message {
-                    None | Some(Err(_)) => return End::Gone,
-                    Some(Ok(Message::Text(text))) => text,
-                    Some(Ok(Message::Binary(_))) => {
+                    Message::Text(text) => text,
+                    Message::Binary(_) => {
                         if !rate.take() && rate.strikes >= MAX_STRIKES {
-                            return flood(&outbox);
+                            flood(&outbox);
+                            closing = Some(Instant::now() + CLOSE_GRACE);
+                            continue;
                         }
                         outbox.refuse(
                             &None,
@@ -208,26 +230,31 @@ where
                         );
                         continue;
                     }
-                    Some(Ok(Message::Close(_))) => return End::Gone,
-                    Some(Ok(_)) => continue, // ping/pong: tungstenite answers pings itself
+                    _ => continue, // ping/pong: tungstenite answers pings itself
                 };
                 if text.len() > MAX_FRAME {
                     outbox.refuse(
                         &None,
                         &Refusal::new(
                             Code::TooBig,
-                            format!("frame of {} bytes is over the {MAX_FRAME}-byte limit", text.len()),
+                            format!(
+                                "frame of {} bytes is over the {MAX_FRAME}-byte limit",
+                                text.len()
+                            ),
                         ),
                     );
                     outbox.close(1009, "frame too big");
-                    return End::Closed;
+                    closing = Some(Instant::now() + CLOSE_GRACE);
+                    continue;
                 }
                 if !rate.take() {
                     if rate.strikes >= MAX_STRIKES {
-                        return flood(&outbox);
+                        flood(&outbox);
+                        closing = Some(Instant::now() + CLOSE_GRACE);
+                        continue;
                     }
                     outbox.refuse(
-                        &None,
+                        &protocol::peek_id(&text),
                         &Refusal::new(Code::RateLimited, "too many requests: slow down"),
                     );
                     continue;
@@ -265,7 +292,13 @@ where
         };
         tokio::pin!(reader, writer);
         tokio::select! {
-            end = &mut writer => end,
+            end = &mut writer => {
+                if matches!(end, End::Closed) {
+                    // Our close frame is out: let the reader drain until the client answers.
+                    let _ = tokio::time::timeout(CLOSE_GRACE, &mut reader).await;
+                }
+                end
+            }
             end = &mut reader => {
                 if matches!(end, End::Closed) {
                     let _ = tokio::time::timeout(CLOSE_GRACE, &mut writer).await;
@@ -278,11 +311,10 @@ where
     session.close().await;
 }
 
-fn flood(outbox: &Outbox) -> End {
+fn flood(outbox: &Outbox) {
     outbox.refuse(
         &None,
         &Refusal::new(Code::RateLimited, "still flooding after warnings: closing"),
     );
     outbox.close(1008, "rate limit");
-    End::Closed
 }

@@ -36,7 +36,10 @@ pub async fn route(stream: &TcpStream) -> io::Result<Route> {
                 return Ok(end);
             }
             if n == buf.len() {
-                return Err(io::Error::new(io::ErrorKind::InvalidData, "request line too long"));
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "request line too long",
+                ));
             }
             // Only part of the line has arrived: wait a little for the rest.
             tokio::time::sleep(Duration::from_millis(5)).await;

@@ -35,28 +35,47 @@ impl Metrics {
         let _ = writeln!(out, "# HELP orion_connections Open WebSocket connections.");
         let _ = writeln!(out, "# TYPE orion_connections gauge");
         let _ = writeln!(out, "orion_connections {}", get(&self.connections));
-        let _ = writeln!(out, "# HELP orion_connections_total WebSocket connections accepted.");
+        let _ = writeln!(
+            out,
+            "# HELP orion_connections_total WebSocket connections accepted."
+        );
         let _ = writeln!(out, "# TYPE orion_connections_total counter");
-        let _ = writeln!(out, "orion_connections_total {}", get(&self.connections_total));
+        let _ = writeln!(
+            out,
+            "orion_connections_total {}",
+            get(&self.connections_total)
+        );
         let _ = writeln!(out, "# HELP orion_rooms Live rooms by status.");
         let _ = writeln!(out, "# TYPE orion_rooms gauge");
         for (status, n) in rooms {
             let _ = writeln!(out, "orion_rooms{{status=\"{status}\"}} {n}");
         }
-        let _ = writeln!(out, "# HELP orion_events_total Room events stored and broadcast.");
+        let _ = writeln!(
+            out,
+            "# HELP orion_events_total Room events stored and broadcast."
+        );
         let _ = writeln!(out, "# TYPE orion_events_total counter");
         let _ = writeln!(out, "orion_events_total {}", get(&self.events_total));
         let _ = writeln!(out, "# HELP orion_errors_total Error replies by code.");
         let _ = writeln!(out, "# TYPE orion_errors_total counter");
         for (code, n) in Code::ALL.iter().zip(&self.errors) {
-            let _ = writeln!(out, "orion_errors_total{{code=\"{}\"}} {}", code.as_str(), get(n));
+            let _ = writeln!(
+                out,
+                "orion_errors_total{{code=\"{}\"}} {}",
+                code.as_str(),
+                get(n)
+            );
         }
         let _ = writeln!(
             out,
             "# HELP orion_slow_client_disconnects_total Connections dropped for a full send queue."
         );
         let _ = writeln!(out, "# TYPE orion_slow_client_disconnects_total counter");
-        let _ = writeln!(out, "orion_slow_client_disconnects_total {}", get(&self.slow_disconnects));
+        let _ = writeln!(
+            out,
+            "orion_slow_client_disconnects_total {}",
+            get(&self.slow_disconnects)
+        );
         out
     }
 }

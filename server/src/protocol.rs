@@ -301,7 +301,10 @@ pub fn parse(text: &str) -> Result<(ReplyTo, Request), (ReplyTo, Refusal)> {
     let value: Value = serde_json::from_str(text)
         .map_err(|e| (None, Refusal::new(Code::BadJson, format!("not JSON: {e}"))))?;
     let Value::Object(map) = value else {
-        return Err((None, Refusal::new(Code::BadJson, "a request is a JSON object")));
+        return Err((
+            None,
+            Refusal::new(Code::BadJson, "a request is a JSON object"),
+        ));
     };
     let id = map.get("id").cloned();
     if let Some(bad) = id.as_ref().filter(|v| !(v.is_string() || v.is_number())) {
@@ -320,13 +323,30 @@ pub fn parse(text: &str) -> Result<(ReplyTo, Request), (ReplyTo, Refusal)> {
         let shown: String = t.chars().take(MAX_ID).collect();
         return Err((
             id,
-            Refusal::new(Code::UnknownType, format!("unknown request type \"{shown}\"")),
+            Refusal::new(
+                Code::UnknownType,
+                format!("unknown request type \"{shown}\""),
+            ),
         ));
     }
     match Request::deserialize(Value::Object(map)) {
         Ok(request) => Ok((id, request)),
         Err(e) => Err((id, Refusal::new(Code::BadRequest, format!("{t}: {e}")))),
     }
+}
+
+/// Reads just the `id` of a frame that will not be handled (over the rate limit), so its
+/// error can still carry `re`.
+pub fn peek_id(text: &str) -> ReplyTo {
+    #[derive(Deserialize)]
+    struct IdOnly {
+        #[serde(default)]
+        id: Option<Value>,
+    }
+    serde_json::from_str::<IdOnly>(text)
+        .ok()
+        .and_then(|m| m.id)
+        .filter(|v| v.is_string() || v.is_number())
 }
 
 /// Checks an identifier field (room id, invite code, token): non-empty and short.
@@ -377,7 +397,7 @@ pub fn colour(colour: Colour) -> Value {
 
 /// A slot set as a list of canonical slot names.
 pub fn slots(set: SlotSet) -> Value {
-    Value::Array(set.into_iter().map(|s| slot(s)).collect())
+    Value::Array(set.into_iter().map(slot).collect())
 }
 
 /// A slot as its canonical name.
@@ -453,11 +473,17 @@ mod tests {
     fn parse_tells_the_error_codes_apart() {
         assert_eq!(parse("{").unwrap_err().1.code, Code::BadJson);
         assert_eq!(parse("[1]").unwrap_err().1.code, Code::BadJson);
-        assert_eq!(parse(r#"{"t":"dance"}"#).unwrap_err().1.code, Code::UnknownType);
+        assert_eq!(
+            parse(r#"{"t":"dance"}"#).unwrap_err().1.code,
+            Code::UnknownType
+        );
         let (re, refusal) = parse(r#"{"t":"click","id":7,"room":"r"}"#).unwrap_err();
         assert_eq!(refusal.code, Code::BadRequest);
         assert_eq!(re, Some(json!(7)));
-        assert!(matches!(parse(r#"{"t":"ping"}"#), Ok((None, Request::Ping))));
+        assert!(matches!(
+            parse(r#"{"t":"ping"}"#),
+            Ok((None, Request::Ping))
+        ));
     }
 
     #[test]

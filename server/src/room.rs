@@ -24,7 +24,8 @@ use tokio::sync::{mpsc, oneshot};
 pub const ROOM_QUEUE: usize = 256;
 /// Most spectators in one room; more are refused with `full`.
 pub const MAX_SPECTATORS: usize = 1_000;
-/// Most events a `resume` replays; a client further behind gets a snapshot.
+/// Most events a `resume` replays (and at most 3/4 of the send queue); a client further
+/// behind gets a snapshot.
 pub const MAX_RESUME: usize = 2_000;
 /// Default seat hold for a disconnected player (PROTOCOL.md: 120 s).
 pub const DEFAULT_SEAT_HOLD: Millis = 120_000;
@@ -307,7 +308,10 @@ pub fn create(
     let (handle, rx) = room.handle();
     if !shared.lobby.rooms.insert(handle.clone()) {
         let _ = shared.store.set_status(&record.id, "closed");
-        return Err(Refusal::new(Code::Full, "the server has no room for more rooms"));
+        return Err(Refusal::new(
+            Code::Full,
+            "the server has no room for more rooms",
+        ));
     }
     for (q, seat) in first {
         room.join(q.re, q.player, seat, q.outbox);
@@ -472,7 +476,8 @@ impl Room {
     /// A room ends when nobody is left to see it: no seat is held and nobody watches, or the
     /// game is over and nobody is connected.
     fn is_done(&self) -> bool {
-        let connected = self.seats.values().any(|o| o.conn.is_some()) || !self.spectators.is_empty();
+        let connected =
+            self.seats.values().any(|o| o.conn.is_some()) || !self.spectators.is_empty();
         match self.status {
             Status::Waiting => self.seats.is_empty() && self.spectators.is_empty(),
             Status::Playing => false,
@@ -568,7 +573,10 @@ impl Room {
                     &re,
                     &outbox,
                     Code::BadRequest,
-                    format!("seat {w} does not play in this game (seats: {})", names.join(", ")),
+                    format!(
+                        "seat {w} does not play in this game (seats: {})",
+                        names.join(", ")
+                    ),
                 );
                 return false;
             }
@@ -605,9 +613,12 @@ impl Room {
             return false;
         }
         let conn = (!outbox.is_closed()).then(|| outbox.clone());
-        let hold_until = conn
-            .is_none()
-            .then(|| self.shared.clock.now_ms().saturating_add(self.options.seat_hold));
+        let hold_until = conn.is_none().then(|| {
+            self.shared
+                .clock
+                .now_ms()
+                .saturating_add(self.options.seat_hold)
+        });
         self.seats.insert(
             seat,
             Occupant {
@@ -640,7 +651,12 @@ impl Room {
 
     fn spectate(&mut self, re: ReplyTo, outbox: Outbox) -> bool {
         if self.spectators.len() >= MAX_SPECTATORS {
-            self.refuse(&re, &outbox, Code::Full, "this room has all the spectators it can take");
+            self.refuse(
+                &re,
+                &outbox,
+                Code::Full,
+                "this room has all the spectators it can take",
+            );
             return false;
         }
         self.spectators.insert(outbox.id, outbox.clone());
@@ -652,13 +668,21 @@ impl Room {
         let was_watching = self.spectators.remove(&outbox.id).is_some();
         let seat = self.seat_of(&player.id);
         if seat.is_none() && !was_watching {
-            self.refuse(&re, &outbox, Code::NotAPlayer, format!("you are not in room {}", self.id));
+            self.refuse(
+                &re,
+                &outbox,
+                Code::NotAPlayer,
+                format!("you are not in room {}", self.id),
+            );
             return;
         }
         if let Some(seat) = seat {
             self.vacate(seat);
         }
-        outbox.send(protocol::reply(&re, json!({"t": "left", "room": &*self.id})));
+        outbox.send(protocol::reply(
+            &re,
+            json!({"t": "left", "room": &*self.id}),
+        ));
     }
 
     /// Gives up a seat: a `left` event; a game in progress carries on with the seat empty
@@ -668,7 +692,10 @@ impl Room {
             return;
         };
         self.shared.lobby.free_seat(&o.player.id, &self.id);
-        let _ = self.emit(vec![json!({"kind": "left", "seat": protocol::seat(seat)})], None);
+        let _ = self.emit(
+            vec![json!({"kind": "left", "seat": protocol::seat(seat)})],
+            None,
+        );
         if self.status == Status::Playing && self.seats.is_empty() {
             let outcome = Outcome {
                 winner: None,
@@ -683,7 +710,12 @@ impl Room {
 
     fn ready(&mut self, re: ReplyTo, player: Player, outbox: Outbox) {
         let Some(seat) = self.seat_of(&player.id) else {
-            self.refuse(&re, &outbox, Code::NotAPlayer, format!("you hold no seat in room {}", self.id));
+            self.refuse(
+                &re,
+                &outbox,
+                Code::NotAPlayer,
+                format!("you hold no seat in room {}", self.id),
+            );
             return;
         };
         if self.status != Status::Waiting {
@@ -727,7 +759,10 @@ impl Room {
                 &re,
                 &outbox,
                 Code::NotAPlayer,
-                format!("you hold no seat in room {}: spectators cannot move", self.id),
+                format!(
+                    "you hold no seat in room {}: spectators cannot move",
+                    self.id
+                ),
             );
             return;
         };
@@ -752,7 +787,13 @@ impl Room {
     }
 
     /// Steps the game and publishes what it caused; a refusal goes to `sender` alone.
-    fn step(&mut self, seat: Seat, action: Action, now: Millis, sender: Option<(&ReplyTo, &Outbox)>) {
+    fn step(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        now: Millis,
+        sender: Option<(&ReplyTo, &Outbox)>,
+    ) {
         let before = self.game.clone();
         let events = match self.game.step(seat, action, now) {
             Ok(events) => events,
@@ -764,7 +805,11 @@ impl Room {
             }
         };
         let evs = events.iter().map(protocol::engine_event).collect();
-        let record = ActionRecord { seat, action, at: now };
+        let record = ActionRecord {
+            seat,
+            action,
+            at: now,
+        };
         if let Err(e) = self.emit(evs, Some(&record)) {
             self.game = before;
             if let Some((re, outbox)) = sender {
@@ -782,7 +827,12 @@ impl Room {
     fn chat(&mut self, re: ReplyTo, player: Player, text: String, outbox: Outbox) {
         let seat = self.seat_of(&player.id);
         if seat.is_none() && !self.spectators.contains_key(&outbox.id) {
-            self.refuse(&re, &outbox, Code::NotAPlayer, format!("you are not in room {}", self.id));
+            self.refuse(
+                &re,
+                &outbox,
+                Code::NotAPlayer,
+                format!("you are not in room {}", self.id),
+            );
             return;
         }
         let ev = json!({"kind": "chat", "seat": seat.map(protocol::seat),
@@ -810,18 +860,26 @@ impl Room {
             }
             None => {
                 if self.spectators.len() >= MAX_SPECTATORS {
-                    self.refuse(&re, &outbox, Code::Full, "this room has all the spectators it can take");
+                    self.refuse(
+                        &re,
+                        &outbox,
+                        Code::Full,
+                        "this room has all the spectators it can take",
+                    );
                     return false;
                 }
                 self.spectators.insert(outbox.id, outbox.clone());
             }
         }
+        // Replaying more than fits in the client's send queue would only get it dropped as
+        // slow: past that, a snapshot.
+        let limit = MAX_RESUME.min(self.shared.send_queue * 3 / 4);
         let missed = self.seq - since;
-        if missed as usize > MAX_RESUME {
+        if missed as usize > limit {
             outbox.send(self.snapshot(&re));
             return true;
         }
-        match self.shared.store.events(&self.id, since, MAX_RESUME) {
+        match self.shared.store.events(&self.id, since, limit) {
             Ok(events) => {
                 for (seq, ev) in events {
                     outbox.send(protocol::event_frame(&self.id, seq, &ev));
@@ -1034,8 +1092,9 @@ impl Room {
         let summary = json!({"room": &*self.id, "game": self.game.rules().id(),
             "status": self.status.as_str(), "seats": seats,
             "spectators": self.spectators.len(), "options": self.options_json});
-        self.shared
-            .lobby
-            .publish(&self.id, Some((self.status.as_str(), self.private, summary)));
+        self.shared.lobby.publish(
+            &self.id,
+            Some((self.status.as_str(), self.private, summary)),
+        );
     }
 }

@@ -5,7 +5,7 @@
 use crate::clock::{Clock, SystemClock};
 use crate::connection;
 use crate::http::{self, Route};
-use crate::lobby::{Directory, LocalDirectory, Lobby};
+use crate::lobby::{Directory, Lobby, LocalDirectory};
 use crate::metrics::Metrics;
 use crate::room;
 use crate::store::{SqliteStore, Store};
@@ -27,6 +27,8 @@ pub struct Config {
     pub db: String,
     /// Where time comes from (tests use a `ManualClock`).
     pub clock: Arc<dyn Clock>,
+    /// Frames queued per connection before a client counts as too slow.
+    pub send_queue: usize,
 }
 
 impl Default for Config {
@@ -34,6 +36,7 @@ impl Default for Config {
         Config {
             db: ":memory:".into(),
             clock: Arc::new(SystemClock),
+            send_queue: connection::SEND_QUEUE,
         }
     }
 }
@@ -52,6 +55,8 @@ pub struct Shared {
     shutdown: watch::Receiver<bool>,
     /// Next connection id.
     conn_ids: AtomicU64,
+    /// Frames queued per connection before it is dropped as too slow.
+    pub send_queue: usize,
     /// Held by every task through this struct: when the last `Shared` is dropped the
     /// receiver in `serve` sees the channel close, and shutdown is complete.
     _drain: mpsc::Sender<()>,
@@ -91,6 +96,7 @@ pub async fn serve(
         metrics: Arc::new(Metrics::default()),
         shutdown: shutdown_rx,
         conn_ids: AtomicU64::new(1),
+        send_queue: config.send_queue.max(1),
         _drain: drain,
     });
     let saved = store.unfinished()?;
@@ -110,7 +116,10 @@ pub async fn serve(
     drop(listener);
     let _ = notify.send(true);
     drop(shared);
-    if tokio::time::timeout(DRAIN_TIMEOUT, drained.recv()).await.is_err() {
+    if tokio::time::timeout(DRAIN_TIMEOUT, drained.recv())
+        .await
+        .is_err()
+    {
         tracing::warn!("some tasks did not finish in time");
     }
     Ok(())
@@ -151,10 +160,14 @@ async fn handle(stream: TcpStream, shared: Arc<Shared>) -> anyhow::Result<()> {
             http::respond(stream, "text/plain; version=0.0.4", &body).await?
         }
         Route::WebSocket => {
-            let ws = tokio_tungstenite::accept_async_with_config(stream, Some(connection::ws_config()))
-                .await?;
+            let ws =
+                tokio_tungstenite::accept_async_with_config(stream, Some(connection::ws_config()))
+                    .await?;
             shared.metrics.connections.fetch_add(1, Ordering::Relaxed);
-            shared.metrics.connections_total.fetch_add(1, Ordering::Relaxed);
+            shared
+                .metrics
+                .connections_total
+                .fetch_add(1, Ordering::Relaxed);
             let shutdown = shared.shutdown();
             connection::serve(ws, shared.clone(), shutdown).await;
             shared.metrics.connections.fetch_sub(1, Ordering::Relaxed);

@@ -74,7 +74,11 @@ impl Session {
             (_, Some(p)) => Some(p.clone()),
             (_, None) => return Err(Refusal::new(Code::BadRequest, "say hello first")),
         };
-        let player = || player.clone().ok_or_else(|| Refusal::new(Code::Server, "no player"));
+        let player = || {
+            player
+                .clone()
+                .ok_or_else(|| Refusal::new(Code::Server, "no player"))
+        };
         match request {
             Request::Hello {
                 name,
@@ -174,15 +178,25 @@ impl Session {
         }
     }
 
-    fn hello(&mut self, re: &ReplyTo, name: String, version: u64, token: Option<String>) -> Handled {
+    fn hello(
+        &mut self,
+        re: &ReplyTo,
+        name: String,
+        version: u64,
+        token: Option<String>,
+    ) -> Handled {
         if version != protocol::VERSION {
             return Err(Refusal::new(
                 Code::Version,
-                format!("this server speaks protocol version {}, not {version}", protocol::VERSION),
+                format!(
+                    "this server speaks protocol version {}, not {version}",
+                    protocol::VERSION
+                ),
             ));
         }
         let name = name.trim().to_string();
-        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
+        {
             return Err(Refusal::new(
                 Code::BadRequest,
                 format!("name must be 1 to {MAX_NAME} printable characters"),
@@ -245,7 +259,11 @@ impl Session {
             let ids: Vec<&str> = games::ALL.iter().map(|g| g.id()).collect();
             Refusal::new(
                 Code::NotFound,
-                format!("no game \"{}\" (games: {})", game.chars().take(40).collect::<String>(), ids.join(", ")),
+                format!(
+                    "no game \"{}\" (games: {})",
+                    game.chars().take(40).collect::<String>(),
+                    ids.join(", ")
+                ),
             )
         })
     }
@@ -274,7 +292,10 @@ impl Session {
         if self.shared.lobby.seats_of(&player.id).len() >= crate::lobby::MAX_SEATS_PER_PLAYER {
             return Err(Refusal::new(
                 Code::Full,
-                format!("you hold seats in {} rooms already", crate::lobby::MAX_SEATS_PER_PLAYER),
+                format!(
+                    "you hold seats in {} rooms already",
+                    crate::lobby::MAX_SEATS_PER_PLAYER
+                ),
             ));
         }
         let first = Queued {
@@ -282,7 +303,14 @@ impl Session {
             outbox: self.outbox.clone(),
             re: re.clone(),
         };
-        let handle = room::create(&self.shared, rules, options, private, false, vec![(first, None)])?;
+        let handle = room::create(
+            &self.shared,
+            rules,
+            options,
+            private,
+            false,
+            vec![(first, None)],
+        )?;
         self.rooms.insert(handle.id.clone(), handle);
         Ok(())
     }
@@ -299,22 +327,24 @@ impl Session {
             (Some(room), _) => self.room(&room)?,
             (None, Some(code)) => {
                 let code = check_id("code", &code)?.to_ascii_uppercase();
-                self.shared
-                    .lobby
-                    .rooms
-                    .by_code(&code)
-                    .ok_or_else(|| Refusal::new(Code::NotFound, format!("no room with code {code}")))?
+                self.shared.lobby.rooms.by_code(&code).ok_or_else(|| {
+                    Refusal::new(Code::NotFound, format!("no room with code {code}"))
+                })?
             }
             (None, None) => {
-                return Err(Refusal::new(Code::BadRequest, "join needs a room or a code"))
+                return Err(Refusal::new(
+                    Code::BadRequest,
+                    "join needs a room or a code",
+                ))
             }
         };
-        let seat = match seat {
-            Some(s) => Some(Seat::parse(&s).ok_or_else(|| {
-                Refusal::new(Code::BadRequest, "seat must be one of S, W, N, E")
-            })?),
-            None => None,
-        };
+        let seat =
+            match seat {
+                Some(s) => Some(Seat::parse(&s).ok_or_else(|| {
+                    Refusal::new(Code::BadRequest, "seat must be one of S, W, N, E")
+                })?),
+                None => None,
+            };
         if !self.rooms.contains_key(&handle.id) {
             self.check_room_cap()?;
         }
@@ -355,7 +385,10 @@ impl Session {
         };
         let queued = protocol::reply(re, json!({"t": "queued", "game": rules.id(), "players": n}));
         match self.shared.lobby.enqueue(rules.id(), n, entry) {
-            Err(_) => Err(Refusal::new(Code::BadRequest, "you are already waiting for a match")),
+            Err(_) => Err(Refusal::new(
+                Code::BadRequest,
+                "you are already waiting for a match",
+            )),
             Ok(None) => {
                 self.outbox.send(queued);
                 Ok(())
@@ -376,7 +409,10 @@ impl Session {
     async fn spectate(&mut self, re: &ReplyTo, room: &str) -> Handled {
         let handle = self.room(room)?;
         if handle.code.is_some() {
-            return Err(Refusal::new(Code::NotFound, format!("no public room {room}")));
+            return Err(Refusal::new(
+                Code::NotFound,
+                format!("no public room {room}"),
+            ));
         }
         if !self.rooms.contains_key(&handle.id) {
             self.check_room_cap()?;

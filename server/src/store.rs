@@ -86,8 +86,12 @@ pub trait Store: Send + Sync + 'static {
     /// Sets a room's status (`waiting`, `playing`, `finished`, `closed`).
     fn set_status(&self, room: &str, status: &str) -> Result<(), StoreError>;
     /// Up to `limit` events of `room` with `seq > since`, in order.
-    fn events(&self, room: &str, since: u64, limit: usize)
-        -> Result<Vec<(u64, String)>, StoreError>;
+    fn events(
+        &self,
+        room: &str,
+        since: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>, StoreError>;
     /// A room's record and status, if it exists.
     fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError>;
     /// Every room that is waiting or playing, to continue after a restart.
@@ -269,9 +273,8 @@ impl Store for SqliteStore {
             };
             let events = self.events(&id, 0, usize::MAX)?;
             let actions = self.with(|c| {
-                let mut stmt = c.prepare(
-                    "SELECT seat, action, at FROM actions WHERE room = ?1 ORDER BY n",
-                )?;
+                let mut stmt =
+                    c.prepare("SELECT seat, action, at FROM actions WHERE room = ?1 ORDER BY n")?;
                 let rows = stmt.query_map(params![id], |r| {
                     Ok((
                         r.get::<_, String>(0)?,
@@ -384,7 +387,14 @@ mod tests {
 
     #[test]
     fn actions_round_trip_through_text() {
-        for text in ["click C4R", "click C4L R7", "place C1s", "place C1s A1e", "end", "claim"] {
+        for text in [
+            "click C4R",
+            "click C4L R7",
+            "place C1s",
+            "place C1s A1e",
+            "end",
+            "claim",
+        ] {
             let a = decode_action(text).unwrap();
             assert_eq!(encode_action(&a), text);
         }

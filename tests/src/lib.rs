@@ -40,11 +40,24 @@ impl TestServer {
 
     /// Starts a server on the store at `db` with `clock`.
     pub fn start_on(db: &str, clock: Arc<ManualClock>) -> TestServer {
+        TestServer::start_with(db, clock, orion_server::SEND_QUEUE, None)
+    }
+
+    /// Starts a server with a given per-connection send queue and, optionally, a fixed
+    /// kernel send buffer for its sockets (on loopback the kernel would otherwise grow it to
+    /// megabytes, hiding a client that stops reading for a long time).
+    pub fn start_with(
+        db: &str,
+        clock: Arc<ManualClock>,
+        send_queue: usize,
+        sndbuf: Option<u32>,
+    ) -> TestServer {
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stop_rx) = oneshot::channel::<bool>();
         let config = Config {
             db: db.to_string(),
             clock: clock.clone(),
+            send_queue,
         };
         let thread = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread()
@@ -52,10 +65,17 @@ impl TestServer {
                 .build()
                 .expect("runtime");
             rt.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                    .await
+                let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+                if let Some(size) = sndbuf {
+                    socket.set_send_buffer_size(size).expect("sndbuf");
+                }
+                socket
+                    .bind("127.0.0.1:0".parse().expect("addr"))
                     .expect("bind");
-                addr_tx.send(listener.local_addr().expect("addr")).expect("send addr");
+                let listener = socket.listen(1024).expect("listen");
+                addr_tx
+                    .send(listener.local_addr().expect("addr"))
+                    .expect("send addr");
                 let (graceful_tx, graceful_rx) = oneshot::channel::<()>();
                 let server = orion_server::serve(listener, config, async {
                     let _ = graceful_rx.await;
@@ -110,8 +130,36 @@ impl TestServer {
 
     /// Connects a client and says hello as `name`.
     pub async fn player(&self, name: &str) -> Client {
+        let c = Client::connect(&self.url()).await;
+        Self::hello(c, name).await
+    }
+
+    /// Connects a client whose socket receive buffer is tiny (so the server's writes to it
+    /// block soon once it stops reading) and says hello as `name`.
+    pub async fn small_player(&self, name: &str) -> Client {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket.set_recv_buffer_size(4096).expect("rcvbuf");
+        let stream = socket.connect(self.addr).await.expect("connect");
+        let (ws, _) = tokio_tungstenite::client_async(self.url(), MaybeTlsStream::Plain(stream))
+            .await
+            .expect("handshake");
+        Self::hello(Client::from_ws(ws), name).await
+    }
+
+    /// Reconnects as the player holding `token`.
+    pub async fn reconnect(&self, name: &str, token: &str) -> (Client, Value) {
         let mut c = Client::connect(&self.url()).await;
-        let welcome = c.request(json!({"t": "hello", "name": name, "version": 1})).await;
+        let welcome = c
+            .request(json!({"t": "hello", "name": name, "version": 1, "token": token}))
+            .await;
+        c.token = token.to_string();
+        (c, welcome)
+    }
+
+    async fn hello(mut c: Client, name: &str) -> Client {
+        let welcome = c
+            .request(json!({"t": "hello", "name": name, "version": 1}))
+            .await;
         assert_eq!(welcome["t"], "welcome", "{welcome}");
         c.token = welcome["token"].as_str().unwrap_or_default().to_string();
         c
@@ -143,7 +191,13 @@ pub struct Client {
 impl Client {
     /// Connects to `url`.
     pub async fn connect(url: &str) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.expect("connect");
+        let (ws, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("connect");
+        Client::from_ws(ws)
+    }
+
+    fn from_ws(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
         Client {
             ws,
             pending: VecDeque::new(),
@@ -156,7 +210,15 @@ impl Client {
 
     /// Sends a raw text frame.
     pub async fn send_text(&mut self, text: impl Into<String>) {
-        self.ws.send(Message::Text(text.into())).await.expect("send");
+        self.ws
+            .send(Message::Text(text.into()))
+            .await
+            .expect("send");
+    }
+
+    /// Sends a raw text frame; false if the connection is already gone.
+    pub async fn try_send_text(&mut self, text: impl Into<String>) -> bool {
+        self.ws.send(Message::Text(text.into())).await.is_ok()
     }
 
     /// Sends a JSON request without an id.
@@ -209,7 +271,10 @@ impl Client {
             match self.read().await {
                 Some(Ok(v)) if pred(&v) => return v,
                 Some(Ok(v)) => self.pending.push_back(v),
-                other => panic!("connection ended while waiting: {other:?}; pending {:?}", self.pending),
+                other => panic!(
+                    "connection ended while waiting: {other:?}; pending {:?}",
+                    self.pending
+                ),
             }
         }
     }
@@ -331,13 +396,47 @@ pub fn expand(moves: &str) -> Vec<String> {
             continue;
         }
         let (click, n) = match part.split_once('(') {
-            Some((c, n)) => (c.trim(), n.trim_end_matches(')').trim().parse().unwrap_or(1)),
+            Some((c, n)) => (
+                c.trim(),
+                n.trim_end_matches(')').trim().parse().unwrap_or(1),
+            ),
             None => (part, 1),
         };
         for _ in 0..n {
             out.push(click.to_string());
         }
     }
+    out
+}
+
+/// A fresh store file path under the system temp dir (removed with its WAL by `remove_db`).
+pub fn temp_db(tag: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let path = std::env::temp_dir().join(format!("orion-{tag}-{}-{nanos}.db", std::process::id()));
+    path.to_string_lossy().into_owned()
+}
+
+/// Removes a store file made by `temp_db`.
+pub fn remove_db(path: &str) {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{path}{suffix}"));
+    }
+}
+
+/// Fetches `path` over plain HTTP from the server and returns the whole response.
+pub async fn http_get(addr: SocketAddr, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nhost: test\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut out = String::new();
+    tokio::time::timeout(PATIENCE, stream.read_to_string(&mut out))
+        .await
+        .expect("http response in time")
+        .expect("read");
     out
 }
 

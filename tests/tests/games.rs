@@ -18,7 +18,12 @@ const HYDRA_TWO: &[(&str, bool)] = &[
 
 /// Hydra for Four with 3 clicks a move: `S`'s moves (the others pass), after which `W`'s
 /// click `C4R` completes `S`'s chain for him.
-const HYDRA_FOUR: &[&str] = &["B2L, C2R, C3R", "B1L, C1R, C2R", "B2L, B3L, C3R", "B4R (2), B5L"];
+const HYDRA_FOUR: &[&str] = &[
+    "B2L, C2R, C3R",
+    "B1L, C1R, C2R",
+    "B2L, B3L, C3R",
+    "B4R (2), B5L",
+];
 
 /// Hydra for Partners with 3 clicks a move: `S`'s moves (the others pass); the last makes
 /// the red team's chain.
@@ -52,7 +57,9 @@ async fn hydra_for_two_is_played_to_a_win_and_the_spectator_sees_every_event() {
     s.seat = joined["seat"].as_str().unwrap().into();
     assert_eq!(s.seat, "S");
     let mut watcher = server.player("watcher").await;
-    let snap = watcher.request(json!({"t": "spectate", "room": room})).await;
+    let snap = watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
     assert_eq!(snap["t"], "snapshot");
     assert_eq!(snap["status"], "waiting");
     let from = snap["seq"].as_u64().unwrap();
@@ -81,7 +88,9 @@ async fn hydra_for_two_is_played_to_a_win_and_the_spectator_sees_every_event() {
     assert_eq!(chain["ev"]["claim_until"], Value::Null);
 
     // Moving after the end is refused and changes nothing.
-    let e = n.refused(json!({"t": "click", "room": room, "click": "A5R"})).await;
+    let e = n
+        .refused(json!({"t": "click", "room": room, "click": "A5R"}))
+        .await;
     assert_eq!(e["code"], "illegal");
 
     watcher.sync_to(&room, last).await;
@@ -94,10 +103,20 @@ async fn hydra_for_two_is_played_to_a_win_and_the_spectator_sees_every_event() {
     seqs_are_contiguous(seen);
     let north_from = j_seq_after(&n);
     let after = |events: &[Value]| -> Vec<Value> {
-        events.iter().filter(|e| e["seq"].as_u64() > Some(north_from)).cloned().collect()
+        events
+            .iter()
+            .filter(|e| e["seq"].as_u64() > Some(north_from))
+            .cloned()
+            .collect()
     };
-    assert!(after(seen) == after(&n.events), "spectator and north saw different events");
-    assert!(after(seen) == after(&s.events), "spectator and south saw different events");
+    assert!(
+        after(seen) == after(&n.events),
+        "spectator and north saw different events"
+    );
+    assert!(
+        after(seen) == after(&s.events),
+        "spectator and south saw different events"
+    );
     assert_eq!(after(seen).len() as u64, last - north_from);
 
     // The finished game's whole log can be fetched for replay.
@@ -112,7 +131,10 @@ async fn hydra_for_two_is_played_to_a_win_and_the_spectator_sees_every_event() {
 
 /// The seq of the snapshot a client got on joining.
 fn j_seq_after(c: &Client) -> u64 {
-    c.events.first().and_then(|e| e["seq"].as_u64()).map_or(0, |s| s - 1)
+    c.events
+        .first()
+        .and_then(|e| e["seq"].as_u64())
+        .map_or(0, |s| s - 1)
 }
 
 async fn four_players(server: &TestServer) -> (Vec<Client>, String) {
@@ -143,7 +165,9 @@ async fn make_chain_for_south(players: &mut [Client], room: &str) -> Value {
             }
         }
     }
-    players[1].play(room, "click", json!({"click": "C4R"})).await;
+    players[1]
+        .play(room, "click", json!({"click": "C4R"}))
+        .await;
     let chain = players[0].expect_event(room, "chain").await;
     assert_eq!(chain["ev"]["colour"], "R");
     chain
@@ -158,7 +182,9 @@ async fn hydra_for_four_chain_made_by_another_is_won_by_a_claim_in_the_window() 
     assert_eq!(until, orion_tests::T0 + 1000);
     server.clock.advance(999);
     // Someone else's claim is refused; S's own claim inside the window wins.
-    let e = players[2].refused(json!({"t": "claim", "room": room})).await;
+    let e = players[2]
+        .refused(json!({"t": "claim", "room": room}))
+        .await;
     assert_eq!(e["code"], "illegal");
     let claim = players[0].play(&room, "claim", json!({})).await;
     assert_eq!(claim["ev"]["ok"], true);
@@ -172,7 +198,9 @@ async fn hydra_for_four_late_claim_is_refused_and_the_game_goes_on() {
     let (mut players, room) = four_players(&server).await;
     make_chain_for_south(&mut players, &room).await;
     server.clock.advance(1001);
-    let e = players[0].refused(json!({"t": "claim", "room": room})).await;
+    let e = players[0]
+        .refused(json!({"t": "claim", "room": room}))
+        .await;
     assert_eq!(e["code"], "illegal");
     assert!(e["message"].as_str().unwrap().contains("claim"), "{e}");
     // W, the mover, carries on.
@@ -198,7 +226,9 @@ async fn hydra_for_partners_is_won_by_a_team_chain() {
     let room = joined["room"].as_str().unwrap().to_string();
     players[0].seat = "S".into();
     for (p, seat) in players.iter_mut().zip(["S", "W", "N", "E"]).skip(1) {
-        let j = p.request(json!({"t": "join", "room": room, "seat": seat})).await;
+        let j = p
+            .request(json!({"t": "join", "room": room, "seat": seat}))
+            .await;
         assert_eq!(j["seat"], seat, "{j}");
         p.seat = seat.into();
     }
@@ -226,7 +256,9 @@ async fn an_orion_capture_ends_the_turn() {
     let server = TestServer::start();
     let mut players = vec![server.player("s").await, server.player("n").await];
     let room = start_room(&mut players, "orion", json!({})).await;
-    let [s, n] = &mut players[..] else { unreachable!() };
+    let [s, n] = &mut players[..] else {
+        unreachable!()
+    };
     // Round 1: one placement each.
     s.play(&room, "place", json!({"slot": "A1s"})).await;
     n.play(&room, "place", json!({"slot": "A1w"})).await;
@@ -241,11 +273,19 @@ async fn an_orion_capture_ends_the_turn() {
     assert_eq!(capture["ev"]["seat"], "S");
     assert_eq!(capture["ev"]["points"], 1);
     assert_eq!(capture["ev"]["slots"], json!(["A1s"]));
-    let turn = s.expect(|m| m["t"] == "event" && m["ev"]["kind"] == "turn" && m["seq"].as_u64() > capture["seq"].as_u64()).await;
+    let turn = s
+        .expect(|m| {
+            m["t"] == "event"
+                && m["ev"]["kind"] == "turn"
+                && m["seq"].as_u64() > capture["seq"].as_u64()
+        })
+        .await;
     assert_eq!(turn["seq"].as_u64(), capture["seq"].as_u64().map(|s| s + 1));
     assert_eq!(turn["ev"]["seat"], "N", "the capture ended south's turn");
     // South's second click is forfeit.
-    let e = s.refused(json!({"t": "click", "room": room, "click": "A1L"})).await;
+    let e = s
+        .refused(json!({"t": "click", "room": room, "click": "A1L"}))
+        .await;
     assert_eq!(e["code"], "not_your_turn");
     let snap = n.request(json!({"t": "spectate", "room": room})).await;
     assert_eq!(snap["scores"]["S"], 1);

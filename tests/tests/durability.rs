@@ -1,0 +1,220 @@
+//! Durability and slow clients: a server killed mid-game and restarted on the same store
+//! loses no event and carries the game on; a client that stops reading is dropped without
+//! delaying the others, and gets its seat back with `resume`; a seat is held for
+//! `seat_hold` and then given up.
+
+use orion_server::ManualClock;
+use orion_tests::{remove_db, start_room, temp_db, Client, TestServer, T0};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// Hydra for Two, `S`'s moves with north passing (the same script as `games.rs`).
+const HYDRA_TWO: &[(&str, bool)] = &[
+    ("A2L", false),
+    ("B2L, C2R", false),
+    ("B2L, B3L, C3R", false),
+    ("D2L, E2R, E3R", false),
+    ("D3L, D4R", true),
+    ("C4R (2), C5R", false),
+];
+
+async fn play_moves(
+    s: &mut Client,
+    n: &mut Client,
+    room: &str,
+    moves: &[(&str, bool)],
+    last: bool,
+) {
+    for (i, (m, end)) in moves.iter().enumerate() {
+        s.clicks(room, m, *end).await;
+        if !(last && i + 1 == moves.len()) {
+            n.play(room, "end_turn", json!({})).await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_killed_server_restarts_on_its_store_with_no_event_lost() {
+    let db = temp_db("restart");
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = TestServer::start_on(&db, clock.clone());
+    let mut players = vec![server.player("south").await, server.player("north").await];
+    let room = start_room(&mut players, "hydra-2", json!({})).await;
+    let [mut s, mut n] = <[Client; 2]>::try_from(players).ok().unwrap();
+    play_moves(&mut s, &mut n, &room, &HYDRA_TWO[..3], false).await;
+    // South starts his fourth move: one click, and the server dies.
+    s.play(&room, "click", json!({"click": "D2L"})).await;
+    let seen = s.last_seq(&room);
+    let old: Vec<Value> = s.events.clone();
+    server.kill();
+
+    let server = TestServer::start_on(&db, clock.clone());
+    let (mut s2, welcome) = server.reconnect("south", &s.token).await;
+    assert_eq!(welcome["rooms"], json!([room]), "{welcome}");
+    s2.seat = "S".into();
+    // Everything from the first event on comes back, identical, in order.
+    s2.send(json!({"t": "resume", "room": room, "since": 0}))
+        .await;
+    s2.sync_to(&room, seen).await;
+    let replayed: Vec<&Value> = s2.events.iter().collect();
+    assert_eq!(replayed.len() as u64, seen);
+    for (i, e) in replayed.iter().enumerate() {
+        assert_eq!(e["seq"].as_u64(), Some(i as u64 + 1));
+    }
+    for e in &old {
+        let seq = e["seq"].as_u64().unwrap() as usize;
+        assert_eq!(
+            &replayed[seq - 1],
+            &e,
+            "event {seq} differs after the restart"
+        );
+    }
+    // North resumes from where he was; the game goes on mid-move and to the win.
+    let (mut n2, _) = server.reconnect("north", &n.token).await;
+    n2.seat = "N".into();
+    n2.send(json!({"t": "resume", "room": room, "since": n.last_seq(&room)}))
+        .await;
+    n2.sync_to(&room, seen).await;
+    s2.clicks(&room, "E2R, E3R", false).await;
+    n2.play(&room, "end_turn", json!({})).await;
+    play_moves(&mut s2, &mut n2, &room, &HYDRA_TWO[4..], true).await;
+    let over = n2.expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["winner"], "S");
+    server.shutdown();
+
+    // A third start finds nothing unfinished; the game's history is still there.
+    let server = TestServer::start_on(&db, clock);
+    let mut c = server.player("reader").await;
+    let history = c.request(json!({"t": "history", "room": room})).await;
+    assert_eq!(history["status"], "finished");
+    assert_eq!(
+        history["events"].as_array().map(Vec::len),
+        over["seq"].as_u64().map(|s| s as usize)
+    );
+    let lobby = c.request(json!({"t": "lobby"})).await;
+    assert_eq!(lobby["rooms"], json!([]));
+    server.shutdown();
+    remove_db(&db);
+}
+
+#[tokio::test]
+async fn a_client_that_stops_reading_is_dropped_and_never_delays_the_room() {
+    let server = TestServer::start_with(":memory:", Arc::new(ManualClock::new(T0)), 64, Some(8192));
+    let mut players = vec![server.player("south").await, server.player("north").await];
+    let room = start_room(&mut players, "hydra-2", json!({})).await;
+    let [mut s, mut n] = <[Client; 2]>::try_from(players).ok().unwrap();
+    let mut sleepy = server.small_player("sleepy").await;
+    let snap = sleepy.request(json!({"t": "spectate", "room": room})).await;
+    let sleepy_from = snap["seq"].as_u64().unwrap();
+    // From here on sleepy reads nothing. Two more watchers and the players fill the room
+    // with big chat lines (2 KB each), reading their own sockets as they go (and staying
+    // under the rate limit).
+    let mut chatty = Vec::new();
+    for i in 0..4 {
+        let mut c = server.player(&format!("chatty{i}")).await;
+        c.request(json!({"t": "spectate", "room": room})).await;
+        chatty.push(c);
+    }
+    let text: String = "\u{1FA90}".repeat(500);
+    let mut expected = s.last_seq(&room).max(n.last_seq(&room)).max(sleepy_from);
+    for _ in 0..3 {
+        // A burst of 48 events: under the 64-frame queue of everyone who reads.
+        for c in chatty.iter_mut().chain([&mut s, &mut n]) {
+            for _ in 0..8 {
+                c.send(json!({"t": "chat", "room": room, "text": text}))
+                    .await;
+            }
+        }
+        expected += 48;
+        for c in chatty.iter_mut().chain([&mut s, &mut n]) {
+            c.sync_to(&room, expected).await;
+        }
+    }
+    // The players play on and see their own events at once.
+    play_moves(&mut s, &mut n, &room, &HYDRA_TWO[..3], false).await;
+    let last = n.last_seq(&room);
+    s.sync_to(&room, last).await;
+
+    // Sleepy was cut off: what it can still read ends without reaching the last event.
+    let metrics = orion_tests::http_get(server.addr, "/metrics").await;
+    let line = metrics
+        .lines()
+        .find(|l| l.starts_with("orion_slow_client_disconnects_total"))
+        .unwrap();
+    assert_ne!(line, "orion_slow_client_disconnects_total 0", "{metrics}");
+    let _ = sleepy.expect_close().await;
+    let got = sleepy.last_seq(&room);
+    assert!(got < last, "sleepy got {got} of {last}");
+
+    // It comes back and resumes: it missed more than fits in its send queue, so it gets a
+    // snapshot of the room as it is now, and follows the game from there.
+    let (mut back, _) = server.reconnect("sleepy", &sleepy.token).await;
+    let snap = back
+        .request(json!({"t": "resume", "room": room, "since": got.max(sleepy_from)}))
+        .await;
+    assert_eq!(snap["t"], "snapshot", "{snap}");
+    assert_eq!(snap["seq"].as_u64(), Some(last));
+    let position = s.events.last().map(|e| e["ev"]["position"].clone());
+    assert!(
+        s.events
+            .iter()
+            .rev()
+            .any(|e| e["ev"]["position"] == snap["position"]),
+        "{position:?}"
+    );
+    s.play(&room, "click", json!({"click": "D2L"})).await;
+    let ev = back.expect_event(&room, "click").await;
+    assert_eq!(ev["seq"].as_u64(), Some(last + 1));
+}
+
+#[tokio::test]
+async fn a_seat_is_held_while_away_then_given_up() {
+    let server = TestServer::start();
+    let mut s = server.player("south").await;
+    let joined = s
+        .request(json!({"t": "create", "game": "hydra-2", "options": {"seat_hold": 30000}}))
+        .await;
+    let room = joined["room"].as_str().unwrap().to_string();
+    let mut n = server.player("north").await;
+    n.request(json!({"t": "join", "room": room})).await;
+    let token = n.token.clone();
+    drop(n);
+    // While away, north shows as not connected and keeps his seat.
+    let mut watcher = server.player("watcher").await;
+    let mut snap = watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+    for _ in 0..50 {
+        if snap["seats"]["N"]["connected"] == false {
+            break;
+        }
+        snap = watcher
+            .request(json!({"t": "spectate", "room": room}))
+            .await;
+    }
+    assert_eq!(snap["seats"]["N"]["connected"], false, "{snap}");
+    server.clock.advance(29_000);
+    let (mut n, welcome) = server.reconnect("north", &token).await;
+    assert_eq!(welcome["rooms"], json!([room]));
+    let j = n.request(json!({"t": "join", "room": room})).await;
+    assert_eq!(j["seat"], "N");
+    let snap = n.expect_t("snapshot").await;
+    assert_eq!(snap["seats"]["N"]["connected"], true);
+    // Away again, past the hold: the seat is given up.
+    drop(n);
+    let mut tries = 0;
+    loop {
+        let snap = watcher
+            .request(json!({"t": "spectate", "room": room}))
+            .await;
+        if snap["seats"]["N"]["connected"] == false || tries > 50 {
+            break;
+        }
+        tries += 1;
+    }
+    server.clock.advance(30_000);
+    let left = s.expect_event(&room, "left").await;
+    assert_eq!(left["ev"]["seat"], "N");
+    let (_, welcome) = server.reconnect("north", &token).await;
+    assert_eq!(welcome["rooms"], json!([]));
+}
