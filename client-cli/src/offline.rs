@@ -2,10 +2,10 @@
 //! one-line error (printed on stderr with exit status 2). Other tools call these: keep the
 //! output formats exactly as the spec states them.
 
-use orion_engine::solve::{census, OrbitSpace};
+use orion_engine::solve::{census, OrbitSpace, PackedDistances};
 use orion_engine::{
-    evaluate_fences, format_moves, games, has_chain, parse_moves, parse_position,
-    position_string, puzzles, Colour, Seat,
+    evaluate_fences, format_moves, games, has_chain, parse_moves, parse_position, position_string,
+    puzzles, Colour, Seat,
 };
 use serde_json::json;
 
@@ -21,11 +21,16 @@ pub fn apply(position: &str, moves: &str) -> Result<String, String> {
 pub fn analyze(game: &str, position: &str, mover: Option<&str>) -> Result<String, String> {
     let rules = games::find(game).ok_or_else(|| {
         let known: Vec<_> = games::ALL.iter().map(|g| g.id()).collect();
-        format!("--game: unknown game `{game}` (known: {})", known.join(", "))
+        format!(
+            "--game: unknown game `{game}` (known: {})",
+            known.join(", ")
+        )
     })?;
     let p = parse_position(position).map_err(|e| format!("--position: {e}"))?;
     let mover = mover
-        .map(|m| Colour::parse(m).ok_or_else(|| format!("--mover: unknown colour `{m}` (R, B, G or Y)")))
+        .map(|m| {
+            Colour::parse(m).ok_or_else(|| format!("--mover: unknown colour `{m}` (R, B, G or Y)"))
+        })
         .transpose()?;
     // A colour's chain runs between the edge of the seat that plays it and the opposite edge.
     let mut chains = Vec::new();
@@ -119,11 +124,16 @@ pub fn solve(name: &str, position: Option<&str>, census: bool) -> Result<String,
     let p = match position {
         Some(text) => {
             let start = parse_position(text).map_err(|e| format!("--position: {e}"))?;
-            p.with_start(start).map_err(|e| format!("--position: {e}"))?
+            p.with_start(start)
+                .map_err(|e| format!("--position: {e}"))?
         }
         None => p,
     };
-    let found = orion_engine::solve::solve(&p).map_err(|e| format!("{}: {e}", p.name))?;
+    let found = match census_table(&p) {
+        Some((space, table)) => space.solve_by_census(&table),
+        None => orion_engine::solve::solve(&p),
+    }
+    .map_err(|e| format!("{}: {e}", p.name))?;
     Ok(format!(
         r#"{{"clicks":{},"moves":{}}}"#,
         found.clicks.len(),
@@ -131,17 +141,48 @@ pub fn solve(name: &str, position: Option<&str>, census: bool) -> Result<String,
     ))
 }
 
-/// The Orbit Solitaire B census on every core.
+/// Where `orion solve orbit-b --census` keeps its table (120 MB): `$ORION_CENSUS`, else
+/// `orbit-b.census` in `$XDG_CACHE_HOME/orion` or `~/.cache/orion`.
+fn census_path() -> Option<std::path::PathBuf> {
+    if let Some(p) = std::env::var_os("ORION_CENSUS") {
+        return Some(p.into());
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache")))?;
+    Some(cache.join("orion").join("orbit-b.census"))
+}
+
+/// The stored census table for Orbit B, if one is there and whole.
+fn census_table(p: &puzzles::Puzzle) -> Option<(OrbitSpace, PackedDistances)> {
+    if p.name != "orbit-b" {
+        return None;
+    }
+    let space = OrbitSpace::new(p).ok()?;
+    let bytes = std::fs::read(census_path()?).ok()?;
+    let table = PackedDistances::from_bytes(&bytes, space.size())?;
+    Some((space, table))
+}
+
+/// The Orbit Solitaire B census on every core; the table is stored for later solves.
 fn orbit_census(p: &puzzles::Puzzle) -> Result<String, String> {
     if p.name != "orbit-b" {
-        return Err(format!("--census: only orbit-b has a census, not `{}`", p.name));
+        return Err(format!(
+            "--census: only orbit-b has a census, not `{}`",
+            p.name
+        ));
     }
     let space = OrbitSpace::new(p).map_err(|e| format!("{}: {e}", p.name))?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let began = std::time::Instant::now();
-    let c = census(&space, threads);
+    let c = census(&space, threads, |_, _| {});
     let seconds = began.elapsed().as_secs_f64();
     let total: u64 = c.counts.iter().sum();
+    let saved = census_path().and_then(|path| {
+        std::fs::create_dir_all(path.parent()?).ok()?;
+        std::fs::write(&path, c.table.to_bytes()).ok()?;
+        Some(path.display().to_string())
+    });
     Ok(json!({
         "arrangements": total,
         "gods_number": c.gods_number(),
@@ -151,6 +192,7 @@ fn orbit_census(p: &puzzles::Puzzle) -> Result<String, String> {
         "table_bytes": c.table.bytes(),
         "threads": threads,
         "seconds": (seconds * 10.0).round() / 10.0,
+        "saved": saved,
     })
     .to_string())
 }

@@ -4,7 +4,7 @@
 //! and the Aquarius chains.
 
 use orion_engine::puzzles::{self, Puzzle, PuzzleError, PuzzleState};
-use orion_engine::solve::{self, census, OrbitSpace, PatternDb};
+use orion_engine::solve::{self, census, census_with, OrbitSpace, PatternDb};
 use orion_engine::{parse_click, parse_moves, parse_position, Click, Edge, SlotSet};
 
 fn puzzle(name: &str) -> Puzzle {
@@ -251,9 +251,26 @@ fn orbit_a_distance_table_matches_the_data_file() {
     }
     assert_eq!(counts, expected);
     assert_eq!(counts.iter().sum::<u64>(), 5040);
-    // The census (2-bit, by rank, threaded) agrees with the byte table.
-    let c = census(&space, 2);
+    // The census (2-bit, by rank, threaded) agrees with the byte table, whether it keeps
+    // levels as lists or scans the table for each.
+    let c = census(&space, 2, |_, _| {});
     assert_eq!(c.counts, expected);
+    let scanned = census_with(&space, 2, 0, |_, _| {});
+    assert_eq!(scanned.counts, expected);
+    for (r, &d) in table.iter().enumerate() {
+        assert_eq!(c.table.get(r as u64), d as u32 % 3, "rank {r}");
+        assert_eq!(scanned.table.get(r as u64), d as u32 % 3, "rank {r}");
+    }
+    // The table walks home: every arrangement's census line replays to the finish.
+    let q = p
+        .with_start(parse_position("A1s:R7 B1s:R6 A1n:R5 B1n:R4 A1w:R3 A1e:R2 B1e:R1").unwrap())
+        .unwrap();
+    let walked = OrbitSpace::new(&q)
+        .unwrap()
+        .solve_by_census(&scanned.table)
+        .unwrap();
+    assert_eq!(walked.clicks.len(), solve::solve(&q).unwrap().clicks.len());
+    assert!(q.solved(&q.replay(&walked.clicks).unwrap()));
     assert_eq!(wrong.len(), 5);
     for (order, clicks) in wrong {
         let slots = ["A1w", "A1e", "B1e"];

@@ -207,8 +207,9 @@ impl AquariusTest {
     }
 }
 
-/// Whether turning `rotor` is a hit against `chain`: it moves a piece of the chain (which,
-/// for a minimal chain, always breaks it — see the tests).
+/// Whether turning `rotor` is a hit against `chain`: it moves a piece of the chain, as the
+/// booklet counts it. (Not every such click leaves the chain broken — about one in ten
+/// does not; [`breaks`] tells, and docs/puzzles.md gives the figures.)
 pub fn score_try(chain: SlotSet, rotor: Rotor) -> bool {
     chain_rotors(chain).contains(rotor)
 }

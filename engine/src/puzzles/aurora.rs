@@ -77,8 +77,6 @@ pub fn aurora_b() -> Puzzle {
         mover: None,
         grip: None,
         target: Some(12),
-        booklet_solution: Some(
-            "D4R, D3R, D2R, D1R, B4R, A4R, A3R, B3R, B2R, A2R, A1R, B1R",
-        ),
+        booklet_solution: Some("D4R, D3R, D2R, D1R, B4R, A4R, A3R, B3R, B2R, A2R, A1R, B1R"),
     }
 }

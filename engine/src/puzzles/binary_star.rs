@@ -46,7 +46,12 @@ pub fn binary_star(n: usize) -> Option<Puzzle> {
     let &(name, yellow, target, solution) = PUZZLES.get(n.checked_sub(1)?)?;
     let start = two_colours(Colour::Red, &["E1n"], Colour::Yellow, yellow);
     let finish = two_colours(Colour::Red, &["A1n"], Colour::Yellow, yellow);
-    let title = ["Binary Star 1", "Binary Star 2", "Binary Star 3", "Binary Star 4"][n - 1];
+    let title = [
+        "Binary Star 1",
+        "Binary Star 2",
+        "Binary Star 3",
+        "Binary Star 4",
+    ][n - 1];
     Some(Puzzle {
         name,
         title,

@@ -252,7 +252,9 @@ impl Puzzle {
                 .all(|&c| self.start.count(c) == start.count(c)),
         };
         if !same {
-            let pieces: Vec<String> = self.start.pieces().map(|(_, p)| p.to_string()).collect();
+            let mut pieces: Vec<Piece> = self.start.pieces().map(|(_, p)| p).collect();
+            pieces.sort();
+            let pieces: Vec<String> = pieces.iter().map(Piece::to_string).collect();
             return Err(StartError::OtherPieces(pieces.join(" ")));
         }
         if let Finish::Exact(_) = self.finish {

@@ -62,9 +62,7 @@ fn grow<Sp: Space>(space: &Sp, side: &mut Side<Sp::State>) -> u64 {
     let flush = |buf: &mut Vec<Sp::State>, next: &mut Vec<Sp::State>, side: &Side<_>| {
         buf.sort_unstable();
         buf.dedup();
-        buf.retain(|s| {
-            !side.contains(depth, s) && (depth == 0 || !side.contains(depth - 1, s))
-        });
+        buf.retain(|s| !side.contains(depth, s) && (depth == 0 || !side.contains(depth - 1, s)));
         *next = merge(std::mem::take(next), std::mem::take(buf));
     };
     for &s in side.frontier() {
@@ -119,7 +117,10 @@ pub fn bidirectional<Sp: Space>(
             return Err(SolveError::TooLarge(limit));
         }
         let theirs = other.frontier();
-        let meet = new.iter().find(|s| theirs.binary_search(s).is_ok()).copied();
+        let meet = new
+            .iter()
+            .find(|s| theirs.binary_search(s).is_ok())
+            .copied();
         if let Some(m) = meet {
             let mut clicks = walk_back(space, &fwd, m);
             clicks.extend(walk_forward(space, &bwd, m));

@@ -12,7 +12,7 @@ mod space;
 
 pub use bidirectional::bidirectional;
 pub use ida::ida_star;
-pub use orbit::{census, Census, OrbitSpace, PatternDb, PackedDistances};
+pub use orbit::{census, census_with, Census, OrbitSpace, PackedDistances, PatternDb};
 pub use pattern::PatternSpace;
 pub use perm::{factorial, rank, unrank};
 pub use space::{Heuristic, Space};

@@ -260,12 +260,22 @@ impl PatternDb {
         let mut first = 0;
         while first < n {
             let last = (first + k).min(n);
-            let pieces: Vec<u8> = (first as u8..last as u8).collect();
-            let table = Self::build(space, &pieces);
-            groups.push((pieces, table));
+            groups.push((first as u8..last as u8).collect());
             first = last;
         }
-        PatternDb { n, groups }
+        Self::with_groups(space, groups)
+    }
+
+    /// Databases for the given groups of pieces (0-based, by home place).
+    pub fn with_groups(space: &OrbitSpace, groups: Vec<Vec<u8>>) -> PatternDb {
+        let groups = groups
+            .into_iter()
+            .map(|pieces| {
+                let table = Self::build(space, &pieces);
+                (pieces, table)
+            })
+            .collect();
+        PatternDb { n: space.n, groups }
     }
 
     /// Breadth-first over the places of `pieces`, from home.
@@ -314,7 +324,9 @@ impl PatternDb {
         table
     }
 
-    /// The lower bound for `arr`.
+    /// The lower bound for `arr`: the largest table entry over the groups, looked up both
+    /// for the arrangement and for its inverse (clicks come with their inverses, so an
+    /// arrangement and its inverse are equally far from home).
     #[inline]
     pub fn estimate(&self, arr: &Arrangement) -> u32 {
         let mut place_of = [0u8; MAX_PLACES];
@@ -324,13 +336,17 @@ impl PatternDb {
         let mut best = 0;
         let mut places = [0u8; MAX_PLACES];
         for (pieces, table) in &self.groups {
+            let k = pieces.len();
             for (i, &p) in pieces.iter().enumerate() {
                 places[i] = place_of[p as usize];
             }
-            let h = table[rank_places(&places[..pieces.len()], self.n) as usize];
-            best = best.max(h as u32);
+            best = best.max(table[rank_places(&places[..k], self.n) as usize]);
+            for (i, &p) in pieces.iter().enumerate() {
+                places[i] = arr[p as usize];
+            }
+            best = best.max(table[rank_places(&places[..k], self.n) as usize]);
         }
-        best
+        best as u32
     }
 
     /// Table entries held.
@@ -414,6 +430,24 @@ impl PackedDistances {
     pub fn bytes(&self) -> usize {
         self.words.len() * 8
     }
+
+    /// The table as bytes (little-endian words), for a caller to store.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// A table of `len` arrangements read back from [`to_bytes`](Self::to_bytes); `None` if
+    /// the bytes are not that size.
+    pub fn from_bytes(bytes: &[u8], len: u64) -> Option<PackedDistances> {
+        if bytes.len() as u64 != len.div_ceil(32) * 8 {
+            return None;
+        }
+        let words = bytes
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0xff; 8])))
+            .collect();
+        Some(PackedDistances { words, len })
+    }
 }
 
 /// The result of a census: how many arrangements lie at each distance, and the table.
@@ -440,97 +474,219 @@ impl Census {
 /// Arrangements one worker takes at a time.
 const CHUNK: u64 = 1 << 16;
 
-/// Fills the distance table of every arrangement of `space` breadth-first by rank, on
-/// `threads` threads. Each level is either pushed forward (every arrangement holding the
-/// level's value marks its unreached neighbours) or pulled backward (every unreached
-/// arrangement with a neighbour at the level joins the next one), whichever touches fewer.
-pub fn census(space: &OrbitSpace, threads: usize) -> Census {
-    let n = space.n;
-    let len = space.size();
-    let words: Vec<AtomicU64> = (0..len.div_ceil(32)).map(|_| AtomicU64::new(!0)).collect();
-    let get = |r: u64| ((words[(r / 32) as usize].load(Ordering::Relaxed) >> (2 * (r % 32))) & 3) as u32;
-    // Marks r with value v if unreached; true if this call marked it.
-    let mark = |r: u64, v: u32| {
+/// The largest level kept as an explicit list of ranks (4 bytes each); larger levels are
+/// found by scanning the whole table instead.
+const LIST_LIMIT: usize = 80_000_000;
+
+/// How one level of the census is grown.
+enum Mode {
+    /// Expand an explicit list of the level's ranks.
+    List(Vec<u32>),
+    /// Scan the table; expand every arrangement holding the level's value (levels 3, 6, …
+    /// below share it and are expanded again, harmlessly).
+    Push,
+    /// Scan the table; every unreached arrangement next to the level joins the next one.
+    Pull,
+}
+
+/// The 2-bit table being filled, shared by the worker threads.
+struct Shared {
+    words: Vec<AtomicU64>,
+}
+
+impl Shared {
+    #[inline]
+    fn get(&self, r: u64) -> u32 {
+        ((self.words[(r / 32) as usize].load(Ordering::Relaxed) >> (2 * (r % 32))) & 3) as u32
+    }
+
+    /// Marks `r` with `v` if unreached; true if this call marked it. Within one level every
+    /// mark carries the same value, so two threads racing past the first test write the same
+    /// bits, and `fetch_and` tells exactly one of them it was first.
+    #[inline]
+    fn mark(&self, r: u64, v: u32) -> bool {
+        if self.get(r) != UNSEEN {
+            return false;
+        }
         let shift = 2 * (r % 32);
         let clear = ((3 ^ v) as u64) << shift;
-        let before = words[(r / 32) as usize].fetch_and(!clear, Ordering::Relaxed);
+        let before = self.words[(r / 32) as usize].fetch_and(!clear, Ordering::Relaxed);
         (before >> shift) & 3 == UNSEEN as u64
+    }
+}
+
+/// Fills the distance table of every arrangement of `space` breadth-first by rank, on
+/// `threads` threads. Small levels are kept as lists of ranks; a level too large for a list
+/// is found by scanning the table, pushing from the level or — once few arrangements are
+/// left — pulling into the unreached ones, whichever touches fewer. `progress` hears each
+/// level's distance and count as it completes.
+pub fn census(space: &OrbitSpace, threads: usize, progress: impl FnMut(usize, u64)) -> Census {
+    census_with(space, threads, LIST_LIMIT, progress)
+}
+
+/// [`census`] keeping levels of at most `list_limit` arrangements as lists (0 scans the table
+/// for every level, which exercises the scanning paths on a small puzzle).
+pub fn census_with(
+    space: &OrbitSpace,
+    threads: usize,
+    list_limit: usize,
+    mut progress: impl FnMut(usize, u64),
+) -> Census {
+    let len = space.size();
+    let table = Shared {
+        words: (0..len.div_ceil(32)).map(|_| AtomicU64::new(!0)).collect(),
     };
-    mark(0, 0);
+    table.mark(0, 0);
     let mut counts = vec![1u64];
     let mut reached = 1u64;
     // Arrangements holding each residue so far.
     let mut residue = [1u64, 0, 0];
     let threads = threads.max(1);
+    let mut mode = if list_limit > 0 {
+        Mode::List(vec![0])
+    } else {
+        Mode::Push
+    };
     loop {
         let d = counts.len() - 1;
-        let v = (d % 3) as u32;
-        let next_v = ((d + 1) % 3) as u32;
         let unseen = len - reached;
         if unseen == 0 {
             break;
         }
-        let pull = unseen < residue[d % 3];
-        let cursor = AtomicUsize::new(0);
-        let chunks = len.div_ceil(CHUNK) as usize;
-        let found: u64 = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut found = 0u64;
-                        let mut arr = [0u8; MAX_PLACES];
-                        let mut ranks = [0u32; 16];
-                        loop {
-                            let c = cursor.fetch_add(1, Ordering::Relaxed);
-                            if c >= chunks {
-                                break;
-                            }
-                            let lo = c as u64 * CHUNK;
-                            let hi = (lo + CHUNK).min(len);
-                            unrank(lo as u32, &mut arr[..n]);
-                            for r in lo..hi {
-                                if r > lo {
-                                    next_permutation(&mut arr[..n]);
-                                }
-                                let here = get(r);
-                                if pull {
-                                    if here != UNSEEN {
-                                        continue;
-                                    }
-                                    let k = space.neighbour_ranks(&arr, &mut ranks);
-                                    if ranks[..k].iter().any(|&q| get(q as u64) == v) && mark(r, next_v)
-                                    {
-                                        found += 1;
-                                    }
-                                } else {
-                                    if here != v {
-                                        continue;
-                                    }
-                                    let k = space.neighbour_ranks(&arr, &mut ranks);
-                                    for &q in &ranks[..k] {
-                                        if mark(q as u64, next_v) {
-                                            found += 1;
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                        found
-                    })
-                })
-                .collect();
-            workers.into_iter().map(|w| w.join().unwrap_or(0)).sum()
-        });
+        if unseen < residue[d % 3] || (unseen as usize) < counts[d] as usize {
+            mode = Mode::Pull;
+        }
+        let (found, list) = match &mode {
+            Mode::List(level) => {
+                let next = expand_list(space, &table, level, d, threads);
+                (next.len() as u64, Some(next))
+            }
+            Mode::Push => (scan(space, &table, d, false, threads), None),
+            Mode::Pull => (scan(space, &table, d, true, threads), None),
+        };
         if found == 0 {
             break;
         }
+        mode = match (list, &mode) {
+            (Some(next), _) if next.len() <= list_limit => Mode::List(next),
+            (_, Mode::Pull) => Mode::Pull,
+            _ => Mode::Push,
+        };
         counts.push(found);
+        progress(d + 1, found);
         reached += found;
         residue[(d + 1) % 3] += found;
     }
-    let words = words.into_iter().map(AtomicU64::into_inner).collect();
+    let words = table.words.into_iter().map(AtomicU64::into_inner).collect();
     Census {
         counts,
         table: PackedDistances { words, len },
     }
+}
+
+/// The next level from an explicit list of level `d`.
+fn expand_list(
+    space: &OrbitSpace,
+    table: &Shared,
+    level: &[u32],
+    d: usize,
+    threads: usize,
+) -> Vec<u32> {
+    let n = space.n;
+    let next_v = ((d + 1) % 3) as u32;
+    let cursor = AtomicUsize::new(0);
+    let step = CHUNK as usize;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    let mut arr = [0u8; MAX_PLACES];
+                    let mut ranks = [0u32; 16];
+                    loop {
+                        let lo = cursor.fetch_add(step, Ordering::Relaxed);
+                        if lo >= level.len() {
+                            break;
+                        }
+                        for &r in &level[lo..(lo + step).min(level.len())] {
+                            unrank(r, &mut arr[..n]);
+                            let k = space.neighbour_ranks(&arr, &mut ranks);
+                            for &q in &ranks[..k] {
+                                if table.mark(q as u64, next_v) {
+                                    out.push(q);
+                                }
+                            }
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        let mut next = Vec::new();
+        for w in workers {
+            next.extend(w.join().unwrap_or_default());
+        }
+        next
+    })
+}
+
+/// Finds level `d + 1` by scanning every rank (push from level `d`, or pull into the
+/// unreached); returns its size.
+fn scan(space: &OrbitSpace, table: &Shared, d: usize, pull: bool, threads: usize) -> u64 {
+    let n = space.n;
+    let len = space.size();
+    let v = (d % 3) as u32;
+    let next_v = ((d + 1) % 3) as u32;
+    let cursor = AtomicUsize::new(0);
+    let chunks = len.div_ceil(CHUNK) as usize;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut found = 0u64;
+                    let mut arr = [0u8; MAX_PLACES];
+                    let mut ranks = [0u32; 16];
+                    loop {
+                        let c = cursor.fetch_add(1, Ordering::Relaxed);
+                        if c >= chunks {
+                            break;
+                        }
+                        let lo = c as u64 * CHUNK;
+                        let hi = (lo + CHUNK).min(len);
+                        unrank(lo as u32, &mut arr[..n]);
+                        for r in lo..hi {
+                            if r > lo {
+                                next_permutation(&mut arr[..n]);
+                            }
+                            let here = table.get(r);
+                            if pull {
+                                if here != UNSEEN {
+                                    continue;
+                                }
+                                // Unreached and next to a value-v arrangement: that one is
+                                // at d (one at d - 3 would have reached this one already).
+                                let near = space.moves.iter().any(|(_, cycle)| {
+                                    let mut next = arr;
+                                    OrbitSpace::apply(&mut next, cycle);
+                                    table.get(rank(&next[..n]) as u64) == v
+                                });
+                                if near && table.mark(r, next_v) {
+                                    found += 1;
+                                }
+                            } else if here == v {
+                                let k = space.neighbour_ranks(&arr, &mut ranks);
+                                for &q in &ranks[..k] {
+                                    if table.mark(q as u64, next_v) {
+                                        found += 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    found
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap_or(0)).sum()
+    })
 }
