@@ -460,7 +460,7 @@ impl SlotSet {
                 grown |= slot.touching().0;
             }
             let new = SlotSet(grown) & self & !reached;
-            reached = reached | new;
+            reached |= new;
             frontier = new;
         }
         reached

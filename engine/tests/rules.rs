@@ -467,13 +467,12 @@ fn building_fills_the_footprints_of_moving_pieces() {
 fn building_with_all_twenty_pieces_moves_one_from_anywhere() {
     // Twenty red pieces: C3n plus nineteen along the bottom and left lines.
     let mut pos = String::from("C3n:R1 E5n:B1");
-    let mut n = 2;
-    for s in [
+    let others = [
         "A1s", "B1s", "C1s", "D1s", "E1s", "A1w", "A2w", "A3w", "A4w", "A5w", "A1e", "B1e", "C1e",
         "D1e", "A2e", "A3e", "A4e", "A5e", "B2e",
-    ] {
+    ];
+    for (n, s) in (2..).zip(others) {
         pos.push_str(&format!(" {s}:R{n}"));
-        n += 1;
     }
     let mut g = orion(&pos, Seat::S);
     click(&mut g, Seat::S, "C3R", 0).unwrap();

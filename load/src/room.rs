@@ -1,0 +1,406 @@
+//! One load room: four player connections (and spectators) playing a real Hydra for Four game
+//! through the real protocol. A local mirror of the game (the engine, stepped with the events
+//! the server broadcasts) picks each next legal click. Clicks are sent open loop at the room's
+//! scheduled times, but never before the sender has seen the previous click.
+
+use crate::measure::Proc;
+use anyhow::{anyhow, bail, Context};
+use futures::stream::{SelectAll, StreamExt};
+use futures::SinkExt;
+use hdrhistogram::Histogram;
+use orion_engine::{games, Action, Click, Game, Options, Seat};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+type Sink = futures::stream::SplitSink<Ws, Message>;
+type Source = futures::stream::SplitStream<Ws>;
+type Frame = Result<Message, tokio_tungstenite::tungstenite::Error>;
+/// A member's reader whose frames carry the member's index.
+type Tagged = futures::stream::Map<Source, Box<dyn FnMut(Frame) -> (usize, Frame) + Send>>;
+
+/// How long any single setup step may take before the run gives up.
+const SETUP_TIMEOUT: Duration = Duration::from_secs(30);
+/// Rooms set up at once.
+const SETUP_PARALLEL: usize = 16;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// WebSocket endpoint.
+    pub server: String,
+    /// Rooms of four players.
+    pub rooms: usize,
+    /// Spectators per room.
+    pub spectators: usize,
+    /// Clicks per second offered in each room.
+    pub rate_per_room: f64,
+    /// Load before measuring.
+    pub warmup: Duration,
+    /// Measured load.
+    pub measure: Duration,
+}
+
+/// What a run measured.
+pub struct Outcome {
+    /// Send-to-all-members latency of each measured click, microseconds.
+    pub latencies: Histogram<u64>,
+    /// Scheduled-time-to-all-members latency, microseconds.
+    pub late: Histogram<u64>,
+    /// Clicks delivered to every member inside the measured window.
+    pub measured_clicks: u64,
+    /// Error replies received.
+    pub errors: u64,
+    /// Games that ended during the run.
+    pub finished: u64,
+    /// Server reading when measuring began.
+    pub proc_start: Option<Proc>,
+    /// Server reading when measuring ended.
+    pub proc_end: Option<Proc>,
+}
+
+fn histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, 60_000_000, 3).expect("valid bounds")
+}
+
+async fn connect(url: &str, name: &str) -> anyhow::Result<(Sink, Source)> {
+    let (ws, _) = tokio::time::timeout(SETUP_TIMEOUT, connect_async(url))
+        .await
+        .context("connect timed out")??;
+    let (mut sink, mut source) = ws.split();
+    send(&mut sink, json!({"t": "hello", "name": name, "version": 1})).await?;
+    expect(&mut source, "welcome").await?;
+    Ok((sink, source))
+}
+
+async fn send(sink: &mut Sink, v: Value) -> anyhow::Result<()> {
+    sink.send(Message::text(v.to_string())).await?;
+    Ok(())
+}
+
+/// Reads until a message of type `t` arrives (skipping others); errors end the wait.
+async fn expect(source: &mut Source, t: &str) -> anyhow::Result<Value> {
+    let wait = async {
+        while let Some(msg) = source.next().await {
+            if let Message::Text(text) = msg? {
+                let v: Value = serde_json::from_str(text.as_str())?;
+                match v["t"].as_str() {
+                    Some(x) if x == t => return Ok(v),
+                    Some("error") => bail!("server refused: {}", v["message"]),
+                    _ => {}
+                }
+            }
+        }
+        bail!("connection closed while waiting for `{t}`")
+    };
+    tokio::time::timeout(SETUP_TIMEOUT, wait)
+        .await
+        .map_err(|_| anyhow!("timed out waiting for `{t}`"))?
+}
+
+/// Reads until the room's `start` event.
+async fn expect_start(source: &mut Source) -> anyhow::Result<()> {
+    loop {
+        let v = expect(source, "event").await?;
+        if v["ev"]["kind"] == "start" {
+            return Ok(());
+        }
+    }
+}
+
+/// Opens `n` connections, says hello on each, holds them for `hold`, and returns how many
+/// were open at the end.
+pub async fn hold_idle(url: &str, n: usize, hold: Duration) -> anyhow::Result<usize> {
+    let conns: Vec<_> = futures::stream::iter(0..n)
+        .map(|i| async move { connect(url, &format!("idle{i}")).await })
+        .buffer_unordered(64)
+        .collect()
+        .await;
+    let mut open: Vec<_> = conns.into_iter().filter_map(Result::ok).collect();
+    tokio::time::sleep(hold).await;
+    // Answer pings so the server keeps counting them as live; count who is still there.
+    let mut alive = 0;
+    for (sink, _) in open.iter_mut() {
+        if send(sink, json!({"t": "ping"})).await.is_ok() {
+            alive += 1;
+        }
+    }
+    Ok(alive)
+}
+
+/// One room's connections and mirror.
+struct Room {
+    /// Writers, by member index (0..4 are players in seat order S, W, N, E; then spectators).
+    sinks: Vec<Sink>,
+    /// Readers, tagged with the member index.
+    sources: SelectAll<Tagged>,
+    /// Room id.
+    id: String,
+    /// The game as the members have seen it.
+    mirror: Game,
+}
+
+async fn open_room(plan: &Plan, r: usize) -> anyhow::Result<Room> {
+    let mut players = Vec::new();
+    for k in 0..4 {
+        players.push(connect(&plan.server, &format!("load{r}p{k}")).await?);
+    }
+    let options = json!({"clicks": 3, "players": 4});
+    send(
+        &mut players[0].0,
+        json!({"t": "create", "game": "hydra-4", "options": options}),
+    )
+    .await?;
+    let joined = expect(&mut players[0].1, "joined").await?;
+    let id = joined["room"]
+        .as_str()
+        .ok_or_else(|| anyhow!("joined without a room id"))?
+        .to_string();
+    let mut seats = vec![joined["seat"].as_str().unwrap_or("S").to_string()];
+    for (sink, source) in players.iter_mut().skip(1) {
+        send(sink, json!({"t": "join", "room": id})).await?;
+        let j = expect(source, "joined").await?;
+        seats.push(j["seat"].as_str().unwrap_or("").to_string());
+    }
+    for (sink, _) in players.iter_mut() {
+        send(sink, json!({"t": "ready", "room": id})).await?;
+    }
+    for (_, source) in players.iter_mut() {
+        expect_start(source).await?;
+    }
+    // Order the players by seat so member i plays seat Seat::ALL[i].
+    let mut by_seat: Vec<Option<(Sink, Source)>> = (0..4).map(|_| None).collect();
+    for (conn, seat) in players.into_iter().zip(seats) {
+        let seat = Seat::parse(&seat).ok_or_else(|| anyhow!("unknown seat `{seat}`"))?;
+        by_seat[seat as usize] = Some(conn);
+    }
+    let mut members: Vec<(Sink, Source)> = by_seat
+        .into_iter()
+        .map(|c| c.ok_or_else(|| anyhow!("a seat was not filled")))
+        .collect::<anyhow::Result<_>>()?;
+    for k in 0..plan.spectators {
+        let (mut sink, mut source) = connect(&plan.server, &format!("load{r}s{k}")).await?;
+        send(&mut sink, json!({"t": "spectate", "room": id})).await?;
+        expect(&mut source, "snapshot").await?;
+        members.push((sink, source));
+    }
+    let mut sinks = Vec::new();
+    let mut sources = SelectAll::new();
+    for (i, (sink, source)) in members.into_iter().enumerate() {
+        sinks.push(sink);
+        let tag: Box<dyn FnMut(_) -> _ + Send> = Box::new(move |m| (i, m));
+        sources.push(source.map(tag));
+    }
+    let rules = games::find("hydra-4").ok_or_else(|| anyhow!("hydra-4 missing"))?;
+    let mirror = Game::new(
+        rules,
+        Options {
+            clicks: Some(3),
+            players: Some(4),
+            ..Options::default()
+        },
+        0,
+    )?;
+    Ok(Room {
+        sinks,
+        sources,
+        id,
+        mirror,
+    })
+}
+
+/// A click in flight: when it was due, when it was sent, who has seen it.
+struct InFlight {
+    scheduled: Instant,
+    sent: Instant,
+    click: Click,
+    seen: Vec<bool>,
+}
+
+/// Per-room tallies, merged at the end.
+struct Tally {
+    latencies: Histogram<u64>,
+    late: Histogram<u64>,
+    clicks: u64,
+    errors: u64,
+    finished: u64,
+}
+
+async fn drive(
+    mut room: Room,
+    rate: f64,
+    measure_from: Instant,
+    stop: Instant,
+    seed: u64,
+) -> Tally {
+    let mut tally = Tally {
+        latencies: histogram(),
+        late: histogram(),
+        clicks: 0,
+        errors: 0,
+        finished: 0,
+    };
+    let period = Duration::from_secs_f64(1.0 / rate.max(1e-3));
+    // Rooms start at spread-out offsets so their clicks are evenly spaced overall.
+    let mut next_due = Instant::now() + period.mul_f64((seed % 1000) as f64 / 1000.0);
+    let mut in_flight: Option<InFlight> = None;
+    let mut rng = seed
+        .wrapping_mul(2862933555777941757)
+        .wrapping_add(3037000493);
+    let members = room.sinks.len();
+    loop {
+        let now = Instant::now();
+        if now >= stop || room.mirror.outcome().is_some() {
+            break;
+        }
+        let wake = if in_flight.is_none() {
+            next_due.min(stop)
+        } else {
+            stop
+        };
+        tokio::select! {
+            _ = tokio::time::sleep_until(wake.into()), if in_flight.is_none() => {
+                let seat = room.mirror.mover();
+                let legal: Vec<Click> = Click::ALL
+                    .into_iter()
+                    .filter(|&c| room.mirror.check_click(seat, c).is_ok())
+                    .collect();
+                let sender = seat as usize;
+                if legal.is_empty() {
+                    let _ = send(&mut room.sinks[sender], json!({"t": "end_turn", "room": room.id})).await;
+                    // The turn event will come back; pace the room as for a click.
+                    next_due += period;
+                    continue;
+                }
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let click = legal[(rng >> 33) as usize % legal.len()];
+                let sent = Instant::now();
+                if send(&mut room.sinks[sender], json!({"t": "click", "room": room.id, "click": click.to_string()})).await.is_err() {
+                    break;
+                }
+                in_flight = Some(InFlight { scheduled: next_due, sent, click, seen: vec![false; members] });
+                next_due += period;
+            }
+            msg = room.sources.next() => {
+                let Some((member, msg)) = msg else { break };
+                let Ok(Message::Text(text)) = msg else {
+                    if msg.is_err() { break; }
+                    continue;
+                };
+                let Ok(v) = serde_json::from_str::<Value>(text.as_str()) else { continue };
+                match v["t"].as_str() {
+                    Some("error") => {
+                        tally.errors += 1;
+                        if member < 4 && in_flight.as_ref().is_some_and(|f| f.seen.iter().all(|s| !s)) {
+                            // Our click was refused: drop it and try another at the next slot.
+                            in_flight = None;
+                        }
+                    }
+                    Some("event") => {
+                        let ev = &v["ev"];
+                        match ev["kind"].as_str() {
+                            Some("click") => {
+                                let arrived = Instant::now();
+                                let Some(f) = in_flight.as_mut() else { continue };
+                                if ev["click"].as_str() != Some(&f.click.to_string()) {
+                                    continue;
+                                }
+                                if !f.seen[member] {
+                                    f.seen[member] = true;
+                                    if f.seen.iter().filter(|s| **s).count() == 1 {
+                                        // First sight: the click was accepted; follow it.
+                                        let seat = room.mirror.mover();
+                                        let _ = room.mirror.step(seat, Action::Click { click: f.click, piece: None }, 0);
+                                    }
+                                }
+                                if f.seen.iter().all(|s| *s) {
+                                    if f.sent >= measure_from {
+                                        let us = |d: Duration| d.as_micros().clamp(1, 60_000_000) as u64;
+                                        let _ = tally.latencies.record(us(arrived - f.sent));
+                                        let _ = tally.late.record(us(arrived.saturating_duration_since(f.scheduled)));
+                                        tally.clicks += 1;
+                                    }
+                                    in_flight = None;
+                                }
+                            }
+                            Some("turn") if member == 0 => {
+                                // A pass we asked for: follow it in the mirror.
+                                if let Some(seat) = ev["seat"].as_str().and_then(Seat::parse) {
+                                    if seat != room.mirror.mover() {
+                                        let mover = room.mirror.mover();
+                                        let _ = room.mirror.step(mover, Action::EndTurn, 0);
+                                    }
+                                }
+                            }
+                            Some("over") => {
+                                tally.finished += 1;
+                                break;
+                            }
+                            _ => {}
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    for sink in room.sinks.iter_mut() {
+        let _ = sink.send(Message::Close(None)).await;
+    }
+    tally
+}
+
+/// Sets up every room, drives them for warm-up plus measurement, and gathers the results.
+pub async fn run(plan: &Plan, pid: Option<u32>) -> anyhow::Result<Outcome> {
+    let rooms: Vec<anyhow::Result<Room>> = futures::stream::iter(0..plan.rooms)
+        .map(|r| open_room(plan, r))
+        .buffer_unordered(SETUP_PARALLEL)
+        .collect()
+        .await;
+    let rooms: Vec<Room> = rooms.into_iter().collect::<anyhow::Result<_>>()?;
+    let begin = Instant::now();
+    let measure_from = begin + plan.warmup;
+    let stop = measure_from + plan.measure;
+    let mut tasks = Vec::new();
+    for (i, room) in rooms.into_iter().enumerate() {
+        tasks.push(tokio::spawn(drive(
+            room,
+            plan.rate_per_room,
+            measure_from,
+            stop,
+            i as u64 * 7919 + 1,
+        )));
+    }
+    let proc_start = match pid {
+        Some(p) => {
+            tokio::time::sleep_until(measure_from.into()).await;
+            Some(Proc::read(p)?)
+        }
+        None => None,
+    };
+    let mut outcome = Outcome {
+        latencies: histogram(),
+        late: histogram(),
+        measured_clicks: 0,
+        errors: 0,
+        finished: 0,
+        proc_start,
+        proc_end: None,
+    };
+    tokio::time::sleep_until(stop.into()).await;
+    if let Some(p) = pid {
+        outcome.proc_end = Some(Proc::read(p)?);
+    }
+    for t in tasks {
+        let tally = t.await?;
+        outcome.latencies.add(&tally.latencies)?;
+        outcome.late.add(&tally.late)?;
+        outcome.measured_clicks += tally.clicks;
+        outcome.errors += tally.errors;
+        outcome.finished += tally.finished;
+    }
+    Ok(outcome)
+}
