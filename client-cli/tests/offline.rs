@@ -49,7 +49,7 @@ fn bad_input_is_one_line_on_stderr_with_status_2() {
         ),
         (
             vec!["analyze", "--game", "chess", "--position", ""],
-            "orion: --game: unknown game `chess` (known: auriga, lepus, libra, draco, taurus, hydra-2, hydra-partners, hydra-4, bootes, cassiopeia, cassiopeia-five, orion)",
+            "orion: --game: unknown game `chess` (known: auriga, lepus, algol, libra, draco, taurus, hydra-2, hydra-partners, hydra-4, bootes, cassiopeia, cassiopeia-five, orion)",
         ),
     ] {
         let o = orion(&args);

@@ -204,6 +204,25 @@ pub trait Rules: Send + Sync + 'static {
     fn after_click(&self, _game: &mut Game, _before: &Position, _click: Click) {}
     /// Called when the game ends, before the outcome is announced (final scoring).
     fn on_finish(&self, _game: &mut Game, _winner: Option<Winner>) {}
+    /// The winner when `reached` colours reached the goal: by default one colour wins and
+    /// several draw; a scored game may award points and decide by score instead.
+    fn on_goal(&self, game: &mut Game, reached: &[Colour]) -> Option<Winner> {
+        match reached {
+            [one] => Some(game.winner_for(*one)),
+            _ => None,
+        }
+    }
+    /// A game's own actions (Algol's secret and challenge). Must refuse before changing
+    /// anything.
+    fn special(
+        &self,
+        _game: &mut Game,
+        _seat: Seat,
+        _action: Action,
+        _events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        Err(ActionError::Phase("this game has no such action"))
+    }
     /// Whether the no-reversal rule applies, given whether the previous move and this one
     /// entered new pieces.
     fn reversal_applies(&self, _previous_entered: bool, _this_entered: bool) -> bool {
@@ -229,6 +248,10 @@ pub enum Action {
     Claim,
     /// The mover's turn clock ran out (sent by the server, not a player).
     Timeout,
+    /// Algol: choose one's secret man (before the first move; hidden until the end).
+    Secret { piece: Piece },
+    /// Algol: challenge an opponent's piece that one of the mover's pieces is in line with.
+    Challenge { piece: Piece },
 }
 
 /// Who won.
@@ -256,6 +279,22 @@ pub struct Outcome {
     pub winner: Option<Winner>,
     /// Points per seat, in seat order (all zero in games without scores).
     pub scores: Vec<(Seat, u32)>,
+    /// Hidden choices revealed at the end (Algol's secret men), so anyone can check them
+    /// against the commitments published at the start.
+    pub reveals: Vec<Reveal>,
+}
+
+/// A secret revealed at the end of the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reveal {
+    /// Whose secret.
+    pub seat: Seat,
+    /// The secret man.
+    pub piece: Piece,
+    /// The salt, in hex, that was hashed with the piece's number.
+    pub salt: String,
+    /// The commitment published when it was chosen: SHA-256 of `"{number}:{salt}"`, in hex.
+    pub commitment: String,
 }
 
 /// One state change, in the order it happened.
@@ -304,6 +343,18 @@ pub enum Event {
     },
     /// The game ended.
     Over { outcome: Outcome },
+    /// Algol: a seat chose its secret man; only the commitment is public.
+    Secret { seat: Seat, commitment: String },
+    /// Algol: `seat` challenged `piece`; `hit` if it was the secret man. `removed` is the
+    /// challenger's piece taken off after a wrong challenge, or every slot of the found-out
+    /// player's men after a right one.
+    Challenge {
+        seat: Seat,
+        piece: Piece,
+        hit: bool,
+        removed: SlotSet,
+        position: Position,
+    },
 }
 
 /// Why an action was refused. Nothing changed.
@@ -389,6 +440,10 @@ pub(crate) struct Memory {
     pub(crate) part_rotors_by_number: [crate::board::RotorSet; 21],
     /// Draco: twice the level of each of the mover's pieces (by number) when the move began.
     pub(crate) start_level2: [u8; 21],
+    /// Algol: each seat's secret man, once chosen.
+    pub(crate) secrets: [Option<Piece>; 4],
+    /// Algol: the salt hashed with each secret.
+    pub(crate) salts: [[u8; 16]; 4],
 }
 
 /// A game in progress.
@@ -420,8 +475,8 @@ pub struct Game {
     pub(crate) scores: Vec<u32>,
     /// The result, once the game is over.
     outcome: Option<Outcome>,
-    /// The random source for the die, seeded by the caller so a game replays exactly.
-    rng: ChaCha8Rng,
+    /// The random source for the die (and salts), seeded by the caller so a game replays.
+    pub(crate) rng: ChaCha8Rng,
     /// The die.
     die: Die,
 }
@@ -592,6 +647,11 @@ impl Game {
         &self.position
     }
 
+    /// The board, for a game's own actions.
+    pub(crate) fn position_mut(&mut self) -> &mut Position {
+        &mut self.position
+    }
+
     /// The seat to move.
     pub fn mover(&self) -> Seat {
         self.seats[self.turn.mover].seat
@@ -611,6 +671,27 @@ impl Game {
     /// Slots the mover may build on now.
     pub fn eligible(&self) -> SlotSet {
         self.turn.eligible
+    }
+
+    /// Every secret with its salt and commitment, for the end of the game (also when the
+    /// server ends it, by abandonment or time).
+    pub fn reveals(&self) -> Vec<Reveal> {
+        (0..self.seats.len())
+            .filter_map(|i| {
+                self.memory.secrets[i].map(|piece| Reveal {
+                    seat: self.seats[i].seat,
+                    piece,
+                    salt: crate::secret::hex(&self.memory.salts[i]),
+                    commitment: crate::secret::commitment(piece.number(), &self.memory.salts[i]),
+                })
+            })
+            .collect()
+    }
+
+    /// `seat`'s own secret (Algol): for its owner's eyes only until the game is over.
+    pub fn secret(&self, seat: Seat) -> Option<Piece> {
+        let i = self.seats.iter().position(|s| s.seat == seat)?;
+        self.memory.secrets[i]
     }
 
     /// Where the piece being moved could be (the same-piece rule's candidates).
@@ -681,6 +762,10 @@ impl Game {
         let mut events = Vec::new();
         match action {
             Action::Claim => self.claim(seat, now, &mut events)?,
+            Action::Secret { .. } | Action::Challenge { .. } => {
+                let rules = self.rules;
+                rules.special(self, seat, action, &mut events)?;
+            }
             Action::Click { click, piece } => self.click(seat, click, piece, now, &mut events)?,
             Action::Place { slot, from } => self.place(seat, slot, from, now, &mut events)?,
             Action::EndTurn => {
@@ -1042,10 +1127,8 @@ impl Game {
         if reached.is_empty() {
             return false;
         }
-        let winner = match reached.as_slice() {
-            [one] => Some(self.winner_for(*one)),
-            _ => None,
-        };
+        let rules = self.rules;
+        let winner = rules.on_goal(self, &reached);
         self.finish(winner, events);
         true
     }
@@ -1078,19 +1161,26 @@ impl Game {
         false
     }
 
-    fn finish_by_score(&mut self, events: &mut Vec<Event>) {
+    /// Ends the game: the single highest score wins, a tie at the top draws.
+    pub(crate) fn finish_by_score(&mut self, events: &mut Vec<Event>) {
+        let winner = self.score_leader();
+        self.finish(winner, events);
+    }
+
+    /// The seat alone at the top of the scores, if one is.
+    pub(crate) fn score_leader(&self) -> Option<Winner> {
         let best = self.scores.iter().copied().max().unwrap_or(0);
         let leaders: Vec<usize> = (0..self.seats.len())
             .filter(|&i| self.scores[i] == best)
             .collect();
-        let winner = match leaders.as_slice() {
+        match leaders.as_slice() {
             [one] => Some(Winner::Seat(self.seats[*one].seat)),
             _ => None,
-        };
-        self.finish(winner, events);
+        }
     }
 
-    fn winner_for(&self, colour: Colour) -> Winner {
+    /// The winner when `colour` wins: its seat, or its team.
+    pub(crate) fn winner_for(&self, colour: Colour) -> Winner {
         let team: Vec<Seat> = self
             .seats
             .iter()
@@ -1117,19 +1207,20 @@ impl Game {
         mask
     }
 
-    fn finish(&mut self, winner: Option<Winner>, events: &mut Vec<Event>) {
+    pub(crate) fn finish(&mut self, winner: Option<Winner>, events: &mut Vec<Event>) {
         let rules = self.rules;
         rules.on_finish(self, winner);
         let outcome = Outcome {
             winner,
             scores: self.scores(),
+            reveals: self.reveals(),
         };
         self.outcome = Some(outcome.clone());
         self.claims.clear();
         events.push(Event::Over { outcome });
     }
 
-    fn end_turn(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn end_turn(&mut self, events: &mut Vec<Event>) {
         if self.check_goal(true, events) {
             return;
         }

@@ -14,6 +14,7 @@ mod position;
 pub mod puzzles;
 mod rules;
 mod seat;
+mod secret;
 pub mod solve;
 
 pub use board::{
@@ -23,7 +24,7 @@ pub use chain::{chain_pieces, has_chain};
 pub use fence::{evaluate as evaluate_fences, regions, Capture, MAX_FENCED_ROTORS};
 pub use game::{
     Action, ActionError, Allowance, ClaimWindow, Event, Game, Mechanics, Millis, Options, Outcome,
-    PlaceRule, Rules, SetupError, Winner, MAX_CLICKS,
+    PlaceRule, Reveal, Rules, SetupError, Winner, MAX_CLICKS,
 };
 pub use movegen::{move_count, moves, perft};
 pub use notation::{
@@ -34,3 +35,4 @@ pub use piece::{ByColour, Colour, Piece, PIECES_PER_COLOUR};
 pub use position::Position;
 pub use rules::{reverses, standard_start, Die, LastMove, MoveState, RuleError};
 pub use seat::{Seat, SeatInfo};
+pub use secret::commitment;

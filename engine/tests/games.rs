@@ -351,3 +351,145 @@ fn bootes_herding_home_wins() {
     let events = click(&mut g, Seat::S, "E5R").unwrap();
     assert_eq!(winner(&events), Some(Some(Winner::Seat(Seat::S))));
 }
+
+// ---------------------------------------------------------------- Algol
+
+fn secret(g: &mut Game, seat: Seat, piece: &str) -> Result<Vec<Event>, ActionError> {
+    g.step(
+        seat,
+        Action::Secret {
+            piece: orion_engine::parse_piece(piece).unwrap(),
+        },
+        0,
+    )
+}
+
+fn challenge(g: &mut Game, seat: Seat, piece: &str) -> Result<Vec<Event>, ActionError> {
+    g.step(
+        seat,
+        Action::Challenge {
+            piece: orion_engine::parse_piece(piece).unwrap(),
+        },
+        0,
+    )
+}
+
+#[test]
+fn algol_secrets_come_first_and_only_their_commitment_is_public() {
+    let mut g = new("algol", 2);
+    assert_eq!(
+        click(&mut g, Seat::S, "A1R").unwrap_err().to_string(),
+        "every player must first choose a secret man"
+    );
+    assert_eq!(
+        secret(&mut g, Seat::S, "B3").unwrap_err().to_string(),
+        "B3 is not one of your pieces on the board"
+    );
+    let events = secret(&mut g, Seat::S, "R7").unwrap();
+    let Event::Secret { seat, commitment } = &events[0] else {
+        panic!("a secret event: {events:?}")
+    };
+    assert_eq!(*seat, Seat::S);
+    assert_eq!(commitment.len(), 64, "a hex SHA-256");
+    assert_eq!(
+        secret(&mut g, Seat::S, "R8").unwrap_err().to_string(),
+        "you have already chosen your secret man"
+    );
+    secret(&mut g, Seat::N, "B3").unwrap();
+    click(&mut g, Seat::S, "A1R").unwrap();
+}
+
+#[test]
+fn algol_a_wrong_challenge_costs_the_challenging_piece() {
+    let pos = "B3n:R1 A1s:R2 C3n:B1 E5n:B2";
+    let mut g = game("algol", Options::default(), pos, Seat::S, 2);
+    secret(&mut g, Seat::S, "R2").unwrap();
+    secret(&mut g, Seat::N, "B2").unwrap();
+    let events = challenge(&mut g, Seat::S, "B1").unwrap();
+    assert!(
+        matches!(&events[0], Event::Challenge { hit: false, removed, .. }
+        if *removed == parse_slot("B3n").unwrap().bit())
+    );
+    assert_eq!(g.scores(), vec![(Seat::S, 0), (Seat::N, 1)]);
+    assert_eq!(g.mover(), Seat::N, "a challenge ends the turn");
+    assert_eq!(position_string(g.position()), "A1s:R2 C3n:B1 E5n:B2");
+}
+
+#[test]
+fn algol_a_challenge_needs_a_piece_in_line() {
+    let pos = "B3e:R1 A1s:R2 C3n:B1 E5n:B2";
+    let mut g = game("algol", Options::default(), pos, Seat::S, 2);
+    secret(&mut g, Seat::S, "R2").unwrap();
+    secret(&mut g, Seat::N, "B1").unwrap();
+    // B3e touches C3n's end but is not collinear with it.
+    assert_eq!(
+        challenge(&mut g, Seat::S, "B1").unwrap_err().to_string(),
+        "none of your pieces is in line with B1"
+    );
+}
+
+#[test]
+fn algol_a_right_challenge_with_two_players_ends_the_game() {
+    let pos = "B3n:R1 A1s:R2 C3n:B1 E5n:B2";
+    let mut g = game("algol", Options::default(), pos, Seat::S, 2);
+    let published: Vec<String> = [secret(&mut g, Seat::S, "R2"), secret(&mut g, Seat::N, "B1")]
+        .into_iter()
+        .flat_map(|e| e.unwrap())
+        .filter_map(|e| match e {
+            Event::Secret { commitment, .. } => Some(commitment),
+            _ => None,
+        })
+        .collect();
+    let events = challenge(&mut g, Seat::S, "B1").unwrap();
+    assert!(matches!(&events[0], Event::Challenge { hit: true, .. }));
+    let outcome = g.outcome().expect("over").clone();
+    assert_eq!(outcome.winner, Some(Winner::Seat(Seat::S)));
+    assert_eq!(outcome.scores, vec![(Seat::S, 5), (Seat::N, 0)]);
+    // The reveal matches the commitments published at the start.
+    let revealed: Vec<String> = outcome
+        .reveals
+        .iter()
+        .map(|r| r.commitment.clone())
+        .collect();
+    assert_eq!(revealed, published);
+    for r in &outcome.reveals {
+        let salt: Vec<u8> = (0..r.salt.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&r.salt[i..i + 2], 16).unwrap())
+            .collect();
+        assert_eq!(
+            orion_engine::commitment(r.piece.number(), &salt),
+            r.commitment
+        );
+    }
+}
+
+#[test]
+fn algol_with_three_players_a_found_out_player_leaves_the_board() {
+    let options = Options {
+        players: Some(3),
+        ..Options::default()
+    };
+    let pos = "B3n:R1 A1s:R2 C3n:G1 A5w:G2 E5n:B1";
+    let mut g = game("algol", options, pos, Seat::S, 2);
+    secret(&mut g, Seat::S, "R2").unwrap();
+    secret(&mut g, Seat::W, "G1").unwrap();
+    secret(&mut g, Seat::N, "B1").unwrap();
+    challenge(&mut g, Seat::S, "G1").unwrap();
+    assert!(g.outcome().is_none(), "two secret men are left");
+    assert_eq!(position_string(g.position()), "A1s:R2 B3n:R1 E5n:B1");
+    assert!(!g.in_play(Seat::W));
+    assert_eq!(g.mover(), Seat::N, "W's turns are skipped");
+}
+
+#[test]
+fn algol_a_secret_man_across_scores_ten_and_ends_the_game() {
+    let pos = "C4n:R1 A1s:R2 E5n:B1";
+    let mut g = game("algol", Options::default(), pos, Seat::S, 2);
+    secret(&mut g, Seat::S, "R1").unwrap();
+    secret(&mut g, Seat::N, "B1").unwrap();
+    // C5R: C5's south (C4n) goes west to C5w, which touches the top edge.
+    let events = click(&mut g, Seat::S, "C5R").unwrap();
+    assert_eq!(winner(&events), Some(Some(Winner::Seat(Seat::S))));
+    assert_eq!(g.scores()[0], (Seat::S, 10));
+}

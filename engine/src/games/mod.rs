@@ -7,6 +7,7 @@ use crate::piece::{Colour, Piece};
 use crate::position::Position;
 use crate::seat::{Seat, SeatInfo};
 
+mod algol;
 mod auriga;
 mod bootes;
 mod cassiopeia;
@@ -19,6 +20,7 @@ mod libra;
 mod orion;
 mod taurus;
 
+pub use algol::Algol;
 pub use auriga::Auriga;
 pub use bootes::Bootes;
 pub use cassiopeia::{Cassiopeia, CassiopeiaFive};
@@ -35,6 +37,7 @@ pub use taurus::Taurus;
 pub static ALL: &[&dyn Rules] = &[
     &Auriga,
     &Lepus,
+    &Algol,
     &Libra,
     &Draco,
     &Taurus,
