@@ -2,10 +2,10 @@
 //! detection for every seat, Orion capture evaluation, and enumerating every legal 3-click
 //! move from the Hydra start. Figures and the command are in BENCHMARKS.md.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use orion_engine::{
-    evaluate_fences, games, has_chain, moves, parse_click, parse_position, Colour, Game, MoveState,
-    Options, Seat,
+    evaluate_fences, games, has_chain, moves, parse_click, parse_position, Action, Colour, Game,
+    MoveState, Options, Seat,
 };
 
 fn hydra_start() -> Game {
@@ -59,6 +59,26 @@ fn benches(c: &mut Criterion) {
     .unwrap();
     c.bench_function("orion capture evaluation", |b| {
         b.iter(|| evaluate_fences(black_box(&fenced), Colour::Red))
+    });
+
+    // One click through the whole game driver: rules, chain checks for every seat, events.
+    let game = hydra_start();
+    c.bench_function("game step: one click (Hydra for Two)", |b| {
+        let mut events = Vec::with_capacity(8);
+        b.iter_batched_ref(
+            || game.clone(),
+            |g| {
+                events.clear();
+                g.step_into(
+                    Seat::S,
+                    Action::Click { click, piece: None },
+                    0,
+                    &mut events,
+                )
+                .is_ok()
+            },
+            BatchSize::SmallInput,
+        )
     });
 
     c.bench_function("all legal 3-click moves from the Hydra start", |b| {

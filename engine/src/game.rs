@@ -753,21 +753,49 @@ impl Game {
         action: Action,
         now: Millis,
     ) -> Result<Vec<Event>, ActionError> {
+        let mut events = Vec::new();
+        self.step_into(seat, action, now, &mut events)?;
+        Ok(events)
+    }
+
+    /// As [`Game::step`], appending the events to `events` so a caller that steps many games
+    /// can reuse one buffer (no allocation per click). On a refusal `events` is unchanged.
+    pub fn step_into(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        let mark = events.len();
+        let result = self.dispatch(seat, action, now, events);
+        if result.is_err() {
+            events.truncate(mark);
+        }
+        result
+    }
+
+    fn dispatch(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
         if self.outcome.is_some() {
             return Err(ActionError::GameOver);
         }
         if !self.seats.iter().any(|s| s.seat == seat) {
             return Err(ActionError::NoSuchSeat(seat));
         }
-        let mut events = Vec::new();
         match action {
-            Action::Claim => self.claim(seat, now, &mut events)?,
+            Action::Claim => self.claim(seat, now, events)?,
             Action::Secret { .. } | Action::Challenge { .. } => {
                 let rules = self.rules;
-                rules.special(self, seat, action, &mut events)?;
+                rules.special(self, seat, action, events)?;
             }
-            Action::Click { click, piece } => self.click(seat, click, piece, now, &mut events)?,
-            Action::Place { slot, from } => self.place(seat, slot, from, now, &mut events)?,
+            Action::Click { click, piece } => self.click(seat, click, piece, now, events)?,
+            Action::Place { slot, from } => self.place(seat, slot, from, now, events)?,
             Action::EndTurn => {
                 self.check_mover(seat)?;
                 if let Allowance::Place(rule) = self.turn.allowance {
@@ -790,7 +818,7 @@ impl Game {
                     self.rules
                         .end_check(self, &self.position, self.turn.state.candidates)?;
                 }
-                self.end_turn(&mut events);
+                self.end_turn(events);
             }
             Action::Roll | Action::Three => {
                 self.check_mover(seat)?;
@@ -815,6 +843,7 @@ impl Game {
                 events.push(self.turn_event());
             }
             Action::Timeout => {
+                self.check_mover(seat)?;
                 let mover = self.mover();
                 if matches!(self.turn.allowance, Allowance::Clicks(_))
                     && !self.turn.entered
@@ -831,10 +860,10 @@ impl Game {
                         });
                     }
                 }
-                self.end_turn(&mut events);
+                self.end_turn(events);
             }
         }
-        Ok(events)
+        Ok(())
     }
 
     fn known_clicks(&self) -> Option<u8> {

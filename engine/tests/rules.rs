@@ -187,6 +187,11 @@ fn a_time_out_on_a_reversing_move_undoes_it() {
     g.step(Seat::S, Action::EndTurn, 0).unwrap();
     let after_s = *g.position();
     click(&mut g, Seat::N, "C3L", 0).unwrap();
+    // Only the mover's clock can run out.
+    assert_eq!(
+        g.step(Seat::S, Action::Timeout, 0).unwrap_err(),
+        ActionError::NotYourTurn(Seat::N)
+    );
     let events = g.step(Seat::N, Action::Timeout, 0).unwrap();
     assert_eq!(*g.position(), after_s, "the reversing click was undone");
     assert!(matches!(
