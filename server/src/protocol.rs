@@ -412,13 +412,19 @@ pub fn position(position: &Position) -> Value {
 
 /// The `result` object of an `over` event or a snapshot.
 pub fn result(outcome: &Outcome) -> Value {
-    let winner = match outcome.winner {
+    result_of(outcome.winner, &outcome.scores)
+}
+
+/// The `result` object for a result the server decides (time, abandonment).
+pub fn result_of(winner: Option<Winner>, scores: &[(Seat, u32)]) -> Value {
+    let outcome_scores = scores;
+    let winner = match winner {
         None => Value::Null,
         Some(Winner::Seat(s)) => seat(s),
         Some(w @ Winner::Team(..)) => Value::String(w.to_string()),
     };
     let mut scores = Map::new();
-    for (s, points) in &outcome.scores {
+    for (s, points) in outcome_scores {
         scores.insert(s.to_string(), json!(points));
     }
     json!({"winner": winner, "scores": scores})
@@ -426,6 +432,7 @@ pub fn result(outcome: &Outcome) -> Value {
 
 /// The `ev` object of an engine event.
 pub fn engine_event(event: &Event) -> Value {
+    #[allow(unreachable_patterns)]
     match event {
         Event::Click {
             seat: s,
@@ -462,6 +469,9 @@ pub fn engine_event(event: &Event) -> Value {
         } => json!({"kind": "capture", "seat": seat(*s), "slots": slots(*set),
                     "points": points, "position": position(p)}),
         Event::Over { outcome } => json!({"kind": "over", "result": result(outcome)}),
+        // Events of games this server does not host yet (Algol's secrets and challenges).
+        #[allow(unreachable_patterns)]
+        _ => json!({"kind": "unsupported"}),
     }
 }
 

@@ -9,9 +9,7 @@ use crate::lobby::{Player, PlayerId, Queued, RoomHandle, RoomId};
 use crate::protocol::{self, Code, Frame, Refusal, ReplyTo};
 use crate::server::Shared;
 use crate::store::{ActionRecord, RoomRecord, SavedRoom, StoreError};
-use orion_engine::{
-    games, Action, ClaimWindow, Event, Game, Millis, Options, Outcome, Rules, Seat, Winner,
-};
+use orion_engine::{games, Action, ClaimWindow, Event, Game, Millis, Options, Rules, Seat, Winner};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -263,6 +261,9 @@ struct Room {
     seq: u64,
     /// The turn clock.
     clock: TurnClock,
+    /// A result the server decided (time forfeit, abandoned game), which the engine's game
+    /// does not know about.
+    result: Option<Value>,
     /// Server-wide state.
     shared: Arc<Shared>,
 }
@@ -427,6 +428,7 @@ impl Room {
             spectators: HashMap::new(),
             seq: 0,
             clock,
+            result: None,
             shared,
         }
     }
@@ -697,12 +699,9 @@ impl Room {
             None,
         );
         if self.status == Status::Playing && self.seats.is_empty() {
-            let outcome = Outcome {
-                winner: None,
-                scores: self.game.scores(),
-            };
-            let ev = json!({"kind": "over", "result": protocol::result(&outcome),
-                            "reason": "abandoned"});
+            let result = protocol::result_of(None, &self.game.scores());
+            let ev = json!({"kind": "over", "result": result, "reason": "abandoned"});
+            self.result = Some(result);
             let _ = self.emit(vec![ev], None);
             self.finish();
         }
@@ -920,8 +919,12 @@ impl Room {
         for seat in expired {
             self.vacate(seat);
         }
-        if self.status == Status::Playing && self.clock.deadline.is_some_and(|t| t <= now) {
-            self.clock_expired(now);
+        // A late wake-up may find both the turn clock and the bank run out.
+        for _ in 0..2 {
+            match self.clock.deadline {
+                Some(at) if at <= now && self.status == Status::Playing => self.clock_expired(at),
+                _ => break,
+            }
         }
         self.publish();
     }
@@ -946,6 +949,7 @@ impl Room {
         self.clock.deadline = self.options.turn_clock.map(|ms| now.saturating_add(ms));
     }
 
+    /// The turn clock (or the bank) ran out at `now`, the deadline itself.
     fn clock_expired(&mut self, now: Millis) {
         let seat = self.game.mover();
         if self.options.time_bank.is_some() {
@@ -980,12 +984,10 @@ impl Room {
             [a, b] if a.colour == b.colour => Some(Winner::Team(a.seat, b.seat)),
             _ => None,
         };
-        let outcome = Outcome {
-            winner,
-            scores: self.game.scores(),
-        };
-        let ev = json!({"kind": "over", "result": protocol::result(&outcome),
-                        "reason": "time", "seat": protocol::seat(seat)});
+        let result = protocol::result_of(winner, &self.game.scores());
+        let ev = json!({"kind": "over", "result": result, "reason": "time",
+                        "seat": protocol::seat(seat)});
+        self.result = Some(result);
         if self.emit(vec![ev], None).is_ok() {
             self.finish();
         }
@@ -1079,6 +1081,8 @@ impl Room {
         });
         if let Some(outcome) = self.game.outcome() {
             body["result"] = protocol::result(outcome);
+        } else if let Some(result) = &self.result {
+            body["result"] = result.clone();
         }
         protocol::reply(re, body)
     }
