@@ -362,7 +362,7 @@ fn every_puzzle_name_is_found_and_starts_unsolved() {
         let p = puzzle(name);
         assert_eq!(p.name, name);
         assert!(!p.solved(&p.start), "{name}");
-        assert!(p.grip.map_or(true, |g| g.holds(&p.start)));
+        assert!(p.grip.is_none_or(|g| g.holds(&p.start)));
     }
     assert_eq!(puzzles::all().len(), 11);
     assert!(puzzles::find("aquarius").is_none());

@@ -251,18 +251,14 @@ pub struct PatternDb {
 }
 
 impl PatternDb {
-    /// Two databases of six pieces each (pieces 1–6 and 7–12 for Orbit B), or one of all the
-    /// pieces for smaller puzzles.
+    /// Databases of six pieces each, the pieces grouped by where they belong from left to
+    /// right (for Orbit B: the six homes in the left column of orbits, and the six in the
+    /// right — seven times fewer IDA* nodes than pieces 1–6 and 7–12 on the hardest start).
     pub fn for_space(space: &OrbitSpace) -> PatternDb {
         let n = space.n;
-        let k = n.min(6);
-        let mut groups = Vec::new();
-        let mut first = 0;
-        while first < n {
-            let last = (first + k).min(n);
-            groups.push((first as u8..last as u8).collect());
-            first = last;
-        }
+        let mut homes: Vec<u8> = (0..n as u8).collect();
+        homes.sort_by_key(|&p| (space.slots[p as usize].midpoint2().0, p));
+        let groups = homes.chunks(6).map(|g| g.to_vec()).collect();
         Self::with_groups(space, groups)
     }
 
