@@ -410,9 +410,23 @@ pub fn position(position: &Position) -> Value {
     Value::String(position_string(position))
 }
 
-/// The `result` object of an `over` event or a snapshot.
+/// The `result` object of an `over` event or a snapshot; with Algol's secrets revealed so
+/// anyone can check them against the commitments.
 pub fn result(outcome: &Outcome) -> Value {
-    result_of(outcome.winner, &outcome.scores)
+    let mut v = result_of(outcome.winner, &outcome.scores);
+    if !outcome.reveals.is_empty() {
+        v["reveals"] = Value::Array(
+            outcome
+                .reveals
+                .iter()
+                .map(|r| {
+                    json!({"seat": seat(r.seat), "piece": r.piece.to_string(),
+                           "salt": r.salt, "commitment": r.commitment})
+                })
+                .collect(),
+        );
+    }
+    v
 }
 
 /// The `result` object for a result the server decides (time, abandonment).
@@ -432,7 +446,6 @@ pub fn result_of(winner: Option<Winner>, scores: &[(Seat, u32)]) -> Value {
 
 /// The `ev` object of an engine event.
 pub fn engine_event(event: &Event) -> Value {
-    #[allow(unreachable_patterns)]
     match event {
         Event::Click {
             seat: s,
@@ -469,9 +482,19 @@ pub fn engine_event(event: &Event) -> Value {
         } => json!({"kind": "capture", "seat": seat(*s), "slots": slots(*set),
                     "points": points, "position": position(p)}),
         Event::Over { outcome } => json!({"kind": "over", "result": result(outcome)}),
-        // Events of games this server does not host yet (Algol's secrets and challenges).
-        #[allow(unreachable_patterns)]
-        _ => json!({"kind": "unsupported"}),
+        // Only the commitment is public; the piece stays with the engine and its owner.
+        Event::Secret {
+            seat: s,
+            commitment,
+        } => json!({"kind": "secret", "seat": seat(*s), "commitment": commitment}),
+        Event::Challenge {
+            seat: s,
+            piece,
+            hit,
+            removed,
+            position: p,
+        } => json!({"kind": "challenge", "seat": seat(*s), "piece": piece.to_string(),
+                    "hit": hit, "removed": slots(*removed), "position": position(p)}),
     }
 }
 

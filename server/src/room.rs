@@ -640,7 +640,7 @@ impl Room {
             body["code"] = json!(&**code);
         }
         outbox.send(protocol::reply(re, body));
-        outbox.send(self.snapshot(&None));
+        outbox.send(self.snapshot(&None, Some(seat)));
     }
 
     fn attach(&mut self, seat: Seat, outbox: Outbox) {
@@ -662,7 +662,7 @@ impl Room {
             return false;
         }
         self.spectators.insert(outbox.id, outbox.clone());
-        outbox.send(self.snapshot(&re));
+        outbox.send(self.snapshot(&re, None));
         true
     }
 
@@ -851,7 +851,8 @@ impl Room {
             );
             return false;
         }
-        match self.seat_of(&player.id) {
+        let seat = self.seat_of(&player.id);
+        match seat {
             Some(seat) => self.attach(seat, outbox.clone()),
             None if self.private => {
                 self.refuse(&re, &outbox, Code::NotFound, format!("no room {}", self.id));
@@ -875,7 +876,7 @@ impl Room {
         let limit = MAX_RESUME.min(self.shared.send_queue * 3 / 4);
         let missed = self.seq - since;
         if missed as usize > limit {
-            outbox.send(self.snapshot(&re));
+            outbox.send(self.snapshot(&re, seat));
             return true;
         }
         match self.shared.store.events(&self.id, since, limit) {
@@ -886,7 +887,7 @@ impl Room {
             }
             Err(e) => {
                 tracing::warn!(room = %self.id, "resume from store failed: {e}");
-                outbox.send(self.snapshot(&re));
+                outbox.send(self.snapshot(&re, seat));
             }
         }
         true
@@ -1050,7 +1051,9 @@ impl Room {
                "round": self.game.round()})
     }
 
-    fn snapshot(&self, re: &ReplyTo) -> Frame {
+    /// The room as it is now, for one recipient: `seat` gets his own hidden choices (Algol's
+    /// secret man) and nobody else's.
+    fn snapshot(&self, re: &ReplyTo, seat: Option<Seat>) -> Frame {
         let mut seats = Map::new();
         for info in self.game.seats() {
             let v = match self.seats.get(&info.seat) {
@@ -1083,6 +1086,9 @@ impl Room {
             body["result"] = protocol::result(outcome);
         } else if let Some(result) = &self.result {
             body["result"] = result.clone();
+        }
+        if let Some(piece) = seat.and_then(|s| self.game.secret(s)) {
+            body["secret"] = json!(piece.to_string());
         }
         protocol::reply(re, body)
     }

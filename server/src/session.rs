@@ -17,10 +17,6 @@ use tokio::sync::oneshot;
 
 /// Most rooms one connection may be in at once (seated or watching).
 pub const MAX_ROOMS_PER_CONNECTION: usize = 32;
-/// Games the engine knows but this server does not host yet: Algol needs its secret men kept
-/// out of every message but the owner's, which the room does not do yet.
-const UNHOSTED: &[&str] = &["algol"];
-
 /// Most events a `history` reply carries; ask again with `since` for more.
 pub const HISTORY_PAGE: usize = 500;
 
@@ -151,14 +147,17 @@ impl Session {
             Request::Roll { room } => self.act(re, player()?, &room, Action::Roll).await,
             Request::Three { room } => self.act(re, player()?, &room, Action::Three).await,
             Request::Claim { room } => self.act(re, player()?, &room, Action::Claim).await,
-            Request::Secret { room, piece } | Request::Challenge { room, piece } => {
-                self.room(&room)?;
-                parse_piece(&piece)
+            Request::Secret { room, piece } => {
+                let piece = parse_piece(&piece)
                     .map_err(|e| Refusal::new(Code::BadRequest, format!("piece: {e}")))?;
-                Err(Refusal::new(
-                    Code::Illegal,
-                    "no game on this server has secret men or challenges yet (Algol)",
-                ))
+                self.act(re, player()?, &room, Action::Secret { piece })
+                    .await
+            }
+            Request::Challenge { room, piece } => {
+                let piece = parse_piece(&piece)
+                    .map_err(|e| Refusal::new(Code::BadRequest, format!("piece: {e}")))?;
+                self.act(re, player()?, &room, Action::Challenge { piece })
+                    .await
             }
             Request::Chat { room, text } => {
                 let text = text.trim().to_string();
@@ -270,12 +269,6 @@ impl Session {
                 ),
             )
         })?;
-        if UNHOSTED.contains(&rules.id()) {
-            return Err(Refusal::new(
-                Code::NotFound,
-                format!("{} is not hosted by this server yet", rules.name()),
-            ));
-        }
         Ok(rules)
     }
 

@@ -336,7 +336,6 @@ impl Store for SqliteStore {
 
 /// An action as one line of text: `click C4R R7`, `place C1s A1e`, `end`, `roll`, …
 pub fn encode_action(action: &Action) -> String {
-    #[allow(unreachable_patterns)]
     match action {
         Action::Click { click, piece } => match piece {
             Some(p) => format!("click {click} {p}"),
@@ -351,9 +350,8 @@ pub fn encode_action(action: &Action) -> String {
         Action::Three => "three".into(),
         Action::Claim => "claim".into(),
         Action::Timeout => "timeout".into(),
-        // Actions of games this server does not host yet (Algol); never decoded.
-        #[allow(unreachable_patterns)]
-        _ => "unsupported".into(),
+        Action::Secret { piece } => format!("secret {piece}"),
+        Action::Challenge { piece } => format!("challenge {piece}"),
     }
 }
 
@@ -380,6 +378,12 @@ pub fn decode_action(text: &str) -> Option<Action> {
         "three" => Action::Three,
         "claim" => Action::Claim,
         "timeout" => Action::Timeout,
+        "secret" => Action::Secret {
+            piece: parse_piece(words.next()?).ok()?,
+        },
+        "challenge" => Action::Challenge {
+            piece: parse_piece(words.next()?).ok()?,
+        },
         _ => return None,
     };
     Some(action)

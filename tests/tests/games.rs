@@ -290,3 +290,44 @@ async fn an_orion_capture_ends_the_turn() {
     let snap = n.request(json!({"t": "spectate", "room": room})).await;
     assert_eq!(snap["scores"]["S"], 1);
 }
+
+#[tokio::test]
+async fn algol_secret_men_reach_no_one_but_their_owner() {
+    let server = TestServer::start();
+    let mut players = vec![server.player("s").await, server.player("n").await];
+    let room = start_room(&mut players, "algol", json!({})).await;
+    let mut watcher = server.player("w").await;
+    watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+    let [s, n] = &mut players[..] else {
+        unreachable!()
+    };
+    let e = s
+        .refused(json!({"t": "click", "room": room, "click": "A1R"}))
+        .await;
+    assert_eq!(e["code"], "illegal", "secrets come first: {e}");
+    let chosen = s.play(&room, "secret", json!({"piece": "R5"})).await;
+    assert!(chosen["ev"]["commitment"].is_string());
+    assert!(chosen["ev"].get("piece").is_none(), "{chosen}");
+    n.play(&room, "secret", json!({"piece": "B3"})).await;
+    // Each owner's snapshot shows his own secret only; a spectator's shows none.
+    let j = n.request(json!({"t": "join", "room": room})).await;
+    assert_eq!(j["t"], "joined");
+    let snap = n
+        .expect(|m| m["t"] == "snapshot" && m["seq"].as_u64() > Some(3))
+        .await;
+    assert_eq!(snap["secret"], "B3");
+    let mut w2 = server.player("w2").await;
+    let snap = w2.request(json!({"t": "spectate", "room": room})).await;
+    assert!(snap.get("secret").is_none(), "{snap}");
+    watcher.sync_to(&room, n.last_seq(&room)).await;
+    for e in watcher.events.iter().chain(n.events.iter()) {
+        assert!(
+            e["ev"].get("piece").is_none() || e["ev"]["kind"] != "secret",
+            "{e}"
+        );
+    }
+    // The game goes on: south moves.
+    s.play(&room, "click", json!({"click": "A1R"})).await;
+}
