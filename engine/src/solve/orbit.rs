@@ -263,14 +263,23 @@ impl PatternDb {
     }
 
     /// Databases for the given groups of pieces (0-based, by home place).
+    /// The tables are built side by side, one thread each.
     pub fn with_groups(space: &OrbitSpace, groups: Vec<Vec<u8>>) -> PatternDb {
-        let groups = groups
-            .into_iter()
-            .map(|pieces| {
-                let table = Self::build(space, &pieces);
-                (pieces, table)
-            })
-            .collect();
+        let groups = std::thread::scope(|scope| {
+            let builds: Vec<_> = groups
+                .into_iter()
+                .map(|pieces| {
+                    scope.spawn(move || {
+                        let table = Self::build(space, &pieces);
+                        (pieces, table)
+                    })
+                })
+                .collect();
+            builds
+                .into_iter()
+                .filter_map(|b| b.join().ok())
+                .collect()
+        });
         PatternDb { n: space.n, groups }
     }
 
