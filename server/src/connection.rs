@@ -205,6 +205,19 @@ where
                         continue;
                     }
                 };
+                if let (Some(Err(WsError::Capacity(e))), None) = (&message, closing) {
+                    // Over even tungstenite's own cap: refused the same way, unread.
+                    outbox.refuse(
+                        &None,
+                        &Refusal::new(
+                            Code::TooBig,
+                            format!("frame over the {MAX_FRAME}-byte limit ({e})"),
+                        ),
+                    );
+                    outbox.close(1009, "frame too big");
+                    closing = Some(Instant::now() + CLOSE_GRACE);
+                    continue;
+                }
                 let message = match message {
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => {
                         return if closing.is_some() {

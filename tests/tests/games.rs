@@ -181,6 +181,10 @@ async fn hydra_for_four_chain_made_by_another_is_won_by_a_claim_in_the_window() 
     let until = chain["ev"]["claim_until"].as_u64().expect("a claim window");
     assert_eq!(until, orion_tests::T0 + 1000);
     server.clock.advance(999);
+    // W clicks on, breaking the chain again; a claim inside the window still wins.
+    players[1]
+        .play(&room, "click", json!({"click": "C4L"}))
+        .await;
     // Someone else's claim is refused; S's own claim inside the window wins.
     let e = players[2]
         .refused(json!({"t": "claim", "room": room}))

@@ -159,6 +159,16 @@ async fn an_oversized_frame_gets_too_big_and_close_1009() {
 }
 
 #[tokio::test]
+async fn a_frame_over_the_library_cap_is_refused_the_same_way() {
+    let server = TestServer::start();
+    let mut c = server.player("huge").await;
+    c.send_text("x".repeat(8 * orion_server::MAX_FRAME)).await;
+    let e = c.expect_t("error").await;
+    assert_eq!(e["code"], "too_big");
+    assert_eq!(c.expect_close().await, Some(1009));
+}
+
+#[tokio::test]
 async fn a_flood_is_rate_limited_then_closed_with_1008() {
     let server = TestServer::start();
     let mut c = server.player("flood").await;
