@@ -1,9 +1,10 @@
-//! The `orion` binary: offline tools today (apply, analyze, puzzle, solve), and the terminal
-//! client and bots that talk to a server. `main` only parses arguments and dispatches.
+//! The `orion` binary: the terminal client (play, watch, lobby), bots, and the offline tools
+//! (apply, analyze, puzzle, solve). `main` only parses arguments and dispatches.
 
 mod offline;
 
 use clap::{Parser, Subcommand};
+use orion_cli::autoplay;
 use std::process::ExitCode;
 
 /// ORION, the 1971 rotor-board game system: play, watch, and offline tools.
@@ -56,6 +57,66 @@ enum Command {
         #[arg(long)]
         census: bool,
     },
+    /// Play: the full-screen terminal client (lobby, rooms, the board).
+    Play {
+        /// Server URL, `ws://HOST:PORT/ws`.
+        #[arg(long, default_value = "ws://127.0.0.1:7878/ws")]
+        server: String,
+        /// Your name.
+        #[arg(long, default_value_t = default_name())]
+        name: String,
+    },
+    /// Watch a room as a spectator, on the same screen as play.
+    Watch {
+        /// Server URL.
+        #[arg(long, default_value = "ws://127.0.0.1:7878/ws")]
+        server: String,
+        /// Room id.
+        room: String,
+        /// Your name.
+        #[arg(long, default_value_t = default_name())]
+        name: String,
+    },
+    /// Print the room list of a server and exit.
+    Lobby {
+        /// Server URL.
+        #[arg(long, default_value = "ws://127.0.0.1:7878/ws")]
+        server: String,
+    },
+    /// A bot: joins a server by quick match (or `--room`) and plays to the end; or, with
+    /// `--selfplay N`, plays N games offline against another bot and prints the tally.
+    Bot {
+        /// Server URL, `ws://HOST:PORT/ws`.
+        #[arg(long)]
+        server: Option<String>,
+        /// Quick match in this game.
+        #[arg(long)]
+        quick: Option<String>,
+        /// Players for the quick match.
+        #[arg(long)]
+        players: Option<u8>,
+        /// Join this room instead of a quick match.
+        #[arg(long)]
+        room: Option<String>,
+        /// Display name.
+        #[arg(long, default_value = "bot")]
+        name: String,
+        /// How it plays: random or greedy.
+        #[arg(long, default_value = "greedy")]
+        level: orion_cli::bot::Level,
+        /// Offline: play this many games of `--game` against `--against`, print the tally.
+        #[arg(long)]
+        selfplay: Option<u32>,
+        /// Game for self-play.
+        #[arg(long, default_value = "hydra-2")]
+        game: String,
+        /// The other side's level in self-play.
+        #[arg(long, default_value = "random")]
+        against: orion_cli::bot::Level,
+        /// Seed for self-play.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -80,15 +141,73 @@ fn main() -> ExitCode {
             position,
             census,
         } => offline::solve(&name, position.as_deref(), census),
+        Command::Bot {
+            server,
+            quick,
+            players,
+            room,
+            name,
+            level,
+            selfplay,
+            game,
+            against,
+            seed,
+        } => match selfplay {
+            Some(n) => orion_cli::bot::selfplay(&game, players, level, against, n, seed).map(|t| {
+                format!(
+                    "{{\"game\":\"{game}\",\"games\":{n},\"{level}\":{},\"{against}\":{},\"unfinished\":{}}}",
+                    t.first, t.second, t.unfinished
+                )
+            }),
+            None => {
+                let entry = match (room, quick) {
+                    (Some(room), _) => autoplay::Entry::Room(room),
+                    (None, Some(game)) => autoplay::Entry::Quick { game, players },
+                    (None, None) => {
+                        return fail("bot: say --quick GAME or --room ID (or --selfplay N)".into())
+                    }
+                };
+                let Some(server) = server else {
+                    return fail("bot: say --server ws://HOST:PORT/ws".into());
+                };
+                let config = autoplay::BotConfig {
+                    server,
+                    name,
+                    level,
+                    entry,
+                    seed: seed ^ u64::from(std::process::id()),
+                };
+                block_on(autoplay::run(config)).map(|r| r.line())
+            }
+        },
+        Command::Play { server, name } => block_on(orion_cli::tui::run(&server, &name, None)).map(|()| String::new()),
+        Command::Watch { server, room, name } => {
+            block_on(orion_cli::tui::run(&server, &name, Some(room))).map(|()| String::new())
+        }
+        Command::Lobby { server } => block_on(orion_cli::lobby::fetch(&server, "lobby")).map(|r| orion_cli::lobby::table(&r)),
     };
     match result {
+        Ok(line) if line.is_empty() => ExitCode::SUCCESS,
         Ok(line) => {
             println!("{line}");
             ExitCode::SUCCESS
         }
-        Err(message) => {
-            eprintln!("orion: {message}");
-            ExitCode::from(2)
-        }
+        Err(message) => fail(message),
     }
+}
+
+fn fail(message: String) -> ExitCode {
+    eprintln!("orion: {message}");
+    ExitCode::from(2)
+}
+
+/// The user's login name, as a default player name.
+fn default_name() -> String {
+    std::env::var("USER").unwrap_or_else(|_| "player".to_string())
+}
+
+/// Runs a network command on a fresh runtime.
+fn block_on<T>(f: impl std::future::Future<Output = Result<T, String>>) -> Result<T, String> {
+    let rt = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    rt.block_on(f)
 }

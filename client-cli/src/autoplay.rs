@@ -1,0 +1,350 @@
+//! A bot at a server: joins by quick match or by room id, follows the room event by event,
+//! asks [`crate::bot::Bot`] what to do whenever it is its turn, claims a chain made for it
+//! the moment it appears, and returns when the game is over.
+
+use crate::bot::{self, Bot, Level};
+use crate::net::{self, NetEvent, TokenStore};
+use crate::room::{RoomState, Status};
+use crate::wire::{Ev, Incoming, Request};
+use orion_engine::{Action, Colour, Seat};
+
+/// How the bot finds its game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// Quick match in a game, with a player count.
+    Quick {
+        /// Game id.
+        game: String,
+        /// Players.
+        players: Option<u8>,
+    },
+    /// A seat in this room.
+    Room(String),
+}
+
+/// What the bot needs to play.
+#[derive(Clone, Debug)]
+pub struct BotConfig {
+    /// `ws://HOST:PORT/ws`.
+    pub server: String,
+    /// Display name.
+    pub name: String,
+    /// How it plays.
+    pub level: Level,
+    /// How it finds its game.
+    pub entry: Entry,
+    /// Seed of its random choices.
+    pub seed: u64,
+}
+
+/// How a bot's game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Room id.
+    pub room: String,
+    /// The bot's seat.
+    pub seat: Seat,
+    /// The winner (`S`, or a team `S+N`), `None` for a draw.
+    pub winner: Option<String>,
+    /// Final scores per seat letter.
+    pub scores: Vec<(String, u64)>,
+    /// Moves the server refused (a bot that knows the rules makes few).
+    pub refused: u32,
+}
+
+impl Report {
+    /// Whether the bot's seat won (alone or with its team).
+    pub fn won(&self) -> bool {
+        self.winner
+            .as_deref()
+            .is_some_and(|w| w.split('+').any(|s| Seat::parse(s) == Some(self.seat)))
+    }
+
+    /// One line for the terminal.
+    pub fn line(&self) -> String {
+        let scores: Vec<String> = self
+            .scores
+            .iter()
+            .map(|(s, p)| format!("{s} {p}"))
+            .collect();
+        format!(
+            "room {}: seat {}, winner {}, scores [{}], {}",
+            self.room,
+            self.seat,
+            self.winner.as_deref().unwrap_or("none (draw)"),
+            scores.join(", "),
+            if self.won() { "won" } else { "did not win" }
+        )
+    }
+}
+
+/// Turns a bot's action into the request that asks for it.
+pub fn request(room: &str, action: Action) -> Request {
+    let room = room.to_string();
+    match action {
+        Action::Click { click, piece } => Request::Click {
+            room,
+            click: click.to_string(),
+            piece: piece.map(|p| p.to_string()),
+        },
+        Action::Place { slot, from } => Request::Place {
+            room,
+            slot: slot.to_string(),
+            from: from.map(|s| s.to_string()),
+        },
+        Action::EndTurn | Action::Timeout => Request::EndTurn { room },
+        Action::Roll => Request::Roll { room },
+        Action::Three => Request::Three { room },
+        Action::Claim => Request::Claim { room },
+        Action::Secret { piece } => Request::Secret {
+            room,
+            piece: piece.to_string(),
+        },
+        Action::Challenge { piece } => Request::Challenge {
+            room,
+            piece: piece.to_string(),
+        },
+    }
+}
+
+/// The server's request rate (PROTOCOL: flooders are refused, then closed), kept a little
+/// under so a bot is never refused for speed.
+const RATE_PER_SEC: f64 = 18.0;
+/// Requests that may go at once.
+const RATE_BURST: f64 = 30.0;
+
+/// A token bucket pacing the bot's requests.
+struct Bucket {
+    tokens: f64,
+    at: tokio::time::Instant,
+}
+
+impl Bucket {
+    fn new() -> Bucket {
+        Bucket {
+            tokens: RATE_BURST,
+            at: tokio::time::Instant::now(),
+        }
+    }
+
+    /// Waits until a request may go.
+    async fn take(&mut self) {
+        let now = tokio::time::Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * RATE_PER_SEC;
+        self.tokens = (self.tokens + refill).min(RATE_BURST);
+        self.at = now;
+        if self.tokens < 1.0 {
+            let wait = (1.0 - self.tokens) / RATE_PER_SEC;
+            tokio::time::sleep(std::time::Duration::from_secs_f64(wait)).await;
+            self.tokens = 1.0;
+            self.at = tokio::time::Instant::now();
+        }
+        self.tokens -= 1.0;
+    }
+}
+
+/// Refusals in a row after which the bot stops trying until something happens.
+const MAX_REFUSALS: u32 = 6;
+
+/// Plays one game and reports how it ended.
+pub async fn run(config: BotConfig) -> Result<Report, String> {
+    let mut client = net::connect(&config.server, &config.name, TokenStore::Memory).await?;
+    let first = match &config.entry {
+        Entry::Quick { game, players } => Request::Quick {
+            game: game.clone(),
+            players: *players,
+        },
+        Entry::Room(room) => Request::Join {
+            room: Some(room.clone()),
+            code: None,
+            seat: None,
+        },
+    };
+    if !client.send(first).await {
+        return Err("the connection closed".to_string());
+    }
+    let mut me = Player {
+        bot: Bot::new(config.level, config.seed),
+        room: None,
+        seat: None,
+        state: None,
+        pending: false,
+        refused: 0,
+        in_a_row: 0,
+        failed: Vec::new(),
+        out: Vec::new(),
+        ready_needed: matches!(config.entry, Entry::Room(_)),
+        retry: None,
+    };
+    let mut bucket = Bucket::new();
+    loop {
+        let Some(ev) = client.recv().await else {
+            return Err("the connection closed".to_string());
+        };
+        me.handle(ev)?;
+        while let Ok(ev) = client.rx.try_recv() {
+            me.handle(ev)?;
+        }
+        if let Some(report) = me.finished() {
+            return Ok(report);
+        }
+        me.decide();
+        for r in me.out.drain(..) {
+            bucket.take().await;
+            if !client.send(r).await {
+                return Err("the connection closed".to_string());
+            }
+        }
+    }
+}
+
+/// The bot's side of the room.
+struct Player {
+    bot: Bot,
+    room: Option<String>,
+    seat: Option<Seat>,
+    state: Option<RoomState>,
+    /// An action was sent and neither its event nor its refusal has come back.
+    pending: bool,
+    refused: u32,
+    /// Refusals since the last event.
+    in_a_row: u32,
+    /// Actions refused since the last event, not to be tried again.
+    failed: Vec<Action>,
+    /// Requests to send.
+    out: Vec<Request>,
+    /// Joined by room id: say `ready` once seated.
+    ready_needed: bool,
+    /// An action refused for the rate only, to send again.
+    retry: Option<Action>,
+}
+
+impl Player {
+    fn my_colour(&self) -> Option<Colour> {
+        let s = self.state.as_ref()?;
+        s.colour_of(self.seat?)
+    }
+
+    fn handle(&mut self, ev: NetEvent) -> Result<(), String> {
+        let msg = match ev {
+            NetEvent::Message(m) => m,
+            NetEvent::Gone(why) => return Err(why),
+            NetEvent::Dropped(_) | NetEvent::Welcome { .. } => return Ok(()),
+        };
+        match msg {
+            Incoming::Joined { room, seat, .. } => {
+                if self.room.as_deref().map_or(true, |r| r == room) {
+                    self.seat = Seat::parse(&seat);
+                    if self.ready_needed {
+                        self.out.push(Request::Ready { room: room.clone() });
+                        self.ready_needed = false;
+                    }
+                    self.room = Some(room);
+                }
+            }
+            Incoming::Snapshot(snap) => {
+                if self.room.as_deref() == Some(snap.room.as_str()) {
+                    self.state = Some(RoomState::from_snapshot(&snap, self.seat));
+                    self.pending = false;
+                }
+            }
+            Incoming::Event { room, seq, ev } => {
+                if self.room.as_deref() != Some(room.as_str()) {
+                    return Ok(());
+                }
+                if let Some(s) = self.state.as_mut() {
+                    s.apply(seq, &ev);
+                }
+                self.pending = false;
+                self.in_a_row = 0;
+                self.failed.clear();
+                if let Ev::Chain {
+                    colour,
+                    claim_until: Some(_),
+                } = &ev
+                {
+                    if Colour::parse(colour).is_some() && Colour::parse(colour) == self.my_colour()
+                    {
+                        self.out.push(Request::Claim { room });
+                    }
+                }
+            }
+            Incoming::Error { code, .. } if code == "rate_limited" => {
+                // Not a judgement on the move: send it again once the bucket has refilled.
+                self.pending = false;
+                if let Some(a) = self.failed.pop() {
+                    self.retry = Some(a);
+                }
+            }
+            Incoming::Error { .. } => {
+                self.pending = false;
+                self.refused += 1;
+                self.in_a_row += 1;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn finished(&self) -> Option<Report> {
+        let s = self.state.as_ref()?;
+        if s.status != Status::Finished {
+            return None;
+        }
+        Some(Report {
+            room: s.room.clone(),
+            seat: self.seat?,
+            winner: s.result.as_ref().and_then(|r| r.winner.clone()),
+            scores: s
+                .seats
+                .iter()
+                .map(|x| (x.seat.to_string(), x.score))
+                .collect(),
+            refused: self.refused,
+        })
+    }
+
+    fn decide(&mut self) {
+        if self.pending {
+            return;
+        }
+        let Some(state) = self.state.as_ref() else {
+            return;
+        };
+        if !state.my_turn() {
+            return;
+        }
+        let room = state.room.clone();
+        if let Some(a) = self.retry.take() {
+            self.failed.push(a);
+            self.out.push(request(&room, a));
+            self.pending = true;
+            return;
+        }
+        if self.in_a_row >= MAX_REFUSALS {
+            // Lost: give the turn up rather than stall the table.
+            self.in_a_row = 0;
+            self.out.push(Request::EndTurn { room });
+            self.pending = true;
+            return;
+        }
+        let Some(sit) = bot::situation(state) else {
+            return;
+        };
+        let mut action = self.bot.act(&sit);
+        if action.is_some_and(|a| self.failed.contains(&a)) {
+            // The server refused it: any other legal click, else the end of the turn.
+            let other = Bot::new(Level::Random, self.refused as u64).act(&sit);
+            action = match other {
+                Some(a) if !self.failed.contains(&a) => Some(a),
+                _ if !self.failed.contains(&Action::EndTurn) => Some(Action::EndTurn),
+                _ => None,
+            };
+        }
+        if let Some(a) = action {
+            self.failed.push(a);
+            self.out.push(request(&room, a));
+            self.pending = true;
+        }
+    }
+}

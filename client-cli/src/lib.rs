@@ -1,0 +1,11 @@
+//! The `orion` client library: the wire messages as the client reads them, a room followed
+//! event by event, the connection with its saved token and resume, the terminal UI, and the
+//! bots. The binary in `main.rs` only parses arguments and calls in here.
+
+pub mod autoplay;
+pub mod bot;
+pub mod lobby;
+pub mod net;
+pub mod room;
+pub mod tui;
+pub mod wire;

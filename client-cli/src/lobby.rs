@@ -1,0 +1,56 @@
+//! `orion lobby`: connect, ask for the room list once, print it as a table and exit.
+
+use crate::net::{self, NetEvent, TokenStore};
+use crate::wire::{Incoming, Request, RoomSummary};
+use std::time::Duration;
+
+/// How long to wait for the list.
+const WAIT: Duration = Duration::from_secs(10);
+
+/// The room list as printed: a header and one line per room.
+pub fn table(rooms: &[RoomSummary]) -> String {
+    let mut out = format!(
+        "{:<12} {:<16} {:<9} {:<6} {:<9} players",
+        "room", "game", "status", "seats", "watching"
+    );
+    if rooms.is_empty() {
+        out.push_str("\n(no open rooms)");
+    }
+    for r in rooms {
+        let names: Vec<String> = r
+            .seats
+            .iter()
+            .map(|(s, n)| format!("{s}:{}", n.as_deref().unwrap_or("-")))
+            .collect();
+        out.push_str(&format!(
+            "\n{:<12} {:<16} {:<9} {:<6} {:<9} {}",
+            r.room,
+            r.game,
+            r.status,
+            format!("{}/{}", r.taken(), r.seats.len()),
+            r.spectators,
+            names.join(" ")
+        ));
+    }
+    out
+}
+
+/// Fetches the room list of `server`.
+pub async fn fetch(server: &str, name: &str) -> Result<Vec<RoomSummary>, String> {
+    let mut client = net::connect(server, name, TokenStore::Memory).await?;
+    client.send(Request::Lobby { watch: false }).await;
+    let wait = async {
+        while let Some(ev) = client.recv().await {
+            match ev {
+                NetEvent::Message(Incoming::Lobby { rooms }) => return Ok(rooms),
+                NetEvent::Message(Incoming::Error { message, .. }) => return Err(message),
+                NetEvent::Gone(why) | NetEvent::Dropped(why) => return Err(why),
+                _ => {}
+            }
+        }
+        Err("the connection closed".to_string())
+    };
+    tokio::time::timeout(WAIT, wait)
+        .await
+        .map_err(|_| format!("{server} sent no room list within {} s", WAIT.as_secs()))?
+}

@@ -1,0 +1,350 @@
+//! The connection to a server: one task owns the WebSocket, says `hello` with the token saved
+//! from an earlier session, and after a dropped connection reconnects on its own, says
+//! `hello` with the same token and `resume`s every room it was in from the last `seq` seen.
+//! The UI and the bots talk to it through two bounded channels.
+
+use crate::wire::{self, Incoming, Request, VERSION};
+use futures::{SinkExt, StreamExt};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+
+/// Requests waiting to be written; a sender that outruns the socket waits.
+pub const REQUEST_QUEUE: usize = 64;
+/// Messages read but not yet taken by the UI or bot; the reader waits when it is full.
+pub const MESSAGE_QUEUE: usize = 1024;
+/// Reconnection attempts after a drop before giving up.
+pub const RECONNECT_TRIES: u32 = 20;
+/// Largest frame the client accepts (a snapshot is a few KB).
+pub const MAX_FRAME: usize = 1 << 20;
+
+/// Where the token of a name on a server is kept between sessions.
+#[derive(Clone, Debug)]
+pub enum TokenStore {
+    /// Only for this process (bots: each run is a new player).
+    Memory,
+    /// A JSON file of `{"SERVER NAME": "token"}` (the UI: `orion/tokens.json` in the user's
+    /// config directory, or `$ORION_CONFIG_DIR/tokens.json`).
+    File(PathBuf),
+}
+
+impl TokenStore {
+    /// The user's token file.
+    pub fn user() -> TokenStore {
+        let dir = std::env::var_os("ORION_CONFIG_DIR")
+            .map(PathBuf::from)
+            .or_else(|| dirs::config_dir().map(|d| d.join("orion")));
+        match dir {
+            Some(d) => TokenStore::File(d.join("tokens.json")),
+            None => TokenStore::Memory,
+        }
+    }
+
+    fn key(server: &str, name: &str) -> String {
+        format!("{server} {name}")
+    }
+
+    fn read(path: &PathBuf) -> HashMap<String, String> {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default()
+    }
+
+    /// The saved token for `name` on `server`.
+    pub fn load(&self, server: &str, name: &str) -> Option<String> {
+        match self {
+            TokenStore::Memory => None,
+            TokenStore::File(path) => Self::read(path).remove(&Self::key(server, name)),
+        }
+    }
+
+    /// Saves the token (best effort: a read-only config directory only costs the resume
+    /// after a restart of the client).
+    pub fn save(&self, server: &str, name: &str, token: &str) {
+        if let TokenStore::File(path) = self {
+            let mut all = Self::read(path);
+            all.insert(Self::key(server, name), token.to_string());
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            if let Ok(text) = serde_json::to_string_pretty(&all) {
+                let _ = std::fs::write(path, text);
+            }
+        }
+    }
+}
+
+/// What the connection task reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NetEvent {
+    /// Connected and welcomed (again, after a reconnect).
+    Welcome {
+        /// Player id.
+        player: String,
+        /// Rooms where this player holds a seat.
+        rooms: Vec<String>,
+        /// Whether this is a reconnection.
+        again: bool,
+    },
+    /// A message from the server (the `welcome` is reported as [`NetEvent::Welcome`]).
+    Message(Incoming),
+    /// The connection dropped; reconnecting.
+    Dropped(String),
+    /// The connection is gone for good.
+    Gone(String),
+}
+
+/// The handle on a connection task.
+pub struct Client {
+    /// Requests to send.
+    pub tx: mpsc::Sender<Request>,
+    /// What arrives.
+    pub rx: mpsc::Receiver<NetEvent>,
+}
+
+impl Client {
+    /// Sends a request; `false` when the connection task has ended.
+    pub async fn send(&self, r: Request) -> bool {
+        self.tx.send(r).await.is_ok()
+    }
+
+    /// The next report; `None` when the task has ended.
+    pub async fn recv(&mut self) -> Option<NetEvent> {
+        self.rx.recv().await
+    }
+}
+
+/// What one room needs to be resumed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Member {
+    /// Holds a seat: `resume` from the last seq.
+    Player(u64),
+    /// Watches: `spectate` again.
+    Spectator(u64),
+}
+
+/// Connects to `url` as `name`, and keeps the connection up in a task.
+pub async fn connect(url: &str, name: &str, tokens: TokenStore) -> Result<Client, String> {
+    let (ws, welcome) = open(url, name, tokens.load(url, name)).await?;
+    tokens.save(url, name, &welcome.token);
+    let (req_tx, req_rx) = mpsc::channel(REQUEST_QUEUE);
+    let (ev_tx, ev_rx) = mpsc::channel(MESSAGE_QUEUE);
+    let _ = ev_tx
+        .send(NetEvent::Welcome {
+            player: welcome.player,
+            rooms: welcome.rooms,
+            again: false,
+        })
+        .await;
+    let task = Task {
+        url: url.to_string(),
+        name: name.to_string(),
+        tokens,
+        token: welcome.token,
+        rooms: HashMap::new(),
+        tx: ev_tx,
+    };
+    tokio::spawn(task.run(ws, req_rx));
+    Ok(Client {
+        tx: req_tx,
+        rx: ev_rx,
+    })
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The server's `welcome`.
+struct Welcome {
+    player: String,
+    token: String,
+    rooms: Vec<String>,
+}
+
+/// Opens the socket and says hello; returns the welcome.
+async fn open(url: &str, name: &str, token: Option<String>) -> Result<(Ws, Welcome), String> {
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig {
+        max_message_size: Some(MAX_FRAME),
+        max_frame_size: Some(MAX_FRAME),
+        ..Default::default()
+    };
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false)
+        .await
+        .map_err(|e| format!("cannot connect to {url}: {e}"))?;
+    let hello = Request::Hello {
+        name: name.to_string(),
+        version: VERSION,
+        token,
+    };
+    ws.send(Message::text(hello.to_text()))
+        .await
+        .map_err(|e| format!("connection to {url} failed: {e}"))?;
+    while let Some(msg) = ws.next().await {
+        let msg = msg.map_err(|e| format!("connection to {url} failed: {e}"))?;
+        let Message::Text(text) = msg else {
+            continue;
+        };
+        match wire::parse(&text) {
+            Incoming::Welcome {
+                player,
+                token,
+                rooms,
+                ..
+            } => {
+                return Ok((
+                    ws,
+                    Welcome {
+                        player,
+                        token,
+                        rooms,
+                    },
+                ))
+            }
+            Incoming::Error { message, .. } => {
+                return Err(format!("the server refused: {message}"))
+            }
+            _ => {}
+        }
+    }
+    Err(format!("{url} closed the connection before welcoming us"))
+}
+
+/// The connection task's state.
+struct Task {
+    url: String,
+    name: String,
+    tokens: TokenStore,
+    /// The token of the first welcome, to get the same seats back.
+    token: String,
+    /// Rooms this connection is in, with the last seq seen, to resume after a drop.
+    rooms: HashMap<String, Member>,
+    tx: mpsc::Sender<NetEvent>,
+}
+
+impl Task {
+    async fn run(mut self, mut ws: Ws, mut requests: mpsc::Receiver<Request>) {
+        loop {
+            let why = self.pump(&mut ws, &mut requests).await;
+            let Some(why) = why else {
+                let _ = ws.close(None).await;
+                return; // The client dropped its handle.
+            };
+            if self.tx.send(NetEvent::Dropped(why.clone())).await.is_err() {
+                return;
+            }
+            match self.reconnect().await {
+                Some(new) => ws = new,
+                None => {
+                    let _ = self.tx.send(NetEvent::Gone(why)).await;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Moves frames both ways until the socket fails (`Some(why)`) or the client hangs up.
+    async fn pump(
+        &mut self,
+        ws: &mut Ws,
+        requests: &mut mpsc::Receiver<Request>,
+    ) -> Option<String> {
+        loop {
+            tokio::select! {
+                r = requests.recv() => {
+                    let r = r?;
+                    if let Request::Spectate { room } = &r {
+                        self.rooms.entry(room.clone()).or_insert(Member::Spectator(0));
+                    }
+                    if let Request::Leave { room } = &r {
+                        self.rooms.remove(room);
+                    }
+                    if let Err(e) = ws.send(Message::text(r.to_text())).await {
+                        return Some(format!("send failed: {e}"));
+                    }
+                }
+                m = ws.next() => {
+                    let text = match m {
+                        None => return Some("the server closed the connection".to_string()),
+                        Some(Err(e)) => return Some(format!("connection lost: {e}")),
+                        Some(Ok(Message::Text(t))) => t,
+                        Some(Ok(Message::Close(f))) => {
+                            return Some(f.map_or("the server closed the connection".to_string(),
+                                |f| format!("the server closed the connection: {}", f.reason)));
+                        }
+                        Some(Ok(_)) => continue,
+                    };
+                    let incoming = wire::parse(&text);
+                    self.track(&incoming);
+                    if self.tx.send(NetEvent::Message(incoming)).await.is_err() {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+
+    fn track(&mut self, m: &Incoming) {
+        match m {
+            Incoming::Joined { room, .. } => {
+                let seq = match self.rooms.get(room) {
+                    Some(Member::Player(s) | Member::Spectator(s)) => *s,
+                    None => 0,
+                };
+                self.rooms.insert(room.clone(), Member::Player(seq));
+            }
+            Incoming::Left { room } => {
+                self.rooms.remove(room);
+            }
+            Incoming::Snapshot(s) => self.seen(&s.room, s.seq),
+            Incoming::Event { room, seq, .. } => self.seen(room, *seq),
+            _ => {}
+        }
+    }
+
+    fn seen(&mut self, room: &str, seq: u64) {
+        match self.rooms.get_mut(room) {
+            Some(Member::Player(s) | Member::Spectator(s)) => *s = (*s).max(seq),
+            None => {
+                self.rooms.insert(room.to_string(), Member::Spectator(seq));
+            }
+        }
+    }
+
+    /// Reconnects with the saved token and resumes every room; `None` after too many tries.
+    async fn reconnect(&mut self) -> Option<Ws> {
+        let mut delay = Duration::from_millis(100);
+        for _ in 0..RECONNECT_TRIES {
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(Duration::from_secs(5));
+            let Ok((mut ws, welcome)) = open(&self.url, &self.name, Some(self.token.clone())).await
+            else {
+                continue;
+            };
+            self.token = welcome.token;
+            self.tokens.save(&self.url, &self.name, &self.token);
+            let again = NetEvent::Welcome {
+                player: welcome.player,
+                rooms: welcome.rooms,
+                again: true,
+            };
+            if self.tx.send(again).await.is_err() {
+                return None;
+            }
+            let mut ok = true;
+            for (room, member) in self.rooms.clone() {
+                let r = match member {
+                    Member::Player(since) => Request::Resume { room, since },
+                    Member::Spectator(_) => Request::Spectate { room },
+                };
+                ok &= ws.send(Message::text(r.to_text())).await.is_ok();
+            }
+            if ok {
+                return Some(ws);
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,580 @@
+//! A room as the client sees it: the state of a snapshot, brought up to date event by event.
+//! Both the terminal UI and the bots read it. It also follows what the rules need to choose a
+//! legal move (the same-piece candidates, the move before, building) so a bot can ask the
+//! engine what it may do without a copy of the server's game.
+
+use crate::wire::{Ev, GameResult, Snapshot};
+use orion_engine::{
+    games, parse_click, parse_position, parse_slot, Allowance, ClaimWindow, Click, Colour,
+    LastMove, MoveState, Options, Position, Rules, Seat, SeatInfo, SlotSet,
+};
+use serde_json::Value;
+use std::collections::VecDeque;
+
+/// Most log lines kept; older lines scroll away.
+pub const MAX_LOG: usize = 500;
+
+/// Where the room is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Seats are being filled.
+    Waiting,
+    /// The game is on.
+    Playing,
+    /// The game is over.
+    Finished,
+}
+
+/// One seat at the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatState {
+    /// The seat.
+    pub seat: Seat,
+    /// The colour it moves.
+    pub colour: Colour,
+    /// Who sits there.
+    pub name: Option<String>,
+    /// Player id of the sitter.
+    pub player: Option<String>,
+    /// Whether the sitter is connected.
+    pub connected: bool,
+    /// Points.
+    pub score: u64,
+}
+
+/// An open chance to claim a chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenClaim {
+    /// Whose chain.
+    pub colour: Colour,
+    /// When the window closes (ms since epoch).
+    pub until: u64,
+}
+
+/// A room as the client knows it.
+#[derive(Clone)]
+pub struct RoomState {
+    /// Room id.
+    pub room: String,
+    /// Last event seq applied.
+    pub seq: u64,
+    /// Game id.
+    pub game: String,
+    /// The game's rules, when this client knows the game.
+    pub rules: Option<&'static dyn Rules>,
+    /// Room options as sent.
+    pub options: Value,
+    /// Where the room is.
+    pub status: Status,
+    /// Seats in turn order.
+    pub seats: Vec<SeatState>,
+    /// Spectators.
+    pub spectators: u64,
+    /// The board.
+    pub position: Position,
+    /// The mover.
+    pub mover: Option<Seat>,
+    /// Clicks allowed this turn (`None`: die or three still to choose).
+    pub clicks: Option<u8>,
+    /// Round, 1-based.
+    pub round: u32,
+    /// The same-piece rule's state of the move in progress.
+    pub moving: MoveState,
+    /// Slots the mover may build on now.
+    pub eligible: SlotSet,
+    /// The position when this turn began.
+    pub turn_before: Position,
+    /// Whether this move has entered a new piece.
+    pub turn_entered: bool,
+    /// The previous move, for the no-reversal rule (unknown after a snapshot).
+    pub last_move: Option<LastMove>,
+    /// The last click made, to highlight.
+    pub last_click: Option<Click>,
+    /// Chains open to be claimed.
+    pub claims: Vec<OpenClaim>,
+    /// The result, once over.
+    pub result: Option<GameResult>,
+    /// This client's seat, if it plays.
+    pub me: Option<Seat>,
+    /// What happened, newest last (bounded by [`MAX_LOG`]).
+    pub log: VecDeque<String>,
+}
+
+fn seat_colours(rules: Option<&'static dyn Rules>, seats: &[Seat]) -> Vec<SeatInfo> {
+    if let Some(rules) = rules {
+        let n = seats.len() as u8;
+        if rules.players().contains(&n) {
+            return rules.seats(n);
+        }
+    }
+    seats
+        .iter()
+        .map(|&seat| SeatInfo {
+            seat,
+            colour: seat.colour(),
+        })
+        .collect()
+}
+
+/// The engine options of a room's options object (the server adds clocks the engine ignores).
+pub fn engine_options(options: &Value) -> Options {
+    let mut o = Options::default();
+    if let Some(c) = options.get("clicks").and_then(Value::as_u64) {
+        o.clicks = Some(c.min(6) as u8);
+    }
+    if let Some(Value::Array(faces)) = options.get("die") {
+        let faces: Vec<u8> = faces
+            .iter()
+            .filter_map(Value::as_u64)
+            .map(|f| f.min(6) as u8)
+            .collect();
+        if !faces.is_empty() {
+            o.die = faces;
+        }
+    }
+    match options.get("claim_window") {
+        Some(Value::String(s)) if s == "auto" => o.claim_window = ClaimWindow::Auto,
+        Some(v) => {
+            if let Some(ms) = v.as_u64() {
+                o.claim_window = ClaimWindow::Millis(ms);
+            }
+        }
+        None => {}
+    }
+    if let Some(p) = options.get("players").and_then(Value::as_u64) {
+        o.players = Some(p.min(4) as u8);
+    }
+    o
+}
+
+impl RoomState {
+    /// A room known from its snapshot; `me` is this client's seat if it plays.
+    pub fn from_snapshot(snap: &Snapshot, me: Option<Seat>) -> RoomState {
+        let rules = games::find(&snap.game);
+        let seat_letters: Vec<Seat> = snap
+            .seats
+            .iter()
+            .filter_map(|s| Seat::parse(&s.seat))
+            .collect();
+        let infos = seat_colours(rules, &seat_letters);
+        let seats = infos
+            .iter()
+            .map(|info| {
+                let view = snap
+                    .seats
+                    .iter()
+                    .find(|v| Seat::parse(&v.seat) == Some(info.seat));
+                let colour = view
+                    .and_then(|v| v.colour.as_deref())
+                    .and_then(Colour::parse)
+                    .unwrap_or(info.colour);
+                let score = snap
+                    .scores
+                    .iter()
+                    .find(|(k, _)| Seat::parse(k) == Some(info.seat))
+                    .map_or(0, |(_, p)| *p);
+                SeatState {
+                    seat: info.seat,
+                    colour,
+                    name: view.and_then(|v| v.name.clone()),
+                    player: view.and_then(|v| v.player.clone()),
+                    connected: view.is_some_and(|v| v.connected),
+                    score,
+                }
+            })
+            .collect();
+        let position = parse_position(&snap.position).unwrap_or_default();
+        let status = match snap.status.as_str() {
+            "playing" => Status::Playing,
+            "finished" => Status::Finished,
+            _ => Status::Waiting,
+        };
+        let mut room = RoomState {
+            room: snap.room.clone(),
+            seq: snap.seq,
+            game: snap.game.clone(),
+            rules,
+            options: snap.options.clone(),
+            status,
+            seats,
+            spectators: snap.spectators,
+            position,
+            mover: Seat::parse(&snap.turn.seat),
+            clicks: snap.turn.clicks,
+            round: snap.turn.round.max(1),
+            moving: MoveState::new(0, SlotSet::EMPTY),
+            eligible: SlotSet::EMPTY,
+            turn_before: position,
+            turn_entered: false,
+            last_move: None,
+            last_click: None,
+            claims: snap
+                .claims
+                .iter()
+                .filter_map(|(c, until)| {
+                    Colour::parse(c).map(|colour| OpenClaim {
+                        colour,
+                        until: *until,
+                    })
+                })
+                .collect(),
+            result: snap.result.clone(),
+            me,
+            log: VecDeque::new(),
+        };
+        room.reset_moving(snap.turn.clicks.unwrap_or(0));
+        room.moving.used = snap.turn.used;
+        room
+    }
+
+    fn reset_moving(&mut self, allowed: u8) {
+        let own = self
+            .mover
+            .and_then(|s| self.colour_of(s))
+            .map_or(SlotSet::EMPTY, |c| self.position.of(c));
+        self.moving = MoveState::new(allowed, own);
+    }
+
+    /// The colour `seat` moves.
+    pub fn colour_of(&self, seat: Seat) -> Option<Colour> {
+        self.seats.iter().find(|s| s.seat == seat).map(|s| s.colour)
+    }
+
+    /// The display name of `seat` (its letter when empty).
+    pub fn name_of(&self, seat: Seat) -> String {
+        self.seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .and_then(|s| s.name.clone())
+            .unwrap_or_else(|| seat.to_string())
+    }
+
+    /// The engine options of this room.
+    pub fn engine_options(&self) -> Options {
+        engine_options(&self.options)
+    }
+
+    /// How the current turn is to be used, as the rules say, with a thrown die's clicks.
+    pub fn allowance(&self) -> Option<Allowance> {
+        let rules = self.rules?;
+        let mover = self.mover?;
+        let a = rules.allowance(mover, self.round, &self.engine_options());
+        Some(match (a, self.clicks) {
+            (Allowance::DieOrThree | Allowance::Die, Some(n)) => Allowance::Clicks(n),
+            (a, _) => a,
+        })
+    }
+
+    /// The position the mover may not end on (no-reversal rule), if any.
+    pub fn forbidden(&self) -> Option<Position> {
+        let rules = self.rules?;
+        let m = self.last_move?;
+        (m.changed && rules.reversal_applies(m.entered, self.turn_entered)).then_some(m.before)
+    }
+
+    /// Whether it is this client's turn in a game in progress.
+    pub fn my_turn(&self) -> bool {
+        self.status == Status::Playing && self.me.is_some() && self.me == self.mover
+    }
+
+    /// The turn clock option in ms, if the room has one.
+    pub fn turn_clock(&self) -> Option<u64> {
+        self.options.get("turn_clock").and_then(Value::as_u64)
+    }
+
+    fn say(&mut self, line: String) {
+        if self.log.len() >= MAX_LOG {
+            self.log.pop_front();
+        }
+        self.log.push_back(line);
+    }
+
+    fn seat_name(&self, seat: &str) -> String {
+        Seat::parse(seat).map_or_else(|| seat.to_string(), |s| self.name_of(s))
+    }
+
+    fn set_position(&mut self, text: &str) {
+        if let Ok(p) = parse_position(text) {
+            self.position = p;
+        }
+    }
+
+    fn new_turn(&mut self, seat: Option<Seat>, clicks: Option<u8>, round: u32) {
+        self.last_move = Some(LastMove {
+            before: self.turn_before,
+            changed: self.turn_before != self.position,
+            entered: self.turn_entered,
+        });
+        self.turn_before = self.position;
+        self.turn_entered = false;
+        self.eligible = SlotSet::EMPTY;
+        self.mover = seat;
+        self.clicks = clicks;
+        self.round = round.max(1);
+        self.reset_moving(clicks.unwrap_or(0));
+    }
+
+    /// Applies one event. Events at or before the last seq seen are ignored (a resume may
+    /// repeat them).
+    pub fn apply(&mut self, seq: u64, ev: &Ev) {
+        if seq != 0 && seq <= self.seq {
+            return;
+        }
+        self.seq = seq.max(self.seq);
+        match ev {
+            Ev::Joined { seat, player, name } => {
+                if let Some(s) = self
+                    .seats
+                    .iter_mut()
+                    .find(|s| Seat::parse(seat) == Some(s.seat))
+                {
+                    s.name = Some(name.clone());
+                    s.player = Some(player.clone());
+                    s.connected = true;
+                }
+                self.say(format!("{name} sits at {seat}"));
+            }
+            Ev::Left { seat } => {
+                let who = self.seat_name(seat);
+                if let Some(s) = self
+                    .seats
+                    .iter_mut()
+                    .find(|s| Seat::parse(seat) == Some(s.seat))
+                {
+                    s.name = None;
+                    s.player = None;
+                    s.connected = false;
+                }
+                self.say(format!("{who} left seat {seat}"));
+            }
+            Ev::Start { position, turn } => {
+                self.set_position(position);
+                self.status = Status::Playing;
+                self.turn_before = self.position;
+                self.last_move = None;
+                self.mover = Seat::parse(&turn.seat);
+                self.clicks = turn.clicks;
+                self.round = turn.round.max(1);
+                self.reset_moving(turn.clicks.unwrap_or(0));
+                self.say("the game starts".to_string());
+            }
+            Ev::Click {
+                seat,
+                click,
+                position,
+            } => {
+                if let Ok(c) = parse_click(click) {
+                    self.last_click = Some(c);
+                    if Seat::parse(seat) == self.mover {
+                        self.moving.advance(c);
+                    }
+                }
+                self.set_position(position);
+                let who = self.seat_name(seat);
+                self.say(format!("{who}: {click}"));
+            }
+            Ev::Place {
+                seat,
+                slot,
+                piece,
+                position,
+            } => {
+                self.set_position(position);
+                if let Ok(s) = parse_slot(slot) {
+                    self.eligible.remove(s);
+                }
+                self.turn_entered = true;
+                let who = self.seat_name(seat);
+                self.say(format!("{who} places {piece} on {slot}"));
+            }
+            Ev::Eligible { slots } => {
+                self.eligible = slots.iter().filter_map(|s| parse_slot(s).ok()).collect();
+            }
+            Ev::Roll { seat, value } => {
+                let who = self.seat_name(seat);
+                self.say(format!("{who} throws the die: {value}"));
+            }
+            Ev::Turn {
+                seat,
+                clicks,
+                round,
+            } => {
+                let seat = Seat::parse(seat);
+                if seat == self.mover && *round == self.round && self.clicks.is_none() {
+                    // The die or three was chosen: the same turn, its clicks now known.
+                    self.clicks = *clicks;
+                    self.moving.allowed = clicks.unwrap_or(0);
+                } else {
+                    self.new_turn(seat, *clicks, *round);
+                }
+            }
+            Ev::Chain {
+                colour,
+                claim_until,
+            } => {
+                let c = Colour::parse(colour);
+                match (c, claim_until) {
+                    (Some(colour), Some(until)) => {
+                        self.claims.retain(|o| o.colour != colour);
+                        self.claims.push(OpenClaim {
+                            colour,
+                            until: *until,
+                        });
+                        self.say(format!("a {colour} chain! {colour} may claim it"));
+                    }
+                    (Some(colour), None) => self.say(format!("a {colour} chain")),
+                    _ => {}
+                }
+            }
+            Ev::Claim { seat, ok } => {
+                let who = self.seat_name(seat);
+                if let Some(c) = Seat::parse(seat).and_then(|s| self.colour_of(s)) {
+                    self.claims.retain(|o| o.colour != c);
+                }
+                let how = if *ok {
+                    "claims the chain"
+                } else {
+                    "claims in vain"
+                };
+                self.say(format!("{who} {how}"));
+            }
+            Ev::Capture {
+                seat,
+                slots,
+                points,
+                position,
+            } => {
+                if let Some(p) = position {
+                    self.set_position(p);
+                } else {
+                    for s in slots.iter().filter_map(|s| parse_slot(s).ok()) {
+                        self.position.take(s);
+                    }
+                }
+                if let Some(s) = self
+                    .seats
+                    .iter_mut()
+                    .find(|s| Seat::parse(seat) == Some(s.seat))
+                {
+                    s.score += points;
+                }
+                let who = self.seat_name(seat);
+                self.say(format!(
+                    "{who} captures {} ({points} points)",
+                    slots.join(" ")
+                ));
+            }
+            Ev::Chat { seat, name, text } => {
+                let from = seat
+                    .as_deref()
+                    .map_or("watching".to_string(), str::to_string);
+                self.say(format!("<{name} {from}> {text}"));
+            }
+            Ev::Over { result } => {
+                self.status = Status::Finished;
+                self.claims.clear();
+                for (k, p) in &result.scores {
+                    if let Some(s) = self
+                        .seats
+                        .iter_mut()
+                        .find(|s| Seat::parse(k) == Some(s.seat))
+                    {
+                        s.score = *p;
+                    }
+                }
+                let line = match &result.winner {
+                    Some(w) => format!("game over: {} wins", self.winner_name(w)),
+                    None => "game over: a draw".to_string(),
+                };
+                self.result = Some(result.clone());
+                self.say(line);
+            }
+            Ev::Other { .. } => {}
+        }
+    }
+
+    /// Names for a winner field (`S` or a team `S+N`).
+    pub fn winner_name(&self, winner: &str) -> String {
+        winner
+            .split('+')
+            .map(|s| self.seat_name(s))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    }
+
+    /// Notes a line of the client's own in the log (errors, connection news).
+    pub fn note(&mut self, line: impl Into<String>) {
+        self.say(line.into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::{SeatView, TurnView};
+
+    fn snap() -> Snapshot {
+        Snapshot {
+            room: "r".into(),
+            seq: 2,
+            game: "hydra-2".into(),
+            status: "playing".into(),
+            seats: vec![
+                SeatView {
+                    seat: "S".into(),
+                    name: Some("ann".into()),
+                    ..Default::default()
+                },
+                SeatView {
+                    seat: "N".into(),
+                    name: Some("bob".into()),
+                    ..Default::default()
+                },
+            ],
+            position: "C1s:R1 C5n:B1".into(),
+            turn: TurnView {
+                seat: "S".into(),
+                clicks: Some(1),
+                used: 0,
+                round: 1,
+            },
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn events_follow_the_turns_and_the_move_before() {
+        let mut r = RoomState::from_snapshot(&snap(), Some(Seat::S));
+        assert!(r.my_turn());
+        r.apply(
+            3,
+            &Ev::Click {
+                seat: "S".into(),
+                click: "C1R".into(),
+                position: "C1w:R1 C5n:B1".into(),
+            },
+        );
+        r.apply(
+            4,
+            &Ev::Turn {
+                seat: "N".into(),
+                clicks: Some(1),
+                round: 1,
+            },
+        );
+        assert!(!r.my_turn());
+        // Blue may not simply undo red's move.
+        assert_eq!(r.forbidden(), parse_position("C1s:R1 C5n:B1").ok());
+        // A repeated event is ignored.
+        r.apply(
+            4,
+            &Ev::Turn {
+                seat: "S".into(),
+                clicks: Some(2),
+                round: 2,
+            },
+        );
+        assert_eq!(r.mover, Some(Seat::N));
+        assert_eq!(r.log.back().map(String::as_str), Some("ann: C1R"));
+    }
+}

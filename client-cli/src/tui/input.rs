@@ -1,0 +1,317 @@
+//! What a player types, read into commands: clicks in either notation (`C4R`, `c+`,
+//! `C4L, D4R`, `c+d-`), with an optional piece (`C4R R7`); a slot to place on (`C2n`,
+//! `place C2n from A1e`); words for the rest of a turn (`end`, `roll`, `three`, `claim`),
+//! chat (`say …` or a leading `'`), and the lobby's commands. Errors say what was wrong.
+
+use orion_engine::{games, parse_moves, parse_piece, parse_slot, Click, Piece, Slot};
+use serde_json::{Map, Value};
+
+/// One typed command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Clicks to send in order, the first naming a piece when given.
+    Clicks(Vec<Click>, Option<Piece>),
+    /// Place a piece (or move one `from` a slot when all 20 are on the board).
+    Place {
+        /// Where.
+        slot: Slot,
+        /// From where, with all 20 on the board.
+        from: Option<Slot>,
+    },
+    /// End the turn.
+    End,
+    /// Throw the die.
+    Roll,
+    /// Take three clicks.
+    Three,
+    /// Claim a chain.
+    Claim,
+    /// Say something to the room.
+    Say(String),
+    /// Quick match.
+    Quick {
+        /// Game id.
+        game: String,
+        /// Players.
+        players: Option<u8>,
+    },
+    /// Open a room.
+    Create {
+        /// Game id.
+        game: String,
+        /// Options object.
+        options: Option<Value>,
+        /// Unlisted.
+        private: bool,
+    },
+    /// Take a seat in a room.
+    Join {
+        /// Room id.
+        room: String,
+        /// Wanted seat.
+        seat: Option<String>,
+    },
+    /// Join a private room by its invite code.
+    Code(String),
+    /// Watch a room.
+    Watch(String),
+    /// Ready to start.
+    Ready,
+    /// Leave the room, back to the lobby.
+    Leave,
+    /// Show the help.
+    Help,
+    /// Quit the program.
+    Quit,
+}
+
+fn game_id(word: &str) -> Result<String, String> {
+    games::find(word)
+        .map(|g| g.id().to_string())
+        .ok_or_else(|| {
+            let ids: Vec<&str> = games::ALL.iter().map(|g| g.id()).collect();
+            format!("unknown game `{word}` (games: {})", ids.join(", "))
+        })
+}
+
+fn option_value(key: &str, value: &str) -> Result<Value, String> {
+    if key == "die" {
+        let faces: Result<Vec<u64>, _> =
+            value.split(',').map(|f| f.trim().parse::<u64>()).collect();
+        return faces
+            .map(|f| Value::from(f))
+            .map_err(|_| format!("die=`{value}`: write faces like die=1,2,2,3,4,5"));
+    }
+    if let Ok(n) = value.parse::<u64>() {
+        return Ok(Value::from(n));
+    }
+    match value {
+        "true" => Ok(Value::Bool(true)),
+        "false" => Ok(Value::Bool(false)),
+        _ => Ok(Value::String(value.to_string())),
+    }
+}
+
+/// Reads one line.
+pub fn parse(line: &str) -> Result<Command, String> {
+    let line = line.trim();
+    if line.is_empty() {
+        return Err("type a click (C4R or c+), a slot, or a command (help)".to_string());
+    }
+    if let Some(rest) = line.strip_prefix('\'') {
+        return Ok(Command::Say(rest.trim().to_string()));
+    }
+    let mut words = line.split_whitespace();
+    let first_raw = words.next().unwrap_or_default();
+    let first = first_raw.to_ascii_lowercase();
+    let rest: Vec<&str> = words.collect();
+    let arg = |i: usize, what: &str| -> Result<String, String> {
+        rest.get(i)
+            .map(|s| s.to_string())
+            .ok_or_else(|| format!("{first}: missing {what}"))
+    };
+    match first.as_str() {
+        "end" | "done" | "pass" | "e" if rest.is_empty() => return Ok(Command::End),
+        "roll" | "die" if rest.is_empty() => return Ok(Command::Roll),
+        "three" | "3" if rest.is_empty() => return Ok(Command::Three),
+        "claim" | "!" if rest.is_empty() => return Ok(Command::Claim),
+        "ready" if rest.is_empty() => return Ok(Command::Ready),
+        "leave" if rest.is_empty() => return Ok(Command::Leave),
+        "help" | "?" | "h" if rest.is_empty() => return Ok(Command::Help),
+        "quit" | "exit" | "q" if rest.is_empty() => return Ok(Command::Quit),
+        "say" | "chat" => {
+            let text = line[first.len()..].trim();
+            if text.is_empty() {
+                return Err("say what? (say hello)".to_string());
+            }
+            return Ok(Command::Say(text.to_string()));
+        }
+        "quick" => {
+            let game = game_id(&arg(0, "game (quick hydra-2 [players])")?)?;
+            let players = match rest.get(1) {
+                Some(n) => Some(
+                    n.parse::<u8>()
+                        .ok()
+                        .filter(|n| (2..=4).contains(n))
+                        .ok_or_else(|| format!("quick: players must be 2 to 4, not `{n}`"))?,
+                ),
+                None => None,
+            };
+            return Ok(Command::Quick { game, players });
+        }
+        "create" | "new" => {
+            let game = game_id(&arg(0, "game (create orion players=3)")?)?;
+            let mut private = false;
+            let mut options = Map::new();
+            for w in &rest[1..] {
+                if w.eq_ignore_ascii_case("private") {
+                    private = true;
+                } else if let Some((k, v)) = w.split_once('=') {
+                    options.insert(k.to_string(), option_value(k, v)?);
+                } else {
+                    return Err(format!(
+                        "create: `{w}` is not an option (write key=value, like clicks=2, or private)"
+                    ));
+                }
+            }
+            let options = (!options.is_empty()).then_some(Value::Object(options));
+            return Ok(Command::Create {
+                game,
+                options,
+                private,
+            });
+        }
+        "join" => {
+            return Ok(Command::Join {
+                room: arg(0, "room id (join ROOM [SEAT])")?,
+                seat: rest.get(1).map(|s| s.to_ascii_uppercase()),
+            })
+        }
+        "code" | "invite" => return Ok(Command::Code(arg(0, "invite code")?)),
+        "watch" | "spectate" => return Ok(Command::Watch(arg(0, "room id")?)),
+        "place" | "p" => {
+            let slot = parse_slot(&arg(0, "slot (place C2n)")?).map_err(|e| e.to_string())?;
+            return place_from(slot, &rest[1..]);
+        }
+        _ => {}
+    }
+    // A slot alone (or with `from`) is a placement.
+    if let Ok(slot) = parse_slot(first_raw) {
+        return place_from(slot, &rest);
+    }
+    // Clicks, with an optional piece named at the end.
+    if let Some((moves, last)) = line.rsplit_once(char::is_whitespace) {
+        if let (Ok(piece), Ok(clicks)) = (parse_piece(last), parse_moves(moves)) {
+            if !clicks.is_empty() {
+                return Ok(Command::Clicks(clicks, Some(piece)));
+            }
+        }
+    }
+    match parse_moves(line) {
+        Ok(clicks) if !clicks.is_empty() => Ok(Command::Clicks(clicks, None)),
+        Ok(_) => Ok(Command::End),
+        Err(e) => Err(format!(
+            "`{line}` is not a click, a slot or a command ({e}); type help"
+        )),
+    }
+}
+
+fn place_from(slot: Slot, rest: &[&str]) -> Result<Command, String> {
+    match rest {
+        [] => Ok(Command::Place { slot, from: None }),
+        [w, from] if w.eq_ignore_ascii_case("from") => Ok(Command::Place {
+            slot,
+            from: Some(parse_slot(from).map_err(|e| e.to_string())?),
+        }),
+        _ => Err(format!(
+            "after the slot write nothing, or `from SLOT` (place {slot} from A1e)"
+        )),
+    }
+}
+
+/// The help text, one command a line.
+pub const HELP: &[&str] = &[
+    "clicks: C4R / C4L (booklet) or c+ / c- (letters a..y); several: C4L, D4R or c+d-",
+    "name the piece: C4R R7 · place: C2n (or place C2n from A1e with all 20 out)",
+    "keys: arrows move the cursor, [ turns it left, ] right; Tab picks a slot, Enter places",
+    "end (pass) · roll · three · claim or ! · say TEXT or 'TEXT · leave · quit",
+    "lobby: quick GAME [N] · create GAME [private] [clicks=N players=N claim_window=auto|MS turn_clock=MS]",
+    "       join ROOM [SEAT] · code INVITE · watch ROOM · ready · Up/Down + Enter joins (w watches)",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use orion_engine::parse_click;
+
+    fn clicks(text: &str) -> Vec<Click> {
+        parse_moves(text).unwrap()
+    }
+
+    #[test]
+    fn clicks_in_both_notations() {
+        assert_eq!(parse("C4R"), Ok(Command::Clicks(clicks("C4R"), None)));
+        assert_eq!(
+            parse("c+"),
+            Ok(Command::Clicks(vec![parse_click("c+").unwrap()], None))
+        );
+        assert_eq!(parse("c+d-"), Ok(Command::Clicks(clicks("C5R, D5L"), None)));
+        assert_eq!(
+            parse("C4L, D4R"),
+            Ok(Command::Clicks(clicks("C4L, D4R"), None))
+        );
+        assert_eq!(
+            parse("C4R R7"),
+            Ok(Command::Clicks(clicks("C4R"), parse_piece("R7").ok()))
+        );
+    }
+
+    #[test]
+    fn slots_are_placements() {
+        let c2n = parse_slot("C2n").unwrap();
+        assert_eq!(
+            parse("C2n"),
+            Ok(Command::Place {
+                slot: c2n,
+                from: None
+            })
+        );
+        assert_eq!(
+            parse("c3s"),
+            Ok(Command::Place {
+                slot: c2n,
+                from: None
+            })
+        );
+        assert_eq!(
+            parse("place C2n from A1e"),
+            Ok(Command::Place {
+                slot: c2n,
+                from: parse_slot("A1e").ok()
+            })
+        );
+    }
+
+    #[test]
+    fn words_for_the_turn_and_the_lobby() {
+        assert_eq!(parse("end"), Ok(Command::End));
+        assert_eq!(parse("pass"), Ok(Command::End));
+        assert_eq!(parse("!"), Ok(Command::Claim));
+        assert_eq!(parse("three"), Ok(Command::Three));
+        assert_eq!(parse("say good move"), Ok(Command::Say("good move".into())));
+        assert_eq!(parse("'gg"), Ok(Command::Say("gg".into())));
+        assert_eq!(
+            parse("quick hydra 2"),
+            Ok(Command::Quick {
+                game: "hydra-2".into(),
+                players: Some(2)
+            })
+        );
+        assert_eq!(
+            parse("create orion private players=3 claim_window=auto"),
+            Ok(Command::Create {
+                game: "orion".into(),
+                options: Some(serde_json::json!({"players": 3, "claim_window": "auto"})),
+                private: true
+            })
+        );
+        assert_eq!(
+            parse("join r7 n"),
+            Ok(Command::Join {
+                room: "r7".into(),
+                seat: Some("N".into())
+            })
+        );
+    }
+
+    #[test]
+    fn errors_say_what_was_wrong() {
+        let e = parse("F9R").unwrap_err();
+        assert!(e.contains("F9R"), "{e}");
+        assert!(parse("quick chess")
+            .unwrap_err()
+            .contains("unknown game `chess`"));
+        assert!(parse("quick hydra-4 9").unwrap_err().contains("2 to 4"));
+        assert!(parse("   ").is_err());
+    }
+}

@@ -1,0 +1,177 @@
+//! The board and the screens drawn on fixed positions, compared with golden text files in
+//! `tests/golden/`. After a deliberate change of the drawing, regenerate them with
+//! `UPDATE_GOLDEN=1 cargo test -p orion-cli --test screens` and review the diff.
+
+use orion_cli::net::NetEvent;
+use orion_cli::tui::app::{App, Key};
+use orion_cli::tui::board::{self, Board};
+use orion_cli::wire::{self, Request};
+use orion_engine::{games, parse_click, parse_position, parse_slot, Game, Options, SlotSet};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use std::path::PathBuf;
+
+fn golden(name: &str, actual: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, actual).expect("write golden file");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("missing {}: run with UPDATE_GOLDEN=1", path.display()));
+    assert_eq!(actual, expected, "{name} differs from the golden file");
+}
+
+#[test]
+fn the_empty_board() {
+    golden("empty.txt", &board::to_text(Board::default()));
+}
+
+#[test]
+fn hydra_for_two_at_the_start() {
+    let rules = games::find("hydra-2").unwrap();
+    let game = Game::new(rules, Options::default(), 1).unwrap();
+    let text = board::to_text(Board {
+        position: *game.position(),
+        ..Board::default()
+    });
+    // Sixteen of each colour, numbers and all.
+    assert!(text.contains("R16") && text.contains("B16"));
+    golden("hydra-2-start.txt", &text);
+}
+
+#[test]
+fn an_orion_position_with_the_last_click_cursor_and_eligible_slots() {
+    let position = parse_position("A1n:R1 B2e:R12 C3n:B7 E5n:Y20 A3w:G3 E1e:B2").unwrap();
+    let eligible: SlotSet = ["C2n", "D4e"]
+        .iter()
+        .map(|s| parse_slot(s).unwrap())
+        .collect();
+    let text = board::to_text(Board {
+        position,
+        cursor: Some(parse_click("B4R").unwrap().rotor),
+        last_click: Some(parse_click("C3L").unwrap()),
+        eligible,
+        picked: None,
+    });
+    golden("orion-marks.txt", &text);
+}
+
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| app.draw(f)).unwrap();
+    let buf = term.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..h {
+        let mut row = String::new();
+        for x in 0..w {
+            row.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn msg(text: &str) -> NetEvent {
+    NetEvent::Message(wire::parse(text))
+}
+
+#[test]
+fn the_game_screen_follows_events_and_shows_errors_in_words() {
+    let mut app = App::new("ann", 1_000);
+    app.on_net(NetEvent::Welcome {
+        player: "p1".into(),
+        rooms: vec![],
+        again: false,
+    });
+    assert_eq!(
+        app.out.drain(..).collect::<Vec<_>>(),
+        vec![Request::Lobby { watch: true }]
+    );
+    app.on_net(msg(r#"{"t":"joined","room":"r1","seat":"S"}"#));
+    app.on_net(msg(
+        r#"{"t":"snapshot","room":"r1","seq":3,"game":"hydra-2","options":{},"status":"playing",
+            "seats":{"S":{"player":"p1","name":"ann","colour":"R","connected":true},
+                     "N":{"player":"p2","name":"bob","colour":"B","connected":true}},
+            "spectators":1,"position":"C1s:R1 C1n:R2 C5n:B1","turn":{"seat":"S","clicks":1,"used":0,"round":1},
+            "scores":{"S":0,"N":0}}"#,
+    ));
+    // Our click goes out as a request; its event comes back and moves the piece.
+    app.on_key(Key::Char(']'));
+    assert_eq!(
+        app.out.drain(..).collect::<Vec<_>>(),
+        vec![Request::Click {
+            room: "r1".into(),
+            click: "C3R".into(),
+            piece: None
+        }]
+    );
+    app.on_net(msg(
+        r#"{"t":"event","room":"r1","seq":4,"ev":{"kind":"click","seat":"S","click":"C1R","position":"C1e:R2 C1w:R1 C5n:B1"}}"#,
+    ));
+    app.on_net(msg(
+        r#"{"t":"event","room":"r1","seq":5,"ev":{"kind":"turn","seat":"N","clicks":1,"round":1}}"#,
+    ));
+    app.on_net(msg(
+        r#"{"t":"event","room":"r1","seq":6,"ev":{"kind":"chat","seat":"N","name":"bob","text":"nice"}}"#,
+    ));
+    app.on_net(msg(
+        r#"{"t":"error","code":"not_your_turn","message":"it is N's turn"}"#,
+    ));
+    app.tick(1_000);
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("bob to move"), "{text}");
+    assert!(text.contains("it is N's turn"), "{text}");
+    golden("game-screen.txt", &text);
+}
+
+#[test]
+fn other_players_clicks_animate_one_at_a_time() {
+    let mut app = App::new("ann", 0);
+    app.on_net(msg(r#"{"t":"joined","room":"r1","seat":"S"}"#));
+    app.on_net(msg(
+        r#"{"t":"snapshot","room":"r1","seq":1,"game":"hydra-2","status":"playing","seats":{"S":null,"N":null},
+            "position":"C1s:B1","turn":{"seat":"N","clicks":3,"used":0,"round":3}}"#,
+    ));
+    for (seq, click, pos) in [(2, "C1R", "C1w:B1"), (3, "C1R", "C1n:B1")] {
+        app.on_net(msg(&format!(
+            r#"{{"t":"event","room":"r1","seq":{seq},"ev":{{"kind":"click","seat":"N","click":"{click}","position":"{pos}"}}}}"#
+        )));
+    }
+    let room = app.room.as_ref().unwrap();
+    assert_eq!(
+        room.position,
+        parse_position("C1w:B1").unwrap(),
+        "the second click waits"
+    );
+    app.tick(1_000);
+    let room = app.room.as_ref().unwrap();
+    assert_eq!(
+        room.position,
+        parse_position("C1n:B1").unwrap(),
+        "then it is shown"
+    );
+}
+
+#[test]
+fn the_lobby_lists_rooms_and_joins_the_selected_one() {
+    let mut app = App::new("ann", 0);
+    app.on_net(msg(
+        r#"{"t":"lobby","rooms":[{"room":"r1","game":"hydra-2","status":"playing","seats":{"S":"ann","N":"bob"},"spectators":2},
+                                {"room":"r2","game":"orion","status":"waiting","seats":{"S":"cy","W":null,"N":null},"spectators":0}]}"#,
+    ));
+    app.on_key(Key::Down);
+    app.on_key(Key::Enter);
+    assert_eq!(
+        app.out.drain(..).collect::<Vec<_>>(),
+        vec![Request::Join {
+            room: Some("r2".into()),
+            code: None,
+            seat: None
+        }]
+    );
+    golden("lobby.txt", &screen(&app, 100, 16));
+}
