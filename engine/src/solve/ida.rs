@@ -13,6 +13,8 @@ use crate::board::{Click, Direction};
 struct Walk {
     path: Vec<Click>,
     nodes: u64,
+    /// Nodes the search may generate before it gives up.
+    budget: u64,
 }
 
 /// Whether `c` may follow the clicks already on `path`.
@@ -56,6 +58,10 @@ fn dive<H: Heuristic>(
     let mut next = Vec::with_capacity(16);
     space.neighbours(state, &mut next);
     walk.nodes += next.len() as u64;
+    if walk.nodes > walk.budget {
+        // Reported as an overrun no bound can satisfy; `ida_star` turns it into TooLarge.
+        return Err(u32::MAX - 1);
+    }
     let free = space.free();
     let mut least = u32::MAX;
     for (c, t) in next {
@@ -73,16 +79,19 @@ fn dive<H: Heuristic>(
     Err(least)
 }
 
-/// An optimal line from `start` to a goal of `space`, trying bounds up to `max_clicks`.
+/// An optimal line from `start` to a goal of `space`, trying bounds up to `max_clicks` and
+/// generating at most `max_nodes` nodes (a start far from any goal cannot run for ever).
 pub fn ida_star<H: Heuristic>(
     space: &H,
     start: H::State,
     max_clicks: u32,
+    max_nodes: u64,
 ) -> Result<Solution, SolveError> {
     let mut bound = space.estimate(start);
     let mut walk = Walk {
         path: Vec::new(),
         nodes: 0,
+        budget: max_nodes,
     };
     loop {
         if bound > max_clicks {
@@ -96,6 +105,7 @@ pub fn ida_star<H: Heuristic>(
                 })
             }
             Err(u32::MAX) => return Err(SolveError::Unreachable),
+            Err(_) if walk.nodes > walk.budget => return Err(SolveError::TooLarge(walk.budget)),
             Err(over) => bound = over,
         }
     }

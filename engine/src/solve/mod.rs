@@ -44,8 +44,13 @@ pub enum SolveError {
     Unsupported(String),
 }
 
-/// States a bidirectional search may hold before it gives up (about 1.6 GB at 16 bytes).
-pub const STATE_LIMIT: u64 = 100_000_000;
+/// States a bidirectional search may hold before it gives up (about 0.8 GB at 16 bytes, plus
+/// scratch). The booklet's puzzles need at most 12 M (Herdsman).
+pub const STATE_LIMIT: u64 = 50_000_000;
+
+/// Nodes an IDA* search may generate before it gives up (some 20 minutes). Aurora A, the
+/// largest booklet search, needs 314 M.
+pub const NODE_LIMIT: u64 = 2_000_000_000;
 
 /// Solves `puzzle` optimally from its start.
 pub fn solve(puzzle: &Puzzle) -> Result<Solution, SolveError> {
@@ -63,7 +68,7 @@ pub fn solve(puzzle: &Puzzle) -> Result<Solution, SolveError> {
             let space = PatternSpace::new(puzzle)?;
             if puzzle.start.occupied().len() > 16 {
                 let start = space.start();
-                ida_star(&space, start, 40)
+                ida_star(&space, start, 40, NODE_LIMIT)
             } else {
                 bidirectional(&space, space.start(), space.goal(), STATE_LIMIT)
             }

@@ -185,7 +185,7 @@ impl OrbitSpace {
     /// Solves the start by IDA* guided by `db`.
     pub fn solve_with(&self, db: &PatternDb) -> Result<Solution, SolveError> {
         let guided = Guided { space: self, db };
-        ida_star(&guided, pack(&self.start, self.n), 60)
+        ida_star(&guided, pack(&self.start, self.n), 60, super::NODE_LIMIT)
     }
 
     /// Solves the start by walking down a census table (distance mod 3).
