@@ -275,10 +275,7 @@ impl PatternDb {
                     })
                 })
                 .collect();
-            builds
-                .into_iter()
-                .filter_map(|b| b.join().ok())
-                .collect()
+            builds.into_iter().filter_map(|b| b.join().ok()).collect()
         });
         PatternDb { n: space.n, groups }
     }
