@@ -309,9 +309,55 @@ fn orbit_b_answers_replay_and_no_shorter_line_exists_for_a_scramble() {
 }
 
 #[test]
+fn orbit_b_census_data_is_consistent_with_a_short_search() {
+    let counts: Vec<u64> = include_str!("data/orbit_b_census.txt")
+        .lines()
+        .find_map(|l| l.strip_prefix("distribution "))
+        .expect("a distribution line")
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    // Every arrangement once; God's number 18.
+    assert_eq!(counts.iter().sum::<u64>(), 479_001_600);
+    assert_eq!(counts.len() - 1, 18);
+    // Each click is an odd permutation, so odd distances hold exactly the odd permutations.
+    let odd: u64 = counts.iter().skip(1).step_by(2).sum();
+    assert_eq!(odd, 479_001_600 / 2);
+    // The first five levels, recounted by a plain breadth-first search over positions.
+    let p = puzzle("orbit-b");
+    let finish = *p.finish.position();
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(orion_engine::position_string(&finish));
+    let mut layer = vec![finish];
+    for (d, &expected) in counts.iter().enumerate().take(5) {
+        assert_eq!(layer.len() as u64, expected, "distance {d}");
+        let mut next = Vec::new();
+        for q in &layer {
+            for c in Click::ALL {
+                if let Ok(r) = p.try_click(q, c) {
+                    if seen.insert(orion_engine::position_string(&r)) {
+                        next.push(r);
+                    }
+                }
+            }
+        }
+        layer = next;
+    }
+}
+
+#[test]
 fn aquarius_chains_use_exactly_ten_rotors_and_span_the_board() {
     let chains = puzzles::valid_chains();
-    assert!(!chains.is_empty());
+    // docs/puzzles.md: 652 chains, 334 each way across (16 run both ways), and the centre
+    // rotor moves a piece of 384 of them against 186 for a corner.
+    assert_eq!(chains.len(), 652);
+    let odds = puzzles::rotor_odds();
+    let c3 = orion_engine::parse_rotor("C3").unwrap();
+    let a1 = orion_engine::parse_rotor("A1").unwrap();
+    assert_eq!((odds[c3.index()].0 * 652.0).round(), 384.0);
+    assert_eq!((odds[a1.index()].0 * 652.0).round(), 186.0);
+    let mean: f64 = odds.iter().map(|o| o.0).sum::<f64>() / 25.0;
+    assert!((mean - 0.4).abs() < 1e-9);
     for &c in chains {
         assert!(puzzles::is_valid_chain(c));
         assert_eq!(puzzles::chain_rotors(c).len(), puzzles::CHAIN_ROTORS);
