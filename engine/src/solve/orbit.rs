@@ -156,7 +156,7 @@ impl OrbitSpace {
     }
 
     /// Walks from `arr` to the solved arrangement, each click to a neighbour one nearer by
-    /// `dist` (exact distances, or distance mod 3 when `modulo` is set).
+    /// `dist` (exact distances; `u8::MAX` marks an unreachable arrangement).
     fn walk_down(
         &self,
         mut arr: Arrangement,
