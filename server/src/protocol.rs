@@ -340,6 +340,7 @@ pub fn parse(text: &str) -> Result<(ReplyTo, Request), (ReplyTo, Refusal)> {
 pub fn peek_id(text: &str) -> ReplyTo {
     #[derive(Deserialize)]
     struct IdOnly {
+        /// The request id, if any; every other field is skipped.
         #[serde(default)]
         id: Option<Value>,
     }

@@ -261,6 +261,9 @@ struct Room {
     seq: u64,
     /// The turn clock.
     clock: TurnClock,
+    /// The summary last sent to the lobby, to skip republishing an unchanged one (each
+    /// publish rebuilds the whole public list).
+    published: Option<Value>,
     /// A result the server decided (time forfeit, abandoned game), which the engine's game
     /// does not know about.
     result: Option<Value>,
@@ -429,6 +432,7 @@ impl Room {
             seq: 0,
             clock,
             result: None,
+            published: None,
             shared,
         }
     }
@@ -1093,7 +1097,7 @@ impl Room {
         protocol::reply(re, body)
     }
 
-    fn publish(&self) {
+    fn publish(&mut self) {
         let mut seats = Map::new();
         for info in self.game.seats() {
             let name = self.seats.get(&info.seat).map(|o| json!(&*o.player.name));
@@ -1102,6 +1106,10 @@ impl Room {
         let summary = json!({"room": &*self.id, "game": self.game.rules().id(),
             "status": self.status.as_str(), "seats": seats,
             "spectators": self.spectators.len(), "options": self.options_json});
+        if self.published.as_ref() == Some(&summary) {
+            return;
+        }
+        self.published = Some(summary.clone());
         self.shared.lobby.publish(
             &self.id,
             Some((self.status.as_str(), self.private, summary)),
