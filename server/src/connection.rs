@@ -34,6 +34,8 @@ pub const RATE_BURST: f64 = 40.0;
 pub const RATE_PER_SEC: f64 = 20.0;
 /// Consecutive refused requests before the connection is closed with 1008.
 pub const MAX_STRIKES: u32 = 20;
+/// Frames the write loop hands to the socket before one flush.
+const WRITE_BATCH: usize = 64;
 /// How long the write loop may take to deliver a final close frame.
 const CLOSE_GRACE: Duration = Duration::from_secs(1);
 
@@ -277,26 +279,42 @@ where
         };
         let writer = async {
             loop {
-                let item = tokio::select! {
+                let mut next = tokio::select! {
                     biased;
                     _ = kick.notified() => return End::Slow,
                     item = rx.recv() => item,
                 };
-                let (message, last) = match item {
-                    None => return End::Gone,
-                    Some(Out::Text(frame)) => (Message::Text(frame.to_string()), false),
-                    Some(Out::Close(code, reason)) => (
-                        Message::Close(Some(CloseFrame {
-                            code: CloseCode::from(code),
-                            reason: reason.into(),
-                        })),
-                        true,
-                    ),
-                };
+                // Feed what is already queued (up to a batch), then flush once.
+                let mut last = false;
+                for _ in 0..WRITE_BATCH {
+                    let message = match next {
+                        None => return End::Gone,
+                        Some(Out::Text(frame)) => Message::Text(frame.to_string()),
+                        Some(Out::Close(code, reason)) => {
+                            last = true;
+                            Message::Close(Some(CloseFrame {
+                                code: CloseCode::from(code),
+                                reason: reason.into(),
+                            }))
+                        }
+                    };
+                    tokio::select! {
+                        biased;
+                        _ = kick.notified() => return End::Slow,
+                        fed = sink.feed(message) => if fed.is_err() { return End::Gone },
+                    }
+                    if last {
+                        break;
+                    }
+                    match rx.try_recv() {
+                        Ok(item) => next = Some(item),
+                        Err(_) => break,
+                    }
+                }
                 tokio::select! {
                     biased;
                     _ = kick.notified() => return End::Slow,
-                    sent = sink.send(message) => if sent.is_err() { return End::Gone },
+                    flushed = sink.flush() => if flushed.is_err() { return End::Gone },
                 }
                 if last {
                     return End::Closed;
