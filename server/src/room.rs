@@ -883,7 +883,7 @@ impl Room {
             outbox.send(self.snapshot(&re, seat));
             return true;
         }
-        match self.shared.store.events(&self.id, since, limit) {
+        match crate::store::blocking(|| self.shared.store.events(&self.id, since, limit)) {
             Ok(events) => {
                 for (seq, ev) in events {
                     outbox.send(protocol::event_frame(&self.id, seq, &ev));
@@ -1008,7 +1008,7 @@ impl Room {
     }
 
     fn set_status(&self, status: &str) {
-        if let Err(e) = self.shared.store.set_status(&self.id, status) {
+        if let Err(e) = crate::store::blocking(|| self.shared.store.set_status(&self.id, status)) {
             tracing::error!(room = %self.id, "could not store status {status}: {e}");
         }
     }
@@ -1020,7 +1020,7 @@ impl Room {
         for (i, ev) in evs.iter().enumerate() {
             batch.push((self.seq + 1 + i as u64, ev.to_string()));
         }
-        self.shared.store.append(&self.id, action, &batch)?;
+        crate::store::blocking(|| self.shared.store.append(&self.id, action, &batch))?;
         self.seq += batch.len() as u64;
         self.shared
             .metrics

@@ -7,7 +7,7 @@ use crate::lobby::{Player, Queued, RoomHandle, RoomId};
 use crate::protocol::{self, check_id, Code, Refusal, ReplyTo, Request, MAX_CHAT, MAX_NAME};
 use crate::room::{self, RoomCmd, RoomOptions};
 use crate::server::Shared;
-use crate::store::PlayerRecord;
+use crate::store::{blocking, PlayerRecord};
 use orion_engine::{games, parse_click, parse_piece, parse_slot, Action, Rules, Seat};
 use rand::Rng;
 use serde_json::json;
@@ -210,12 +210,14 @@ impl Session {
         let (token, id) = match token {
             Some(token) => {
                 let token = check_id("token", &token)?.to_string();
-                let known = store.player(&token).map_err(server)?.ok_or_else(|| {
-                    Refusal::new(
-                        Code::NotFound,
-                        "unknown token: say hello without one for a new identity",
-                    )
-                })?;
+                let known = blocking(|| store.player(&token))
+                    .map_err(server)?
+                    .ok_or_else(|| {
+                        Refusal::new(
+                            Code::NotFound,
+                            "unknown token: say hello without one for a new identity",
+                        )
+                    })?;
                 (token, known.id)
             }
             None => {
@@ -229,7 +231,7 @@ impl Session {
             id: id.clone(),
             name: name.clone(),
         };
-        store.put_player(&token, &record).map_err(server)?;
+        blocking(|| store.put_player(&token, &record)).map_err(server)?;
         let player = Player {
             id: Arc::from(id.as_str()),
             name: Arc::from(name.as_str()),
@@ -468,17 +470,11 @@ impl Session {
     fn history(&mut self, re: &ReplyTo, room: &str, since: u64) -> Handled {
         let room = check_id("room", room)?;
         let server = |e: crate::store::StoreError| Refusal::new(Code::Server, e.to_string());
-        let (record, status) = self
-            .shared
-            .store
-            .room(room)
+        let store = &self.shared.store;
+        let (record, status) = blocking(|| store.room(room))
             .map_err(server)?
             .ok_or_else(|| Refusal::new(Code::NotFound, format!("no room {room}")))?;
-        let events = self
-            .shared
-            .store
-            .events(room, since, HISTORY_PAGE + 1)
-            .map_err(server)?;
+        let events = blocking(|| store.events(room, since, HISTORY_PAGE + 1)).map_err(server)?;
         let more = events.len() > HISTORY_PAGE;
         let mut list = Vec::with_capacity(events.len().min(HISTORY_PAGE));
         for (seq, ev) in events.into_iter().take(HISTORY_PAGE) {

@@ -334,6 +334,17 @@ impl Store for SqliteStore {
     }
 }
 
+/// Runs a store call from async code. On a multi-threaded runtime (the binary's) the worker
+/// hands its other tasks to the rest of the pool while SQLite commits; on a current-thread
+/// runtime (tests) the call simply runs, as it is short.
+pub fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
+        _ => f(),
+    }
+}
+
 /// An action as one line of text: `click C4R R7`, `place C1s A1e`, `end`, `roll`, …
 pub fn encode_action(action: &Action) -> String {
     match action {

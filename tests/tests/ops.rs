@@ -172,3 +172,34 @@ async fn a_graceful_shutdown_tells_every_client() {
     assert_eq!(e["code"], "server");
     assert_eq!(c.expect_close().await, Some(1001));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_serves_on_a_multi_threaded_runtime_and_stops_on_its_shutdown_future() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(orion_server::run(listener, async {
+        let _ = stopped.await;
+    }));
+    let url = format!("ws://{addr}/ws");
+    let mut players = Vec::new();
+    for name in ["s", "n"] {
+        let mut c = Client::connect(&url).await;
+        let w = c
+            .request(json!({"t": "hello", "name": name, "version": 1}))
+            .await;
+        assert_eq!(w["t"], "welcome");
+        players.push(c);
+    }
+    let room = start_room(&mut players, "hydra-2", json!({})).await;
+    players[0]
+        .play(&room, "click", json!({"click": "A2L"}))
+        .await;
+    players[1].play(&room, "end_turn", json!({})).await;
+    let history = players[1]
+        .request(json!({"t": "history", "room": room}))
+        .await;
+    assert_eq!(history["status"], "playing");
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
+}
