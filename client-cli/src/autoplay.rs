@@ -232,21 +232,19 @@ impl Player {
             NetEvent::Dropped(_) | NetEvent::Welcome { .. } => return Ok(()),
         };
         match msg {
-            Incoming::Joined { room, seat, .. } => {
-                if self.room.as_deref().map_or(true, |r| r == room) {
-                    self.seat = Seat::parse(&seat);
-                    if self.ready_needed {
-                        self.out.push(Request::Ready { room: room.clone() });
-                        self.ready_needed = false;
-                    }
-                    self.room = Some(room);
+            Incoming::Joined { room, seat, .. }
+                if self.room.as_deref().is_none_or(|r| r == room) =>
+            {
+                self.seat = Seat::parse(&seat);
+                if self.ready_needed {
+                    self.out.push(Request::Ready { room: room.clone() });
+                    self.ready_needed = false;
                 }
+                self.room = Some(room);
             }
-            Incoming::Snapshot(snap) => {
-                if self.room.as_deref() == Some(snap.room.as_str()) {
-                    self.state = Some(RoomState::from_snapshot(&snap, self.seat));
-                    self.pending = false;
-                }
+            Incoming::Snapshot(snap) if self.room.as_deref() == Some(snap.room.as_str()) => {
+                self.state = Some(RoomState::from_snapshot(&snap, self.seat));
+                self.pending = false;
             }
             Incoming::Event { room, seq, ev } => {
                 if self.room.as_deref() != Some(room.as_str()) {

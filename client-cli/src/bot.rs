@@ -242,13 +242,13 @@ impl Bot {
     fn one_click(&mut self, sit: &Situation, clicks: &[Click]) -> Option<Click> {
         let mut best: Option<(f64, Option<Click>)> = None;
         let offer = |v: f64, c: Option<Click>, best: &mut Option<(f64, Option<Click>)>| {
-            if best.map_or(true, |(b, _)| v > b) {
+            if best.is_none_or(|(b, _)| v > b) {
                 *best = Some((v, c));
             }
         };
+        let here = fence_value(sit, &sit.position, 0);
         if sit.may_end() {
-            let v = fence_value(sit, &sit.position, 0) + self.rng.gen::<f64>() * 0.01;
-            offer(v, None, &mut best);
+            offer(here + self.rng.gen::<f64>() * 0.01, None, &mut best);
         }
         for &c in clicks {
             let after = sit.position.clicked(c);
@@ -280,6 +280,11 @@ impl Bot {
                 fence_value(sit, &p, caught.slots.len())
             };
             offer(v + self.rng.gen::<f64>() * 0.01, Some(c), &mut best);
+        }
+        // No click improves things: now and then a random one, so a bot stuck on a plateau
+        // (fences that one click cannot close) wanders off it instead of passing forever.
+        if best.is_none_or(|(v, _)| v < here + 0.5) && self.rng.gen_bool(0.3) {
+            return clicks.choose(&mut self.rng).copied();
         }
         best.and_then(|(_, c)| c)
     }
@@ -321,7 +326,7 @@ impl Bot {
             } else {
                 0.0
             } + self.rng.gen::<f64>() * 0.01;
-            if best.map_or(true, |(b, _)| v > b) {
+            if best.is_none_or(|(b, _)| v > b) {
                 best = Some((v, s));
             }
         }
@@ -431,7 +436,7 @@ impl<R: Rng> Search<'_, R> {
     }
 
     fn offer(&mut self, v: f64, first: Option<Click>) {
-        if self.best.map_or(true, |(b, _)| v > b) {
+        if self.best.is_none_or(|(b, _)| v > b) {
             self.best = Some((v, first));
         }
     }
@@ -512,7 +517,13 @@ pub fn selfplay(
         let mut game =
             Game::new(rules, options, seed.wrapping_add(g as u64)).map_err(|e| e.to_string())?;
         let seats: Vec<SeatInfo> = game.seats().to_vec();
-        let level_of = |i: usize| if (i + g as usize) % 2 == 0 { a } else { b };
+        let level_of = |i: usize| {
+            if (i + g as usize).is_multiple_of(2) {
+                a
+            } else {
+                b
+            }
+        };
         let mut bots: Vec<Bot> = (0..seats.len())
             .map(|i| Bot::new(level_of(i), seed ^ ((g as u64) << 8) ^ i as u64))
             .collect();
@@ -553,7 +564,7 @@ pub fn selfplay(
         match game.outcome().and_then(|o| o.winner) {
             Some(orion_engine::Winner::Seat(s)) => {
                 let i = seats.iter().position(|x| x.seat == s).unwrap_or(0);
-                if (i + g as usize) % 2 == 0 {
+                if (i + g as usize).is_multiple_of(2) {
                     tally.first += 1;
                 } else {
                     tally.second += 1;
@@ -561,7 +572,7 @@ pub fn selfplay(
             }
             Some(orion_engine::Winner::Team(s, _)) => {
                 let i = seats.iter().position(|x| x.seat == s).unwrap_or(0);
-                if (i + g as usize) % 2 == 0 {
+                if (i + g as usize).is_multiple_of(2) {
                     tally.first += 1;
                 } else {
                     tally.second += 1;

@@ -85,7 +85,6 @@ async fn hydra_for_four_four_bots_play_to_the_end() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "Orion bot games do not reliably end within the test budget yet"]
 async fn orion_two_bots_play_to_the_end() {
     let reports = play("orion", 2, &[Level::Greedy, Level::Random]).await;
     one_room_one_winner(&reports);

@@ -79,7 +79,7 @@ fn option_value(key: &str, value: &str) -> Result<Value, String> {
         let faces: Result<Vec<u64>, _> =
             value.split(',').map(|f| f.trim().parse::<u64>()).collect();
         return faces
-            .map(|f| Value::from(f))
+            .map(Value::from)
             .map_err(|_| format!("die=`{value}`: write faces like die=1,2,2,3,4,5"));
     }
     if let Ok(n) = value.parse::<u64>() {

@@ -1,0 +1,117 @@
+//! The terminal UI end to end, driven in tmux: `orion play` in a detached tmux session
+//! against a real server (in-process, port 0) and a greedy bot; keys go in with
+//! `tmux send-keys`, the screen comes back with `tmux capture-pane`.
+//!
+//! Ignored by default because it needs tmux, which a fresh CI machine may lack. Run it with
+//! `apt-get install -y tmux` and then
+//! `cargo test -p orion-cli --test tui_tmux -- --ignored --nocapture`.
+
+use orion_cli::autoplay::{self, BotConfig, Entry};
+use orion_cli::bot::Level;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Session(String);
+
+impl Session {
+    fn tmux(args: &[&str]) -> String {
+        let out = Command::new("tmux").args(args).output().expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    }
+
+    /// Types `text` literally (so `end` is three letters, not tmux's End key), then Enter.
+    fn line(&self, text: &str) {
+        Self::tmux(&["send-keys", "-t", &self.0, "-l", text]);
+        Self::tmux(&["send-keys", "-t", &self.0, "Enter"]);
+    }
+
+    fn screen(&self) -> String {
+        Self::tmux(&["capture-pane", "-p", "-t", &self.0])
+    }
+
+    /// Polls the pane until `want` shows (the client is another process: there is no event
+    /// to wait on but its screen).
+    async fn wait_for(&self, want: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let s = self.screen();
+            if s.contains(want) {
+                return s;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "`{want}` never showed; the screen:\n{s}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        Self::tmux(&["kill-session", "-t", &self.0]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs tmux: apt-get install -y tmux, then run with --ignored"]
+async fn play_a_turn_in_the_terminal_ui() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        panic!("tmux is not installed: apt-get install -y tmux");
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+    let (_stop, rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(orion_server::run(listener, async {
+        let _ = rx.await;
+    }));
+    let config = std::env::temp_dir().join(format!("orion-tui-{}", std::process::id()));
+    let name = format!("orion-test-{}", std::process::id());
+    let command = format!(
+        "env ORION_CONFIG_DIR={} {} play --server {url} --name ann",
+        config.display(),
+        env!("CARGO_BIN_EXE_orion")
+    );
+    Session::tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &name,
+        "-x",
+        "120",
+        "-y",
+        "36",
+        &command,
+    ]);
+    let s = Session(name);
+    s.wait_for("ORION ONLINE").await;
+    s.line("quick hydra-2");
+    s.wait_for("looking for players").await;
+    let bot = tokio::spawn(autoplay::run(BotConfig {
+        server: url.clone(),
+        name: "robot".into(),
+        level: Level::Greedy,
+        entry: Entry::Quick {
+            game: "hydra-2".into(),
+            players: Some(2),
+        },
+        seed: 3,
+    }));
+    let screen = s.wait_for("YOUR TURN").await;
+    assert!(screen.contains("Hydra for Two"), "{screen}");
+    assert!(
+        screen.contains("R16") && screen.contains("B16"),
+        "the pieces are drawn:\n{screen}"
+    );
+    // C3 holds nobody's pieces at the start: the refusal shows in words.
+    s.line("C3R");
+    s.wait_for("rotor C3 holds none of your pieces").await;
+    // Pass; the bot moves; our turn comes back.
+    s.line("end");
+    s.wait_for("robot:").await;
+    s.line("quit");
+    bot.abort();
+    // The token was saved for the next session.
+    assert!(config.join("tokens.json").exists());
+    let _ = std::fs::remove_dir_all(config);
+}
