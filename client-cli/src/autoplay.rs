@@ -50,6 +50,8 @@ pub struct Report {
     pub scores: Vec<(String, u64)>,
     /// Moves the server refused (a bot that knows the rules makes few).
     pub refused: u32,
+    /// Times the connection dropped and was resumed.
+    pub reconnects: u32,
 }
 
 impl Report {
@@ -175,6 +177,7 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         out: Vec::new(),
         ready_needed: matches!(config.entry, Entry::Room(_)),
         retry: None,
+        reconnects: 0,
     };
     let mut bucket = Bucket::new();
     loop {
@@ -217,6 +220,8 @@ struct Player {
     ready_needed: bool,
     /// An action refused for the rate only, to send again.
     retry: Option<Action>,
+    /// Reconnections so far.
+    reconnects: u32,
 }
 
 impl Player {
@@ -229,6 +234,12 @@ impl Player {
         let msg = match ev {
             NetEvent::Message(m) => m,
             NetEvent::Gone(why) => return Err(why),
+            NetEvent::Welcome { again: true, .. } => {
+                self.reconnects += 1;
+                // Whatever was in flight may be lost: ask again once the room catches up.
+                self.pending = false;
+                return Ok(());
+            }
             NetEvent::Dropped(_) | NetEvent::Welcome { .. } => return Ok(()),
         };
         match msg {
@@ -299,6 +310,7 @@ impl Player {
                 .map(|x| (x.seat.to_string(), x.score))
                 .collect(),
             refused: self.refused,
+            reconnects: self.reconnects,
         })
     }
 

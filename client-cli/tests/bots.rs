@@ -89,3 +89,77 @@ async fn orion_two_bots_play_to_the_end() {
     let reports = play("orion", 2, &[Level::Greedy, Level::Random]).await;
     one_room_one_winner(&reports);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_reconnect_and_resume_across_a_server_restart() {
+    let db = std::env::temp_dir().join(format!("orion-restart-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&db);
+    let db = db.to_string_lossy().to_string();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let url = format!("ws://{addr}/ws");
+    let start = |listener: tokio::net::TcpListener| {
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let config = orion_server::Config {
+            db: db.clone(),
+            ..Default::default()
+        };
+        let task = tokio::spawn(orion_server::serve(listener, config, async {
+            let _ = rx.await;
+        }));
+        (tx, task)
+    };
+    let (stop, first) = start(listener);
+    let bots: Vec<_> = [Level::Greedy, Level::Random]
+        .into_iter()
+        .enumerate()
+        .map(|(i, level)| {
+            tokio::spawn(autoplay::run(BotConfig {
+                server: url.clone(),
+                name: format!("bot{i}"),
+                level,
+                entry: Entry::Quick {
+                    game: "hydra-2".into(),
+                    players: Some(2),
+                },
+                seed: 5 + i as u64,
+            }))
+        })
+        .collect();
+    // Wait until the game is on (a spectator of the lobby sees it), then restart the server.
+    let mut watcher = orion_cli::net::connect(&url, "watcher", orion_cli::net::TokenStore::Memory)
+        .await
+        .unwrap();
+    watcher
+        .send(orion_cli::wire::Request::Lobby { watch: true })
+        .await;
+    while let Some(ev) = watcher.recv().await {
+        if let orion_cli::net::NetEvent::Message(orion_cli::wire::Incoming::Lobby { rooms }) = ev {
+            if rooms.iter().any(|r| r.status == "playing") {
+                break;
+            }
+        }
+    }
+    drop(watcher);
+    let _ = stop.send(());
+    let _ = first.await;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .expect("the port again");
+    let (_stop, _second) = start(listener);
+    let mut reports = Vec::new();
+    for b in bots {
+        let r = tokio::time::timeout(Duration::from_secs(40), b)
+            .await
+            .expect("the game ends in time")
+            .expect("no panic")
+            .expect("the bot plays to the end");
+        reports.push(r);
+    }
+    one_room_one_winner(&reports);
+    assert!(
+        reports.iter().all(|r| r.reconnects >= 1),
+        "both bots came back: {reports:?}"
+    );
+    let _ = std::fs::remove_file(&db);
+}
