@@ -348,3 +348,22 @@ impl Task {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_kept_per_server_and_name() {
+        let dir = std::env::temp_dir().join(format!("orion-tokens-{}", std::process::id()));
+        let store = TokenStore::File(dir.join("tokens.json"));
+        assert_eq!(store.load("ws://a/ws", "ann"), None);
+        store.save("ws://a/ws", "ann", "t1");
+        store.save("ws://b/ws", "ann", "t2");
+        assert_eq!(store.load("ws://a/ws", "ann").as_deref(), Some("t1"));
+        assert_eq!(store.load("ws://b/ws", "ann").as_deref(), Some("t2"));
+        assert_eq!(store.load("ws://a/ws", "bob"), None);
+        let _ = std::fs::remove_dir_all(dir);
+        assert_eq!(TokenStore::Memory.load("ws://a/ws", "ann"), None);
+    }
+}

@@ -175,3 +175,29 @@ fn the_lobby_lists_rooms_and_joins_the_selected_one() {
     );
     golden("lobby.txt", &screen(&app, 100, 16));
 }
+
+#[test]
+fn nothing_the_server_sends_crashes_the_screen() {
+    let weird = [
+        r#"{"t":"event","room":"r1","seq":1,"ev":{"kind":"click","seat":"Q","click":"Z9X","position":"garbage"}}"#,
+        r#"{"t":"snapshot","room":"r1","seq":18446744073709551615,"game":"chess","status":"??","seats":{"X":5},"position":"A1n:R1 A1n:R2","turn":{"seat":7,"clicks":300,"used":999,"round":-1}}"#,
+        r#"{"t":"event","room":"r1","seq":2,"ev":{"kind":"turn","seat":"S","clicks":255,"round":4294967296}}"#,
+        r#"{"t":"event","room":"r1","seq":3,"ev":{"kind":"capture","seat":"S","slots":["nowhere",1],"points":18446744073709551615}}"#,
+        r#"{"t":"event","room":"r1","seq":4,"ev":{"kind":"chain","colour":"R","claim_until":18446744073709551615}}"#,
+        r#"{"t":"event","room":"r1","seq":5,"ev":{"kind":"over","result":{"winner":"S+Q+","scores":{"S":"x"}}}}"#,
+        r#"{"t":"event","room":"r1","seq":6,"ev":{"kind":"chat","seat":null,"name":"","text":"\u0000\u001b[2J"}}"#,
+        r#"{"t":"lobby","rooms":[{"room":"","seats":{"S":null,"Z":"x"}},7]}"#,
+        r#"{"t":"error"}"#,
+        "not json at all",
+        r#"{"t":"joined","room":"r2","seat":"nobody"}"#,
+    ];
+    let mut app = App::new("ann", 0);
+    app.on_net(msg(r#"{"t":"joined","room":"r1","seat":"S"}"#));
+    for (i, text) in weird.iter().enumerate() {
+        app.on_net(msg(text));
+        app.tick(i as u64 * 1_000);
+        for (w, h) in [(100, 30), (20, 5), (1, 1)] {
+            let _ = screen(&app, w, h);
+        }
+    }
+}
