@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
+use tokio_tungstenite::{connect_async_with_config, MaybeTlsStream, WebSocketStream};
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 type Sink = futures::stream::SplitSink<Ws, Message>;
@@ -67,7 +67,8 @@ fn histogram() -> Histogram<u64> {
 }
 
 async fn connect(url: &str, name: &str) -> anyhow::Result<(Sink, Source)> {
-    let (ws, _) = tokio::time::timeout(SETUP_TIMEOUT, connect_async(url))
+    // Nagle off, as a real game client would: each click is one small frame.
+    let (ws, _) = tokio::time::timeout(SETUP_TIMEOUT, connect_async_with_config(url, None, true))
         .await
         .context("connect timed out")??;
     let (mut sink, mut source) = ws.split();

@@ -325,6 +325,20 @@ impl Client {
             .unwrap_or(0)
     }
 
+    /// The seat to move according to this client's events up to `seq` in `room`.
+    pub fn mover_known(&self, room: &str, seq: u64) -> Option<String> {
+        self.events
+            .iter()
+            .filter(|e| e["room"] == room && e["seq"].as_u64() <= Some(seq))
+            .filter_map(|e| match e["ev"]["kind"].as_str() {
+                Some("turn") => e["ev"]["seat"].as_str(),
+                Some("start") => e["ev"]["turn"]["seat"].as_str(),
+                _ => None,
+            })
+            .next_back()
+            .map(str::to_string)
+    }
+
     /// The `error` messages received so far and not consumed.
     pub fn errors(&self) -> Vec<&Value> {
         self.pending.iter().filter(|m| m["t"] == "error").collect()
@@ -346,6 +360,10 @@ impl Client {
             "end_turn" | "three" => "turn",
             other => other,
         };
+        // The seat to move as this client last knew it; `turn` events are followed in order
+        // so that `end_turn` waits for the turn that leaves *this* seat, not an older one
+        // still in flight.
+        let mover = std::cell::RefCell::new(self.mover_known(room, before));
         let id = self.send_with_id(req.clone()).await;
         let reply = self
             .expect(|m| {
@@ -353,15 +371,17 @@ impl Client {
                     return true;
                 }
                 let ev = &m["ev"];
-                m["t"] == "event"
-                    && m["room"] == room
-                    && m["seq"].as_u64() > Some(before)
-                    && ev["kind"] == kind
-                    && match t {
-                        "end_turn" => ev["seat"] != json!(me),
-                        "three" => ev["seat"] == json!(me),
-                        _ => ev["seat"] == json!(me),
+                if m["t"] != "event" || m["room"] != room || ev["kind"] != kind {
+                    return false;
+                }
+                let newer = m["seq"].as_u64() > Some(before);
+                match t {
+                    "end_turn" => {
+                        let was = mover.replace(ev["seat"].as_str().map(str::to_string));
+                        newer && was.as_deref() == Some(me.as_str()) && ev["seat"] != json!(me)
                     }
+                    _ => newer && ev["seat"] == json!(me),
+                }
             })
             .await;
         assert_ne!(reply["t"], "error", "{req} refused: {reply}");
