@@ -8,7 +8,7 @@
 //! The secret is known to the engine and its owner only: the public `secret` event carries a
 //! SHA-256 commitment, and the `over` event reveals number and salt so anyone can check it.
 
-use super::{fill, for_seat, home_row, home_twelve, own_colours};
+use super::{across_or_round, fill_homes, home_row, home_twelve};
 use crate::board::{Click, SlotSet};
 use crate::game::{Action, ActionError, Allowance, Event, Game, Options, Rules, Winner};
 use crate::piece::Colour;
@@ -50,10 +50,7 @@ impl Rules for Algol {
         2..=4
     }
     fn seats(&self, players: u8) -> Vec<SeatInfo> {
-        match players {
-            2 => own_colours(&[Seat::S, Seat::N]),
-            n => own_colours(&Seat::ALL[..n as usize]),
-        }
+        across_or_round(players)
     }
     fn start(&self, seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
         let home = if seats.len() == 2 {
@@ -61,11 +58,7 @@ impl Rules for Algol {
         } else {
             home_twelve()
         };
-        let mut p = Position::empty();
-        for s in seats {
-            fill(&mut p, s.colour, for_seat(home, s.seat));
-        }
-        p
+        fill_homes(seats, home)
     }
     fn allowance(&self, _seat: Seat, _round: u32, options: &Options) -> Allowance {
         Allowance::Clicks(options.clicks.unwrap_or(2))

@@ -5,7 +5,7 @@
 //! **Reconstruction** (ORION.md): the finish line is x = 2.5 from the bottom edge to C2; progress
 //! is the winding angle of the chariot's midpoint round the board centre (2.5, 2.5).
 
-use super::own_colours;
+use super::across_or_round;
 use crate::board::{Click, Rotor, Slot, SlotSet};
 use crate::game::{Allowance, Game, Options, PlaceRule, Rules};
 use crate::piece::Colour;
@@ -67,10 +67,7 @@ impl Rules for Auriga {
         2..=4
     }
     fn seats(&self, players: u8) -> Vec<SeatInfo> {
-        match players {
-            2 => own_colours(&[Seat::S, Seat::N]),
-            n => own_colours(&Seat::ALL[..n as usize]),
-        }
+        across_or_round(players)
     }
     fn start(&self, _seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
         Position::empty()

@@ -2,7 +2,7 @@
 //! orbits nearest them with the corner orbits divided on the diagonal; the die or three
 //! clicks; a chain made for another player by someone else's click must be claimed.
 
-use super::{fill, for_seat, home_twelve, own_colours};
+use super::{fill_homes, home_twelve, own_colours};
 use crate::game::{Allowance, Mechanics, Options, Rules};
 use crate::position::Position;
 use crate::seat::{Seat, SeatInfo};
@@ -29,11 +29,7 @@ impl Rules for HydraFour {
         own_colours(&Seat::ALL[..players as usize])
     }
     fn start(&self, seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
-        let mut p = Position::empty();
-        for s in seats {
-            fill(&mut p, s.colour, for_seat(home_twelve(), s.seat));
-        }
-        p
+        fill_homes(seats, home_twelve())
     }
     fn allowance(&self, _seat: Seat, _round: u32, options: &Options) -> Allowance {
         match options.clicks {

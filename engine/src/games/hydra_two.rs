@@ -2,7 +2,7 @@
 //! clicks after the standard starting sequence; the first chain from your edge to the
 //! opposite edge wins.
 
-use super::{fill, for_seat, home_row, own_colours};
+use super::{fill_homes, home_row, own_colours};
 use crate::game::{Allowance, Mechanics, Options, Rules};
 use crate::position::Position;
 use crate::rules::standard_start;
@@ -27,11 +27,7 @@ impl Rules for HydraTwo {
         own_colours(&[Seat::S, Seat::N])
     }
     fn start(&self, seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
-        let mut p = Position::empty();
-        for s in seats {
-            fill(&mut p, s.colour, for_seat(home_row(), s.seat));
-        }
-        p
+        fill_homes(seats, home_row())
     }
     fn allowance(&self, _seat: Seat, round: u32, options: &Options) -> Allowance {
         Allowance::Clicks(standard_start(round, options.clicks.unwrap_or(3)))

@@ -7,7 +7,7 @@
 //! border slots next to it; two players take opposite corners, `S` bottom-right.
 //! **Decision:** a hop is taken as soon as it is earned, after one click or two.
 
-use super::{fill, own_colours};
+use super::{across_or_round, fill};
 use crate::board::{Click, Rotor, RotorSet, Side, SlotSet};
 use crate::game::{Allowance, Game, Options, Rules, Winner};
 use crate::piece::Colour;
@@ -71,10 +71,7 @@ impl Rules for Lepus {
         2..=4
     }
     fn seats(&self, players: u8) -> Vec<SeatInfo> {
-        match players {
-            2 => own_colours(&[Seat::S, Seat::N]),
-            n => own_colours(&Seat::ALL[..n as usize]),
-        }
+        across_or_round(players)
     }
     fn start(&self, seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
         let mut p = Position::empty();

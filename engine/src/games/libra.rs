@@ -2,7 +2,7 @@
 //! three clicks after the standard starting sequence; the first to occupy the opponent's five
 //! border slots (his back line) with five of his own men wins.
 
-use super::{fill, for_seat, home_row, own_colours};
+use super::{fill_homes, home_row, own_colours};
 use crate::game::{Allowance, Game, Options, Rules};
 use crate::piece::Colour;
 use crate::position::Position;
@@ -28,11 +28,7 @@ impl Rules for Libra {
         own_colours(&[Seat::S, Seat::N])
     }
     fn start(&self, seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
-        let mut p = Position::empty();
-        for s in seats {
-            fill(&mut p, s.colour, for_seat(home_row(), s.seat));
-        }
-        p
+        fill_homes(seats, home_row())
     }
     fn allowance(&self, _seat: Seat, round: u32, options: &Options) -> Allowance {
         Allowance::Clicks(standard_start(round, options.clicks.unwrap_or(3)))

@@ -111,6 +111,24 @@ pub fn fill(position: &mut Position, colour: Colour, slots: SlotSet) {
     }
 }
 
+/// Seats for a game of two to four players, each with its own colour: two play across the
+/// board (`S`, `N`), three take `S`, `W`, `N`, four every seat.
+pub fn across_or_round(players: u8) -> Vec<SeatInfo> {
+    match players {
+        2 => own_colours(&[Seat::S, Seat::N]),
+        n => own_colours(&Seat::ALL[..(n as usize).min(4)]),
+    }
+}
+
+/// Every seat's pieces on its home slots: `home` is `S`'s, turned to each seat's side.
+pub fn fill_homes(seats: &[SeatInfo], home: SlotSet) -> Position {
+    let mut p = Position::empty();
+    for s in seats {
+        fill(&mut p, s.colour, for_seat(home, s.seat));
+    }
+    p
+}
+
 /// Seats in turn order, each with its own colour.
 pub fn own_colours(seats: &[Seat]) -> Vec<SeatInfo> {
     seats

@@ -3,7 +3,7 @@
 //! die or three. Captures end the turn; capturing the whole board ends the game, most points
 //! winning.
 
-use super::own_colours;
+use super::across_or_round;
 use crate::game::{Allowance, Mechanics, Options, PlaceRule, Rules};
 use crate::position::Position;
 use crate::seat::{Seat, SeatInfo};
@@ -24,10 +24,7 @@ impl Rules for Orion {
         2..=4
     }
     fn seats(&self, players: u8) -> Vec<SeatInfo> {
-        match players {
-            2 => own_colours(&[Seat::S, Seat::N]),
-            n => own_colours(&Seat::ALL[..n as usize]),
-        }
+        across_or_round(players)
     }
     fn start(&self, _seats: &[SeatInfo], _options: &Options, _rng: &mut dyn RngCore) -> Position {
         Position::empty()
