@@ -351,19 +351,30 @@ impl Session {
                 })?),
                 None => None,
             };
-        if !self.rooms.contains_key(&handle.id) {
-            self.check_room_cap()?;
-        }
-        let (done, joined) = oneshot::channel();
-        let cmd = RoomCmd::Join {
+        let outbox = self.outbox.clone();
+        self.enter(handle, |done| RoomCmd::Join {
             re: re.clone(),
             player,
             seat,
-            outbox: self.outbox.clone(),
+            outbox,
             done,
-        };
-        self.send(&handle, cmd).await?;
-        if joined.await.unwrap_or(false) {
+        })
+        .await
+    }
+
+    /// Becomes a member of a room (seated, watching, or back after a reconnect): checks the
+    /// per-connection room cap, sends the room `cmd` and remembers the room if it took us.
+    async fn enter(
+        &mut self,
+        handle: RoomHandle,
+        cmd: impl FnOnce(oneshot::Sender<bool>) -> RoomCmd,
+    ) -> Handled {
+        if !self.rooms.contains_key(&handle.id) {
+            self.check_room_cap()?;
+        }
+        let (done, entered) = oneshot::channel();
+        self.send(&handle, cmd(done)).await?;
+        if entered.await.unwrap_or(false) {
             self.rooms.insert(handle.id.clone(), handle);
         }
         Ok(())
@@ -420,20 +431,13 @@ impl Session {
                 format!("no public room {room}"),
             ));
         }
-        if !self.rooms.contains_key(&handle.id) {
-            self.check_room_cap()?;
-        }
-        let (done, ok) = oneshot::channel();
-        let cmd = RoomCmd::Spectate {
+        let outbox = self.outbox.clone();
+        self.enter(handle, |done| RoomCmd::Spectate {
             re: re.clone(),
-            outbox: self.outbox.clone(),
+            outbox,
             done,
-        };
-        self.send(&handle, cmd).await?;
-        if ok.await.unwrap_or(false) {
-            self.rooms.insert(handle.id.clone(), handle);
-        }
-        Ok(())
+        })
+        .await
     }
 
     async fn act(&mut self, re: &ReplyTo, player: Player, room: &str, action: Action) -> Handled {
@@ -449,22 +453,15 @@ impl Session {
 
     async fn resume(&mut self, re: &ReplyTo, player: Player, room: &str, since: u64) -> Handled {
         let handle = self.room(room)?;
-        if !self.rooms.contains_key(&handle.id) {
-            self.check_room_cap()?;
-        }
-        let (done, ok) = oneshot::channel();
-        let cmd = RoomCmd::Resume {
+        let outbox = self.outbox.clone();
+        self.enter(handle, |done| RoomCmd::Resume {
             re: re.clone(),
             player,
             since,
-            outbox: self.outbox.clone(),
+            outbox,
             done,
-        };
-        self.send(&handle, cmd).await?;
-        if ok.await.unwrap_or(false) {
-            self.rooms.insert(handle.id.clone(), handle);
-        }
-        Ok(())
+        })
+        .await
     }
 
     fn history(&mut self, re: &ReplyTo, room: &str, since: u64) -> Handled {
