@@ -252,15 +252,14 @@ fn the_die_is_injected_and_its_faces_are_an_option() {
 const TWO_CHAINS: &str =
     "A2n:G1 B2n:G2 D2n:G3 E2n:G4 C2e:G5 C1w:B1 C3w:B2 C4w:B3 C5w:B4 C2n:B5 C2s:R1 A5n:Y1";
 
+/// Hydra for Four from [`TWO_CHAINS`], S to move with three clicks.
+fn two_chains(window: ClaimWindow) -> Game {
+    game("hydra-4", four(3, window), TWO_CHAINS, Seat::S, 5)
+}
+
 #[test]
 fn a_click_that_makes_two_chains_at_once_opens_two_claims() {
-    let mut g = game(
-        "hydra-4",
-        four(3, ClaimWindow::Millis(5000)),
-        TWO_CHAINS,
-        Seat::S,
-        5,
-    );
+    let mut g = two_chains(ClaimWindow::Millis(5000));
     let events = click(&mut g, Seat::S, "C2L", 1000).unwrap();
     let chains: Vec<_> = events
         .iter()
@@ -284,13 +283,7 @@ fn a_click_that_makes_two_chains_at_once_opens_two_claims() {
 
 #[test]
 fn a_claim_wins_even_after_the_chain_was_broken_again() {
-    let mut g = game(
-        "hydra-4",
-        four(3, ClaimWindow::Millis(5000)),
-        TWO_CHAINS,
-        Seat::S,
-        5,
-    );
+    let mut g = two_chains(ClaimWindow::Millis(5000));
     click(&mut g, Seat::S, "C2L", 1000).unwrap();
     // S turns C2 on: green leaves C2n, the green chain is broken.
     click(&mut g, Seat::S, "C2L", 2000).unwrap();
@@ -304,13 +297,7 @@ fn a_claim_wins_even_after_the_chain_was_broken_again() {
 
 #[test]
 fn a_late_claim_is_refused_and_changes_nothing() {
-    let mut g = game(
-        "hydra-4",
-        four(3, ClaimWindow::Millis(5000)),
-        TWO_CHAINS,
-        Seat::S,
-        5,
-    );
+    let mut g = two_chains(ClaimWindow::Millis(5000));
     click(&mut g, Seat::S, "C2L", 1000).unwrap();
     let e = g.step(Seat::W, Action::Claim, 6001).unwrap_err();
     assert_eq!(e.to_string(), "no chain of yours is open to claim");
@@ -321,13 +308,7 @@ fn a_late_claim_is_refused_and_changes_nothing() {
 
 #[test]
 fn auto_claim_awards_a_chain_made_for_another_at_once() {
-    let mut g = game(
-        "hydra-4",
-        four(3, ClaimWindow::Auto),
-        TWO_CHAINS,
-        Seat::S,
-        5,
-    );
+    let mut g = two_chains(ClaimWindow::Auto);
     let events = click(&mut g, Seat::S, "C2L", 1000).unwrap();
     assert!(events.contains(&Event::Chain {
         colour: Colour::Blue,
