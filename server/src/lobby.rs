@@ -8,13 +8,17 @@ use crate::room::RoomCmd;
 use dashmap::DashMap;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::{Arc, Mutex};
-use tokio::sync::{mpsc, watch};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, watch, Notify};
 
 /// Most live rooms at once; `create` beyond it is refused with `full`.
 pub const MAX_ROOMS: usize = 10_000;
 /// Most rooms one player may hold seats in; joining more is refused with `full`.
 pub const MAX_SEATS_PER_PLAYER: usize = 8;
+/// Watchers get at most one new list per this interval: with thousands of rooms changing, the
+/// list is rebuilt a few times a second instead of once per change.
+pub const LISTING_EVERY: Duration = Duration::from_millis(100);
 
 /// A room id.
 pub type RoomId = Arc<str>;
@@ -103,6 +107,17 @@ struct Listing {
     summary: Value,
 }
 
+/// The listings and when the public list was last rebuilt from them.
+#[derive(Debug, Default)]
+struct Listings {
+    /// Every live room's listing, in id order.
+    by_room: BTreeMap<RoomId, Listing>,
+    /// A listing changed since the last rebuild.
+    dirty: bool,
+    /// When the public list was last rebuilt.
+    built: Option<Instant>,
+}
+
 /// One player waiting for a quick match.
 #[derive(Debug)]
 pub struct Queued {
@@ -118,8 +133,10 @@ pub struct Queued {
 pub struct Lobby {
     /// Live rooms.
     pub rooms: Box<dyn Directory>,
-    /// Every live room's listing, in id order.
-    listings: Mutex<BTreeMap<RoomId, Listing>>,
+    /// Every live room's listing, in id order, and whether the published list lags it.
+    listings: Mutex<Listings>,
+    /// Wakes [`flush_listing`] when a change could not be published at once.
+    flush: Arc<Notify>,
     /// The public room list and a ready-made `lobby` frame for watchers; watchers see only
     /// the latest (a slow watcher skips intermediate lists instead of queueing them).
     listing: watch::Sender<(Arc<Value>, Frame)>,
@@ -136,15 +153,21 @@ impl Lobby {
         let frame = lobby_frame(&empty);
         Lobby {
             rooms,
-            listings: Mutex::new(BTreeMap::new()),
+            listings: Mutex::new(Listings::default()),
+            flush: Arc::new(Notify::new()),
             listing: watch::Sender::new((empty, frame)),
             seats: DashMap::new(),
             queues: Mutex::new(HashMap::new()),
         }
     }
 
-    /// The current public room list.
+    /// The current public room list (rebuilt first if a room changed since).
     pub fn list(&self) -> Arc<Value> {
+        if let Ok(mut all) = self.listings.lock() {
+            if all.dirty {
+                self.rebuild(&mut all);
+            }
+        }
         self.listing.borrow().0.clone()
     }
 
@@ -153,14 +176,15 @@ impl Lobby {
         self.listing.subscribe()
     }
 
-    /// Sets (or, with `None`, removes) a room's listing and tells the watchers.
+    /// Sets (or, with `None`, removes) a room's listing. Watchers get the new list at once, or
+    /// within [`LISTING_EVERY`] when one went out just before.
     pub fn publish(&self, id: &RoomId, listing: Option<(&'static str, bool, Value)>) {
         let Ok(mut all) = self.listings.lock() else {
             return;
         };
         match listing {
             Some((status, private, summary)) => {
-                all.insert(
+                all.by_room.insert(
                     id.clone(),
                     Listing {
                         status,
@@ -170,15 +194,35 @@ impl Lobby {
                 );
             }
             None => {
-                all.remove(id);
+                all.by_room.remove(id);
             }
         }
+        all.dirty = true;
+        if all.built.is_none_or(|t| t.elapsed() >= LISTING_EVERY) {
+            self.rebuild(&mut all);
+        } else {
+            self.flush.notify_one();
+        }
+    }
+
+    /// Publishes a listing change held back by [`Lobby::publish`], if any is left.
+    fn flush(&self) {
+        if let Ok(mut all) = self.listings.lock() {
+            if all.dirty {
+                self.rebuild(&mut all);
+            }
+        }
+    }
+
+    fn rebuild(&self, all: &mut Listings) {
         let list: Vec<Value> = all
+            .by_room
             .values()
             .filter(|l| !l.private)
             .map(|l| l.summary.clone())
             .collect();
-        drop(all);
+        all.dirty = false;
+        all.built = Some(Instant::now());
         let list = Arc::new(Value::Array(list));
         let frame = lobby_frame(&list);
         self.listing.send_replace((list, frame));
@@ -188,7 +232,7 @@ impl Lobby {
     pub fn counts(&self) -> Vec<(&'static str, usize)> {
         let mut counts = vec![("waiting", 0), ("playing", 0), ("finished", 0)];
         if let Ok(all) = self.listings.lock() {
-            for l in all.values() {
+            for l in all.by_room.values() {
                 if let Some(c) = counts.iter_mut().find(|c| c.0 == l.status) {
                     c.1 += 1;
                 }
@@ -259,6 +303,22 @@ impl Lobby {
             for q in queues.values_mut() {
                 q.retain(|e| e.outbox.id != conn);
             }
+        }
+    }
+}
+
+/// Publishes the listing changes [`Lobby::publish`] held back, one rebuild per
+/// [`LISTING_EVERY`] at most. Ends with the server.
+pub async fn flush_listing(shared: Weak<crate::server::Shared>) {
+    let Some(flush) = shared.upgrade().map(|s| s.lobby.flush.clone()) else {
+        return;
+    };
+    loop {
+        flush.notified().await;
+        tokio::time::sleep(LISTING_EVERY).await;
+        match shared.upgrade() {
+            Some(s) => s.lobby.flush(),
+            None => return,
         }
     }
 }

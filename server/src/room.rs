@@ -8,7 +8,7 @@ use crate::connection::Outbox;
 use crate::lobby::{Player, PlayerId, Queued, RoomHandle, RoomId};
 use crate::protocol::{self, Code, Frame, Refusal, ReplyTo};
 use crate::server::Shared;
-use crate::store::{ActionRecord, RoomRecord, SavedRoom, StoreError};
+use crate::store::{ActionRecord, Append, RoomRecord, SavedRoom, StoreError};
 use orion_engine::{games, Action, ClaimWindow, Event, Game, Millis, Options, Rules, Seat, Winner};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -259,6 +259,8 @@ struct Room {
     spectators: HashMap<u64, Outbox>,
     /// The last event's seq (0 before the first).
     seq: u64,
+    /// Appends stored so far (they are numbered from 1 in the store).
+    appends: u64,
     /// The turn clock.
     clock: TurnClock,
     /// The summary last sent to the lobby, to skip republishing an unchanged one (each
@@ -295,9 +297,7 @@ pub fn create(
         private,
         code: code.as_ref().map(|c| c.to_string()),
     };
-    shared
-        .store
-        .create_room(&record)
+    crate::store::blocking(|| shared.store.create_room(&record))
         .map_err(|e| Refusal::new(Code::Server, e.to_string()))?;
     let mut room = Room::new(
         shared.clone(),
@@ -311,18 +311,21 @@ pub fn create(
     room.auto_start = auto_start;
     let (handle, rx) = room.handle();
     if !shared.lobby.rooms.insert(handle.clone()) {
-        let _ = shared.store.set_status(&record.id, "closed");
+        let _ = crate::store::blocking(|| shared.store.set_status(&record.id, "closed"));
         return Err(Refusal::new(
             Code::Full,
             "the server has no room for more rooms",
         ));
     }
-    for (q, seat) in first {
-        room.join(q.re, q.player, seat, q.outbox);
-    }
-    room.maybe_start();
-    room.publish();
-    tokio::spawn(room.run(rx));
+    // The first seats are taken by the room's own task, before any other command reaches it.
+    tokio::spawn(async move {
+        for (q, seat) in first {
+            room.join(q.re, q.player, seat, q.outbox).await;
+        }
+        room.maybe_start().await;
+        room.publish();
+        room.run(rx).await;
+    });
     Ok(handle)
 }
 
@@ -374,6 +377,7 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
             _ => {}
         }
     }
+    room.appends = saved.appends;
     for a in &saved.actions {
         if let Err(e) = room.game.step(a.seat, a.action, a.at) {
             tracing::warn!(room = %room.id, "replayed action refused: {e}");
@@ -430,6 +434,7 @@ impl Room {
             seats: BTreeMap::new(),
             spectators: HashMap::new(),
             seq: 0,
+            appends: 0,
             clock,
             result: None,
             published: None,
@@ -459,10 +464,10 @@ impl Room {
             };
             tokio::select! {
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle_cmd(cmd),
+                    Some(cmd) => self.handle_cmd(cmd).await,
                     None => break,
                 },
-                _ = timer => self.on_timer(),
+                _ = timer => self.on_timer().await,
                 _ = shutdown.changed() => break,
             }
         }
@@ -496,7 +501,7 @@ impl Room {
         holds.chain(self.clock.deadline).min()
     }
 
-    fn handle_cmd(&mut self, cmd: RoomCmd) {
+    async fn handle_cmd(&mut self, cmd: RoomCmd) {
         match cmd {
             RoomCmd::Join {
                 re,
@@ -505,9 +510,9 @@ impl Room {
                 outbox,
                 done,
             } => {
-                let ok = self.join(re, player, seat, outbox);
+                let ok = self.join(re, player, seat, outbox).await;
                 let _ = done.send(ok);
-                self.maybe_start();
+                self.maybe_start().await;
                 self.publish();
             }
             RoomCmd::Spectate { re, outbox, done } => {
@@ -515,22 +520,22 @@ impl Room {
                 self.publish();
             }
             RoomCmd::Leave { re, player, outbox } => {
-                self.leave(re, player, outbox);
+                self.leave(re, player, outbox).await;
                 self.publish();
             }
-            RoomCmd::Ready { re, player, outbox } => self.ready(re, player, outbox),
+            RoomCmd::Ready { re, player, outbox } => self.ready(re, player, outbox).await,
             RoomCmd::Act {
                 re,
                 player,
                 action,
                 outbox,
-            } => self.act(re, player, action, outbox),
+            } => self.act(re, player, action, outbox).await,
             RoomCmd::Chat {
                 re,
                 player,
                 text,
                 outbox,
-            } => self.chat(re, player, text, outbox),
+            } => self.chat(re, player, text, outbox).await,
             RoomCmd::Resume {
                 re,
                 player,
@@ -556,7 +561,13 @@ impl Room {
         outbox.refuse(re, &Refusal::new(code, message));
     }
 
-    fn join(&mut self, re: ReplyTo, player: Player, want: Option<Seat>, outbox: Outbox) -> bool {
+    async fn join(
+        &mut self,
+        re: ReplyTo,
+        player: Player,
+        want: Option<Seat>,
+        outbox: Outbox,
+    ) -> bool {
         if let Some(seat) = self.seat_of(&player.id) {
             self.attach(seat, outbox.clone());
             self.reply_joined(&re, seat, &outbox);
@@ -613,7 +624,7 @@ impl Room {
         }
         let ev = json!({"kind": "joined", "seat": protocol::seat(seat),
                         "player": &*player.id, "name": &*player.name});
-        if let Err(e) = self.emit(vec![ev], None) {
+        if let Err(e) = self.emit(vec![ev], None).await {
             self.shared.lobby.free_seat(&player.id, &self.id);
             self.refuse(&re, &outbox, Code::Server, e.to_string());
             return false;
@@ -670,7 +681,7 @@ impl Room {
         true
     }
 
-    fn leave(&mut self, re: ReplyTo, player: Player, outbox: Outbox) {
+    async fn leave(&mut self, re: ReplyTo, player: Player, outbox: Outbox) {
         let was_watching = self.spectators.remove(&outbox.id).is_some();
         let seat = self.seat_of(&player.id);
         if seat.is_none() && !was_watching {
@@ -683,7 +694,7 @@ impl Room {
             return;
         }
         if let Some(seat) = seat {
-            self.vacate(seat);
+            self.vacate(seat).await;
         }
         outbox.send(protocol::reply(
             &re,
@@ -693,25 +704,27 @@ impl Room {
 
     /// Gives up a seat: a `left` event; a game in progress carries on with the seat empty
     /// (anyone may `join` it); with every seat empty it ends without a winner.
-    fn vacate(&mut self, seat: Seat) {
+    async fn vacate(&mut self, seat: Seat) {
         let Some(o) = self.seats.remove(&seat) else {
             return;
         };
         self.shared.lobby.free_seat(&o.player.id, &self.id);
-        let _ = self.emit(
-            vec![json!({"kind": "left", "seat": protocol::seat(seat)})],
-            None,
-        );
+        let _ = self
+            .emit(
+                vec![json!({"kind": "left", "seat": protocol::seat(seat)})],
+                None,
+            )
+            .await;
         if self.status == Status::Playing && self.seats.is_empty() {
             let result = protocol::result_of(None, &self.game.scores());
             let ev = json!({"kind": "over", "result": result, "reason": "abandoned"});
             self.result = Some(result);
-            let _ = self.emit(vec![ev], None);
+            let _ = self.emit(vec![ev], None).await;
             self.finish();
         }
     }
 
-    fn ready(&mut self, re: ReplyTo, player: Player, outbox: Outbox) {
+    async fn ready(&mut self, re: ReplyTo, player: Player, outbox: Outbox) {
         let Some(seat) = self.seat_of(&player.id) else {
             self.refuse(
                 &re,
@@ -728,11 +741,11 @@ impl Room {
         if let Some(o) = self.seats.get_mut(&seat) {
             o.ready = true;
         }
-        self.maybe_start();
+        self.maybe_start().await;
         self.publish();
     }
 
-    fn maybe_start(&mut self) {
+    async fn maybe_start(&mut self) {
         if self.status != Status::Waiting {
             return;
         }
@@ -747,7 +760,7 @@ impl Room {
         }
         let ev = json!({"kind": "start", "position": protocol::position(self.game.position()),
                         "turn": self.turn_json()});
-        if self.emit(vec![ev], None).is_err() {
+        if self.emit(vec![ev], None).await.is_err() {
             return;
         }
         self.status = Status::Playing;
@@ -756,7 +769,7 @@ impl Room {
         self.arm_clock(now);
     }
 
-    fn act(&mut self, re: ReplyTo, player: Player, action: Action, outbox: Outbox) {
+    async fn act(&mut self, re: ReplyTo, player: Player, action: Action, outbox: Outbox) {
         let Some(seat) = self.seat_of(&player.id) else {
             self.refuse(
                 &re,
@@ -786,11 +799,11 @@ impl Room {
             Status::Playing => {}
         }
         let now = self.shared.clock.now_ms();
-        self.step(seat, action, now, Some((&re, &outbox)));
+        self.step(seat, action, now, Some((&re, &outbox))).await;
     }
 
     /// Steps the game and publishes what it caused; a refusal goes to `sender` alone.
-    fn step(
+    async fn step(
         &mut self,
         seat: Seat,
         action: Action,
@@ -813,7 +826,7 @@ impl Room {
             action,
             at: now,
         };
-        if let Err(e) = self.emit(evs, Some(&record)) {
+        if let Err(e) = self.emit(evs, Some(&record)).await {
             self.game = before;
             if let Some((re, outbox)) = sender {
                 self.refuse(re, outbox, Code::Server, e.to_string());
@@ -827,7 +840,7 @@ impl Room {
         }
     }
 
-    fn chat(&mut self, re: ReplyTo, player: Player, text: String, outbox: Outbox) {
+    async fn chat(&mut self, re: ReplyTo, player: Player, text: String, outbox: Outbox) {
         let seat = self.seat_of(&player.id);
         if seat.is_none() && !self.spectators.contains_key(&outbox.id) {
             self.refuse(
@@ -840,7 +853,7 @@ impl Room {
         }
         let ev = json!({"kind": "chat", "seat": seat.map(protocol::seat),
                         "name": &*player.name, "text": text});
-        if let Err(e) = self.emit(vec![ev], None) {
+        if let Err(e) = self.emit(vec![ev], None).await {
             self.refuse(&re, &outbox, Code::Server, e.to_string());
         }
     }
@@ -913,7 +926,7 @@ impl Room {
         }
     }
 
-    fn on_timer(&mut self) {
+    async fn on_timer(&mut self) {
         let now = self.shared.clock.now_ms();
         let expired: Vec<Seat> = self
             .seats
@@ -922,12 +935,14 @@ impl Room {
             .map(|(s, _)| *s)
             .collect();
         for seat in expired {
-            self.vacate(seat);
+            self.vacate(seat).await;
         }
         // A late wake-up may find both the turn clock and the bank run out.
         for _ in 0..2 {
             match self.clock.deadline {
-                Some(at) if at <= now && self.status == Status::Playing => self.clock_expired(at),
+                Some(at) if at <= now && self.status == Status::Playing => {
+                    self.clock_expired(at).await
+                }
                 _ => break,
             }
         }
@@ -955,7 +970,7 @@ impl Room {
     }
 
     /// The turn clock (or the bank) ran out at `now`, the deadline itself.
-    fn clock_expired(&mut self, now: Millis) {
+    async fn clock_expired(&mut self, now: Millis) {
         let seat = self.game.mover();
         if self.options.time_bank.is_some() {
             if self.clock.overdraft_since.is_none() {
@@ -967,15 +982,15 @@ impl Room {
                 }
             }
             self.clock.banks.insert(seat, 0);
-            self.forfeit(seat);
+            self.forfeit(seat).await;
             return;
         }
         self.clock.deadline = None;
-        self.step(seat, Action::Timeout, now, None);
+        self.step(seat, Action::Timeout, now, None).await;
     }
 
     /// `seat` ran out of time: the other side wins (no winner with several other sides).
-    fn forfeit(&mut self, seat: Seat) {
+    async fn forfeit(&mut self, seat: Seat) {
         let loser = self.game.colour_of(seat);
         let others: Vec<_> = self
             .game
@@ -993,7 +1008,7 @@ impl Room {
         let ev = json!({"kind": "over", "result": result, "reason": "time",
                         "seat": protocol::seat(seat)});
         self.result = Some(result);
-        if self.emit(vec![ev], None).is_ok() {
+        if self.emit(vec![ev], None).await.is_ok() {
             self.finish();
         }
     }
@@ -1013,22 +1028,40 @@ impl Room {
         }
     }
 
-    /// Stores `evs` (with the action that caused them) under the next seqs, then sends each,
-    /// serialized once, to every member. Nothing is sent if the store refuses.
-    fn emit(&mut self, evs: Vec<Value>, action: Option<&ActionRecord>) -> Result<(), StoreError> {
-        let mut batch = Vec::with_capacity(evs.len());
+    /// Stores `evs` (with the action that caused them) under the next seqs, waits for the
+    /// group commit that holds them, then sends each, serialized once, to every member.
+    /// Nothing is sent if the store refuses. The room takes no other command meanwhile, so
+    /// nobody sees a state that is not stored.
+    async fn emit(
+        &mut self,
+        evs: Vec<Value>,
+        action: Option<&ActionRecord>,
+    ) -> Result<(), StoreError> {
+        let mut events = Vec::with_capacity(evs.len());
+        let mut frames = Vec::with_capacity(evs.len());
         for (i, ev) in evs.iter().enumerate() {
-            batch.push((self.seq + 1 + i as u64, ev.to_string()));
+            let seq = self.seq + 1 + i as u64;
+            let text = ev.to_string();
+            frames.push(protocol::event_frame(&self.id, seq, &text));
+            events.push((seq, text));
         }
-        crate::store::blocking(|| self.shared.store.append(&self.id, action, &batch))?;
-        self.seq += batch.len() as u64;
+        let seq = self.seq + frames.len() as u64;
+        let append = Append {
+            room: self.id.clone(),
+            n: self.appends + 1,
+            action: action.copied(),
+            events,
+            seq,
+        };
+        self.shared.store.append(append).wait().await?;
+        self.appends += 1;
+        self.seq = seq;
         self.shared
             .metrics
             .events_total
-            .fetch_add(batch.len() as u64, std::sync::atomic::Ordering::Relaxed);
-        for (seq, ev) in &batch {
-            let frame = protocol::event_frame(&self.id, *seq, ev);
-            self.broadcast(&frame);
+            .fetch_add(frames.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        for frame in &frames {
+            self.broadcast(frame);
         }
         Ok(())
     }

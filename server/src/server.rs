@@ -99,6 +99,7 @@ pub async fn serve(
         send_queue: config.send_queue.max(1),
         _drain: drain,
     });
+    tokio::spawn(crate::lobby::flush_listing(Arc::downgrade(&shared)));
     let saved = store.unfinished()?;
     let n = saved.len();
     for room in saved {

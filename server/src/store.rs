@@ -3,11 +3,37 @@
 //! replays the actions of every unfinished room through a fresh game (the engine is
 //! deterministic) and carries on from the last stored event. `Store` is a small trait so the
 //! log can move to another database without touching the rooms.
+//!
+//! One writer thread owns the SQLite connection. Appends from every room queue up while it
+//! commits and go into the next transaction together (group commit), so a commit's cost is
+//! shared by all the rooms that clicked meanwhile; each room awaits its own [`Commit`] before
+//! sending anything. A second thread on its own connection copies the WAL back into the
+//! database (a passive checkpoint, with its fsync) so commits never wait for that. Every
+//! [`WAL_RESET_AT`] frames the writer copies the last few frames itself between two batches,
+//! which lets the WAL start over: a short stall every few seconds instead of a long one per
+//! checkpoint (measurements in BENCHMARKS.md).
 
 use orion_engine::{parse_click, parse_piece, parse_slot, Action, Millis, Seat};
-use rusqlite::{params, Connection, OptionalExtension};
-use std::sync::Mutex;
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 use thiserror::Error;
+use tokio::sync::oneshot;
+
+/// Most appends committed in one transaction.
+const MAX_BATCH: usize = 1024;
+/// The checkpointer's pause between passes: short passes over few new frames finish between
+/// two commits often enough for the WAL to start over.
+const CHECKPOINT_PAUSE: Duration = Duration::from_millis(20);
+/// WAL frames past which the checkpointer asks the writer to copy the last few frames itself,
+/// between two batches, so the next commit starts the WAL over (a passive checkpoint under
+/// constant commits never sees the WAL still, so it could never reset it).
+const WAL_RESET_AT: u64 = 16_000;
+/// WAL frames past which the writer checkpoints on its own (if the checkpointer fell behind).
+const WAL_LIMIT: u64 = 64_000;
 
 /// A store failure. The request that caused it is refused with code `server`.
 #[derive(Debug, Error)]
@@ -15,9 +41,9 @@ pub enum StoreError {
     /// SQLite refused.
     #[error("store: {0}")]
     Sqlite(#[from] rusqlite::Error),
-    /// Another thread panicked while holding the connection.
-    #[error("store: connection poisoned")]
-    Poisoned,
+    /// The writer thread has stopped (the server is shutting down).
+    #[error("store: closed")]
+    Closed,
     /// A stored row could not be read back.
     #[error("store: bad row: {0}")]
     Corrupt(String),
@@ -60,6 +86,8 @@ pub struct SavedRoom {
     pub events: Vec<(u64, String)>,
     /// Its accepted game actions in order.
     pub actions: Vec<ActionRecord>,
+    /// How many appends it has (the next is numbered one more).
+    pub appends: u64,
 }
 
 /// A player identity: who a token stands for.
@@ -71,18 +99,50 @@ pub struct PlayerRecord {
     pub name: String,
 }
 
+/// One room's share of a group commit: an accepted action and the events (`(seq, ev JSON)`)
+/// it caused, stored as one row.
+#[derive(Debug)]
+pub struct Append {
+    /// The room.
+    pub room: Arc<str>,
+    /// This append's number within the room, from 1 ([`SavedRoom::appends`] after a restart).
+    pub n: u64,
+    /// The action that caused the events, if a game action did.
+    pub action: Option<ActionRecord>,
+    /// The events, in `seq` order.
+    pub events: Vec<(u64, String)>,
+    /// The room's last `seq` once they are added (its `seq` as it was, with no events).
+    pub seq: u64,
+}
+
+/// An append on its way to disk: resolves once the transaction holding it has committed.
+#[must_use = "an event may only be sent once its commit is awaited"]
+pub struct Commit(Result<oneshot::Receiver<Result<(), StoreError>>, StoreError>);
+
+impl Commit {
+    /// An append that is already settled (a store that writes inline).
+    pub fn done(result: Result<(), StoreError>) -> Commit {
+        let (tx, rx) = oneshot::channel();
+        let _ = tx.send(result);
+        Commit(Ok(rx))
+    }
+
+    /// Waits until the append is durable, or says why it is not.
+    pub async fn wait(self) -> Result<(), StoreError> {
+        match self.0 {
+            Ok(rx) => rx.await.unwrap_or(Err(StoreError::Closed)),
+            Err(e) => Err(e),
+        }
+    }
+}
+
 /// The event log and the player tokens.
 pub trait Store: Send + Sync + 'static {
     /// Records a new room.
     fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError>;
-    /// Appends `events` (`(seq, ev JSON)`) and the action that caused them, atomically and
-    /// durably, before they are sent.
-    fn append(
-        &self,
-        room: &str,
-        action: Option<&ActionRecord>,
-        events: &[(u64, String)],
-    ) -> Result<(), StoreError>;
+    /// Appends one room's events and the action that caused them, atomically and durably;
+    /// nothing of it may be sent before the returned [`Commit`] resolves.
+    fn append(&self, append: Append) -> Commit;
     /// Sets a room's status (`waiting`, `playing`, `finished`, `closed`).
     fn set_status(&self, room: &str, status: &str) -> Result<(), StoreError>;
     /// Up to `limit` events of `room` with `seq > since`, in order.
@@ -102,11 +162,22 @@ pub trait Store: Send + Sync + 'static {
     fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError>;
 }
 
-/// The store on SQLite (bundled), WAL mode. One connection behind a mutex: each call is a
-/// short synchronous transaction and no lock is held across an await.
+/// The store on SQLite (bundled), WAL mode, behind one writer thread.
 pub struct SqliteStore {
-    /// The connection.
-    conn: Mutex<Connection>,
+    /// The writer's queue (`None` once dropped, to stop the writer).
+    jobs: Option<mpsc::Sender<Job>>,
+    /// The writer thread, joined on drop so the database is closed cleanly.
+    writer: Option<JoinHandle<()>>,
+    /// The checkpointer thread (file stores only) and its stop flag.
+    checkpointer: Option<(JoinHandle<()>, Arc<AtomicBool>)>,
+}
+
+/// What the writer thread is asked to do, in order.
+enum Job {
+    /// Part of the next group commit.
+    Append(Append, oneshot::Sender<Result<(), StoreError>>),
+    /// Anything else, run alone between group commits.
+    Run(Box<dyn FnOnce(&mut Connection) + Send>),
 }
 
 const SCHEMA: &str = "
@@ -119,18 +190,15 @@ CREATE TABLE IF NOT EXISTS rooms (
     code TEXT,
     status TEXT NOT NULL DEFAULT 'waiting'
 );
-CREATE TABLE IF NOT EXISTS events (
-    room TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    ev TEXT NOT NULL,
-    PRIMARY KEY (room, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS actions (
+-- One row per append: the room's events as JSON lines, `seq` the last of them, and the
+-- action that caused them as `SEAT AT ACTION`. One row in one b-tree per room per commit
+-- keeps the pages each group commit dirties (and the WAL) small.
+CREATE TABLE IF NOT EXISTS log (
     room TEXT NOT NULL,
     n INTEGER NOT NULL,
-    seat TEXT NOT NULL,
-    action TEXT NOT NULL,
-    at INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    action TEXT,
+    events TEXT NOT NULL,
     PRIMARY KEY (room, n)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS players (
@@ -143,34 +211,237 @@ CREATE TABLE IF NOT EXISTS players (
 impl SqliteStore {
     /// Opens (or creates) the store at `path`; `:memory:` for a throwaway one.
     pub fn open(path: &str) -> Result<SqliteStore, StoreError> {
-        let conn = if path == ":memory:" {
+        let in_memory = path == ":memory:";
+        let conn = if in_memory {
             Connection::open_in_memory()?
         } else {
             Connection::open(path)?
         };
         // WAL with synchronous=NORMAL: a commit survives the process being killed at any
-        // instant (the spec's guarantee); only a power cut may lose the last commits.
+        // instant (the spec's guarantee); only a power cut may lose the last commits. The
+        // writer checkpoints itself, between batches.
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        conn.busy_timeout(Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        let wal = Arc::new(AtomicU64::new(0));
+        let (jobs, rx) = mpsc::channel();
+        let checkpointer = if in_memory {
+            None
+        } else {
+            let other = Connection::open(path)?;
+            other.pragma_update(None, "synchronous", "NORMAL")?;
+            other.busy_timeout(Duration::from_secs(5))?;
+            let stop = Arc::new(AtomicBool::new(false));
+            let (flag, frames, queue) = (stop.clone(), wal.clone(), jobs.clone());
+            let thread = std::thread::Builder::new()
+                .name("store-checkpoint".into())
+                .spawn(move || checkpoint_loop(other, &flag, &frames, &queue))
+                .map_err(|e| StoreError::Corrupt(format!("cannot start the checkpointer: {e}")))?;
+            Some((thread, stop))
+        };
+        let writer = Writer {
+            conn,
+            jobs: rx,
+            checkpoints: !in_memory,
+            wal,
+        };
+        let writer = std::thread::Builder::new()
+            .name("store-writer".into())
+            .spawn(move || writer.run())
+            .map_err(|e| StoreError::Corrupt(format!("cannot start the writer: {e}")))?;
         Ok(SqliteStore {
-            conn: Mutex::new(conn),
+            jobs: Some(jobs),
+            writer: Some(writer),
+            checkpointer,
         })
     }
 
-    fn with<T>(
+    /// Runs `f` on the writer thread, after everything queued before it, and waits for it.
+    fn call<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
+        f: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let mut conn = self.conn.lock().map_err(|_| StoreError::Poisoned)?;
-        f(&mut conn)
+        let (tx, rx) = mpsc::sync_channel(1);
+        let job = Job::Run(Box::new(move |c| {
+            let _ = tx.send(f(c));
+        }));
+        self.jobs
+            .as_ref()
+            .ok_or(StoreError::Closed)?
+            .send(job)
+            .map_err(|_| StoreError::Closed)?;
+        rx.recv().map_err(|_| StoreError::Closed)?
     }
+}
+
+impl Drop for SqliteStore {
+    fn drop(&mut self) {
+        if let Some((thread, stop)) = self.checkpointer.take() {
+            stop.store(true, Ordering::Relaxed);
+            let _ = thread.join();
+        }
+        self.jobs = None;
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+    }
+}
+
+/// The writer thread's state.
+struct Writer {
+    /// The only connection.
+    conn: Connection,
+    /// Its queue.
+    jobs: mpsc::Receiver<Job>,
+    /// Whether there is a WAL to checkpoint (not in memory).
+    checkpoints: bool,
+    /// Frames in the WAL, as the checkpointer last saw it.
+    wal: Arc<AtomicU64>,
+}
+
+impl Writer {
+    fn run(mut self) {
+        let mut next = None;
+        loop {
+            let first = match next.take() {
+                Some(job) => job,
+                None => match self.jobs.recv() {
+                    Ok(job) => job,
+                    Err(_) => break,
+                },
+            };
+            let mut batch = Vec::new();
+            let mut job = Some(first);
+            while let Some(j) = job.take() {
+                match j {
+                    Job::Append(a, done) => batch.push((a, done)),
+                    Job::Run(f) => {
+                        self.commit(std::mem::take(&mut batch));
+                        f(&mut self.conn);
+                    }
+                }
+                if batch.len() < MAX_BATCH {
+                    job = self.jobs.try_recv().ok();
+                }
+            }
+            self.commit(batch);
+            if self.checkpoints && self.wal.load(Ordering::Relaxed) > WAL_LIMIT {
+                self.checkpoint();
+                self.wal.store(0, Ordering::Relaxed);
+            }
+        }
+        if self.checkpoints {
+            self.checkpoint();
+        }
+    }
+
+    /// Commits `batch` in one transaction and tells each room; if that fails, each append is
+    /// tried alone so one bad append cannot sink the others.
+    fn commit(&mut self, batch: Vec<(Append, oneshot::Sender<Result<(), StoreError>>)>) {
+        if batch.is_empty() {
+            return;
+        }
+        let together = (|| -> Result<(), StoreError> {
+            let tx = self.conn.transaction()?;
+            for (a, _) in &batch {
+                write(&tx, a)?;
+            }
+            tx.commit()?;
+            Ok(())
+        })();
+        if together.is_ok() {
+            for (_, done) in batch {
+                let _ = done.send(Ok(()));
+            }
+            return;
+        }
+        for (a, done) in batch {
+            let alone = (|| -> Result<(), StoreError> {
+                let tx = self.conn.transaction()?;
+                write(&tx, &a)?;
+                tx.commit()?;
+                Ok(())
+            })();
+            let _ = done.send(alone);
+        }
+    }
+
+    fn checkpoint(&mut self) {
+        if let Err(e) = passive_checkpoint(&self.conn) {
+            tracing::warn!("WAL checkpoint failed: {e}");
+        }
+    }
+}
+
+/// Runs a passive checkpoint: copies what it can of the WAL into the database without
+/// blocking the writer. Returns the WAL's frames and how many are copied.
+fn passive_checkpoint(conn: &Connection) -> Result<(u64, u64), rusqlite::Error> {
+    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+        Ok((
+            r.get::<_, i64>(1)?.max(0) as u64,
+            r.get::<_, i64>(2)?.max(0) as u64,
+        ))
+    })
+}
+
+/// The checkpointer thread: a passive checkpoint every [`CHECKPOINT_PAUSE`] until `stop`;
+/// past [`WAL_RESET_AT`] frames, right after a pass, it queues the writer's own short
+/// checkpoint of what was committed during the pass, which lets the WAL start over.
+fn checkpoint_loop(conn: Connection, stop: &AtomicBool, wal: &AtomicU64, jobs: &mpsc::Sender<Job>) {
+    let asked = Arc::new(AtomicBool::new(false));
+    while !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(CHECKPOINT_PAUSE);
+        match passive_checkpoint(&conn) {
+            Ok((frames, copied)) => {
+                wal.store(frames, Ordering::Relaxed);
+                if frames >= WAL_RESET_AT
+                    && copied == frames
+                    && !asked.swap(true, Ordering::Relaxed)
+                {
+                    let asked = asked.clone();
+                    let job = Job::Run(Box::new(move |c| {
+                        let began = Instant::now();
+                        match passive_checkpoint(c) {
+                            Ok(r) => tracing::debug!(took = ?began.elapsed(), ?r, "WAL reset"),
+                            Err(e) => tracing::warn!("WAL checkpoint failed: {e}"),
+                        }
+                        asked.store(false, Ordering::Relaxed);
+                    }));
+                    if jobs.send(job).is_err() {
+                        return;
+                    }
+                }
+            }
+            Err(e) => tracing::warn!("WAL checkpoint failed: {e}"),
+        }
+    }
+}
+
+/// Writes one append inside a transaction.
+fn write(tx: &Transaction<'_>, a: &Append) -> Result<(), StoreError> {
+    let action = a
+        .action
+        .map(|r| format!("{} {} {}", r.seat, r.at, encode_action(&r.action)));
+    let mut events = String::new();
+    for (i, (_, ev)) in a.events.iter().enumerate() {
+        if i > 0 {
+            events.push('\n');
+        }
+        events.push_str(ev);
+    }
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO log (room, n, seq, action, events) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    stmt.execute(params![&*a.room, a.n as i64, a.seq as i64, action, events])?;
+    Ok(())
 }
 
 impl Store for SqliteStore {
     fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError> {
-        self.with(|c| {
+        let room = room.clone();
+        self.call(move |c| {
             c.execute(
                 "INSERT INTO rooms (id, game, options, seed, private, code) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 params![room.id, room.game, room.options, room.seed as i64, room.private, room.code],
@@ -179,35 +450,17 @@ impl Store for SqliteStore {
         })
     }
 
-    fn append(
-        &self,
-        room: &str,
-        action: Option<&ActionRecord>,
-        events: &[(u64, String)],
-    ) -> Result<(), StoreError> {
-        self.with(|c| {
-            let tx = c.transaction()?;
-            if let Some(a) = action {
-                tx.execute(
-                    "INSERT INTO actions (room, n, seat, action, at)
-                     VALUES (?1, (SELECT COALESCE(MAX(n), 0) + 1 FROM actions WHERE room = ?1), ?2, ?3, ?4)",
-                    params![room, a.seat.to_string(), encode_action(&a.action), a.at as i64],
-                )?;
-            }
-            {
-                let mut stmt =
-                    tx.prepare_cached("INSERT INTO events (room, seq, ev) VALUES (?1, ?2, ?3)")?;
-                for (seq, ev) in events {
-                    stmt.execute(params![room, *seq as i64, ev])?;
-                }
-            }
-            tx.commit()?;
-            Ok(())
-        })
+    fn append(&self, append: Append) -> Commit {
+        let (tx, rx) = oneshot::channel();
+        match &self.jobs {
+            Some(jobs) if jobs.send(Job::Append(append, tx)).is_ok() => Commit(Ok(rx)),
+            _ => Commit(Err(StoreError::Closed)),
+        }
     }
 
     fn set_status(&self, room: &str, status: &str) -> Result<(), StoreError> {
-        self.with(|c| {
+        let (room, status) = (room.to_owned(), status.to_owned());
+        self.call(move |c| {
             c.execute(
                 "UPDATE rooms SET status = ?2 WHERE id = ?1",
                 params![room, status],
@@ -222,92 +475,22 @@ impl Store for SqliteStore {
         since: u64,
         limit: usize,
     ) -> Result<Vec<(u64, String)>, StoreError> {
-        self.with(|c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT seq, ev FROM events WHERE room = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
-            )?;
-            let since = i64::try_from(since).unwrap_or(i64::MAX);
-            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-            let rows = stmt.query_map(params![room, since, limit], |r| {
-                Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
-            })?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
+        let room = room.to_owned();
+        self.call(move |c| read_events(c, &room, since, limit))
     }
 
     fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
-        self.with(|c| {
-            Ok(c.query_row(
-                "SELECT id, game, options, seed, private, code, status FROM rooms WHERE id = ?1",
-                params![room],
-                |r| {
-                    Ok((
-                        RoomRecord {
-                            id: r.get(0)?,
-                            game: r.get(1)?,
-                            options: r.get(2)?,
-                            seed: r.get::<_, i64>(3)? as u64,
-                            private: r.get(4)?,
-                            code: r.get(5)?,
-                        },
-                        r.get::<_, String>(6)?,
-                    ))
-                },
-            )
-            .optional()?)
-        })
+        let room = room.to_owned();
+        self.call(move |c| read_room(c, &room))
     }
 
     fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
-        let ids: Vec<String> = self.with(|c| {
-            let mut stmt = c.prepare(
-                "SELECT id FROM rooms WHERE status IN ('waiting', 'playing') ORDER BY rowid",
-            )?;
-            let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })?;
-        let mut out = Vec::with_capacity(ids.len());
-        for id in ids {
-            let Some((record, _)) = self.room(&id)? else {
-                continue;
-            };
-            let events = self.events(&id, 0, usize::MAX)?;
-            let actions = self.with(|c| {
-                let mut stmt =
-                    c.prepare("SELECT seat, action, at FROM actions WHERE room = ?1 ORDER BY n")?;
-                let rows = stmt.query_map(params![id], |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, i64>(2)?,
-                    ))
-                })?;
-                let mut actions = Vec::new();
-                for row in rows {
-                    let (seat, action, at) = row?;
-                    let seat = Seat::parse(&seat)
-                        .ok_or_else(|| StoreError::Corrupt(format!("seat {seat}")))?;
-                    let action = decode_action(&action)
-                        .ok_or_else(|| StoreError::Corrupt(format!("action {action}")))?;
-                    actions.push(ActionRecord {
-                        seat,
-                        action,
-                        at: at as u64,
-                    });
-                }
-                Ok(actions)
-            })?;
-            out.push(SavedRoom {
-                record,
-                events,
-                actions,
-            });
-        }
-        Ok(out)
+        self.call(read_unfinished)
     }
 
     fn put_player(&self, token: &str, player: &PlayerRecord) -> Result<(), StoreError> {
-        self.with(|c| {
+        let (token, player) = (token.to_owned(), player.clone());
+        self.call(move |c| {
             c.execute(
                 "INSERT INTO players (token, id, name) VALUES (?1, ?2, ?3)
                  ON CONFLICT(token) DO UPDATE SET name = excluded.name",
@@ -318,7 +501,8 @@ impl Store for SqliteStore {
     }
 
     fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError> {
-        self.with(|c| {
+        let token = token.to_owned();
+        self.call(move |c| {
             Ok(c.query_row(
                 "SELECT id, name FROM players WHERE token = ?1",
                 params![token],
@@ -332,6 +516,107 @@ impl Store for SqliteStore {
             .optional()?)
         })
     }
+}
+
+fn read_events(
+    c: &mut Connection,
+    room: &str,
+    since: u64,
+    limit: usize,
+) -> Result<Vec<(u64, String)>, StoreError> {
+    let mut stmt = c.prepare_cached(
+        "SELECT seq, events FROM log WHERE room = ?1 AND seq > ?2 AND events <> '' ORDER BY n",
+    )?;
+    let since_i = i64::try_from(since).unwrap_or(i64::MAX);
+    let rows = stmt.query_map(params![room, since_i], |r| {
+        Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (last, events) = row?;
+        let lines: Vec<&str> = events.split('\n').collect();
+        let first = last + 1 - lines.len() as u64;
+        for (i, ev) in lines.into_iter().enumerate() {
+            let seq = first + i as u64;
+            if seq > since {
+                if out.len() >= limit {
+                    return Ok(out);
+                }
+                out.push((seq, ev.to_owned()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn read_room(c: &mut Connection, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
+    Ok(c.query_row(
+        "SELECT id, game, options, seed, private, code, status FROM rooms WHERE id = ?1",
+        params![room],
+        |r| {
+            Ok((
+                RoomRecord {
+                    id: r.get(0)?,
+                    game: r.get(1)?,
+                    options: r.get(2)?,
+                    seed: r.get::<_, i64>(3)? as u64,
+                    private: r.get(4)?,
+                    code: r.get(5)?,
+                },
+                r.get::<_, String>(6)?,
+            ))
+        },
+    )
+    .optional()?)
+}
+
+/// A room's accepted actions in order, and how many appends it has.
+fn read_actions(c: &mut Connection, room: &str) -> Result<(Vec<ActionRecord>, u64), StoreError> {
+    let mut stmt = c.prepare("SELECT n, action FROM log WHERE room = ?1 ORDER BY n")?;
+    let rows = stmt.query_map(params![room], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, Option<String>>(1)?))
+    })?;
+    let mut actions = Vec::new();
+    let mut appends = 0;
+    for row in rows {
+        let (n, action) = row?;
+        appends = n as u64;
+        let Some(text) = action else {
+            continue;
+        };
+        let bad = || StoreError::Corrupt(format!("action {text}"));
+        let mut words = text.splitn(3, ' ');
+        let seat = words.next().and_then(Seat::parse).ok_or_else(bad)?;
+        let at = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+        let action = words.next().and_then(decode_action).ok_or_else(bad)?;
+        actions.push(ActionRecord { seat, action, at });
+    }
+    Ok((actions, appends))
+}
+
+fn read_unfinished(c: &mut Connection) -> Result<Vec<SavedRoom>, StoreError> {
+    let ids: Vec<String> = {
+        let mut stmt = c.prepare(
+            "SELECT id FROM rooms WHERE status IN ('waiting', 'playing') ORDER BY rowid",
+        )?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        rows.collect::<Result<Vec<_>, _>>()?
+    };
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        let Some((record, _)) = read_room(c, &id)? else {
+            continue;
+        };
+        let events = read_events(c, &id, 0, usize::MAX)?;
+        let (actions, appends) = read_actions(c, &id)?;
+        out.push(SavedRoom {
+            record,
+            events,
+            actions,
+            appends,
+        });
+    }
+    Ok(out)
 }
 
 /// Runs a store call from async code. On a multi-threaded runtime (the binary's) the worker
@@ -432,12 +717,84 @@ mod tests {
             code: None,
         };
         s.create_room(&rec).unwrap();
-        let evs: Vec<(u64, String)> = (1..=5).map(|i| (i, format!("{{\"n\":{i}}}"))).collect();
-        s.append("r", None, &evs).unwrap();
+        let events: Vec<(u64, String)> = (1..=5).map(|i| (i, format!("{{\"n\":{i}}}"))).collect();
+        let append = Append {
+            room: Arc::from("r"),
+            n: 1,
+            action: None,
+            seq: 5,
+            events,
+        };
+        block_on(s.append(append).wait()).unwrap();
         let got = s.events("r", 2, 10).unwrap();
         assert_eq!(got.iter().map(|e| e.0).collect::<Vec<_>>(), vec![3, 4, 5]);
         assert_eq!(s.unfinished().unwrap().len(), 1);
         s.set_status("r", "finished").unwrap();
         assert!(s.unfinished().unwrap().is_empty());
+    }
+
+    fn block_on<F: std::future::Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    fn event(room: &str, seq: u64) -> Append {
+        Append {
+            room: Arc::from(room),
+            n: seq,
+            action: None,
+            events: vec![(seq, format!("{{\"seq\":{seq}}}"))],
+            seq,
+        }
+    }
+
+    #[test]
+    fn a_bad_append_fails_alone_in_its_group_commit() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        // Queued back to back, these land in one group commit; the duplicate `seq` 1 of room
+        // a must be refused without losing room b's events queued around it.
+        let commits = vec![
+            s.append(event("a", 1)),
+            s.append(event("b", 1)),
+            s.append(event("a", 1)),
+            s.append(event("b", 2)),
+        ];
+        let results: Vec<bool> = block_on(async {
+            let mut out = Vec::new();
+            for c in commits {
+                out.push(c.wait().await.is_ok());
+            }
+            out
+        });
+        assert_eq!(results, vec![true, true, false, true]);
+        let b: Vec<u64> = s.events("b", 0, 10).unwrap().iter().map(|e| e.0).collect();
+        assert_eq!(b, vec![1, 2]);
+        assert_eq!(s.events("a", 0, 10).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn appends_are_on_disk_when_their_commit_resolves() {
+        let dir = std::env::temp_dir().join(format!("orion-store-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("s.db");
+        let path = path.to_str().unwrap();
+        let s = SqliteStore::open(path).unwrap();
+        for seq in 1..=300 {
+            block_on(s.append(event("r", seq)).wait()).unwrap();
+        }
+        // Another connection (another process, as after a crash) sees every committed event.
+        let other = Connection::open(path).unwrap();
+        let n: i64 = other
+            .query_row("SELECT COUNT(*) FROM log WHERE room = 'r'", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(n, 300);
+        drop(s);
+        drop(other);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
