@@ -54,6 +54,8 @@ impl Rules for PuzzleRoom {
         self.name
     }
 
+    // `Rules::name` is the booklet's name, which for a puzzle is its title.
+    #[allow(clippy::misnamed_getters)]
     fn name(&self) -> &'static str {
         self.data().title
     }
