@@ -100,7 +100,7 @@ fn aquarius(clicks: &[orion_engine::Click]) -> Result<String, String> {
     Ok(format!(
         r#"{{"legal":true,"clicks":{},"solved":{},"error":null,"score":{}}}"#,
         clicks.len(),
-        test.score() >= 3,
+        test.score() >= puzzles::TELEPATHY,
         test.score()
     ))
 }

@@ -4,9 +4,10 @@
 //! engine what it may do without a copy of the server's game.
 
 use crate::wire::{Ev, GameResult, Snapshot};
+use orion_engine::puzzles::TRIES;
 use orion_engine::{
     games, parse_click, parse_position, parse_slot, Allowance, ClaimWindow, Click, Colour,
-    LastMove, MoveState, Options, Position, Rules, Seat, SeatInfo, SlotSet,
+    LastMove, MoveState, Options, Piece, Position, PuzzleProgress, Rules, Seat, SeatInfo, SlotSet,
 };
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -96,6 +97,9 @@ pub struct RoomState {
     pub result: Option<GameResult>,
     /// This client's seat, if it plays.
     pub me: Option<Seat>,
+    /// A puzzle room's progress: clicks used (Aquarius: tries made) and the booklet's
+    /// target; `None` in a game.
+    pub puzzle: Option<PuzzleProgress>,
     /// What happened, newest last (bounded by [`MAX_LOG`]).
     pub log: VecDeque<String>,
 }
@@ -150,7 +154,11 @@ pub fn engine_options(options: &Value) -> Options {
 impl RoomState {
     /// A room known from its snapshot; `me` is this client's seat if it plays.
     pub fn from_snapshot(snap: &Snapshot, me: Option<Seat>) -> RoomState {
-        let rules = games::find(&snap.game);
+        let rules = games::find_any(&snap.game);
+        let puzzle = games::find_puzzle(&snap.game).map(|_| PuzzleProgress {
+            clicks: snap.turn.used,
+            target: snap.turn.target,
+        });
         let seat_letters: Vec<Seat> = snap
             .seats
             .iter()
@@ -220,10 +228,11 @@ impl RoomState {
                 .collect(),
             result: snap.result.clone(),
             me,
+            puzzle,
             log: VecDeque::new(),
         };
         room.reset_moving(snap.turn.clicks.unwrap_or(0));
-        room.moving.used = snap.turn.used;
+        room.moving.used = u8::try_from(snap.turn.used).unwrap_or(u8::MAX);
         room
     }
 
@@ -356,6 +365,10 @@ impl RoomState {
                 self.clicks = turn.clicks;
                 self.round = turn.round.max(1);
                 self.reset_moving(turn.clicks.unwrap_or(0));
+                if let Some(p) = self.puzzle.as_mut() {
+                    p.clicks = turn.used;
+                    p.target = turn.target;
+                }
                 self.say("the game starts".to_string());
             }
             Ev::Click {
@@ -365,7 +378,9 @@ impl RoomState {
             } => {
                 if let Ok(c) = parse_click(click) {
                     self.last_click = Some(c);
-                    if Seat::parse(seat) == self.mover {
+                    if let Some(p) = self.puzzle.as_mut() {
+                        p.clicks = p.clicks.saturating_add(1);
+                    } else if Seat::parse(seat) == self.mover {
                         self.moving.advance(c);
                     }
                 }
@@ -464,6 +479,40 @@ impl RoomState {
                     slots.join(" ")
                 ));
             }
+            Ev::Try {
+                seat,
+                click,
+                hit,
+                chain,
+                tries,
+                hits,
+            } => {
+                self.last_click = parse_click(click).ok();
+                // The board shows the chain just tried, now that it may be seen.
+                let mut shown = Position::empty();
+                let slots = chain.iter().filter_map(|s| parse_slot(s).ok());
+                for (i, slot) in slots.enumerate() {
+                    if let Some(piece) = Piece::new(Colour::Red, i as u8 + 1) {
+                        shown.put(slot, piece);
+                    }
+                }
+                self.position = shown;
+                if let Some(p) = self.puzzle.as_mut() {
+                    p.clicks = *tries;
+                }
+                if let Some(s) = self
+                    .seats
+                    .iter_mut()
+                    .find(|s| Seat::parse(seat) == Some(s.seat))
+                {
+                    s.score = u64::from(*hits);
+                }
+                let how = if *hit { "a hit" } else { "a miss" };
+                self.say(format!(
+                    "try {tries}: {click} · {how} · the chain was {}",
+                    chain.join(" ")
+                ));
+            }
             Ev::Chat { seat, name, text } => {
                 let from = seat
                     .as_deref()
@@ -482,14 +531,36 @@ impl RoomState {
                         s.score = *p;
                     }
                 }
-                let line = match &result.winner {
-                    Some(w) => format!("game over: {} wins", self.winner_name(w)),
-                    None => "game over: a draw".to_string(),
-                };
                 self.result = Some(result.clone());
+                let line = match (&self.puzzle, &result.winner) {
+                    (Some(_), _) => self.puzzle_result(),
+                    (None, Some(w)) => format!("game over: {} wins", self.winner_name(w)),
+                    (None, None) => "game over: a draw".to_string(),
+                };
                 self.say(line);
             }
             Ev::Other { .. } => {}
+        }
+    }
+
+    /// Whether this room is Aquarius, the telepathy test (tries and hits, not clicks).
+    pub fn is_test(&self) -> bool {
+        self.rules.is_some_and(|r| r.id() == "aquarius")
+    }
+
+    /// How a finished puzzle room ended, in words.
+    pub fn puzzle_result(&self) -> String {
+        let Some(p) = self.puzzle else {
+            return String::new();
+        };
+        let won = self.result.as_ref().is_some_and(|r| r.winner.is_some());
+        let target = p.target.map_or(String::new(), |t| format!(" (target {t})"));
+        let score = self.seats.first().map_or(0, |s| s.score);
+        match (self.is_test(), won) {
+            (true, true) => format!("the test is over: {score} hits of {TRIES}: telepathy?"),
+            (true, false) => format!("the test is over: {score} hits of {TRIES}"),
+            (false, true) => format!("solved in {score} clicks{target}"),
+            (false, false) => format!("over, not solved after {score} clicks"),
         }
     }
 
@@ -537,6 +608,7 @@ mod tests {
                 clicks: Some(1),
                 used: 0,
                 round: 1,
+                target: None,
             },
             ..Default::default()
         }

@@ -199,10 +199,12 @@ pub struct TurnView {
     pub seat: String,
     /// Clicks allowed; `None` while the mover chooses die or three; 0 for a placement turn.
     pub clicks: Option<u8>,
-    /// Clicks used.
-    pub used: u8,
+    /// Clicks used (in a puzzle room: the whole puzzle's clicks so far, or Aquarius's tries).
+    pub used: u32,
     /// Round, 1-based.
     pub round: u32,
+    /// A puzzle room's target: the booklet's click count (Aquarius: five tries).
+    pub target: Option<u32>,
 }
 
 /// The whole state of a room.
@@ -333,6 +335,21 @@ pub enum Ev {
         /// Position string after it, when sent.
         position: Option<String>,
     },
+    /// Aquarius: one try of the telepathy test.
+    Try {
+        /// Seat letter.
+        seat: String,
+        /// The click that named the rotor.
+        click: String,
+        /// Whether the rotor held a piece of the chain.
+        hit: bool,
+        /// The chain the try was made against (slot names), shown only after the try.
+        chain: Vec<String>,
+        /// Tries made.
+        tries: u32,
+        /// Hits so far.
+        hits: u32,
+    },
     /// A chat line.
     Chat {
         /// Seat letter, `None` for a spectator.
@@ -442,6 +459,12 @@ fn opt_u8(v: &Value, key: &str) -> Option<u8> {
         .map(|n| n.min(u8::MAX as u64) as u8)
 }
 
+fn u32_of(v: &Value, key: &str) -> Option<u32> {
+    v.get(key)
+        .and_then(Value::as_u64)
+        .map(|n| n.min(u32::MAX as u64) as u32)
+}
+
 fn strings(v: &Value, key: &str) -> Vec<String> {
     match v.get(key) {
         Some(Value::Array(a)) => a
@@ -469,8 +492,9 @@ fn turn(v: Option<&Value>) -> TurnView {
     TurnView {
         seat: s(v, "seat"),
         clicks: opt_u8(v, "clicks"),
-        used: opt_u8(v, "used").unwrap_or(0),
+        used: u32_of(v, "used").unwrap_or(0),
         round: u(v, "round").min(u32::MAX as u64) as u32,
+        target: u32_of(v, "target"),
     }
 }
 
@@ -596,6 +620,14 @@ fn event(v: &Value) -> Ev {
             slots: strings(v, "slots"),
             points: u(v, "points"),
             position: opt_s(v, "position"),
+        },
+        "try" => Ev::Try {
+            seat: s(v, "seat"),
+            click: s(v, "click"),
+            hit: v.get("hit").and_then(Value::as_bool).unwrap_or(false),
+            chain: strings(v, "chain"),
+            tries: u32_of(v, "tries").unwrap_or(0),
+            hits: u32_of(v, "hits").unwrap_or(0),
         },
         "chat" => Ev::Chat {
             seat: opt_s(v, "seat"),

@@ -201,3 +201,111 @@ fn nothing_the_server_sends_crashes_the_screen() {
         }
     }
 }
+
+#[test]
+fn a_puzzle_room_shows_clicks_used_against_the_target_and_refusals_in_words() {
+    let aquila = orion_engine::puzzles::find("aquila").unwrap();
+    let start = orion_engine::position_string(&aquila.start);
+    let mut app = App::new("eve", 1_000);
+    app.on_net(msg(r#"{"t":"joined","room":"r9","seat":"S"}"#));
+    app.on_net(msg(&format!(
+        r#"{{"t":"snapshot","room":"r9","seq":2,"game":"aquila","options":{{}},"status":"playing",
+            "seats":{{"S":{{"player":"p1","name":"eve","colour":"R","connected":true}}}},
+            "spectators":1,"position":"{start}",
+            "turn":{{"seat":"S","clicks":null,"used":0,"round":1,"target":24}},"scores":{{"S":0}}}}"#
+    )));
+    let mut position = aquila.start;
+    for (seq, click) in [(3, "C1L"), (4, "E1R")] {
+        position.click(parse_click(click).unwrap());
+        let pos = orion_engine::position_string(&position);
+        app.on_net(msg(&format!(
+            r#"{{"t":"event","room":"r9","seq":{seq},"ev":{{"kind":"click","seat":"S","click":"{click}","position":"{pos}"}}}}"#
+        )));
+    }
+    app.on_net(msg(
+        r#"{"t":"error","code":"illegal","message":"rotor A3 holds no red piece"}"#,
+    ));
+    app.tick(1_000);
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("Aquila (The Eagle)"), "{text}");
+    assert!(text.contains("YOU · 2 clicks used · target 24"), "{text}");
+    assert!(text.contains("rotor A3 holds no red piece"), "{text}");
+    golden("puzzle-screen.txt", &text);
+    // The finish: solved, in how many clicks, against the target.
+    app.on_net(msg(
+        r#"{"t":"event","room":"r9","seq":5,"ev":{"kind":"over","result":{"winner":"S","scores":{"S":2}}}}"#,
+    ));
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("solved in 2 clicks (target 24)"), "{text}");
+}
+
+#[test]
+fn a_spectator_follows_the_telepathy_test_and_sees_each_chain_after_its_try() {
+    let chains = orion_engine::puzzles::valid_chains();
+    let mut app = App::new("sam", 0);
+    app.watch("r5");
+    app.on_net(msg(
+        r#"{"t":"snapshot","room":"r5","seq":2,"game":"aquarius","status":"playing",
+            "seats":{"S":{"player":"p1","name":"seer","colour":"R","connected":true}},
+            "position":"","turn":{"seat":"S","clicks":null,"used":0,"round":1,"target":5},"scores":{"S":0}}"#,
+    ));
+    let room = app.room.as_ref().unwrap();
+    assert!(room.position.occupied().is_empty(), "no chain before a try");
+    for (i, (click, hit)) in [("C3R", true), ("A1L", false)].iter().enumerate() {
+        let chain: Vec<String> = chains[i * 100]
+            .into_iter()
+            .map(|s| format!("\"{s}\""))
+            .collect();
+        app.on_net(msg(&format!(
+            r#"{{"t":"event","room":"r5","seq":{},"ev":{{"kind":"try","seat":"S","click":"{click}","hit":{hit},"chain":[{}],"tries":{},"hits":1}}}}"#,
+            i + 3,
+            chain.join(","),
+            i + 1
+        )));
+    }
+    let room = app.room.as_ref().unwrap();
+    assert_eq!(
+        room.position.occupied(),
+        chains[100],
+        "the last chain, shown after its try"
+    );
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("seer · try 3 of 5 · hits: 1"), "{text}");
+    assert!(text.contains("try 1: C3R · a hit"), "{text}");
+    golden("aquarius-watch.txt", &text);
+    app.on_net(msg(
+        r#"{"t":"event","room":"r5","seq":5,"ev":{"kind":"over","result":{"winner":null,"scores":{"S":1}}}}"#,
+    ));
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("the test is over: 1 hits of 5"), "{text}");
+}
+
+#[test]
+fn the_lobby_lists_the_puzzles_and_creates_one() {
+    let mut app = App::new("ann", 0);
+    app.on_net(msg(
+        r#"{"t":"lobby","rooms":[{"room":"r3","game":"aquila","status":"playing","seats":{"S":"eve"},"spectators":1}]}"#,
+    ));
+    let text = screen(&app, 100, 26);
+    assert!(text.contains("puzzles (alone): create PUZZLE"), "{text}");
+    assert!(text.contains("aquarius"), "{text}");
+    golden("lobby-puzzles.txt", &text);
+    for c in "create aquila".chars() {
+        app.on_key(Key::Char(c));
+    }
+    app.on_key(Key::Enter);
+    assert_eq!(
+        app.out.drain(..).collect::<Vec<_>>(),
+        vec![Request::Create {
+            game: "aquila".into(),
+            options: None,
+            private: false
+        }]
+    );
+    // The room of one is full: Enter on it watches.
+    app.on_key(Key::Enter);
+    assert_eq!(
+        app.out.drain(..).collect::<Vec<_>>(),
+        vec![Request::Spectate { room: "r3".into() }]
+    );
+}

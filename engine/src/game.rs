@@ -8,6 +8,7 @@ use crate::chain::has_chain;
 use crate::fence;
 use crate::piece::{Colour, Piece, PIECES_PER_COLOUR};
 use crate::position::Position;
+use crate::puzzles::AquariusTest;
 use crate::rules::{reverses, Die, LastMove, MoveState, RuleError};
 use crate::seat::{Seat, SeatInfo};
 use rand::{RngCore, SeedableRng};
@@ -139,8 +140,18 @@ pub struct Mechanics {
     pub building: bool,
 }
 
+/// How far a one-player puzzle has come, for a room to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PuzzleProgress {
+    /// Clicks made so far (Aquarius: tries made).
+    pub clicks: u32,
+    /// The booklet's target: its click count (Aquarius: the five tries); `None` where the
+    /// booklet gives none.
+    pub target: Option<u32>,
+}
+
 /// One game of the booklet: its seats, start, schedule of clicks, and special rules.
-/// Implementations live one per file in `games/`.
+/// Implementations live one per file in `games/`; the puzzles, as one-player rooms, too.
 pub trait Rules: Send + Sync + 'static {
     /// Short id used on the wire and the command line (`hydra-2`).
     fn id(&self) -> &'static str;
@@ -212,8 +223,8 @@ pub trait Rules: Send + Sync + 'static {
             _ => None,
         }
     }
-    /// A game's own actions (Algol's secret and challenge). Must refuse before changing
-    /// anything.
+    /// A game's own actions (Algol's secret and challenge; every click of a puzzle). Must
+    /// refuse before changing anything.
     fn special(
         &self,
         _game: &mut Game,
@@ -227,6 +238,13 @@ pub trait Rules: Send + Sync + 'static {
     /// entered new pieces.
     fn reversal_applies(&self, _previous_entered: bool, _this_entered: bool) -> bool {
         true
+    }
+    /// A one-player puzzle's progress (ORION.md section 6); `None` for the games. A puzzle
+    /// plays differently: each click goes to [`Rules::special`], which checks it by the
+    /// puzzle's own rule instead of the basic rules (colour, same piece, clicks,
+    /// no-reversal); its one turn has no clicks limit and lasts until [`Rules::goal`].
+    fn progress(&self, _game: &Game) -> Option<PuzzleProgress> {
+        None
     }
 }
 
@@ -355,6 +373,17 @@ pub enum Event {
         removed: SlotSet,
         position: Position,
     },
+    /// Aquarius: one try of the telepathy test. `chain` is the chain it was made against,
+    /// shown only now the try is made (the next one stays hidden); `tries` and `hits` count
+    /// the test so far.
+    Try {
+        seat: Seat,
+        click: Click,
+        hit: bool,
+        chain: SlotSet,
+        tries: u8,
+        hits: u8,
+    },
 }
 
 /// Why an action was refused. Nothing changed.
@@ -426,7 +455,7 @@ pub(crate) struct Turn {
 pub const MAX_MOVE_CLICKS: usize = 12;
 
 /// Bookkeeping that some games keep beyond the board, by seat index.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Memory {
     /// Auriga: each seat's winding angle (radians, counter-clockwise) around the centre.
     pub(crate) winding: [f64; 4],
@@ -444,6 +473,8 @@ pub(crate) struct Memory {
     pub(crate) secrets: [Option<Piece>; 4],
     /// Algol: the salt hashed with each secret.
     pub(crate) salts: [[u8; 16]; 4],
+    /// Aquarius: the test, with the chain of the next try (hidden from everyone).
+    pub(crate) aquarius: Option<AquariusTest>,
 }
 
 /// A game in progress.
@@ -735,9 +766,22 @@ impl Game {
             && reverses(self.last_move.as_ref(), &self.position)
     }
 
+    /// A one-player puzzle's progress (clicks used, the booklet's target); `None` in a game.
+    pub fn progress(&self) -> Option<PuzzleProgress> {
+        self.rules.progress(self)
+    }
+
+    /// Whether this is a one-player puzzle rather than a game.
+    pub fn is_puzzle(&self) -> bool {
+        self.progress().is_some()
+    }
+
     /// Checks that `click` would be legal now, without making it.
     pub fn check_click(&self, seat: Seat, click: Click) -> Result<(), ActionError> {
         self.check_mover(seat)?;
+        if self.is_puzzle() {
+            return Ok(self.rules.check_click(self, click)?);
+        }
         self.check_clicking()?;
         self.rules.check_click(self, click)?;
         let own = self.position.of(self.seats[self.turn.mover].colour);
@@ -789,6 +833,17 @@ impl Game {
             return Err(ActionError::NoSuchSeat(seat));
         }
         match action {
+            Action::Click { .. } if self.is_puzzle() => {
+                self.check_mover(seat)?;
+                let rules = self.rules;
+                rules.special(self, seat, action, events)?;
+                self.check_goal(false, events);
+            }
+            Action::EndTurn if self.is_puzzle() => {
+                return Err(ActionError::Phase(
+                    "a puzzle is one move with no end but its finish: just click",
+                ))
+            }
             Action::Claim => self.claim(seat, now, events)?,
             Action::Secret { .. } | Action::Challenge { .. } => {
                 let rules = self.rules;
@@ -867,6 +922,10 @@ impl Game {
     }
 
     fn known_clicks(&self) -> Option<u8> {
+        if self.is_puzzle() {
+            // No clicks rule: a puzzle's move lasts until its finish.
+            return None;
+        }
         match self.turn.allowance {
             Allowance::Clicks(_) => Some(self.turn.state.allowed),
             Allowance::Place(_) => Some(0),

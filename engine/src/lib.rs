@@ -24,7 +24,7 @@ pub use chain::{chain_pieces, has_chain};
 pub use fence::{evaluate as evaluate_fences, regions, Capture, MAX_FENCED_ROTORS};
 pub use game::{
     Action, ActionError, Allowance, ClaimWindow, Event, Game, Mechanics, Millis, Options, Outcome,
-    PlaceRule, Reveal, Rules, SetupError, Winner, MAX_CLICKS,
+    PlaceRule, PuzzleProgress, Reveal, Rules, SetupError, Winner, MAX_CLICKS,
 };
 pub use movegen::{move_count, moves, perft};
 pub use notation::{

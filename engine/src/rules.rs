@@ -5,6 +5,7 @@
 use crate::board::{Click, Rotor, SlotSet};
 use crate::piece::Piece;
 use crate::position::Position;
+use crate::puzzles::PuzzleError;
 use rand::RngCore;
 use thiserror::Error;
 
@@ -35,6 +36,9 @@ pub enum RuleError {
     /// A game rule specific to one game, in words.
     #[error("{0}")]
     Game(String),
+    /// A puzzle's own rule on which rotors turn and what must hold after a click.
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
 }
 
 /// A move in progress: how many clicks it may have, how many it has used, and which of the

@@ -3,7 +3,7 @@
 //! once as text (`Frame`) and shared by every recipient.
 
 use orion_engine::{
-    position_string, Colour, Event, Outcome, Position, Seat, Slot, SlotSet, Winner,
+    position_string, Colour, Event, Outcome, Position, PuzzleProgress, Seat, Slot, SlotSet, Winner,
 };
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -445,6 +445,14 @@ pub fn result_of(winner: Option<Winner>, scores: &[(Seat, u32)]) -> Value {
     json!({"winner": winner, "scores": scores})
 }
 
+/// Adds a puzzle's progress to a `turn` object: `used` becomes the clicks made so far (the
+/// whole puzzle is one move with no clicks limit, so `clicks` stays null) and `target` is the
+/// booklet's count (Aquarius: tries made, of five).
+pub fn puzzle_turn(turn: &mut Value, progress: &PuzzleProgress) {
+    turn["used"] = json!(progress.clicks);
+    turn["target"] = json!(progress.target);
+}
+
 /// The `ev` object of an engine event.
 pub fn engine_event(event: &Event) -> Value {
     match event {
@@ -496,6 +504,15 @@ pub fn engine_event(event: &Event) -> Value {
             position: p,
         } => json!({"kind": "challenge", "seat": seat(*s), "piece": piece.to_string(),
                     "hit": hit, "removed": slots(*removed), "position": position(p)}),
+        Event::Try {
+            seat: s,
+            click,
+            hit,
+            chain,
+            tries,
+            hits,
+        } => json!({"kind": "try", "seat": seat(*s), "click": click.to_string(), "hit": hit,
+                    "chain": slots(*chain), "tries": tries, "hits": hits}),
     }
 }
 

@@ -334,7 +334,7 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
     let rec = saved.record;
     let options: RoomOptions =
         serde_json::from_str(&rec.options).map_err(|e| format!("options: {e}"))?;
-    let rules = games::find(&rec.game).ok_or_else(|| format!("unknown game {}", rec.game))?;
+    let rules = games::find_any(&rec.game).ok_or_else(|| format!("unknown game {}", rec.game))?;
     let game = Game::new(rules, options.engine(), rec.seed).map_err(|e| e.to_string())?;
     let options_json = serde_json::to_value(&options).unwrap_or(Value::Null);
     let mut room = Room::new(
@@ -1084,8 +1084,12 @@ impl Room {
 
     fn turn_json(&self) -> Value {
         let (clicks, used) = self.game.clicks();
-        json!({"seat": protocol::seat(self.game.mover()), "clicks": clicks, "used": used,
-               "round": self.game.round()})
+        let mut turn = json!({"seat": protocol::seat(self.game.mover()), "clicks": clicks,
+                              "used": used, "round": self.game.round()});
+        if let Some(progress) = self.game.progress() {
+            protocol::puzzle_turn(&mut turn, &progress);
+        }
+        turn
     }
 
     /// The room as it is now, for one recipient: `seat` gets his own hidden choices (Algol's

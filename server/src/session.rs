@@ -259,19 +259,35 @@ impl Session {
         Ok(())
     }
 
+    /// The game or puzzle a room may be created for.
     fn find_game(game: &str) -> Result<&'static dyn Rules, Refusal> {
-        let rules = games::find(game).ok_or_else(|| {
-            let ids: Vec<&str> = games::ALL.iter().map(|g| g.id()).collect();
+        let rules = games::find_any(game).ok_or_else(|| {
+            let ids = |list: &[&dyn Rules]| list.iter().map(|g| g.id()).collect::<Vec<_>>();
             Refusal::new(
                 Code::NotFound,
                 format!(
-                    "no game \"{}\" (games: {})",
+                    "no game \"{}\" (games: {}; puzzles: {})",
                     game.chars().take(40).collect::<String>(),
-                    ids.join(", ")
+                    ids(games::ALL).join(", "),
+                    ids(games::PUZZLES).join(", ")
                 ),
             )
         })?;
         Ok(rules)
+    }
+
+    /// The game a quick match may be made for: puzzles are played alone, never matched.
+    fn find_match(game: &str) -> Result<&'static dyn Rules, Refusal> {
+        if let Some(puzzle) = games::find_puzzle(game) {
+            return Err(Refusal::new(
+                Code::BadRequest,
+                format!(
+                    "{} is a puzzle for one player: create a room for it (quick match is for games)",
+                    puzzle.id()
+                ),
+            ));
+        }
+        Self::find_game(game)
     }
 
     fn check_room_cap(&self) -> Handled {
@@ -309,12 +325,14 @@ impl Session {
             outbox: self.outbox.clone(),
             re: re.clone(),
         };
+        // A puzzle's one seat is the creator's: it starts at once, no `ready` needed.
+        let solo = games::find_puzzle(rules.id()).is_some();
         let handle = room::create(
             &self.shared,
             rules,
             options,
             private,
-            false,
+            solo,
             vec![(first, None)],
         )?;
         self.rooms.insert(handle.id.clone(), handle);
@@ -382,7 +400,7 @@ impl Session {
 
     fn quick(&mut self, re: &ReplyTo, player: Player, game: &str, players: Option<u8>) -> Handled {
         self.check_room_cap()?;
-        let rules = Self::find_game(game)?;
+        let rules = Self::find_match(game)?;
         let n = players.unwrap_or_else(|| rules.default_players());
         if !(2..=4).contains(&n) || !rules.players().contains(&n) {
             return Err(Refusal::new(

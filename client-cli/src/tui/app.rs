@@ -655,6 +655,13 @@ impl App {
         ] {
             help.push(Line::from(l));
         }
+        let puzzles: Vec<&str> = games::PUZZLES.iter().map(|p| p.id()).collect();
+        help.push(Line::from(""));
+        help.push(Line::styled(
+            "puzzles (alone): create PUZZLE",
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+        help.push(Line::from(puzzles.join(" · ")));
         f.render_widget(
             Paragraph::new(help)
                 .wrap(Wrap { trim: false })
@@ -708,10 +715,15 @@ impl App {
             } else {
                 ""
             };
+            // A puzzle's progress is in the turn box; a game's seats show their points.
+            let points = match room.puzzle {
+                Some(_) => String::new(),
+                None => format!("  {} pts", s.score),
+            };
             lines.push(Line::from(vec![
                 Span::raw(format!("{arrow}{} ", s.seat)),
                 Span::styled("■ ", Style::default().fg(board::colour(s.colour))),
-                Span::raw(format!("{name}{you}{off}  {} pts", s.score)),
+                Span::raw(format!("{name}{you}{off}{points}")),
             ]));
         }
         f.render_widget(
@@ -757,6 +769,47 @@ impl App {
         );
     }
 
+    /// A puzzle in progress: clicks used against the booklet's target (Aquarius: tries and
+    /// hits, and how to name a rotor), and the time since it started.
+    fn puzzle_lines(&self, room: &RoomState) -> Vec<Line<'static>> {
+        let p = room.puzzle.unwrap_or(orion_engine::PuzzleProgress {
+            clicks: 0,
+            target: None,
+        });
+        let elapsed = self.now.saturating_sub(self.turn_since) / 1000;
+        let clock = format!("{}:{:02}", elapsed / 60, elapsed % 60);
+        let who = match (room.my_turn(), room.mover) {
+            (true, _) => "YOU".to_string(),
+            (false, Some(s)) => room.name_of(s),
+            (false, None) => "?".to_string(),
+        };
+        let text = if room.is_test() {
+            let hits = room.seats.first().map_or(0, |s| s.score);
+            let of = p.target.unwrap_or(0);
+            format!(
+                "{who} · try {} of {of} · hits: {hits} · {clock}",
+                p.clicks + 1
+            )
+        } else {
+            let target = p
+                .target
+                .map_or("no booklet target".to_string(), |t| format!("target {t}"));
+            format!("{who} · {} clicks used · {target} · {clock}", p.clicks)
+        };
+        let style = if room.my_turn() {
+            Style::default()
+                .fg(Color::LightGreen)
+                .add_modifier(Modifier::BOLD)
+        } else {
+            Style::default()
+        };
+        let mut lines = vec![Line::styled(text, style)];
+        if room.is_test() && room.my_turn() {
+            lines.push(Line::from("name a rotor: ] on it, or type it (C3R)"));
+        }
+        lines
+    }
+
     fn turn_lines(&self, room: &RoomState) -> Vec<Line<'static>> {
         let mut out = Vec::new();
         match room.status {
@@ -770,6 +823,7 @@ impl App {
             }
             Status::Finished => {
                 let l = match room.result.as_ref().and_then(|r| r.winner.clone()) {
+                    _ if room.puzzle.is_some() => room.puzzle_result(),
                     Some(w) => format!("game over · {} wins", room.winner_name(&w)),
                     None => "game over · a draw".to_string(),
                 };
@@ -778,6 +832,7 @@ impl App {
                     Style::default().add_modifier(Modifier::BOLD),
                 ));
             }
+            Status::Playing if room.puzzle.is_some() => out.extend(self.puzzle_lines(room)),
             Status::Playing => {
                 let mover = room.mover.map_or("?".to_string(), |s| room.name_of(s));
                 let what = match room.allowance() {

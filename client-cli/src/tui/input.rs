@@ -65,12 +65,31 @@ pub enum Command {
     Quit,
 }
 
+/// The id of a game for a quick match: puzzles are played alone, in a room of one's own.
 fn game_id(word: &str) -> Result<String, String> {
-    games::find(word)
+    if let Some(p) = games::find_puzzle(word) {
+        return Err(format!(
+            "{} is a puzzle for one player: create {} to play it",
+            p.id(),
+            p.id()
+        ));
+    }
+    room_game_id(word)
+}
+
+/// The id of a game or puzzle a room can be created for.
+fn room_game_id(word: &str) -> Result<String, String> {
+    games::find_any(word)
         .map(|g| g.id().to_string())
         .ok_or_else(|| {
-            let ids: Vec<&str> = games::ALL.iter().map(|g| g.id()).collect();
-            format!("unknown game `{word}` (games: {})", ids.join(", "))
+            let ids = |list: &[&dyn orion_engine::Rules]| {
+                list.iter().map(|g| g.id()).collect::<Vec<_>>().join(", ")
+            };
+            format!(
+                "unknown game `{word}` (games: {}; puzzles: {})",
+                ids(games::ALL),
+                ids(games::PUZZLES)
+            )
         })
 }
 
@@ -140,7 +159,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
             return Ok(Command::Quick { game, players });
         }
         "create" | "new" => {
-            let game = game_id(&arg(0, "game (create orion players=3)")?)?;
+            let game = room_game_id(&arg(0, "game or puzzle (create orion players=3)")?)?;
             let mut private = false;
             let mut options = Map::new();
             for w in &rest[1..] {
@@ -216,6 +235,7 @@ pub const HELP: &[&str] = &[
     "keys: arrows move the cursor, [ turns it left, ] right; Tab picks a slot, Enter places",
     "end (pass) · roll · three · claim or ! · say TEXT or 'TEXT · leave · quit",
     "lobby: quick GAME [N] · create GAME [private] [clicks=N players=N claim_window=auto|MS turn_clock=MS]",
+    "       create PUZZLE (aquila, orbit-b, aquarius…): a room of your own, it starts at once",
     "       join ROOM [SEAT] · code INVITE · watch ROOM · ready · Up/Down + Enter joins (w watches)",
 ];
 
@@ -313,5 +333,24 @@ mod tests {
             .contains("unknown game `chess`"));
         assert!(parse("quick hydra-4 9").unwrap_err().contains("2 to 4"));
         assert!(parse("   ").is_err());
+    }
+
+    #[test]
+    fn a_puzzle_is_created_never_quick_matched() {
+        assert_eq!(
+            parse("create Aquila"),
+            Ok(Command::Create {
+                game: "aquila".into(),
+                options: None,
+                private: false
+            })
+        );
+        assert!(
+            matches!(parse("new aquarius"), Ok(Command::Create { game, .. }) if game == "aquarius")
+        );
+        let e = parse("quick orbit-b").unwrap_err();
+        assert!(e.contains("puzzle") && e.contains("create orbit-b"), "{e}");
+        let e = parse("create sudoku").unwrap_err();
+        assert!(e.contains("puzzles: aquila"), "{e}");
     }
 }

@@ -1,5 +1,6 @@
-//! The registry of games: one file per game, one line per game in `ALL`. Helpers shared by
-//! the games' setups (the starting rows, turning a seat's slots round the board) live here.
+//! The registry of games: one file per game, one line per game in `ALL`; and of the puzzles
+//! as one-player rooms, one line each in `PUZZLES`. Helpers shared by the games' setups (the
+//! starting rows, turning a seat's slots round the board) live here.
 
 use crate::board::{Rotor, Slot, SlotSet};
 use crate::game::Rules;
@@ -8,6 +9,7 @@ use crate::position::Position;
 use crate::seat::{Seat, SeatInfo};
 
 mod algol;
+mod aquarius;
 mod auriga;
 mod bootes;
 mod cassiopeia;
@@ -18,9 +20,11 @@ mod hydra_two;
 mod lepus;
 mod libra;
 mod orion;
+mod puzzle;
 mod taurus;
 
 pub use algol::Algol;
+pub use aquarius::Aquarius;
 pub use auriga::Auriga;
 pub use bootes::Bootes;
 pub use cassiopeia::{Cassiopeia, CassiopeiaFive};
@@ -31,6 +35,7 @@ pub use hydra_two::HydraTwo;
 pub use lepus::Lepus;
 pub use libra::Libra;
 pub use orion::Orion;
+pub use puzzle::PuzzleRoom;
 pub use taurus::Taurus;
 
 /// Every game, in the booklet's order. Adding a game: its file, and one line here.
@@ -63,6 +68,34 @@ pub fn find(name: &str) -> Option<&'static dyn Rules> {
     ALL.iter()
         .copied()
         .find(|g| g.id() == alias || g.name().eq_ignore_ascii_case(&n))
+}
+
+/// Every puzzle as a one-player room, in booklet order: the click puzzles of
+/// [`crate::puzzles::NAMES`], then Aquarius. Not matched by quick match (see [`find`]).
+pub static PUZZLES: &[&dyn Rules] = &[
+    &puzzle::AQUILA,
+    &puzzle::AURORA_A,
+    &puzzle::AURORA_B,
+    &puzzle::WHIRLPOOL,
+    &puzzle::HERDSMAN,
+    &puzzle::BINARY_1,
+    &puzzle::BINARY_2,
+    &puzzle::BINARY_3,
+    &puzzle::BINARY_4,
+    &puzzle::ORBIT_A,
+    &puzzle::ORBIT_B,
+    &Aquarius,
+];
+
+/// The puzzle room with this name (`aquila`, `binary-3`, `aquarius`; case-insensitive).
+pub fn find_puzzle(name: &str) -> Option<&'static dyn Rules> {
+    let n = name.trim().to_ascii_lowercase();
+    PUZZLES.iter().copied().find(|p| p.id() == n)
+}
+
+/// Whatever a room can host: a game (see [`find`]) or a puzzle (see [`find_puzzle`]).
+pub fn find_any(name: &str) -> Option<&'static dyn Rules> {
+    find(name).or_else(|| find_puzzle(name))
 }
 
 /// The slots of the orbits of rotors A1..E1: the row of orbits nearest `S` (16 slots).
@@ -152,6 +185,22 @@ mod tests {
         }
         assert_eq!(find("Hydra").map(|g| g.id()), Some("hydra-2"));
         assert!(find("chess").is_none());
+    }
+
+    #[test]
+    fn every_puzzle_is_a_room_of_one_and_no_game() {
+        let names: Vec<&str> = PUZZLES.iter().map(|p| p.id()).collect();
+        let mut expected = crate::puzzles::NAMES.to_vec();
+        expected.push("aquarius");
+        assert_eq!(names, expected);
+        for p in PUZZLES {
+            assert_eq!(find_puzzle(p.id()).map(|f| f.id()), Some(p.id()));
+            assert_eq!(find_any(p.id()).map(|f| f.id()), Some(p.id()));
+            assert!(find(p.id()).is_none(), "{} is not a game", p.id());
+            assert_eq!(p.players(), 1..=1);
+            assert!(!p.name().is_empty());
+        }
+        assert_eq!(find_any("hydra").map(|g| g.id()), Some("hydra-2"));
     }
 
     #[test]

@@ -17,6 +17,9 @@ use std::sync::OnceLock;
 pub const CHAIN_ROTORS: usize = 10;
 /// Tries per test.
 pub const TRIES: usize = 5;
+/// Hits in five tries from which the booklet's ratings say "mental telepathy is probably at
+/// work" (3 to 5).
+pub const TELEPATHY: usize = 3;
 
 /// The rotors whose orbits hold a piece of `chain`.
 pub fn chain_rotors(chain: SlotSet) -> RotorSet {

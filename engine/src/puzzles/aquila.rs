@@ -1,7 +1,7 @@
 //! Aquila, the Eagle (booklet page 24): two red eagles carry a blue fish from the bottom
 //! edge to their nest at the top; after every click both reds must touch the blue.
 
-use super::{two_colours, Finish, Grip, Puzzle};
+use super::{two_colours, Deal, Finish, Grip, Puzzle};
 use crate::board::RotorSet;
 use crate::piece::Colour;
 
@@ -26,5 +26,6 @@ pub fn aquila() -> Puzzle {
             "C1L, E1R, D1R, D2R, D1R, D2R, C1L, C2L, D3R, C3L, C2L, C3L, C3L, C4R, C3R, B3L, \
              C4R, C5R, B4L, B5L, B4L, B5L, A5L, C5L",
         ),
+        deal: Deal::Fixed,
     }
 }

@@ -1,7 +1,7 @@
 //! Aurora Borealis (booklet page 25): the 40 slots of rotors A1–D4 in two colours; swap
 //! vertical and horizontal (A), or turn diagonal stripes the other way (B). Any rotor turns.
 
-use super::{Finish, Puzzle};
+use super::{Deal, Finish, Puzzle};
 use crate::board::{RotorSet, Slot};
 use crate::piece::{Colour, Piece};
 use crate::position::Position;
@@ -49,6 +49,7 @@ pub fn aurora_a() -> Puzzle {
         booklet_solution: Some(
             "C4R, D4L, B4R, A4R, D3R, B3R, A3R, D2L, C2R, A2R, D1L, C1L, A1R, B1R",
         ),
+        deal: Deal::Fixed,
     }
 }
 
@@ -78,5 +79,6 @@ pub fn aurora_b() -> Puzzle {
         grip: None,
         target: Some(12),
         booklet_solution: Some("D4R, D3R, D2R, D1R, B4R, A4R, A3R, B3R, B2R, A2R, A1R, B1R"),
+        deal: Deal::Fixed,
     }
 }

@@ -3,7 +3,7 @@
 //! red piece turn. The yellow patterns are reconstructed (ORION.md section 6): the slots
 //! each printed solution moves and restores.
 
-use super::{rotors, two_colours, Finish, Puzzle};
+use super::{rotors, two_colours, Deal, Finish, Puzzle};
 use crate::piece::Colour;
 
 /// Each puzzle's yellow slots, its target and its printed solution.
@@ -62,5 +62,6 @@ pub fn binary_star(n: usize) -> Option<Puzzle> {
         grip: None,
         target: Some(target),
         booklet_solution: Some(solution),
+        deal: Deal::Fixed,
     })
 }

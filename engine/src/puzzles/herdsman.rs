@@ -2,7 +2,7 @@
 //! the orbit of C2 to the orbit of C4 (the start turned 180°). Only a rotor holding a dog
 //! turns; the sheep move only by sharing an orbit with a dog.
 
-use super::{two_colours, Finish, Puzzle};
+use super::{two_colours, Deal, Finish, Puzzle};
 use crate::board::RotorSet;
 use crate::piece::Colour;
 
@@ -33,5 +33,6 @@ pub fn herdsman() -> Puzzle {
             "D2L (2), C2L (2), B2L, B3L, B2L, C3R, C2L, C3R, C2L, D2L, D3R, D2R (2), D4R (2), \
              D3R, D4L, C4L, C3R, C4L, C3R, B4L, B3L, B4L, C4L (2), D4L (2)",
         ),
+        deal: Deal::Fixed,
     }
 }

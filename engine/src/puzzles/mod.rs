@@ -12,7 +12,7 @@ mod whirlpool;
 
 pub use aquarius::{
     breaks, chain_rotors, is_valid_chain, random_chain, rotor_odds, score_try, valid_chains,
-    AquariusTest, Try, CHAIN_ROTORS, TRIES,
+    AquariusTest, Try, CHAIN_ROTORS, TELEPATHY, TRIES,
 };
 pub use orbit::{orbit_a_wrong_orders, ORBIT_A_ROTORS, ORBIT_B_ROTORS};
 
@@ -20,6 +20,8 @@ use crate::board::{Click, Rotor, RotorSet, Slot, SlotSet};
 use crate::notation::parse_slot;
 use crate::piece::{Colour, Piece};
 use crate::position::Position;
+use rand::seq::SliceRandom;
+use rand::RngCore;
 use thiserror::Error;
 
 /// Every puzzle name `orion puzzle` and `orion solve` accept, in booklet order.
@@ -107,6 +109,17 @@ impl Grip {
     }
 }
 
+/// How a one-player room deals a puzzle's start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deal {
+    /// Always the puzzle's own start.
+    Fixed,
+    /// The finish with its last `n` pieces (in canonical slot order) put back in a random
+    /// order other than their own: Orbit Solitaire A scrambles 5, 6, 7 (one of their five
+    /// wrong orders), B all twelve.
+    Scramble(usize),
+}
+
 /// One puzzle: its rules and the booklet's figures.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
@@ -129,6 +142,8 @@ pub struct Puzzle {
     pub target: Option<u32>,
     /// The booklet's printed solution (page 31), verbatim, if it prints one.
     pub booklet_solution: Option<&'static str>,
+    /// How a room deals the start.
+    pub deal: Deal,
 }
 
 /// Why a click is refused. Messages are for the player.
@@ -272,6 +287,33 @@ impl Puzzle {
             start,
             ..self.clone()
         })
+    }
+
+    /// The start a one-player room plays from: the puzzle's own, or one drawn with `rng`
+    /// (seeded by the room, so a replay deals it again) as [`Puzzle::deal`] says.
+    pub fn dealt_start(&self, rng: &mut dyn RngCore) -> Position {
+        let Deal::Scramble(n) = self.deal else {
+            return self.start;
+        };
+        let home: Vec<(Slot, Piece)> = self.finish.position().pieces().collect();
+        let keep = home.len().saturating_sub(n);
+        let (fixed, moved) = home.split_at(keep);
+        let mut pieces: Vec<Piece> = moved.iter().map(|&(_, p)| p).collect();
+        if pieces.len() > 1 {
+            // Uniform over the orders other than their own: draw until one is wrong.
+            let own = pieces.clone();
+            while pieces == own {
+                pieces.shuffle(rng);
+            }
+        }
+        let mut start = Position::empty();
+        for &(slot, piece) in fixed {
+            start.put(slot, piece);
+        }
+        for (&(slot, _), piece) in moved.iter().zip(pieces) {
+            start.put(slot, piece);
+        }
+        start
     }
 
     /// The slots a piece can ever reach: the orbits of the puzzle's rotors, plus where the

@@ -3,7 +3,7 @@
 //! A has pieces 6 and 7 switched (the booklet's example); B has all twelve in reverse order.
 //! `--position` replaces either.
 
-use super::{rotors, Finish, Puzzle};
+use super::{rotors, Deal, Finish, Puzzle};
 use crate::board::{RotorSet, Slot};
 use crate::piece::{Colour, Piece};
 use crate::position::Position;
@@ -50,6 +50,7 @@ pub fn orbit_a() -> Puzzle {
         grip: None,
         target: Some(9),
         booklet_solution: None,
+        deal: Deal::Scramble(3),
     }
 }
 
@@ -70,5 +71,6 @@ pub fn orbit_b() -> Puzzle {
         grip: None,
         target: Some(25),
         booklet_solution: None,
+        deal: Deal::Scramble(12),
     }
 }

@@ -5,7 +5,7 @@
 //! from the core around C3 (the finish is its own 180° turn with the colours exchanged, as
 //! is the start). Only the nine rotors B2–D4 turn.
 
-use super::{rotors, two_colours, Finish, Puzzle};
+use super::{rotors, two_colours, Deal, Finish, Puzzle};
 use crate::piece::Colour;
 
 /// The Whirlpool Galaxy as designed here.
@@ -33,5 +33,6 @@ pub fn whirlpool() -> Puzzle {
         grip: None,
         target: None,
         booklet_solution: None,
+        deal: Deal::Fixed,
     }
 }
