@@ -34,6 +34,9 @@ pub const RATE_BURST: f64 = 40.0;
 pub const RATE_PER_SEC: f64 = 20.0;
 /// Consecutive refused requests before the connection is closed with 1008.
 pub const MAX_STRIKES: u32 = 20;
+/// The socket read buffer of each connection, in bytes.
+const READ_BUFFER: usize = 2 * 1024;
+
 /// Frames the write loop hands to the socket before one flush.
 const WRITE_BATCH: usize = 64;
 /// How long the write loop may take to deliver a final close frame.
@@ -43,13 +46,14 @@ const CLOSE_GRACE: Duration = Duration::from_secs(1);
 /// refused at 16 KiB with a proper error first); a small write buffer (its read buffer is
 /// already a 4 KiB chunk in this version) keeps an idle connection to a few KiB.
 pub fn ws_config() -> WebSocketConfig {
-    WebSocketConfig {
-        max_message_size: Some(4 * MAX_FRAME),
-        max_frame_size: Some(4 * MAX_FRAME),
-        write_buffer_size: 4 * 1024,
-        max_write_buffer_size: 8 * MAX_FRAME,
-        ..WebSocketConfig::default()
-    }
+    // Small buffers: requests are short (a click is ~60 bytes) and a buffer grows for the
+    // rare big frame; the default 128 KiB read buffer would dominate an idle connection.
+    WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(4 * 1024)
+        .max_write_buffer_size(8 * MAX_FRAME)
+        .max_message_size(Some(4 * MAX_FRAME))
+        .max_frame_size(Some(4 * MAX_FRAME))
 }
 
 /// An item of a client's send queue.
@@ -289,7 +293,7 @@ where
                 for _ in 0..WRITE_BATCH {
                     let message = match next {
                         None => return End::Gone,
-                        Some(Out::Text(frame)) => Message::Text(frame.to_string()),
+                        Some(Out::Text(frame)) => Message::Text(frame),
                         Some(Out::Close(code, reason)) => {
                             last = true;
                             Message::Close(Some(CloseFrame {

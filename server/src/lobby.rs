@@ -324,5 +324,5 @@ pub async fn flush_listing(shared: Weak<crate::server::Shared>) {
 }
 
 fn lobby_frame(list: &Value) -> Frame {
-    Arc::from(json!({"t": "lobby", "rooms": list}).to_string())
+    Frame::from(json!({"t": "lobby", "rooms": list}).to_string())
 }

@@ -8,13 +8,12 @@ use orion_engine::{
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::fmt;
-use std::sync::Arc;
 
 /// The protocol version this server speaks.
 pub const VERSION: u64 = 1;
 
 /// One serialized server message, shared by all its recipients.
-pub type Frame = Arc<str>;
+pub type Frame = tokio_tungstenite::tungstenite::Utf8Bytes;
 
 /// Longest player name, in characters.
 pub const MAX_NAME: usize = 32;
@@ -367,7 +366,7 @@ pub fn reply(re: &ReplyTo, mut body: Value) -> Frame {
     if let (Some(re), Value::Object(map)) = (re, &mut body) {
         map.insert("re".into(), re.clone());
     }
-    Arc::from(body.to_string())
+    Frame::from(body.to_string())
 }
 
 /// Builds an `error` frame.
@@ -381,7 +380,7 @@ pub fn error(re: &ReplyTo, refusal: &Refusal) -> Frame {
 /// Builds an `event` frame around an already serialized `ev` object.
 pub fn event_frame(room: &str, seq: u64, ev: &str) -> Frame {
     let room = Value::String(room.to_owned());
-    Arc::from(format!(
+    Frame::from(format!(
         "{{\"t\":\"event\",\"room\":{room},\"seq\":{seq},\"ev\":{ev}}}"
     ))
 }

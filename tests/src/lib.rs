@@ -211,14 +211,14 @@ impl Client {
     /// Sends a raw text frame.
     pub async fn send_text(&mut self, text: impl Into<String>) {
         self.ws
-            .send(Message::Text(text.into()))
+            .send(Message::text(text.into()))
             .await
             .expect("send");
     }
 
     /// Sends a raw text frame; false if the connection is already gone.
     pub async fn try_send_text(&mut self, text: impl Into<String>) -> bool {
-        self.ws.send(Message::Text(text.into())).await.is_ok()
+        self.ws.send(Message::text(text.into())).await.is_ok()
     }
 
     /// Sends a JSON request without an id.
