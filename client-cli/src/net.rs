@@ -167,6 +167,7 @@ struct Welcome {
 /// Opens the socket and says hello; returns the welcome.
 async fn open(url: &str, name: &str, token: Option<String>) -> Result<(Ws, Welcome), String> {
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(4 * 1024)
         .max_message_size(Some(MAX_FRAME))
         .max_frame_size(Some(MAX_FRAME));
     let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false)

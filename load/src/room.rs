@@ -68,9 +68,12 @@ fn histogram() -> Histogram<u64> {
 
 async fn connect(url: &str, name: &str) -> anyhow::Result<(Sink, Source)> {
     // Nagle off, as a real game client would: each click is one small frame.
-    let (ws, _) = tokio::time::timeout(SETUP_TIMEOUT, connect_async_with_config(url, None, true))
-        .await
-        .context("connect timed out")??;
+    let (ws, _) = tokio::time::timeout(
+        SETUP_TIMEOUT,
+        connect_async_with_config(url, Some(ws_config()), true),
+    )
+    .await
+    .context("connect timed out")??;
     let (mut sink, mut source) = ws.split();
     send(&mut sink, json!({"t": "hello", "name": name, "version": 1})).await?;
     expect(&mut source, "welcome").await?;
@@ -404,4 +407,12 @@ pub async fn run(plan: &Plan, pid: Option<u32>) -> anyhow::Result<Outcome> {
         outcome.finished += tally.finished;
     }
     Ok(outcome)
+}
+
+/// Small buffers, as the server uses: tungstenite's default 128 KiB read buffer is cleared on
+/// every read and would make the driver, not the server, the bottleneck.
+fn ws_config() -> tokio_tungstenite::tungstenite::protocol::WebSocketConfig {
+    tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(4 * 1024)
 }
