@@ -5,6 +5,7 @@
 use crate::board::{Click, Direction, Rotor, Side, Slot};
 use crate::piece::{Colour, Piece};
 use crate::position::Position;
+use std::fmt::Write as _;
 use thiserror::Error;
 
 /// Why a piece of notation could not be read.
@@ -265,7 +266,8 @@ pub fn position_string(position: &Position) -> String {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(&format!("{slot}:{piece}"));
+        // Written in place: a position is sent with every click event.
+        let _ = write!(out, "{slot}:{piece}");
     }
     out
 }

@@ -192,12 +192,15 @@ where
             // Once we have queued a close frame: until when we keep reading (and dropping)
             // what the client still sends, so its socket is not reset before it reads ours.
             let mut closing: Option<Instant> = None;
+            // Made once: a fresh `changed()` per message would join and leave the shutdown
+            // watch's waiter list (a lock each way) for every request.
+            let stopping = shutdown.changed();
+            tokio::pin!(stopping);
             loop {
-                let grace = closing.unwrap_or_else(Instant::now);
                 let message = tokio::select! {
                     m = stream.next() => m,
-                    _ = tokio::time::sleep_until(grace), if closing.is_some() => return End::Closed,
-                    _ = shutdown.changed(), if closing.is_none() => {
+                    _ = tokio::time::sleep_until(closing.unwrap_or_else(Instant::now)), if closing.is_some() => return End::Closed,
+                    _ = &mut stopping, if closing.is_none() => {
                         outbox.refuse(&None, &Refusal::new(Code::Server, "the server is shutting down"));
                         outbox.close(1001, "server shutting down");
                         closing = Some(Instant::now() + CLOSE_GRACE);
