@@ -226,6 +226,9 @@ impl SqliteStore {
         conn.busy_timeout(Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
         let wal = Arc::new(AtomicU64::new(0));
+        // Unbounded in type, bounded in fact: a room has at most one append in flight (it
+        // waits for its commit before it takes another command), so the queue never holds
+        // more than one append per live room plus the few calls awaiting an answer.
         let (jobs, rx) = mpsc::channel();
         let checkpointer = if in_memory {
             None
