@@ -4,10 +4,11 @@
 //! the environment it prints every request and every refusal to stderr.
 
 use crate::bot::{self, Bot, Level};
+use crate::mirror::Mirror;
 use crate::net::{self, NetEvent, TokenStore};
 use crate::room::{RoomState, Status};
 use crate::wire::{Ev, Incoming, Request};
-use orion_engine::{Action, Colour, Seat};
+use orion_engine::{parse_piece, Action, Colour, Seat};
 
 /// How the bot finds its game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -174,6 +175,8 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         room: None,
         seat: None,
         state: None,
+        mirror: Mirror::new(None),
+        secret_sent: false,
         pending: false,
         refused: 0,
         in_a_row: 0,
@@ -182,6 +185,7 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         ready_needed: matches!(config.entry, Entry::Room(_)),
         retry: None,
         reconnects: 0,
+        quiet: false,
     };
     let mut bucket = Bucket::new();
     loop {
@@ -189,7 +193,10 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
             Ok(Some(ev)) => me.handle(ev)?,
             Ok(None) => return Err("the connection closed".to_string()),
             // Nothing for a while: whatever we were waiting for is not coming.
-            Err(_) => me.pending = false,
+            Err(_) => {
+                me.pending = false;
+                me.quiet = true;
+            }
         }
         while let Ok(ev) = client.rx.try_recv() {
             me.handle(ev)?;
@@ -216,6 +223,10 @@ struct Player {
     room: Option<String>,
     seat: Option<Seat>,
     state: Option<RoomState>,
+    /// The bot's copy of the game, for the engine to judge its moves.
+    mirror: Mirror,
+    /// A secret man was asked for (Algol): never twice.
+    secret_sent: bool,
     /// An action was sent and neither its event nor its refusal has come back.
     pending: bool,
     refused: u32,
@@ -231,6 +242,8 @@ struct Player {
     retry: Option<Action>,
     /// Reconnections so far.
     reconnects: u32,
+    /// Nothing has come for a while: stop waiting for the rest of a step.
+    quiet: bool,
 }
 
 impl Player {
@@ -256,6 +269,9 @@ impl Player {
                 if self.room.as_deref().is_none_or(|r| r == room) =>
             {
                 self.seat = Seat::parse(&seat);
+                if let Some(seat) = self.seat {
+                    self.mirror.seat(seat);
+                }
                 if self.ready_needed {
                     self.out.push(Request::Ready { room: room.clone() });
                     self.ready_needed = false;
@@ -263,7 +279,13 @@ impl Player {
                 self.room = Some(room);
             }
             Incoming::Snapshot(snap) if self.room.as_deref() == Some(snap.room.as_str()) => {
-                self.state = Some(RoomState::from_snapshot(&snap, self.seat));
+                let state = RoomState::from_snapshot(&snap, self.seat);
+                if let Some(piece) = snap.secret.as_deref().and_then(|p| parse_piece(p).ok()) {
+                    self.mirror.secret(piece);
+                    self.secret_sent = true;
+                }
+                self.mirror.reset(&state);
+                self.state = Some(state);
                 self.pending = false;
             }
             Incoming::Event { room, seq, ev } => {
@@ -271,9 +293,14 @@ impl Player {
                     return Ok(());
                 }
                 if let Some(s) = self.state.as_mut() {
-                    s.apply(seq, &ev);
+                    // A resume may repeat events the room has already seen.
+                    if seq > s.seq {
+                        s.apply(seq, &ev);
+                        self.mirror.follow(s, &ev);
+                    }
                 }
                 self.pending = false;
+                self.quiet = false;
                 self.in_a_row = 0;
                 self.failed.clear();
                 if let Ev::Chain {
@@ -326,6 +353,15 @@ impl Player {
         })
     }
 
+    /// Whether the room is in the middle of a step whose other events are still on their way
+    /// (the server sends them one by one): a turn whose clicks are used up with nothing to
+    /// build ends by itself, and the copy of the game may know the step's end already.
+    fn mid_step(&self, state: &RoomState) -> bool {
+        let m = state.moving;
+        let used_up = m.allowed > 0 && m.left() == 0 && state.eligible.is_empty();
+        used_up || self.mirror.ahead(state)
+    }
+
     fn decide(&mut self) {
         if self.pending {
             return;
@@ -333,10 +369,24 @@ impl Player {
         let Some(state) = self.state.as_ref() else {
             return;
         };
+        let room = state.room.clone();
+        if !self.secret_sent && state.status == Status::Playing {
+            // Algol: the secret man is chosen at the start, whoever's turn it is.
+            let sit = bot::situation(state, self.mirror.game(state));
+            if let Some(a @ Action::Secret { piece }) = sit.and_then(|s| self.bot.secret(&s)) {
+                self.secret_sent = true;
+                self.mirror.secret(piece);
+                self.out.push(request(&room, a));
+                self.pending = true;
+                return;
+            }
+        }
         if !state.my_turn() {
             return;
         }
-        let room = state.room.clone();
+        if !self.quiet && self.mid_step(state) {
+            return;
+        }
         if let Some(a) = self.retry.take() {
             self.failed.push(a);
             self.out.push(request(&room, a));
@@ -350,7 +400,7 @@ impl Player {
             self.pending = true;
             return;
         }
-        let Some(sit) = bot::situation(state) else {
+        let Some(sit) = bot::situation(state, self.mirror.game(state)) else {
             return;
         };
         let mut action = self.bot.act(&sit);
