@@ -131,8 +131,8 @@ impl Bucket {
         }
     }
 
-    /// Waits until a request may go.
-    async fn take(&mut self) {
+    /// Waits until a request may go, without taking it.
+    async fn ready(&mut self) {
         let now = tokio::time::Instant::now();
         let refill = now.duration_since(self.at).as_secs_f64() * RATE_PER_SEC;
         self.tokens = (self.tokens + refill).min(RATE_BURST);
@@ -143,7 +143,25 @@ impl Bucket {
             self.tokens = 1.0;
             self.at = tokio::time::Instant::now();
         }
+    }
+
+    /// Waits until a request may go, and takes it.
+    async fn take(&mut self) {
+        self.ready().await;
         self.tokens -= 1.0;
+    }
+}
+
+/// Runs the bot's thinking (a search can take a while) where it does not hold up the other
+/// tasks of a multi-threaded runtime, such as a server in the same process.
+fn think<T>(f: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    let threaded =
+        Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::MultiThread);
+    if threaded {
+        tokio::task::block_in_place(f)
+    } else {
+        f()
     }
 }
 
@@ -204,10 +222,20 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         if let Some(report) = me.finished() {
             return Ok(report);
         }
-        me.decide();
+        // Decide only once a request may go at once: a decision sent after a wait could be
+        // about a room that has moved on meanwhile.
+        bucket.ready().await;
+        while let Ok(ev) = client.rx.try_recv() {
+            me.handle(ev)?;
+        }
+        if let Some(report) = me.finished() {
+            return Ok(report);
+        }
+        think(|| me.decide());
         for r in me.out.drain(..) {
             if std::env::var_os("ORION_BOT_DEBUG").is_some() {
-                eprintln!("DEBUG {:?} sends {}", me.seat, r.to_text());
+                let seq = me.state.as_ref().map_or(0, |s| s.seq);
+                eprintln!("DEBUG {:?} at {seq} sends {}", me.seat, r.to_text());
             }
             bucket.take().await;
             if !client.send(r).await {
@@ -292,6 +320,9 @@ impl Player {
                 if self.room.as_deref() != Some(room.as_str()) {
                     return Ok(());
                 }
+                if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+                    eprintln!("DEBUG {:?} in {room} sees {seq} {ev:?}", self.seat);
+                }
                 if let Some(s) = self.state.as_mut() {
                     // A resume may repeat events the room has already seen.
                     if seq > s.seq {
@@ -303,6 +334,8 @@ impl Player {
                 self.quiet = false;
                 self.in_a_row = 0;
                 self.failed.clear();
+                // A move refused for the rate is decided afresh in the room as it now is.
+                self.retry = None;
                 if let Ev::Chain {
                     colour,
                     claim_until: Some(_),
@@ -315,6 +348,13 @@ impl Player {
                 }
             }
             Incoming::Error { code, .. } if code == "rate_limited" => {
+                if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+                    eprintln!(
+                        "DEBUG {:?} rate limited {:?}",
+                        self.seat,
+                        self.failed.last()
+                    );
+                }
                 // Not a judgement on the move: send it again once the bucket has refilled.
                 self.pending = false;
                 if let Some(a) = self.failed.pop() {
@@ -323,7 +363,12 @@ impl Player {
             }
             Incoming::Error { message, .. } => {
                 if std::env::var_os("ORION_BOT_DEBUG").is_some() {
-                    eprintln!("DEBUG {:?} refused: {message}", self.seat);
+                    let room = self.room.as_deref().unwrap_or("-");
+                    let last = self.failed.last();
+                    eprintln!(
+                        "DEBUG {:?} in {room} refused {last:?}: {message}",
+                        self.seat
+                    );
                 }
                 self.pending = false;
                 self.refused += 1;
@@ -405,9 +450,9 @@ impl Player {
         };
         let mut action = self.bot.act(&sit);
         if action.is_none_or(|a| self.failed.contains(&a)) {
-            // The server refused it: end the turn (it cannot hand anyone a chain), else any
-            // other action a random player would take.
-            action = if self.failed.contains(&Action::EndTurn) {
+            // The server refused it: end the turn (it cannot hand anyone a chain) if the move
+            // may end, else any other action a random player would take.
+            action = if self.failed.contains(&Action::EndTurn) || !sit.may_end() {
                 let mut other = None;
                 for i in 0..20u64 {
                     let a = Bot::new(Level::Random, u64::from(self.refused) * 64 + i).act(&sit);

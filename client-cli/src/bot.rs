@@ -86,7 +86,7 @@ impl Situation {
     }
 
     /// Whether the turn may end now.
-    fn may_end(&self) -> bool {
+    pub fn may_end(&self) -> bool {
         if self.forbidden == Some(self.position) {
             return false;
         }
@@ -225,9 +225,6 @@ impl Bot {
 
     /// The next action in `sit`, or `None` when there is nothing to do.
     pub fn act(&mut self, sit: &Situation) -> Option<Action> {
-        if let Some(secret) = self.secret(sit) {
-            return Some(secret);
-        }
         match sit.allowance {
             Allowance::DieOrThree => Some(match self.level {
                 Level::Greedy => Action::Three,
@@ -248,7 +245,7 @@ impl Bot {
     }
 
     /// The secret man to choose, when the game asks for one and the bot has none yet (Algol:
-    /// before the first move, whoever's turn it is). `random` takes any man; `greedy` the one
+    /// before the first move, whoever's turn it is; [`Bot::act`] plays turns only). `random` takes any man; `greedy` the one
     /// nearest the edge it must reach.
     pub fn secret(&mut self, sit: &Situation) -> Option<Action> {
         let g = sit.game.as_ref()?;

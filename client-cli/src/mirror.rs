@@ -77,7 +77,10 @@ impl Mirror {
         let Some(g) = self.game.as_ref() else {
             return false;
         };
-        g.outcome().is_some()
+        // A secret man asked for and not yet taken: the room's `secret` event is coming.
+        let choosing = self.secret.is_some() && self.me.is_some_and(|me| g.secret(me).is_none());
+        choosing
+            || g.outcome().is_some()
             || Some(g.mover()) != room.mover
             || (matches!(g.allowance(), Allowance::Clicks(_)) && room.clicks.is_none())
     }
@@ -95,21 +98,15 @@ impl Mirror {
 
     /// Follows one event the room has just applied.
     pub fn follow(&mut self, room: &RoomState, ev: &Ev) {
-        if self.expected > 0
-            && !matches!(
-                ev,
-                Ev::Joined { .. } | Ev::Left { .. } | Ev::Chat { .. } | Ev::Other { .. }
-            )
-        {
+        let engine_event = !matches!(
+            ev,
+            Ev::Joined { .. } | Ev::Left { .. } | Ev::Chat { .. } | Ev::Other { .. }
+        );
+        if self.expected > 0 && engine_event {
             // The rest of a step the copy has taken already.
             self.expected -= 1;
-            if let Ev::Turn {
-                seat,
-                clicks,
-                round,
-            } = ev
-            {
-                self.turn(room, seat, *clicks, *round);
+            if self.expected == 0 {
+                self.check(room);
             }
             return;
         }
@@ -158,6 +155,28 @@ impl Mirror {
             }
             _ => {}
         }
+        if self.expected == 0 && engine_event {
+            self.check(room);
+        }
+    }
+
+    /// At the end of a step: a copy whose board or mover differs from the room's is rebuilt
+    /// (at the start of a turn) or set aside until the next turn.
+    fn check(&mut self, room: &RoomState) {
+        let differs = self.game.as_ref().is_some_and(|g| {
+            room.status == Status::Playing
+                && g.outcome().is_none()
+                && (Some(g.mover()) != room.mover || *g.position() != room.position)
+        });
+        if differs {
+            if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+                eprintln!(
+                    "DEBUG {:?} copy differs from the room at {}",
+                    self.me, room.seq
+                );
+            }
+            self.rebuild(room);
+        }
     }
 
     fn turn(&mut self, room: &RoomState, seat: &str, clicks: Option<u8>, round: u32) {
@@ -179,10 +198,13 @@ impl Mirror {
             let mover = g.mover();
             self.step_as(mover, Action::EndTurn);
         }
-        let in_step = self
-            .game
-            .as_ref()
-            .is_some_and(|g| g.mover() == seat && g.round() == round);
+        if self.expected > 0 {
+            // The new turn's own events (a capture at its start) follow.
+            return;
+        }
+        let in_step = self.game.as_ref().is_some_and(|g| {
+            g.mover() == seat && g.round() == round && *g.position() == room.position
+        });
         if !in_step {
             self.rebuild(room);
         }
@@ -213,16 +235,16 @@ impl Mirror {
 
     /// Gives `seat` its secret man on the copy: the real one for this player, a stand-in for
     /// the others (their man farthest from the edge he must reach, so the copy does not end
-    /// the game by a crossing that may not be real).
+    /// the game by a crossing that may not be real). A secret man can leave the board (as the
+    /// piece of a wrong challenge): a rebuilt copy then has a stand-in for him too.
     fn choose(&mut self, seat: Seat) {
         let Some(g) = self.game.as_mut() else {
             return;
         };
-        let piece = if Some(seat) == self.me {
-            self.secret
-        } else {
-            stand_in(g, seat)
-        };
+        let own = self
+            .secret
+            .filter(|&piece| Some(seat) == self.me && g.position().find(piece).is_some());
+        let piece = own.or_else(|| stand_in(g, seat));
         match piece {
             Some(piece) => self.step_as(seat, Action::Secret { piece }),
             None => self.game = None,
@@ -231,6 +253,9 @@ impl Mirror {
 
     /// A fresh copy at the start of the room's current turn.
     fn rebuild(&mut self, room: &RoomState) {
+        if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+            eprintln!("DEBUG {:?} rebuilds its copy at {}", self.me, room.seq);
+        }
         self.game = None;
         let (Some(rules), Some(mover)) = (room.rules, room.mover) else {
             return;
@@ -277,4 +302,235 @@ fn stand_in(game: &Game, seat: Seat) -> Option<Piece> {
     let men: SlotSet = p.of(colour);
     let slot = men.into_iter().max_by_key(|&s| edge_distance(s, goal))?;
     p.get(slot)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{self, Bot, Level};
+    use crate::wire::{GameResult, SeatView, Snapshot, TurnView};
+    use orion_engine::{games, position_string, Event, Options, Winner};
+    use serde_json::json;
+
+    /// An engine event as the server sends it (PROTOCOL.md), read back by the client.
+    fn wire(e: &Event) -> Ev {
+        let slots = |set: SlotSet| set.into_iter().map(|s| s.to_string()).collect();
+        match e {
+            Event::Click {
+                seat,
+                click,
+                position,
+            } => Ev::Click {
+                seat: seat.to_string(),
+                click: click.to_string(),
+                position: position_string(position),
+            },
+            Event::Place {
+                seat,
+                slot,
+                piece,
+                from,
+                position,
+            } => Ev::Place {
+                seat: seat.to_string(),
+                slot: slot.to_string(),
+                piece: piece.to_string(),
+                from: from.map(|s| s.to_string()),
+                position: position_string(position),
+            },
+            Event::Eligible { slots: set } => Ev::Eligible { slots: slots(*set) },
+            Event::Roll { seat, value } => Ev::Roll {
+                seat: seat.to_string(),
+                value: *value,
+            },
+            Event::Turn {
+                seat,
+                clicks,
+                round,
+            } => Ev::Turn {
+                seat: seat.to_string(),
+                clicks: *clicks,
+                round: *round,
+            },
+            Event::Chain {
+                colour,
+                claim_until,
+            } => Ev::Chain {
+                colour: colour.letter().to_string(),
+                claim_until: *claim_until,
+            },
+            Event::Claim { seat, ok } => Ev::Claim {
+                seat: seat.to_string(),
+                ok: *ok,
+            },
+            Event::Capture {
+                seat,
+                slots: set,
+                points,
+                position,
+            } => Ev::Capture {
+                seat: seat.to_string(),
+                slots: slots(*set),
+                points: u64::from(*points),
+                position: Some(position_string(position)),
+            },
+            Event::Over { outcome } => Ev::Over {
+                result: GameResult {
+                    winner: outcome.winner.map(|w: Winner| w.to_string()),
+                    scores: outcome
+                        .scores
+                        .iter()
+                        .map(|(s, p)| (s.to_string(), u64::from(*p)))
+                        .collect(),
+                },
+            },
+            Event::Secret { seat, .. } => Ev::Secret {
+                seat: seat.to_string(),
+            },
+            Event::Challenge {
+                seat,
+                piece,
+                hit,
+                removed,
+                position,
+            } => Ev::Challenge {
+                seat: seat.to_string(),
+                piece: piece.to_string(),
+                hit: *hit,
+                removed: slots(*removed),
+                position: position_string(position),
+            },
+        }
+    }
+
+    /// One player's view: the room as its events tell it, and the bot's copy of the game.
+    struct Player {
+        room: RoomState,
+        mirror: Mirror,
+        bot: Bot,
+    }
+
+    /// Plays `game` with the engine as the server, each seat a bot that sees only the events
+    /// (as over the wire), and checks at every step that the bot's copy is in step, that it
+    /// knows when a step's events are all in, and that the engine takes every action the bot
+    /// chooses. Returns whether the game ended within `actions`.
+    fn play(game_id: &str, levels: [Level; 2], seed: u64, actions: u32) -> bool {
+        let rules = games::find(game_id).expect("a game");
+        let options = Options {
+            claim_window: orion_engine::ClaimWindow::Auto,
+            ..Options::default()
+        };
+        let mut game = Game::new(rules, options, seed).expect("a game");
+        let seats = game.seats().to_vec();
+        let snapshot = Snapshot {
+            room: "r".into(),
+            game: game_id.into(),
+            options: json!({"claim_window": "auto"}),
+            status: "waiting".into(),
+            seats: seats
+                .iter()
+                .map(|s| SeatView {
+                    seat: s.seat.to_string(),
+                    colour: Some(s.colour.letter().to_string()),
+                    ..SeatView::default()
+                })
+                .collect(),
+            ..Snapshot::default()
+        };
+        let mut players: Vec<Player> = seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Player {
+                room: RoomState::from_snapshot(&snapshot, Some(s.seat)),
+                mirror: Mirror::new(Some(s.seat)),
+                bot: Bot::new(levels[i % 2], seed * 8 + i as u64),
+            })
+            .collect();
+        let mut seq = 0;
+        let mut publish = |players: &mut Vec<Player>, events: &[Ev]| {
+            for (k, ev) in events.iter().enumerate() {
+                seq += 1;
+                for p in players.iter_mut() {
+                    p.room.apply(seq, ev);
+                    p.mirror.follow(&p.room, ev);
+                    if k + 1 == events.len() && p.room.status == Status::Playing {
+                        assert!(
+                            !p.mirror.ahead(&p.room),
+                            "{game_id}: {:?} waits for more after {ev:?}",
+                            p.room.me
+                        );
+                    }
+                }
+            }
+        };
+        let (allowed, _) = game.clicks();
+        let start = Ev::Start {
+            position: position_string(game.position()),
+            turn: TurnView {
+                seat: game.mover().to_string(),
+                clicks: allowed,
+                used: 0,
+                round: 1,
+            },
+        };
+        publish(&mut players, &[start]);
+        for (i, s) in seats.iter().enumerate() {
+            let p = &mut players[i];
+            let sit = bot::situation(&p.room, p.mirror.game(&p.room)).expect("a situation");
+            if let Some(secret @ Action::Secret { piece }) = p.bot.secret(&sit) {
+                p.mirror.secret(piece);
+                let events = game.step(s.seat, secret, 0).expect("a secret is taken");
+                let events: Vec<Ev> = events.iter().map(wire).collect();
+                publish(&mut players, &events);
+            }
+        }
+        for _ in 0..actions {
+            if game.outcome().is_some() {
+                return true;
+            }
+            let mover = game.mover();
+            let i = seats.iter().position(|s| s.seat == mover).expect("a seat");
+            let p = &mut players[i];
+            let copy = p.mirror.game(&p.room);
+            assert!(
+                copy.is_some(),
+                "{game_id}: {mover}'s copy is out of step at {}: {:?}",
+                p.room.seq,
+                p.mirror
+                    .game
+                    .as_ref()
+                    .map(|g| (g.mover(), g.clicks(), g.outcome()))
+            );
+            let sit = bot::situation(&p.room, copy).expect("a situation");
+            let action = p.bot.act(&sit).unwrap_or(Action::EndTurn);
+            let events = match game.step(mover, action, 0) {
+                Ok(events) => events,
+                Err(e) => panic!("{game_id}: {mover} chose {action:?}, refused: {e}"),
+            };
+            let events: Vec<Ev> = events.iter().map(wire).collect();
+            publish(&mut players, &events);
+        }
+        game.outcome().is_some()
+    }
+
+    #[test]
+    fn random_bots_follow_every_game_and_are_never_refused() {
+        for rules in games::ALL {
+            for seed in 1..=2 {
+                play(rules.id(), [Level::Random, Level::Random], seed, 400);
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_bots_follow_the_games_of_places_and_are_never_refused() {
+        for id in [
+            "auriga", "lepus", "algol", "libra", "draco", "taurus", "bootes",
+        ] {
+            assert!(
+                play(id, [Level::Greedy, Level::Random], 3, 1500),
+                "{id}: greedy against random ends"
+            );
+        }
+    }
 }

@@ -668,4 +668,46 @@ mod tests {
         assert_eq!(r.mover, Some(Seat::N));
         assert_eq!(r.log.back().map(String::as_str), Some("ann: C1R"));
     }
+
+    #[test]
+    fn a_lepus_hop_lengthens_the_move_and_a_challenge_changes_the_board() {
+        let mut snapshot = snap();
+        snapshot.game = "lepus".into();
+        snapshot.turn.clicks = Some(2);
+        let mut r = RoomState::from_snapshot(&snapshot, Some(Seat::S));
+        r.apply(
+            3,
+            &Ev::Click {
+                seat: "S".into(),
+                click: "C1R".into(),
+                position: "C1w:R1 C5n:B1".into(),
+            },
+        );
+        // The hop: the same seat and round, two more clicks; the move goes on.
+        r.apply(
+            4,
+            &Ev::Turn {
+                seat: "S".into(),
+                clicks: Some(4),
+                round: 1,
+            },
+        );
+        assert_eq!((r.moving.allowed, r.moving.used), (4, 1));
+        assert!(r.my_turn());
+        r.apply(
+            5,
+            &Ev::Challenge {
+                seat: "S".into(),
+                piece: "B1".into(),
+                hit: false,
+                removed: vec!["C1w".into()],
+                position: "C5n:B1".into(),
+            },
+        );
+        assert_eq!(r.position, parse_position("C5n:B1").unwrap());
+        assert_eq!(
+            r.log.back().map(String::as_str),
+            Some("ann challenges B1: wrong")
+        );
+    }
 }

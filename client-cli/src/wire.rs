@@ -758,6 +758,38 @@ mod tests {
     }
 
     #[test]
+    fn algol_events_are_read_without_the_secret() {
+        let m = parse(
+            r#"{"t":"event","room":"r","seq":5,"ev":{"kind":"secret","seat":"N","commitment":"ab12"}}"#,
+        );
+        let Incoming::Event { ev, .. } = m else {
+            panic!("an event: {m:?}");
+        };
+        assert_eq!(ev, Ev::Secret { seat: "N".into() });
+        let m = parse(
+            r#"{"t":"event","room":"r","seq":9,"ev":{"kind":"challenge","seat":"S","piece":"B3","hit":false,"removed":["C1n"],"position":"C2n:B3"}}"#,
+        );
+        let Incoming::Event { ev, .. } = m else {
+            panic!("an event: {m:?}");
+        };
+        assert_eq!(
+            ev,
+            Ev::Challenge {
+                seat: "S".into(),
+                piece: "B3".into(),
+                hit: false,
+                removed: vec!["C1n".into()],
+                position: "C2n:B3".into()
+            }
+        );
+        // Only the owner's snapshot carries his secret man.
+        let Incoming::Snapshot(snap) = parse(r#"{"t":"snapshot","room":"r","secret":"R5"}"#) else {
+            panic!("a snapshot");
+        };
+        assert_eq!(snap.secret.as_deref(), Some("R5"));
+    }
+
+    #[test]
     fn nothing_the_server_sends_is_an_error() {
         for text in [
             "",
