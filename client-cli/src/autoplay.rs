@@ -54,6 +54,8 @@ pub struct Report {
     pub refused: u32,
     /// Times the connection dropped and was resumed.
     pub reconnects: u32,
+    /// Requests the bot sent in the room: how long its game was.
+    pub requests: u32,
 }
 
 impl Report {
@@ -72,12 +74,14 @@ impl Report {
             .map(|(s, p)| format!("{s} {p}"))
             .collect();
         format!(
-            "room {}: seat {}, winner {}, scores [{}], {}",
+            "room {}: seat {}, winner {}, scores [{}], {} ({} requests, {} refused)",
             self.room,
             self.seat,
             self.winner.as_deref().unwrap_or("none (draw)"),
             scores.join(", "),
-            if self.won() { "won" } else { "did not win" }
+            if self.won() { "won" } else { "did not win" },
+            self.requests,
+            self.refused
         )
     }
 }
@@ -204,6 +208,7 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         retry: None,
         reconnects: 0,
         quiet: false,
+        requests: 0,
     };
     let mut bucket = Bucket::new();
     loop {
@@ -238,6 +243,7 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
                 eprintln!("DEBUG {:?} at {seq} sends {}", me.seat, r.to_text());
             }
             bucket.take().await;
+            me.requests += 1;
             if !client.send(r).await {
                 return Err("the connection closed".to_string());
             }
@@ -272,6 +278,8 @@ struct Player {
     reconnects: u32,
     /// Nothing has come for a while: stop waiting for the rest of a step.
     quiet: bool,
+    /// Requests sent in the room.
+    requests: u32,
 }
 
 impl Player {
@@ -395,6 +403,7 @@ impl Player {
                 .collect(),
             refused: self.refused,
             reconnects: self.reconnects,
+            requests: self.requests,
         })
     }
 

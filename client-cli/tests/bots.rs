@@ -7,20 +7,42 @@ use orion_cli::autoplay::{self, BotConfig, Entry, Report};
 use orion_cli::bot::Level;
 use std::time::Duration;
 
-/// A server on a free port; dropping the sender shuts it down.
-async fn server() -> (String, tokio::sync::oneshot::Sender<()>) {
+/// A server on a free port, in this test's runtime.
+struct Server {
+    /// `ws://127.0.0.1:PORT/ws`.
+    url: String,
+    /// Shuts the server down when sent (or dropped).
+    stop: tokio::sync::oneshot::Sender<()>,
+    /// The server's task, to wait for its shutdown.
+    task: tokio::task::JoinHandle<()>,
+}
+
+async fn server() -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind port 0");
     let addr = listener.local_addr().expect("local address");
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(async move {
+    let (stop, rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
         let _ = orion_server::run(listener, async {
             let _ = rx.await;
         })
         .await;
     });
-    (format!("ws://{addr}/ws"), tx)
+    Server {
+        url: format!("ws://{addr}/ws"),
+        stop,
+        task,
+    }
+}
+
+impl Server {
+    /// Shuts the server down and waits for it, so none of its tasks is left running while
+    /// the test's runtime goes away.
+    async fn shut_down(self) {
+        let _ = self.stop.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(10), self.task).await;
+    }
 }
 
 async fn play(game: &str, players: u8, levels: &[Level]) -> Vec<Report> {
@@ -36,11 +58,11 @@ async fn try_play(
     levels: &[Level],
     limit: Duration,
 ) -> Option<Vec<Report>> {
-    let (url, _stop) = server().await;
+    let server = server().await;
     let mut tasks = Vec::new();
     for (i, level) in levels.iter().enumerate() {
         let config = BotConfig {
-            server: url.clone(),
+            server: server.url.clone(),
             name: format!("{level}-{i}"),
             level: *level,
             entry: Entry::Quick {
@@ -54,13 +76,16 @@ async fn try_play(
     let deadline = tokio::time::Instant::now() + limit;
     let mut reports = Vec::new();
     for t in tasks {
-        let r = tokio::time::timeout_at(deadline, t)
-            .await
-            .ok()?
+        let Ok(r) = tokio::time::timeout_at(deadline, t).await else {
+            server.shut_down().await;
+            return None;
+        };
+        let r = r
             .expect("the bot task does not panic")
             .expect("the bot plays to the end");
         reports.push(r);
     }
+    server.shut_down().await;
     Some(reports)
 }
 

@@ -54,13 +54,30 @@ pub fn edge_distance(from: Slot, edge: Edge) -> u8 {
     distance_to(from, edge.touching())
 }
 
+/// Which target slot a man on his way is counted to.
+#[derive(Clone, Copy)]
+enum Toward {
+    /// The nearest target slot not yet held: where he must go when the targets are spread
+    /// out (a back line, a star cluster).
+    Missing,
+    /// The nearest target slot, held or not: for a tight cluster (a corner, an orbit) whose
+    /// men are turned again by the clicks that bring the others, this keeps the pack
+    /// together instead of chasing one far slot.
+    Any,
+}
+
 /// Filling `targets` from `pieces`: the clicks the nearest pieces need to reach the targets
-/// they do not yet hold, one piece per missing target (each counted to its nearest target).
-fn filling(pieces: SlotSet, targets: SlotSet) -> f64 {
-    let missing = (targets & !pieces).len();
+/// they do not yet hold, one piece per missing target.
+fn filling(pieces: SlotSet, targets: SlotSet, toward: Toward) -> f64 {
+    let missing_slots = targets & !pieces;
+    let missing = missing_slots.len();
+    let goal = match toward {
+        Toward::Missing => missing_slots,
+        Toward::Any => targets,
+    };
     let mut outside: Vec<u8> = (pieces & !targets)
         .into_iter()
-        .map(|s| distance_to(s, targets))
+        .map(|s| distance_to(s, goal))
         .collect();
     outside.sort_unstable();
     let short = missing.saturating_sub(outside.len());
@@ -134,7 +151,7 @@ fn lepus(game: &Game, s: SeatInfo) -> f64 {
     let p = game.position();
     let own = p.of(s.colour);
     let squatters = (p.occupied() & !own & target).len() as f64;
-    -filling(own, target) - 2.0 * squatters
+    -filling(own, target, Toward::Any) - 2.0 * squatters
 }
 
 /// Algol: one's secret man nearing the opposite edge, kept out of line of the others' men
@@ -160,7 +177,7 @@ fn algol(game: &Game, me: SeatInfo, others: &[SeatInfo]) -> f64 {
 fn libra(game: &Game, s: SeatInfo) -> f64 {
     let target = s.seat.opposite().edge().border();
     let own = game.position().of(s.colour);
-    5.0 * (own & target).len() as f64 - filling(own, target)
+    5.0 * (own & target).len() as f64 - filling(own, target, Toward::Missing)
 }
 
 /// Draco: the dragon's clicks to the bottom edge and the knights guarding its rotors; the
@@ -203,7 +220,7 @@ fn draco(game: &Game, me: SeatInfo) -> f64 {
 fn taurus(game: &Game, s: SeatInfo) -> f64 {
     let target = taurus::cluster(s.seat);
     let own = game.position().of(s.colour);
-    3.0 * (own & target).len() as f64 - filling(own, target)
+    3.0 * (own & target).len() as f64 - filling(own, target, Toward::Missing)
 }
 
 /// Bootes: sheep and dogs on their way to the other's starting places; a dog near a stray
@@ -224,10 +241,12 @@ fn bootes(game: &Game, s: SeatInfo) -> f64 {
                 .map_or(0.0, |d| f64::from(d.min(6)))
         })
         .sum();
+    // Weights tried offline against a random bot: a dog that keeps near the strays shortens
+    // the game most (median 129 actions, 90% under 272, in 80 games).
     4.0 * (flock & sheep_home).len() as f64 + 2.0 * (dogs & dog_home).len() as f64
-        - 3.0 * filling(flock, sheep_home)
-        - filling(dogs, dog_home)
-        - 0.5 * herding
+        - 3.0 * filling(flock, sheep_home, Toward::Any)
+        - filling(dogs, dog_home, Toward::Any)
+        - 1.5 * herding
 }
 
 #[cfg(test)]
@@ -258,7 +277,13 @@ mod tests {
             .into_iter()
             .collect();
         // B1e is one click from B1s; E5n is not needed.
-        assert_eq!(filling(pieces, targets), 1.0);
-        assert_eq!(filling(targets, targets), 0.0);
+        assert_eq!(filling(pieces, targets, Toward::Missing), 1.0);
+        assert_eq!(filling(targets, targets, Toward::Missing), 0.0);
+        // With B1s held, the man on B1e is counted to the missing A1s (three clicks round B1
+        // and A1) or to the nearest target, B1s (one).
+        let pieces: SlotSet = [slot("B1s"), slot("B1e")].into_iter().collect();
+        let targets: SlotSet = [slot("A1s"), slot("B1s")].into_iter().collect();
+        assert_eq!(filling(pieces, targets, Toward::Missing), 3.0);
+        assert_eq!(filling(pieces, targets, Toward::Any), 1.0);
     }
 }
