@@ -253,6 +253,11 @@ impl Bot {
             return None;
         }
         let men: Vec<Slot> = sit.own(&sit.position).into_iter().collect();
+        // Whether the game takes a secret man now at all, before any random choice.
+        let any = Action::Secret {
+            piece: sit.position.get(*men.first()?)?,
+        };
+        g.clone().step(sit.me.seat, any, 0).ok()?;
         let goal = sit.me.seat.edge().opposite();
         let slot = match self.level {
             Level::Random => men.choose(&mut self.rng).copied(),
