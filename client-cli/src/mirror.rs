@@ -400,6 +400,21 @@ mod tests {
                 removed: slots(*removed),
                 position: position_string(position),
             },
+            Event::Try {
+                seat,
+                click,
+                hit,
+                chain,
+                tries,
+                hits,
+            } => Ev::Try {
+                seat: seat.to_string(),
+                click: click.to_string(),
+                hit: *hit,
+                chain: slots(*chain),
+                tries: u32::from(*tries),
+                hits: u32::from(*hits),
+            },
         }
     }
 
@@ -471,6 +486,7 @@ mod tests {
                 clicks: allowed,
                 used: 0,
                 round: 1,
+                ..TurnView::default()
             },
         };
         publish(&mut players, &[start]);
