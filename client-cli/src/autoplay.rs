@@ -1,7 +1,8 @@
-//! A bot at a server: joins by quick match or by room id, follows the room event by event,
-//! asks [`crate::bot::Bot`] what to do whenever it is its turn, claims a chain made for it
-//! the moment it appears, and returns when the game is over. With `ORION_BOT_DEBUG` set in
-//! the environment it prints every request and every refusal to stderr.
+//! A bot at a server: joins by quick match or by room id, follows the room event by event
+//! (with its own copy of the game, [`crate::mirror`]), asks [`crate::bot::Bot`] what to do
+//! whenever it is its turn and the events of the last step are all in, claims a chain made
+//! for it the moment it appears, and returns when the game is over. With `ORION_BOT_DEBUG`
+//! set in the environment it prints every event, request and refusal to stderr.
 
 use crate::bot::{self, Bot, Level};
 use crate::mirror::Mirror;

@@ -245,8 +245,8 @@ impl Bot {
     }
 
     /// The secret man to choose, when the game asks for one and the bot has none yet (Algol:
-    /// before the first move, whoever's turn it is; [`Bot::act`] plays turns only). `random` takes any man; `greedy` the one
-    /// nearest the edge it must reach.
+    /// before the first move, whoever's turn it is; [`Bot::act`] plays turns only). `random`
+    /// takes any man; `greedy` the one nearest the edge it must reach.
     pub fn secret(&mut self, sit: &Situation) -> Option<Action> {
         let g = sit.game.as_ref()?;
         if g.secret(sit.me.seat).is_some() {
