@@ -1,13 +1,15 @@
-//! A bot at a server: joins by quick match or by room id, follows the room event by event,
-//! asks [`crate::bot::Bot`] what to do whenever it is its turn, claims a chain made for it
-//! the moment it appears, and returns when the game is over. With `ORION_BOT_DEBUG` set in
-//! the environment it prints every request and every refusal to stderr.
+//! A bot at a server: joins by quick match or by room id, follows the room event by event
+//! (with its own copy of the game, [`crate::mirror`]), asks [`crate::bot::Bot`] what to do
+//! whenever it is its turn and the events of the last step are all in, claims a chain made
+//! for it the moment it appears, and returns when the game is over. With `ORION_BOT_DEBUG`
+//! set in the environment it prints every event, request and refusal to stderr.
 
 use crate::bot::{self, Bot, Level};
+use crate::mirror::Mirror;
 use crate::net::{self, NetEvent, TokenStore};
 use crate::room::{RoomState, Status};
 use crate::wire::{Ev, Incoming, Request};
-use orion_engine::{Action, Colour, Seat};
+use orion_engine::{parse_piece, Action, Colour, Seat};
 
 /// How the bot finds its game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +55,8 @@ pub struct Report {
     pub refused: u32,
     /// Times the connection dropped and was resumed.
     pub reconnects: u32,
+    /// Requests the bot sent in the room: how long its game was.
+    pub requests: u32,
 }
 
 impl Report {
@@ -71,12 +75,14 @@ impl Report {
             .map(|(s, p)| format!("{s} {p}"))
             .collect();
         format!(
-            "room {}: seat {}, winner {}, scores [{}], {}",
+            "room {}: seat {}, winner {}, scores [{}], {} ({} requests, {} refused)",
             self.room,
             self.seat,
             self.winner.as_deref().unwrap_or("none (draw)"),
             scores.join(", "),
-            if self.won() { "won" } else { "did not win" }
+            if self.won() { "won" } else { "did not win" },
+            self.requests,
+            self.refused
         )
     }
 }
@@ -130,8 +136,8 @@ impl Bucket {
         }
     }
 
-    /// Waits until a request may go.
-    async fn take(&mut self) {
+    /// Waits until a request may go, without taking it.
+    async fn ready(&mut self) {
         let now = tokio::time::Instant::now();
         let refill = now.duration_since(self.at).as_secs_f64() * RATE_PER_SEC;
         self.tokens = (self.tokens + refill).min(RATE_BURST);
@@ -142,7 +148,25 @@ impl Bucket {
             self.tokens = 1.0;
             self.at = tokio::time::Instant::now();
         }
+    }
+
+    /// Waits until a request may go, and takes it.
+    async fn take(&mut self) {
+        self.ready().await;
         self.tokens -= 1.0;
+    }
+}
+
+/// Runs the bot's thinking (a search can take a while) where it does not hold up the other
+/// tasks of a multi-threaded runtime, such as a server in the same process.
+fn think<T>(f: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    let threaded =
+        Handle::try_current().is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::MultiThread);
+    if threaded {
+        tokio::task::block_in_place(f)
+    } else {
+        f()
     }
 }
 
@@ -174,6 +198,8 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         room: None,
         seat: None,
         state: None,
+        mirror: Mirror::new(None),
+        secret_sent: false,
         pending: false,
         refused: 0,
         in_a_row: 0,
@@ -182,6 +208,8 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         ready_needed: matches!(config.entry, Entry::Room(_)),
         retry: None,
         reconnects: 0,
+        quiet: false,
+        requests: 0,
     };
     let mut bucket = Bucket::new();
     loop {
@@ -189,7 +217,10 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
             Ok(Some(ev)) => me.handle(ev)?,
             Ok(None) => return Err("the connection closed".to_string()),
             // Nothing for a while: whatever we were waiting for is not coming.
-            Err(_) => me.pending = false,
+            Err(_) => {
+                me.pending = false;
+                me.quiet = true;
+            }
         }
         while let Ok(ev) = client.rx.try_recv() {
             me.handle(ev)?;
@@ -197,12 +228,23 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         if let Some(report) = me.finished() {
             return Ok(report);
         }
-        me.decide();
+        // Decide only once a request may go at once: a decision sent after a wait could be
+        // about a room that has moved on meanwhile.
+        bucket.ready().await;
+        while let Ok(ev) = client.rx.try_recv() {
+            me.handle(ev)?;
+        }
+        if let Some(report) = me.finished() {
+            return Ok(report);
+        }
+        think(|| me.decide());
         for r in me.out.drain(..) {
             if std::env::var_os("ORION_BOT_DEBUG").is_some() {
-                eprintln!("DEBUG {:?} sends {}", me.seat, r.to_text());
+                let seq = me.state.as_ref().map_or(0, |s| s.seq);
+                eprintln!("DEBUG {:?} at {seq} sends {}", me.seat, r.to_text());
             }
             bucket.take().await;
+            me.requests += 1;
             if !client.send(r).await {
                 return Err("the connection closed".to_string());
             }
@@ -216,6 +258,10 @@ struct Player {
     room: Option<String>,
     seat: Option<Seat>,
     state: Option<RoomState>,
+    /// The bot's copy of the game, for the engine to judge its moves.
+    mirror: Mirror,
+    /// A secret man was asked for (Algol): never twice.
+    secret_sent: bool,
     /// An action was sent and neither its event nor its refusal has come back.
     pending: bool,
     refused: u32,
@@ -231,6 +277,10 @@ struct Player {
     retry: Option<Action>,
     /// Reconnections so far.
     reconnects: u32,
+    /// Nothing has come for a while: stop waiting for the rest of a step.
+    quiet: bool,
+    /// Requests sent in the room.
+    requests: u32,
 }
 
 impl Player {
@@ -256,6 +306,9 @@ impl Player {
                 if self.room.as_deref().is_none_or(|r| r == room) =>
             {
                 self.seat = Seat::parse(&seat);
+                if let Some(seat) = self.seat {
+                    self.mirror.seat(seat);
+                }
                 if self.ready_needed {
                     self.out.push(Request::Ready { room: room.clone() });
                     self.ready_needed = false;
@@ -263,19 +316,35 @@ impl Player {
                 self.room = Some(room);
             }
             Incoming::Snapshot(snap) if self.room.as_deref() == Some(snap.room.as_str()) => {
-                self.state = Some(RoomState::from_snapshot(&snap, self.seat));
+                let state = RoomState::from_snapshot(&snap, self.seat);
+                if let Some(piece) = snap.secret.as_deref().and_then(|p| parse_piece(p).ok()) {
+                    self.mirror.secret(piece);
+                    self.secret_sent = true;
+                }
+                self.mirror.reset(&state);
+                self.state = Some(state);
                 self.pending = false;
             }
             Incoming::Event { room, seq, ev } => {
                 if self.room.as_deref() != Some(room.as_str()) {
                     return Ok(());
                 }
+                if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+                    eprintln!("DEBUG {:?} in {room} sees {seq} {ev:?}", self.seat);
+                }
                 if let Some(s) = self.state.as_mut() {
-                    s.apply(seq, &ev);
+                    // A resume may repeat events the room has already seen.
+                    if seq > s.seq {
+                        s.apply(seq, &ev);
+                        self.mirror.follow(s, &ev);
+                    }
                 }
                 self.pending = false;
+                self.quiet = false;
                 self.in_a_row = 0;
                 self.failed.clear();
+                // A move refused for the rate is decided afresh in the room as it now is.
+                self.retry = None;
                 if let Ev::Chain {
                     colour,
                     claim_until: Some(_),
@@ -288,6 +357,13 @@ impl Player {
                 }
             }
             Incoming::Error { code, .. } if code == "rate_limited" => {
+                if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+                    eprintln!(
+                        "DEBUG {:?} rate limited {:?}",
+                        self.seat,
+                        self.failed.last()
+                    );
+                }
                 // Not a judgement on the move: send it again once the bucket has refilled.
                 self.pending = false;
                 if let Some(a) = self.failed.pop() {
@@ -296,7 +372,12 @@ impl Player {
             }
             Incoming::Error { message, .. } => {
                 if std::env::var_os("ORION_BOT_DEBUG").is_some() {
-                    eprintln!("DEBUG {:?} refused: {message}", self.seat);
+                    let room = self.room.as_deref().unwrap_or("-");
+                    let last = self.failed.last();
+                    eprintln!(
+                        "DEBUG {:?} in {room} refused {last:?}: {message}",
+                        self.seat
+                    );
                 }
                 self.pending = false;
                 self.refused += 1;
@@ -323,7 +404,17 @@ impl Player {
                 .collect(),
             refused: self.refused,
             reconnects: self.reconnects,
+            requests: self.requests,
         })
+    }
+
+    /// Whether the room is in the middle of a step whose other events are still on their way
+    /// (the server sends them one by one): a turn whose clicks are used up with nothing to
+    /// build ends by itself, and the copy of the game may know the step's end already.
+    fn mid_step(&self, state: &RoomState) -> bool {
+        let m = state.moving;
+        let used_up = m.allowed > 0 && m.left() == 0 && state.eligible.is_empty();
+        used_up || self.mirror.ahead(state)
     }
 
     fn decide(&mut self) {
@@ -333,10 +424,24 @@ impl Player {
         let Some(state) = self.state.as_ref() else {
             return;
         };
+        let room = state.room.clone();
+        if !self.secret_sent && state.status == Status::Playing {
+            // Algol: the secret man is chosen at the start, whoever's turn it is.
+            let sit = bot::situation(state, self.mirror.game(state));
+            if let Some(a @ Action::Secret { piece }) = sit.and_then(|s| self.bot.secret(&s)) {
+                self.secret_sent = true;
+                self.mirror.secret(piece);
+                self.out.push(request(&room, a));
+                self.pending = true;
+                return;
+            }
+        }
         if !state.my_turn() {
             return;
         }
-        let room = state.room.clone();
+        if !self.quiet && self.mid_step(state) {
+            return;
+        }
         if let Some(a) = self.retry.take() {
             self.failed.push(a);
             self.out.push(request(&room, a));
@@ -350,14 +455,14 @@ impl Player {
             self.pending = true;
             return;
         }
-        let Some(sit) = bot::situation(state) else {
+        let Some(sit) = bot::situation(state, self.mirror.game(state)) else {
             return;
         };
         let mut action = self.bot.act(&sit);
         if action.is_none_or(|a| self.failed.contains(&a)) {
-            // The server refused it: end the turn (it cannot hand anyone a chain), else any
-            // other action a random player would take.
-            action = if self.failed.contains(&Action::EndTurn) {
+            // The server refused it: end the turn (it cannot hand anyone a chain) if the move
+            // may end, else any other action a random player would take.
+            action = if self.failed.contains(&Action::EndTurn) || !sit.may_end() {
                 let mut other = None;
                 for i in 0..20u64 {
                     let a = Bot::new(Level::Random, u64::from(self.refused) * 64 + i).act(&sit);

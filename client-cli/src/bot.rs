@@ -1,12 +1,16 @@
 //! The bots: `random` plays a uniformly random legal action at every step; `greedy` looks one
 //! move ahead with an evaluation (Hydra: chain distance, its own against its opponents';
-//! Orion: captures, then how far its fences are from taking the whole board). A bot sees a
+//! Orion: captures, then how far its fences are from taking the whole board; the games of
+//! places, [`value`]: how far its men are from where they must go). A bot sees a
 //! [`Situation`] and answers with an engine [`Action`], so the same code plays through the
-//! network and in offline self-play ([`selfplay`]).
+//! network and in offline self-play ([`selfplay`]). Every game rule beyond the five basic ones
+//! is the engine's: the bot asks its copy of the game ([`crate::mirror`]) what is legal.
+
+pub mod value;
 
 use orion_engine::{
-    games, has_chain, Action, Allowance, Click, Colour, Edge, Game, MoveState, Options, PlaceRule,
-    Position, Rules, Seat, SeatInfo, Slot, SlotSet, PIECES_PER_COLOUR,
+    games, has_chain, Action, Allowance, Click, Colour, Edge, Game, MoveState, Options, Piece,
+    PlaceRule, Position, Rules, Seat, SeatInfo, Slot, SlotSet, PIECES_PER_COLOUR,
 };
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -62,6 +66,10 @@ pub struct Situation {
     pub eligible: SlotSet,
     /// The position the move may not end on (no-reversal rule).
     pub forbidden: Option<Position>,
+    /// The game as the engine sees it now (a copy kept in step over the network, the game
+    /// itself in self-play): the judge of every rule a game adds. `None` when the bot's copy
+    /// has lost step; then only the basic rules are checked.
+    pub game: Option<Game>,
 }
 
 impl Situation {
@@ -78,21 +86,105 @@ impl Situation {
     }
 
     /// Whether the turn may end now.
-    fn may_end(&self) -> bool {
+    pub fn may_end(&self) -> bool {
         if self.forbidden == Some(self.position) {
             return false;
         }
-        self.moving.used > 0 || self.rules.may_pass()
+        let basic = self.moving.used > 0 || self.rules.may_pass();
+        basic && self.game.as_ref().is_none_or(|g| self.ends(g))
     }
 
-    /// Legal clicks now (colour, same-piece, clicks rules, and the last click's no-reversal).
+    /// Whether the engine lets the bot end its move in `game` now.
+    fn ends(&self, game: &Game) -> bool {
+        game.clone().step(self.me.seat, Action::EndTurn, 0).is_ok()
+    }
+
+    /// The clicks the copy has in hand beyond the room's (its die throws the most), so the
+    /// room's count ends the move first: `Some(clicks left)` then, else `None`.
+    fn cap(&self) -> Option<u8> {
+        let g = self.game.as_ref()?;
+        let (allowed, used) = g.clicks();
+        (allowed.unwrap_or(0).saturating_sub(used) > self.moving.left()).then(|| self.moving.left())
+    }
+
+    /// Legal clicks now (colour, same-piece, clicks rules, the last click's no-reversal, and
+    /// every rule of the game), each leaving a move that can still end legally.
     fn legal_clicks(&self) -> Vec<Click> {
         let own = self.own(&self.position);
+        let mut budget = COMPLETION_BUDGET;
         Click::ALL
             .iter()
             .copied()
             .filter(|&c| self.moving.check(own, c).is_ok())
             .filter(|&c| !self.last_click_reverses(&self.position, self.moving, c))
+            .filter(|&c| match &self.game {
+                None => true,
+                Some(g) => {
+                    let mut next = g.clone();
+                    let cap = self.cap().map(|n| n.saturating_sub(1));
+                    next.step(
+                        self.me.seat,
+                        Action::Click {
+                            click: c,
+                            piece: None,
+                        },
+                        0,
+                    )
+                    .is_ok()
+                        && self.can_finish(&next, cap, &mut budget)
+                }
+            })
+            .collect()
+    }
+
+    /// Whether the move in `game` can still end legally (a knight that dipped must climb back
+    /// in Draco): it has ended, or may end now, or some click leads on to an end. `cap` is
+    /// the room's count of clicks left when the copy's is larger. Searching stops when
+    /// `budget` runs out, and then says yes.
+    fn can_finish(&self, game: &Game, cap: Option<u8>, budget: &mut u32) -> bool {
+        let me = self.me.seat;
+        if game.outcome().is_some() || game.mover() != me {
+            return true;
+        }
+        if *budget == 0 {
+            return true;
+        }
+        *budget -= 1;
+        let forbidden = self.forbidden == Some(*game.position());
+        if !forbidden && self.ends(game) {
+            return true;
+        }
+        if cap == Some(0) {
+            return false;
+        }
+        Click::ALL.iter().any(|&click| {
+            if game.check_click(me, click).is_err() {
+                return false;
+            }
+            let mut next = game.clone();
+            next.step(me, Action::Click { click, piece: None }, 0)
+                .is_ok()
+                && self.can_finish(&next, cap.map(|n| n.saturating_sub(1)), budget)
+        })
+    }
+
+    /// Challenges the engine would take now (Algol): the others' men in line with the bot's.
+    fn challenges(&self) -> Vec<Piece> {
+        let Some(g) = &self.game else {
+            return Vec::new();
+        };
+        let own = self.own(&self.position);
+        let reach = own
+            .into_iter()
+            .fold(SlotSet::EMPTY, |set, s| set | s.in_line());
+        (reach & !own & self.position.occupied())
+            .into_iter()
+            .filter_map(|s| self.position.get(s))
+            .filter(|&piece| {
+                g.clone()
+                    .step(self.me.seat, Action::Challenge { piece }, 0)
+                    .is_ok()
+            })
             .collect()
     }
 
@@ -152,8 +244,43 @@ impl Bot {
         }
     }
 
+    /// The secret man to choose, when the game asks for one and the bot has none yet (Algol:
+    /// before the first move, whoever's turn it is; [`Bot::act`] plays turns only). `random`
+    /// takes any man; `greedy` the one nearest the edge it must reach.
+    pub fn secret(&mut self, sit: &Situation) -> Option<Action> {
+        let g = sit.game.as_ref()?;
+        if g.secret(sit.me.seat).is_some() {
+            return None;
+        }
+        let men: Vec<Slot> = sit.own(&sit.position).into_iter().collect();
+        // Whether the game takes a secret man now at all, before any random choice.
+        let any = Action::Secret {
+            piece: sit.position.get(*men.first()?)?,
+        };
+        g.clone().step(sit.me.seat, any, 0).ok()?;
+        let goal = sit.me.seat.edge().opposite();
+        let slot = match self.level {
+            Level::Random => men.choose(&mut self.rng).copied(),
+            Level::Greedy => men
+                .iter()
+                .copied()
+                .min_by_key(|&s| (value::edge_distance(s, goal), self.rng.gen::<u8>())),
+        }?;
+        let action = Action::Secret {
+            piece: sit.position.get(slot)?,
+        };
+        g.clone()
+            .step(sit.me.seat, action, 0)
+            .is_ok()
+            .then_some(action)
+    }
+
     fn clicks_turn(&mut self, sit: &Situation) -> Action {
         let end = Action::EndTurn;
+        let mechanics = sit.rules.mechanics();
+        if !(mechanics.chains || mechanics.captures || mechanics.building) && sit.game.is_some() {
+            return self.place_race(sit);
+        }
         // Building first: a new piece is never a loss in the games that build.
         if sit.building() && !sit.eligible.is_empty() && sit.supply_left() {
             let build = match self.level {
@@ -214,6 +341,113 @@ impl Bot {
                 }
             }
         }
+    }
+
+    /// A turn of the games whose goal is a place on the board (every rule checked by the
+    /// engine's copy of the game): a click, a challenge (Algol), or the end of the move.
+    fn place_race(&mut self, sit: &Situation) -> Action {
+        let challenges = sit.challenges();
+        match self.level {
+            Level::Random => {
+                if !challenges.is_empty() && self.rng.gen_bool(CHALLENGE_ODDS) {
+                    if let Some(&piece) = challenges.choose(&mut self.rng) {
+                        return Action::Challenge { piece };
+                    }
+                }
+                let clicks = sit.legal_clicks();
+                let may_end = sit.may_end();
+                let stop =
+                    clicks.is_empty() || (may_end && self.rng.gen_range(0..=clicks.len()) == 0);
+                match clicks.choose(&mut self.rng) {
+                    Some(&click) if !stop => Action::Click { click, piece: None },
+                    _ => Action::EndTurn,
+                }
+            }
+            Level::Greedy => {
+                if let Some(piece) = suspect(sit, &challenges) {
+                    return Action::Challenge { piece };
+                }
+                match self.plan(sit) {
+                    Some(click) => Action::Click { click, piece: None },
+                    None => Action::EndTurn,
+                }
+            }
+        }
+    }
+
+    /// The first click of the best whole move by [`value`] (`None`: end the move here). A
+    /// beam search over the move's clicks on copies of the game, so every rule, hop and
+    /// auto-ended turn is the engine's.
+    fn plan(&mut self, sit: &Situation) -> Option<Click> {
+        let game = sit.game.as_ref()?;
+        let me = sit.me;
+        let mut best: Option<(f64, Option<Click>)> = None;
+        let offer = |v: f64, first: Option<Click>, best: &mut Option<(f64, Option<Click>)>| {
+            if best.is_none_or(|(b, _)| v > b) {
+                *best = Some((v, first));
+            }
+        };
+        let ended = |g: &Game| -> Option<Game> {
+            let mut done = g.clone();
+            (sit.forbidden != Some(*g.position()) && done.step(me.seat, Action::EndTurn, 0).is_ok())
+                .then_some(done)
+        };
+        if let Some(done) = ended(game) {
+            offer(value::value(&done, me) + self.jitter(), None, &mut best);
+        }
+        let mut frontier: Vec<(Game, Option<Click>)> = vec![(game.clone(), None)];
+        let mut seen: HashSet<(Position, SlotSet, u8, u8)> = HashSet::new();
+        let mut cap = sit.cap();
+        while !frontier.is_empty() && cap != Some(0) {
+            let mut next: Vec<(f64, Game, Option<Click>)> = Vec::new();
+            let last = cap == Some(1);
+            for (g, first) in &frontier {
+                for click in Click::ALL {
+                    if g.check_click(me.seat, click).is_err() {
+                        continue;
+                    }
+                    let mut after = g.clone();
+                    if after
+                        .step(me.seat, Action::Click { click, piece: None }, 0)
+                        .is_err()
+                    {
+                        continue;
+                    }
+                    let first = first.or(Some(click));
+                    if after.outcome().is_some() || after.mover() != me.seat {
+                        // The click ended the move (its last, a win, a capture).
+                        offer(value::value(&after, me) + self.jitter(), first, &mut best);
+                        continue;
+                    }
+                    let (allowed, used) = after.clicks();
+                    let key = (
+                        *after.position(),
+                        after.candidates(),
+                        used,
+                        allowed.unwrap_or(0),
+                    );
+                    if !seen.insert(key) {
+                        continue;
+                    }
+                    if let Some(done) = ended(&after) {
+                        offer(value::value(&done, me) + self.jitter(), first, &mut best);
+                    }
+                    if !last {
+                        let v = value::value(&after, me) + self.jitter();
+                        next.push((v, after, first));
+                    }
+                }
+            }
+            next.sort_by(|a, b| b.0.total_cmp(&a.0));
+            next.truncate(BEAM);
+            frontier = next.into_iter().map(|(_, g, f)| (g, f)).collect();
+            cap = cap.map(|n| n - 1);
+        }
+        best.and_then(|(_, c)| c)
+    }
+
+    fn jitter(&mut self) -> f64 {
+        self.rng.gen::<f64>() * 0.1
     }
 
     /// Hydra: the first click of the best whole move (`None`: stop here).
@@ -333,6 +567,44 @@ impl Bot {
         best.map(|(_, s)| s)
     }
 }
+
+/// How often a random bot that could challenge (Algol) does.
+const CHALLENGE_ODDS: f64 = 0.2;
+
+/// States kept at each click of the greedy bot's search.
+const BEAM: usize = 48;
+
+/// Positions looked at, at most, to tell whether a move can still end legally.
+const COMPLETION_BUDGET: u32 = 400;
+
+/// The greedy bot's suspect (Algol): an in-line man of another player that is the nearest of
+/// his men to the edge it must reach, and close to it. The man a player hurries forward is
+/// likely his secret one.
+fn suspect(sit: &Situation, challenges: &[Piece]) -> Option<Piece> {
+    challenges.iter().copied().find(|&piece| {
+        let Some(owner) = sit.seats.iter().find(|s| s.colour == piece.colour()) else {
+            return false;
+        };
+        let goal = owner.seat.edge().opposite();
+        let distance = |p: Piece| {
+            sit.position
+                .find(p)
+                .map_or(u8::MAX, |s| value::edge_distance(s, goal))
+        };
+        let nearest = sit
+            .position
+            .of(owner.colour)
+            .into_iter()
+            .map(|s| value::edge_distance(s, goal))
+            .min()
+            .unwrap_or(u8::MAX);
+        let d = distance(piece);
+        d == nearest && d <= SUSPECT_DISTANCE
+    })
+}
+
+/// How near its goal an in-line man must be for the greedy bot to challenge it.
+const SUSPECT_DISTANCE: u8 = 3;
 
 /// The cheapest way, in slots to fill, to join `edge` to the opposite edge for `colour`:
 /// own pieces cost nothing, empty slots one, other pieces three (they must be moved away).
@@ -516,6 +788,9 @@ pub struct Tally {
     pub second: u32,
     /// Draws and games stopped at the turn limit.
     pub unfinished: u32,
+    /// Actions taken in all the games (clicks, placements, ends of turns...): how long the
+    /// games are, each action being one request over the wire.
+    pub actions: u64,
 }
 
 /// The most turns a self-play game may last before it counts as unfinished.
@@ -554,6 +829,13 @@ pub fn selfplay(
             .map(|i| Bot::new(level_of(i), seed ^ ((g as u64) << 8) ^ i as u64))
             .collect();
         let mut track = Tracker::new(&game);
+        // Secrets (Algol) are chosen by every seat before the first move.
+        for (i, seat) in seats.iter().enumerate() {
+            let sit = track.situation_of(&game, seat.seat);
+            if let Some(secret) = bots[i].secret(&sit) {
+                game.step(seat.seat, secret, 0).map_err(|e| e.to_string())?;
+            }
+        }
         let mut actions = 0u32;
         while game.outcome().is_none() && game.round() <= SELFPLAY_TURNS / seats.len() as u32 {
             let mover = game.mover();
@@ -583,6 +865,7 @@ pub fn selfplay(
             };
             track.follow(before, &events);
             actions += 1;
+            tally.actions += 1;
             if actions > 20 * SELFPLAY_TURNS {
                 break;
             }
@@ -657,14 +940,19 @@ impl Tracker {
     }
 
     fn situation(&self, game: &Game) -> Situation {
+        self.situation_of(game, game.mover())
+    }
+
+    /// The situation as `seat` sees it (another seat than the mover's: to choose a secret).
+    fn situation_of(&self, game: &Game, seat: Seat) -> Situation {
         let me = game
             .seats()
             .iter()
             .copied()
-            .find(|s| s.seat == game.mover())
+            .find(|s| s.seat == seat)
             .unwrap_or(SeatInfo {
-                seat: game.mover(),
-                colour: game.mover().colour(),
+                seat,
+                colour: seat.colour(),
             });
         let (allowed, used) = game.clicks();
         let mut moving = MoveState::new(allowed.unwrap_or(0), SlotSet::EMPTY);
@@ -685,15 +973,25 @@ impl Tracker {
             moving,
             eligible: game.eligible(),
             forbidden,
+            game: Some(game.clone()),
         }
     }
 }
 
-/// The situation of this client's seat in a room, when it is its turn and the game is known.
-pub fn situation(room: &crate::room::RoomState) -> Option<Situation> {
+/// The situation of this client's seat in a room whose game is known; `game` is the bot's
+/// copy of it when in step with the room.
+pub fn situation(room: &crate::room::RoomState, game: Option<&Game>) -> Option<Situation> {
     let rules = room.rules?;
     let me_seat = room.me?;
     let colour = room.colour_of(me_seat)?;
+    // The copy knows what the turn is (a placement, a die the leader must throw); the room
+    // knows how many clicks a thrown die gave.
+    let allowance = match (game.map(Game::allowance), room.clicks) {
+        (Some(Allowance::Place(rule)), _) => Allowance::Place(rule),
+        (Some(_), Some(n)) => Allowance::Clicks(n),
+        (Some(a), None) => a,
+        (None, _) => room.allowance()?,
+    };
     Some(Situation {
         rules,
         seats: room
@@ -709,10 +1007,11 @@ pub fn situation(room: &crate::room::RoomState) -> Option<Situation> {
             colour,
         },
         position: room.position,
-        allowance: room.allowance()?,
+        allowance,
         moving: room.moving,
         eligible: room.eligible,
         forbidden: room.forbidden(),
+        game: game.cloned(),
     })
 }
 

@@ -5,6 +5,7 @@
 pub mod autoplay;
 pub mod bot;
 pub mod lobby;
+pub mod mirror;
 pub mod net;
 pub mod room;
 pub mod tui;

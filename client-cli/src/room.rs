@@ -242,6 +242,7 @@ impl RoomState {
             .and_then(|s| self.colour_of(s))
             .map_or(SlotSet::EMPTY, |c| self.position.of(c));
         self.moving = MoveState::new(allowed, own);
+        self.moving.narrows = self.rules.is_none_or(|r| r.same_piece());
     }
 
     /// The colour `seat` moves.
@@ -393,6 +394,7 @@ impl RoomState {
                 slot,
                 piece,
                 position,
+                ..
             } => {
                 self.set_position(position);
                 if let Ok(s) = parse_slot(slot) {
@@ -415,8 +417,9 @@ impl RoomState {
                 round,
             } => {
                 let seat = Seat::parse(seat);
-                if seat == self.mover && *round == self.round && self.clicks.is_none() {
-                    // The die or three was chosen: the same turn, its clicks now known.
+                if seat == self.mover && *round == self.round {
+                    // The same turn, its clicks now known (the die or three was chosen) or
+                    // more of them (a Lepus hop): a seat never moves twice in one round.
                     self.clicks = *clicks;
                     self.moving.allowed = clicks.unwrap_or(0);
                 } else {
@@ -518,6 +521,22 @@ impl RoomState {
                     .as_deref()
                     .map_or("watching".to_string(), str::to_string);
                 self.say(format!("<{name} {from}> {text}"));
+            }
+            Ev::Secret { seat } => {
+                let who = self.seat_name(seat);
+                self.say(format!("{who} has chosen a secret man"));
+            }
+            Ev::Challenge {
+                seat,
+                piece,
+                hit,
+                position,
+                ..
+            } => {
+                self.set_position(position);
+                let who = self.seat_name(seat);
+                let how = if *hit { "the secret man!" } else { "wrong" };
+                self.say(format!("{who} challenges {piece}: {how}"));
             }
             Ev::Over { result } => {
                 self.status = Status::Finished;
@@ -648,5 +667,47 @@ mod tests {
         );
         assert_eq!(r.mover, Some(Seat::N));
         assert_eq!(r.log.back().map(String::as_str), Some("ann: C1R"));
+    }
+
+    #[test]
+    fn a_lepus_hop_lengthens_the_move_and_a_challenge_changes_the_board() {
+        let mut snapshot = snap();
+        snapshot.game = "lepus".into();
+        snapshot.turn.clicks = Some(2);
+        let mut r = RoomState::from_snapshot(&snapshot, Some(Seat::S));
+        r.apply(
+            3,
+            &Ev::Click {
+                seat: "S".into(),
+                click: "C1R".into(),
+                position: "C1w:R1 C5n:B1".into(),
+            },
+        );
+        // The hop: the same seat and round, two more clicks; the move goes on.
+        r.apply(
+            4,
+            &Ev::Turn {
+                seat: "S".into(),
+                clicks: Some(4),
+                round: 1,
+            },
+        );
+        assert_eq!((r.moving.allowed, r.moving.used), (4, 1));
+        assert!(r.my_turn());
+        r.apply(
+            5,
+            &Ev::Challenge {
+                seat: "S".into(),
+                piece: "B1".into(),
+                hit: false,
+                removed: vec!["C1w".into()],
+                position: "C5n:B1".into(),
+            },
+        );
+        assert_eq!(r.position, parse_position("C5n:B1").unwrap());
+        assert_eq!(
+            r.log.back().map(String::as_str),
+            Some("ann challenges B1: wrong")
+        );
     }
 }

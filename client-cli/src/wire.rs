@@ -234,6 +234,8 @@ pub struct Snapshot {
     pub result: Option<GameResult>,
     /// Chains open to be claimed: colour letter and deadline (ms since epoch).
     pub claims: Vec<(String, u64)>,
+    /// Algol: this player's own secret man, in his own snapshot only.
+    pub secret: Option<String>,
 }
 
 /// The end of a game.
@@ -286,6 +288,8 @@ pub enum Ev {
         slot: String,
         /// Piece token.
         piece: String,
+        /// The slot the piece came from, when a piece on the board was moved.
+        from: Option<String>,
         /// Position string after it.
         position: String,
     },
@@ -363,6 +367,24 @@ pub enum Ev {
     Over {
         /// The result.
         result: GameResult,
+    },
+    /// Algol: a seat chose its secret man (only a commitment is public).
+    Secret {
+        /// Seat letter.
+        seat: String,
+    },
+    /// Algol: a seat challenged a suspect.
+    Challenge {
+        /// Seat letter of the challenger.
+        seat: String,
+        /// Piece token of the suspect.
+        piece: String,
+        /// Whether it was the secret man.
+        hit: bool,
+        /// Slots emptied by the challenge.
+        removed: Vec<String>,
+        /// Position string after it.
+        position: String,
     },
     /// A kind this client does not know, or a malformed event: shown, otherwise ignored.
     Other {
@@ -568,6 +590,7 @@ fn snapshot(v: &Value) -> Snapshot {
         scores: scores(v.get("scores")),
         result: result(v.get("result")),
         claims,
+        secret: opt_s(v, "secret"),
     }
 }
 
@@ -593,6 +616,7 @@ fn event(v: &Value) -> Ev {
             seat: s(v, "seat"),
             slot: s(v, "slot"),
             piece: s(v, "piece"),
+            from: opt_s(v, "from"),
             position: s(v, "position"),
         },
         "eligible" => Ev::Eligible {
@@ -636,6 +660,14 @@ fn event(v: &Value) -> Ev {
         },
         "over" => Ev::Over {
             result: result(v.get("result")).unwrap_or_default(),
+        },
+        "secret" => Ev::Secret { seat: s(v, "seat") },
+        "challenge" => Ev::Challenge {
+            seat: s(v, "seat"),
+            piece: s(v, "piece"),
+            hit: v.get("hit").and_then(Value::as_bool).unwrap_or(false),
+            removed: strings(v, "removed"),
+            position: s(v, "position"),
         },
         _ => Ev::Other { kind },
     }
@@ -723,6 +755,38 @@ mod tests {
                 }
             }
         );
+    }
+
+    #[test]
+    fn algol_events_are_read_without_the_secret() {
+        let m = parse(
+            r#"{"t":"event","room":"r","seq":5,"ev":{"kind":"secret","seat":"N","commitment":"ab12"}}"#,
+        );
+        let Incoming::Event { ev, .. } = m else {
+            panic!("an event: {m:?}");
+        };
+        assert_eq!(ev, Ev::Secret { seat: "N".into() });
+        let m = parse(
+            r#"{"t":"event","room":"r","seq":9,"ev":{"kind":"challenge","seat":"S","piece":"B3","hit":false,"removed":["C1n"],"position":"C2n:B3"}}"#,
+        );
+        let Incoming::Event { ev, .. } = m else {
+            panic!("an event: {m:?}");
+        };
+        assert_eq!(
+            ev,
+            Ev::Challenge {
+                seat: "S".into(),
+                piece: "B3".into(),
+                hit: false,
+                removed: vec!["C1n".into()],
+                position: "C2n:B3".into()
+            }
+        );
+        // Only the owner's snapshot carries his secret man.
+        let Incoming::Snapshot(snap) = parse(r#"{"t":"snapshot","room":"r","secret":"R5"}"#) else {
+            panic!("a snapshot");
+        };
+        assert_eq!(snap.secret.as_deref(), Some("R5"));
     }
 
     #[test]

@@ -1,24 +1,48 @@
 //! Bots against bots through a real server (started in-process on a port-0 listener), to the
-//! end of the game: Hydra for Two, Hydra for Four and Orion.
+//! end of the game: every game of the booklet (Auriga, Lepus, Algol, Libra, Draco, Taurus,
+//! Hydra for Two and for Four, Bootes, Orion), and two bots coming back after a server
+//! restart.
 
 use orion_cli::autoplay::{self, BotConfig, Entry, Report};
 use orion_cli::bot::Level;
 use std::time::Duration;
 
-/// A server on a free port; dropping the sender shuts it down.
-async fn server() -> (String, tokio::sync::oneshot::Sender<()>) {
+/// A server on a free port, in this test's runtime.
+struct Server {
+    /// `ws://127.0.0.1:PORT/ws`.
+    url: String,
+    /// Shuts the server down when sent (or dropped).
+    stop: tokio::sync::oneshot::Sender<()>,
+    /// The server's task, to wait for its shutdown.
+    task: tokio::task::JoinHandle<()>,
+}
+
+async fn server() -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind port 0");
     let addr = listener.local_addr().expect("local address");
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(async move {
+    let (stop, rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
         let _ = orion_server::run(listener, async {
             let _ = rx.await;
         })
         .await;
     });
-    (format!("ws://{addr}/ws"), tx)
+    Server {
+        url: format!("ws://{addr}/ws"),
+        stop,
+        task,
+    }
+}
+
+impl Server {
+    /// Shuts the server down and waits for it, so none of its tasks is left running while
+    /// the test's runtime goes away.
+    async fn shut_down(self) {
+        let _ = self.stop.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(10), self.task).await;
+    }
 }
 
 async fn play(game: &str, players: u8, levels: &[Level]) -> Vec<Report> {
@@ -34,11 +58,11 @@ async fn try_play(
     levels: &[Level],
     limit: Duration,
 ) -> Option<Vec<Report>> {
-    let (url, _stop) = server().await;
+    let server = server().await;
     let mut tasks = Vec::new();
     for (i, level) in levels.iter().enumerate() {
         let config = BotConfig {
-            server: url.clone(),
+            server: server.url.clone(),
             name: format!("{level}-{i}"),
             level: *level,
             entry: Entry::Quick {
@@ -52,13 +76,16 @@ async fn try_play(
     let deadline = tokio::time::Instant::now() + limit;
     let mut reports = Vec::new();
     for t in tasks {
-        let r = tokio::time::timeout_at(deadline, t)
-            .await
-            .ok()?
+        let Ok(r) = tokio::time::timeout_at(deadline, t).await else {
+            server.shut_down().await;
+            return None;
+        };
+        let r = r
             .expect("the bot task does not panic")
             .expect("the bot plays to the end");
         reports.push(r);
     }
+    server.shut_down().await;
     Some(reports)
 }
 
@@ -76,6 +103,37 @@ fn one_room_one_winner(reports: &[Report]) {
     for r in reports {
         println!("{}", r.line());
     }
+}
+
+/// Refusals a bot may meet in a whole game: it asks the engine before it moves, so only a
+/// race with the server (a request sent as the room changed) is refused.
+const A_HANDFUL: u32 = 3;
+
+/// What every player of a finished game sees alike: one room, one winner, the same scores;
+/// and bots that know the rules were hardly ever refused.
+fn one_end_seen_by_all(reports: &[Report]) {
+    one_room_one_winner(reports);
+    let scores = &reports[0].scores;
+    assert!(
+        reports.iter().all(|r| &r.scores == scores),
+        "all bots saw the same scores: {reports:?}"
+    );
+    for r in reports {
+        assert!(
+            r.refused <= A_HANDFUL,
+            "seat {} was refused {} times",
+            r.seat,
+            r.refused
+        );
+    }
+}
+
+/// Plays a two-player `game`, greedy against random, to the end; the greedy bot's report
+/// comes first.
+async fn greedy_against_random(game: &str) -> Vec<Report> {
+    let reports = play(game, 2, &[Level::Greedy, Level::Random]).await;
+    one_end_seen_by_all(&reports);
+    reports
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -110,6 +168,59 @@ async fn orion_two_bots_play_to_the_end() {
         }
     }
     panic!("three Orion games in a row did not end");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auriga_greedy_chariot_laps_a_random_one() {
+    // Both enter on the finish line, choose the die or three (the leader must throw), and
+    // race round the locked middle column; a random chariot barely leaves the line.
+    let reports = greedy_against_random("auriga").await;
+    assert!(reports[0].won(), "greedy wins: {}", reports[0].line());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lepus_greedy_hares_reach_the_far_corner_first() {
+    // Hops lengthen a move click by click; the bots follow the room's new click counts.
+    let reports = greedy_against_random("lepus").await;
+    assert!(reports[0].won(), "greedy wins: {}", reports[0].line());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn algol_bots_choose_secret_men_and_play_to_a_scored_end() {
+    // Each chooses a secret man before the first move; the game ends when one is found by a
+    // challenge (5 points) or crosses the board (10): either way someone has at least 5.
+    let reports = greedy_against_random("algol").await;
+    let best = reports[0].scores.iter().map(|(_, p)| *p).max();
+    assert!(best >= Some(5), "a scored end: {}", reports[0].line());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn libra_greedy_fills_the_far_back_line() {
+    let reports = greedy_against_random("libra").await;
+    assert!(reports[0].won(), "greedy wins: {}", reports[0].line());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draco_random_dragon_and_knights_play_to_the_end() {
+    // Two random bots: the dragon never turns a guarded rotor, a knight never ends lower, no
+    // one passes. The dragon reaches the bottom or is trapped; Draco has no draw.
+    let reports = play("draco", 2, &[Level::Random, Level::Random]).await;
+    one_end_seen_by_all(&reports);
+    assert!(reports[0].winner.is_some(), "{}", reports[0].line());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn taurus_greedy_fills_its_star_cluster_first() {
+    // The server draws the board and who moves first; four-click moves.
+    let reports = greedy_against_random("taurus").await;
+    assert!(reports[0].won(), "greedy wins: {}", reports[0].line());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bootes_greedy_herds_its_flock_across() {
+    // Only dogs are turned, and six clicks may be shared between the two dogs.
+    let reports = greedy_against_random("bootes").await;
+    assert!(reports[0].won(), "greedy wins: {}", reports[0].line());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,6 +1,8 @@
 //! The registry of games: one file per game, one line per game in `ALL`; and of the puzzles
 //! as one-player rooms, one line each in `PUZZLES`. Helpers shared by the games' setups (the
-//! starting rows, turning a seat's slots round the board) live here.
+//! starting rows, turning a seat's slots round the board) live here. The games whose goals
+//! are places on the board (`bootes`, `draco`, `lepus`, `taurus`) are public modules so a bot
+//! can read those places instead of copying them.
 
 use crate::board::{Rotor, Slot, SlotSet};
 use crate::game::Rules;
@@ -11,17 +13,17 @@ use crate::seat::{Seat, SeatInfo};
 mod algol;
 mod aquarius;
 mod auriga;
-mod bootes;
+pub mod bootes;
 mod cassiopeia;
-mod draco;
+pub mod draco;
 mod hydra_four;
 mod hydra_partners;
 mod hydra_two;
-mod lepus;
+pub mod lepus;
 mod libra;
 mod orion;
 mod puzzle;
-mod taurus;
+pub mod taurus;
 
 pub use algol::Algol;
 pub use aquarius::Aquarius;
