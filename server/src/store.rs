@@ -27,7 +27,7 @@ use tokio::sync::oneshot;
 const MAX_BATCH: usize = 1024;
 /// The checkpointer's pause between passes: short passes over few new frames finish between
 /// two commits often enough for the WAL to start over.
-const CHECKPOINT_PAUSE: Duration = Duration::from_millis(100);
+const CHECKPOINT_PAUSE: Duration = Duration::from_millis(20);
 /// WAL frames past which the checkpointer asks the writer to copy the last few frames itself,
 /// between two batches, so the next commit starts the WAL over (a passive checkpoint under
 /// constant commits never sees the WAL still, so it could never reset it).
