@@ -17,4 +17,4 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use connection::{MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD};
 pub use server::{run, serve, Config, MAX_CONNECTIONS};
-pub use store::{SqliteStore, Store};
+pub use store::{Append, Commit, SqliteStore, Store};

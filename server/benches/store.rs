@@ -1,0 +1,64 @@
+//! The durable store on its own, without sockets: what one group commit costs when rooms
+//! append together, so store changes can be compared on CPU time rather than on end-to-end
+//! latency, which the shared VM disk makes noisy.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use orion_server::{Append, Commit, SqliteStore, Store};
+use std::sync::Arc;
+
+/// A click event of the size the server stores (the whole position string included).
+fn click_event(seq: u64) -> String {
+    let position: String = (0..40)
+        .map(|i| format!("A{}e:R{} ", i % 5 + 1, i % 20 + 1))
+        .collect();
+    format!(r#"{{"kind":"click","seat":"S","click":"C3R","position":"{position}","n":{seq}}}"#)
+}
+
+fn group_commit(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("orion-store-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
+    let mut group = c.benchmark_group("store");
+    for rooms in [1u64, 64, 1000] {
+        let path = dir.join(format!("b{rooms}.db"));
+        let _ = std::fs::remove_file(&path);
+        let store = SqliteStore::open(path.to_str().expect("utf-8 path")).expect("store");
+        let ids: Vec<Arc<str>> = (0..rooms).map(|r| Arc::from(format!("r{r:08x}"))).collect();
+        let mut n = 0u64;
+        group.throughput(Throughput::Elements(rooms));
+        group.bench_with_input(
+            BenchmarkId::new("append_rooms_together", rooms),
+            &rooms,
+            |b, _| {
+                b.iter(|| {
+                    n += 1;
+                    // Every room queues one append before any is awaited: one group commit.
+                    let commits: Vec<Commit> = ids
+                        .iter()
+                        .map(|room| {
+                            store.append(Append {
+                                room: room.clone(),
+                                n,
+                                action: None,
+                                events: vec![(n, click_event(n))],
+                                seq: n,
+                            })
+                        })
+                        .collect();
+                    runtime.block_on(async {
+                        for commit in commits {
+                            commit.wait().await.expect("stored");
+                        }
+                    });
+                })
+            },
+        );
+    }
+    group.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, group_commit);
+criterion_main!(benches);
