@@ -17,11 +17,6 @@ pub fn table(rooms: &[RoomSummary]) -> String {
         out.push_str("\n(no open rooms)");
     }
     for r in rooms {
-        let names: Vec<String> = r
-            .seats
-            .iter()
-            .map(|(s, n)| format!("{s}:{}", n.as_deref().unwrap_or("-")))
-            .collect();
         out.push_str(&format!(
             "\n{:<12} {:<16} {:<9} {:<6} {:<9} {}",
             r.room,
@@ -29,7 +24,7 @@ pub fn table(rooms: &[RoomSummary]) -> String {
             r.status,
             format!("{}/{}", r.taken(), r.seats.len()),
             r.spectators,
-            names.join(" ")
+            r.seat_list()
         ));
     }
     out

@@ -175,6 +175,16 @@ impl RoomSummary {
     pub fn taken(&self) -> usize {
         self.seats.iter().filter(|(_, n)| n.is_some()).count()
     }
+
+    /// The seats as one line: `S:ann W:-`.
+    pub fn seat_list(&self) -> String {
+        let names: Vec<String> = self
+            .seats
+            .iter()
+            .map(|(s, n)| format!("{s}:{}", n.as_deref().unwrap_or("-")))
+            .collect();
+        names.join(" ")
+    }
 }
 
 /// One seat in a snapshot.

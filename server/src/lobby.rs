@@ -163,11 +163,7 @@ impl Lobby {
 
     /// The current public room list (rebuilt first if a room changed since).
     pub fn list(&self) -> Arc<Value> {
-        if let Ok(mut all) = self.listings.lock() {
-            if all.dirty {
-                self.rebuild(&mut all);
-            }
-        }
+        self.flush();
         self.listing.borrow().0.clone()
     }
 

@@ -263,8 +263,8 @@ struct Room {
     appends: u64,
     /// The turn clock.
     clock: TurnClock,
-    /// The summary last sent to the lobby, to skip republishing an unchanged one (each
-    /// publish rebuilds the whole public list).
+    /// The summary last sent to the lobby, to skip republishing an unchanged one (a publish
+    /// marks the public list for a rebuild and may wake its watchers).
     published: Option<Value>,
     /// A result the server decided (time forfeit, abandoned game), which the engine's game
     /// does not know about.

@@ -218,8 +218,8 @@ impl SqliteStore {
             Connection::open(path)?
         };
         // WAL with synchronous=NORMAL: a commit survives the process being killed at any
-        // instant (the spec's guarantee); only a power cut may lose the last commits. The
-        // writer checkpoints itself, between batches.
+        // instant (the spec's guarantee); only a power cut may lose the last commits.
+        // Checkpoints are the checkpointer thread's (see `checkpoint_loop`), not each commit's.
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
@@ -331,12 +331,12 @@ impl Writer {
             }
             self.commit(batch);
             if self.checkpoints && self.wal.load(Ordering::Relaxed) > WAL_LIMIT {
-                self.checkpoint();
+                checkpoint(&self.conn);
                 self.wal.store(0, Ordering::Relaxed);
             }
         }
         if self.checkpoints {
-            self.checkpoint();
+            checkpoint(&self.conn);
         }
     }
 
@@ -346,35 +346,35 @@ impl Writer {
         if batch.is_empty() {
             return;
         }
-        let together = (|| -> Result<(), StoreError> {
-            let tx = self.conn.transaction()?;
-            for (a, _) in &batch {
-                write(&tx, a)?;
-            }
-            tx.commit()?;
-            Ok(())
-        })();
-        if together.is_ok() {
+        if self.transact(batch.iter().map(|(a, _)| a)).is_ok() {
             for (_, done) in batch {
                 let _ = done.send(Ok(()));
             }
             return;
         }
         for (a, done) in batch {
-            let alone = (|| -> Result<(), StoreError> {
-                let tx = self.conn.transaction()?;
-                write(&tx, &a)?;
-                tx.commit()?;
-                Ok(())
-            })();
-            let _ = done.send(alone);
+            let _ = done.send(self.transact([&a]));
         }
     }
 
-    fn checkpoint(&mut self) {
-        if let Err(e) = passive_checkpoint(&self.conn) {
-            tracing::warn!("WAL checkpoint failed: {e}");
+    /// Writes `appends` in one transaction.
+    fn transact<'a>(
+        &mut self,
+        appends: impl IntoIterator<Item = &'a Append>,
+    ) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        for a in appends {
+            write(&tx, a)?;
         }
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+/// A passive checkpoint whose failure is only logged (the next one tries again).
+fn checkpoint(conn: &Connection) {
+    if let Err(e) = passive_checkpoint(conn) {
+        tracing::warn!("WAL checkpoint failed: {e}");
     }
 }
 
@@ -406,10 +406,8 @@ fn checkpoint_loop(conn: Connection, stop: &AtomicBool, wal: &AtomicU64, jobs: &
                     let asked = asked.clone();
                     let job = Job::Run(Box::new(move |c| {
                         let began = Instant::now();
-                        match passive_checkpoint(c) {
-                            Ok(r) => tracing::debug!(took = ?began.elapsed(), ?r, "WAL reset"),
-                            Err(e) => tracing::warn!("WAL checkpoint failed: {e}"),
-                        }
+                        checkpoint(c);
+                        tracing::debug!(took = ?began.elapsed(), "WAL reset");
                         asked.store(false, Ordering::Relaxed);
                     }));
                     if jobs.send(job).is_err() {

@@ -597,11 +597,6 @@ impl App {
             lines.push(Line::from(" no open rooms yet: quick GAME or create GAME"));
         }
         for (i, r) in self.rooms.iter().enumerate() {
-            let names: Vec<String> = r
-                .seats
-                .iter()
-                .map(|(s, n)| format!("{s}:{}", n.as_deref().unwrap_or("-")))
-                .collect();
             let text = format!(
                 " {:<10} {:<16} {:<9} {:<6} {:<3} {}",
                 r.room,
@@ -609,7 +604,7 @@ impl App {
                 r.status,
                 format!("{}/{}", r.taken(), r.seats.len()),
                 r.spectators,
-                names.join(" ")
+                r.seat_list()
             );
             let style = if i == self.selected {
                 Style::default().bg(Color::Indexed(238)).fg(Color::White)
