@@ -5,6 +5,7 @@
 mod clock;
 mod connection;
 mod http;
+mod journal;
 mod lobby;
 mod metrics;
 mod protocol;

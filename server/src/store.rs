@@ -13,8 +13,10 @@
 //! which lets the WAL start over: a short stall every few seconds instead of a long one per
 //! checkpoint (measurements in BENCHMARKS.md).
 
+use crate::journal::{self, Journal, Pending};
 use orion_engine::{parse_click, parse_piece, parse_slot, Action, Millis, Seat};
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -172,12 +174,15 @@ pub struct SqliteStore {
     checkpointer: Option<(JoinHandle<()>, Arc<AtomicBool>)>,
 }
 
+/// Work run on the writer thread, given its connection and journal.
+type Call = Box<dyn FnOnce(&mut Connection, &mut Journal) + Send>;
+
 /// What the writer thread is asked to do, in order.
 enum Job {
     /// Part of the next group commit.
     Append(Append, oneshot::Sender<Result<(), StoreError>>),
     /// Anything else, run alone between group commits.
-    Run(Box<dyn FnOnce(&mut Connection) + Send>),
+    Run(Call),
 }
 
 const SCHEMA: &str = "
@@ -191,8 +196,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     status TEXT NOT NULL DEFAULT 'waiting'
 );
 -- One row per append: the room's events as JSON lines, `seq` the last of them, and the
--- action that caused them as `SEAT AT ACTION`. One row in one b-tree per room per commit
--- keeps the pages each group commit dirties (and the WAL) small.
+-- action that caused them as `SEAT AT ACTION`. Rows come here from the journal (journal.rs)
+-- a room at a time.
 CREATE TABLE IF NOT EXISTS log (
     room TEXT NOT NULL,
     n INTEGER NOT NULL,
@@ -225,6 +230,9 @@ impl SqliteStore {
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         conn.busy_timeout(Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        conn.execute_batch(journal::SCHEMA)?;
+        let mut conn = conn;
+        let journal = Journal::open(&mut conn)?;
         let wal = Arc::new(AtomicU64::new(0));
         // Unbounded in type, bounded in fact: a room has at most one append in flight (it
         // waits for its commit before it takes another command), so the queue never holds
@@ -246,6 +254,7 @@ impl SqliteStore {
         };
         let writer = Writer {
             conn,
+            journal,
             jobs: rx,
             checkpoints: !in_memory,
             wal,
@@ -264,11 +273,11 @@ impl SqliteStore {
     /// Runs `f` on the writer thread, after everything queued before it, and waits for it.
     fn call<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+        f: impl FnOnce(&mut Connection, &mut Journal) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
         let (tx, rx) = mpsc::sync_channel(1);
-        let job = Job::Run(Box::new(move |c| {
-            let _ = tx.send(f(c));
+        let job = Job::Run(Box::new(move |c, j| {
+            let _ = tx.send(f(c, j));
         }));
         self.jobs
             .as_ref()
@@ -296,6 +305,8 @@ impl Drop for SqliteStore {
 struct Writer {
     /// The only connection.
     conn: Connection,
+    /// Where the newest rows of each room are.
+    journal: Journal,
     /// Its queue.
     jobs: mpsc::Receiver<Job>,
     /// Whether there is a WAL to checkpoint (not in memory).
@@ -322,7 +333,7 @@ impl Writer {
                     Job::Append(a, done) => batch.push((a, done)),
                     Job::Run(f) => {
                         self.commit(std::mem::take(&mut batch));
-                        f(&mut self.conn);
+                        f(&mut self.conn, &mut self.journal);
                     }
                 }
                 if batch.len() < MAX_BATCH {
@@ -330,6 +341,7 @@ impl Writer {
                 }
             }
             self.commit(batch);
+            self.journal.maintain(&mut self.conn);
             if self.checkpoints && self.wal.load(Ordering::Relaxed) > WAL_LIMIT {
                 checkpoint(&self.conn);
                 self.wal.store(0, Ordering::Relaxed);
@@ -346,14 +358,29 @@ impl Writer {
         if batch.is_empty() {
             return;
         }
-        if self.transact(batch.iter().map(|(a, _)| a)).is_ok() {
-            for (_, done) in batch {
+        // Out-of-order appends are refused before the transaction, in memory.
+        let mut ok = Vec::with_capacity(batch.len());
+        let mut order = HashMap::new();
+        for (a, done) in batch {
+            match self.journal.check(&a, &mut order) {
+                Ok(()) => ok.push((a, done)),
+                Err(e) => {
+                    let _ = done.send(Err(e));
+                }
+            }
+        }
+        if self.transact(ok.iter().map(|(a, _)| a)).is_ok() {
+            for (_, done) in ok {
                 let _ = done.send(Ok(()));
             }
             return;
         }
-        for (a, done) in batch {
-            let _ = done.send(self.transact([&a]));
+        for (a, done) in ok {
+            let result = self
+                .journal
+                .check(&a, &mut HashMap::new())
+                .and_then(|()| self.transact([&a]));
+            let _ = done.send(result);
         }
     }
 
@@ -363,10 +390,12 @@ impl Writer {
         appends: impl IntoIterator<Item = &'a Append>,
     ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
+        let mut pending = Pending::new();
         for a in appends {
-            write(&tx, a)?;
+            Journal::write(&tx, a, &mut pending)?;
         }
         tx.commit()?;
+        self.journal.committed(pending);
         Ok(())
     }
 }
@@ -404,7 +433,7 @@ fn checkpoint_loop(conn: Connection, stop: &AtomicBool, wal: &AtomicU64, jobs: &
                     && !asked.swap(true, Ordering::Relaxed)
                 {
                     let asked = asked.clone();
-                    let job = Job::Run(Box::new(move |c| {
+                    let job = Job::Run(Box::new(move |c, _| {
                         let began = Instant::now();
                         checkpoint(c);
                         tracing::debug!(took = ?began.elapsed(), "WAL reset");
@@ -420,29 +449,10 @@ fn checkpoint_loop(conn: Connection, stop: &AtomicBool, wal: &AtomicU64, jobs: &
     }
 }
 
-/// Writes one append inside a transaction.
-fn write(tx: &Transaction<'_>, a: &Append) -> Result<(), StoreError> {
-    let action = a
-        .action
-        .map(|r| format!("{} {} {}", r.seat, r.at, encode_action(&r.action)));
-    let mut events = String::new();
-    for (i, (_, ev)) in a.events.iter().enumerate() {
-        if i > 0 {
-            events.push('\n');
-        }
-        events.push_str(ev);
-    }
-    let mut stmt = tx.prepare_cached(
-        "INSERT INTO log (room, n, seq, action, events) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?;
-    stmt.execute(params![&*a.room, a.n as i64, a.seq as i64, action, events])?;
-    Ok(())
-}
-
 impl Store for SqliteStore {
     fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError> {
         let room = room.clone();
-        self.call(move |c| {
+        self.call(move |c, _| {
             c.execute(
                 "INSERT INTO rooms (id, game, options, seed, private, code) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 params![room.id, room.game, room.options, room.seed as i64, room.private, room.code],
@@ -461,11 +471,15 @@ impl Store for SqliteStore {
 
     fn set_status(&self, room: &str, status: &str) -> Result<(), StoreError> {
         let (room, status) = (room.to_owned(), status.to_owned());
-        self.call(move |c| {
+        self.call(move |c, journal| {
             c.execute(
                 "UPDATE rooms SET status = ?2 WHERE id = ?1",
                 params![room, status],
             )?;
+            // An ended room appends no more game events: its rows go to `log` together.
+            if status == "finished" || status == "closed" {
+                journal.archive(c, &room)?;
+            }
             Ok(())
         })
     }
@@ -477,21 +491,24 @@ impl Store for SqliteStore {
         limit: usize,
     ) -> Result<Vec<(u64, String)>, StoreError> {
         let room = room.to_owned();
-        self.call(move |c| read_events(c, &room, since, limit))
+        self.call(move |c, j| read_events(c, j, &room, since, limit))
     }
 
     fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
         let room = room.to_owned();
-        self.call(move |c| read_room(c, &room))
+        self.call(move |c, _| read_room(c, &room))
     }
 
     fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
-        self.call(read_unfinished)
+        self.call(|c, journal| {
+            journal.flush_all(c)?;
+            read_unfinished(c)
+        })
     }
 
     fn put_player(&self, token: &str, player: &PlayerRecord) -> Result<(), StoreError> {
         let (token, player) = (token.to_owned(), player.clone());
-        self.call(move |c| {
+        self.call(move |c, _| {
             c.execute(
                 "INSERT INTO players (token, id, name) VALUES (?1, ?2, ?3)
                  ON CONFLICT(token) DO UPDATE SET name = excluded.name",
@@ -503,7 +520,7 @@ impl Store for SqliteStore {
 
     fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError> {
         let token = token.to_owned();
-        self.call(move |c| {
+        self.call(move |c, _| {
             Ok(c.query_row(
                 "SELECT id, name FROM players WHERE token = ?1",
                 params![token],
@@ -519,35 +536,58 @@ impl Store for SqliteStore {
     }
 }
 
+/// `room`'s events with `seq > since`, up to `limit`: those in `log`, then the journal's.
 fn read_events(
     c: &mut Connection,
+    journal: &Journal,
     room: &str,
     since: u64,
     limit: usize,
 ) -> Result<Vec<(u64, String)>, StoreError> {
-    let mut stmt = c.prepare_cached(
-        "SELECT seq, events FROM log WHERE room = ?1 AND seq > ?2 AND events <> '' ORDER BY n",
-    )?;
-    let since_i = i64::try_from(since).unwrap_or(i64::MAX);
-    let rows = stmt.query_map(params![room, since_i], |r| {
-        Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
-    })?;
     let mut out = Vec::new();
-    for row in rows {
-        let (last, events) = row?;
-        let lines: Vec<&str> = events.split('\n').collect();
-        let first = last + 1 - lines.len() as u64;
-        for (i, ev) in lines.into_iter().enumerate() {
-            let seq = first + i as u64;
-            if seq > since {
-                if out.len() >= limit {
-                    return Ok(out);
-                }
-                out.push((seq, ev.to_owned()));
+    {
+        let mut stmt = c.prepare_cached(
+            "SELECT seq, events FROM log WHERE room = ?1 AND seq > ?2 AND events <> '' ORDER BY n",
+        )?;
+        let since_i = i64::try_from(since).unwrap_or(i64::MAX);
+        let rows = stmt.query_map(params![room, since_i], |r| {
+            Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
+        })?;
+        for row in rows {
+            if out.len() >= limit {
+                return Ok(out);
             }
+            let (last, events) = row?;
+            split_events(last, &events, since, &mut out, limit);
         }
     }
+    journal.events(c, room, since, &mut out, limit)?;
     Ok(out)
+}
+
+/// Adds the events of one stored row (JSON lines, `last` the seq of the last) with
+/// `seq > since` to `out`, up to `limit` in all.
+pub(crate) fn split_events(
+    last: u64,
+    events: &str,
+    since: u64,
+    out: &mut Vec<(u64, String)>,
+    limit: usize,
+) {
+    if events.is_empty() || last <= since {
+        return;
+    }
+    let count = events.split('\n').count() as u64;
+    let first = last + 1 - count;
+    for (i, ev) in events.split('\n').enumerate() {
+        let seq = first + i as u64;
+        if seq > since {
+            if out.len() >= limit {
+                return;
+            }
+            out.push((seq, ev.to_owned()));
+        }
+    }
 }
 
 fn read_room(c: &mut Connection, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
@@ -608,7 +648,7 @@ fn read_unfinished(c: &mut Connection) -> Result<Vec<SavedRoom>, StoreError> {
         let Some((record, _)) = read_room(c, &id)? else {
             continue;
         };
-        let events = read_events(c, &id, 0, usize::MAX)?;
+        let events = read_events(c, &Journal::default(), &id, 0, usize::MAX)?;
         let (actions, appends) = read_actions(c, &id)?;
         out.push(SavedRoom {
             record,
@@ -776,6 +816,43 @@ mod tests {
     }
 
     #[test]
+    fn a_long_game_moves_to_the_log_and_the_journal_stays_short() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        // Room a appends once, then room b appends far more than the journal keeps behind
+        // its end: a's row must move to `log`, the head be deleted, and nothing be lost.
+        block_on(s.append(event("a", 1)).wait()).unwrap();
+        let total = 41_000;
+        assert!(total > journal::PIN_ROWS as u64 + 8_000);
+        for start in (1..=total).step_by(1000) {
+            let commits: Vec<Commit> = (start..start + 1000)
+                .map(|seq| s.append(event("b", seq)))
+                .collect();
+            block_on(async {
+                for c in commits {
+                    c.wait().await.unwrap();
+                }
+            });
+        }
+        let count = |sql: &'static str| {
+            s.call(move |c, _| Ok(c.query_row(sql, [], |r| r.get::<_, i64>(0))?))
+                .unwrap()
+        };
+        assert_eq!(count("SELECT COUNT(*) FROM log WHERE room = 'a'"), 1);
+        assert!(count("SELECT COUNT(*) FROM journal") < journal::PIN_ROWS + 4_000);
+        assert_eq!(
+            s.events("a", 0, 10).unwrap(),
+            vec![(1, "{\"seq\":1}".to_string())]
+        );
+        let b = s.events("b", 0, usize::MAX).unwrap();
+        assert_eq!(b.len() as u64, total);
+        assert!(b.iter().enumerate().all(|(i, e)| e.0 == i as u64 + 1));
+        // The order check still holds for a room whose rows have moved.
+        assert!(block_on(s.append(event("a", 1)).wait()).is_err());
+        block_on(s.append(event("a", 2)).wait()).unwrap();
+        assert_eq!(s.events("a", 0, 10).unwrap().len(), 2);
+    }
+
+    #[test]
     fn appends_are_on_disk_when_their_commit_resolves() {
         let dir = std::env::temp_dir().join(format!("orion-store-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -789,9 +866,12 @@ mod tests {
         // Another connection (another process, as after a crash) sees every committed event.
         let other = Connection::open(path).unwrap();
         let n: i64 = other
-            .query_row("SELECT COUNT(*) FROM log WHERE room = 'r'", [], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT COUNT(*) FROM (SELECT n FROM log WHERE room = 'r'
+                                       UNION SELECT n FROM journal WHERE room = 'r')",
+                [],
+                |r| r.get(0),
+            )
             .unwrap();
         assert_eq!(n, 300);
         drop(s);
