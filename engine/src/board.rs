@@ -761,27 +761,46 @@ impl fmt::Debug for Slot {
     }
 }
 
-impl fmt::Display for Slot {
-    /// The canonical name: the side of the rotor below / to the left (`n` or `e`), except on
-    /// the bottom and left borders (`s`, `w`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let i = self.0;
+/// Every slot's canonical name, made once: names are written with every click event.
+const SLOT_NAMES: [[u8; 3]; SLOTS] = {
+    let mut names = [[0u8; 3]; SLOTS];
+    let mut i = 0;
+    while i < SLOTS {
+        // The side of the rotor below / to the left (`n` or `e`), except on the bottom and
+        // left borders (`s`, `w`).
         let (rotor, side) = if i < 30 {
             let (y, c) = (i / 5, i % 5);
             if y == 0 {
-                (Rotor(c), 's')
+                (c, b's')
             } else {
-                (Rotor((y - 1) * 5 + c), 'n')
+                ((y - 1) * 5 + c, b'n')
             }
         } else {
             let (x, r) = ((i - 30) / 5, (i - 30) % 5);
             if x == 0 {
-                (Rotor(r * 5), 'w')
+                (r * 5, b'w')
             } else {
-                (Rotor(r * 5 + x - 1), 'e')
+                (r * 5 + x - 1, b'e')
             }
         };
-        write!(f, "{rotor}{side}")
+        names[i] = [b'A' + (rotor % 5) as u8, b'1' + (rotor / 5) as u8, side];
+        i += 1;
+    }
+    names
+};
+
+impl Slot {
+    /// The canonical name, as `Display` prints it: `C2n`.
+    pub fn name(self) -> &'static str {
+        std::str::from_utf8(&SLOT_NAMES[self.0 as usize]).unwrap_or("?")
+    }
+}
+
+impl fmt::Display for Slot {
+    /// The canonical name: the side of the rotor below / to the left (`n` or `e`), except on
+    /// the bottom and left borders (`s`, `w`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -5,7 +5,6 @@
 use crate::board::{Click, Direction, Rotor, Side, Slot};
 use crate::piece::{Colour, Piece};
 use crate::position::Position;
-use std::fmt::Write as _;
 use thiserror::Error;
 
 /// Why a piece of notation could not be read.
@@ -267,7 +266,9 @@ pub fn position_string(position: &Position) -> String {
             out.push(' ');
         }
         // Written in place: a position is sent with every click event.
-        let _ = write!(out, "{slot}:{piece}");
+        out.push_str(slot.name());
+        out.push(':');
+        piece.push_name(&mut out);
     }
     out
 }

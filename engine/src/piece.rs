@@ -86,6 +86,15 @@ impl Piece {
     pub const fn number(self) -> u8 {
         self.number
     }
+
+    /// Appends the token form (`R7`) to `out`, without the formatting machinery.
+    pub fn push_name(self, out: &mut String) {
+        out.push(self.colour.letter());
+        if self.number >= 10 {
+            out.push((b'0' + self.number / 10) as char);
+        }
+        out.push((b'0' + self.number % 10) as char);
+    }
 }
 
 impl fmt::Display for Piece {
@@ -117,5 +126,27 @@ impl<T> std::ops::IndexMut<Colour> for ByColour<T> {
     #[inline]
     fn index_mut(&mut self, colour: Colour) -> &mut T {
         &mut self.0[colour as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_are_named_as_in_position_strings() {
+        let mut names = Vec::new();
+        for colour in Colour::ALL {
+            for number in 1..=PIECES_PER_COLOUR {
+                let mut name = String::new();
+                Piece::new(colour, number).unwrap().push_name(&mut name);
+                names.push(name);
+            }
+        }
+        assert_eq!(names.len(), 80);
+        assert_eq!(names[0], "R1");
+        assert_eq!(names[19], "R20");
+        assert_eq!(names[29], "B10");
+        assert_eq!(names[79], "Y20");
     }
 }

@@ -3,9 +3,10 @@
 //! once as text (`Frame`) and shared by every recipient.
 
 use orion_engine::{
-    position_string, Colour, Event, Outcome, Position, PuzzleProgress, Seat, Slot, SlotSet, Winner,
+    position_string, Click, Colour, Event, Millis, Outcome, Piece, Position, PuzzleProgress, Seat,
+    Slot, SlotSet, Winner,
 };
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::fmt;
 
@@ -395,16 +396,6 @@ pub fn colour(colour: Colour) -> Value {
     Value::String(colour.letter().to_string())
 }
 
-/// A slot set as a list of canonical slot names.
-pub fn slots(set: SlotSet) -> Value {
-    Value::Array(set.into_iter().map(slot).collect())
-}
-
-/// A slot as its canonical name.
-pub fn slot(slot: Slot) -> Value {
-    Value::String(slot.to_string())
-}
-
 /// A position as its position string.
 pub fn position(position: &Position) -> Value {
     Value::String(position_string(position))
@@ -452,67 +443,189 @@ pub fn puzzle_turn(turn: &mut Value, progress: &PuzzleProgress) {
     turn["target"] = json!(progress.target);
 }
 
-/// The `ev` object of an engine event.
-pub fn engine_event(event: &Event) -> Value {
-    match event {
+/// The `ev` object of an engine event, serialized straight from the event: it is made for
+/// every click, so it skips the `Value` tree (and its sorted map) the other frames use.
+pub fn engine_event(event: &Event) -> String {
+    let wire = match event {
         Event::Click {
-            seat: s,
+            seat,
             click,
-            position: p,
-        } => json!({"kind": "click", "seat": seat(*s), "click": click.to_string(),
-                    "position": position(p)}),
+            position,
+        } => Wire::Click {
+            seat: seat.letter(),
+            click: Shown(click),
+            position: position_string(position),
+        },
         Event::Place {
-            seat: s,
-            slot: at,
+            seat,
+            slot,
             piece,
             from,
-            position: p,
-        } => json!({"kind": "place", "seat": seat(*s), "slot": slot(*at),
-                    "piece": piece.to_string(), "from": from.map(slot),
-                    "position": position(p)}),
-        Event::Eligible { slots: set } => json!({"kind": "eligible", "slots": slots(*set)}),
-        Event::Roll { seat: s, value } => json!({"kind": "roll", "seat": seat(*s), "value": value}),
+            position,
+        } => Wire::Place {
+            seat: seat.letter(),
+            slot: slot.name(),
+            piece: Shown(piece),
+            from: from.map(Slot::name),
+            position: position_string(position),
+        },
+        Event::Eligible { slots } => Wire::Eligible {
+            slots: names(*slots),
+        },
+        Event::Roll { seat, value } => Wire::Roll {
+            seat: seat.letter(),
+            value: *value,
+        },
         Event::Turn {
-            seat: s,
+            seat,
             clicks,
             round,
-        } => json!({"kind": "turn", "seat": seat(*s), "clicks": clicks, "round": round}),
+        } => Wire::Turn {
+            seat: seat.letter(),
+            clicks: *clicks,
+            round: *round,
+        },
         Event::Chain {
-            colour: c,
+            colour,
             claim_until,
-        } => json!({"kind": "chain", "colour": colour(*c), "claim_until": claim_until}),
-        Event::Claim { seat: s, ok } => json!({"kind": "claim", "seat": seat(*s), "ok": ok}),
+        } => Wire::Chain {
+            colour: colour.letter(),
+            claim_until: *claim_until,
+        },
+        Event::Claim { seat, ok } => Wire::Claim {
+            seat: seat.letter(),
+            ok: *ok,
+        },
         Event::Capture {
-            seat: s,
-            slots: set,
+            seat,
+            slots,
             points,
-            position: p,
-        } => json!({"kind": "capture", "seat": seat(*s), "slots": slots(*set),
-                    "points": points, "position": position(p)}),
-        Event::Over { outcome } => json!({"kind": "over", "result": result(outcome)}),
+            position,
+        } => Wire::Capture {
+            seat: seat.letter(),
+            slots: names(*slots),
+            points: *points,
+            position: position_string(position),
+        },
+        Event::Over { outcome } => Wire::Over {
+            result: result(outcome),
+        },
         // Only the commitment is public; the piece stays with the engine and its owner.
-        Event::Secret {
-            seat: s,
+        Event::Secret { seat, commitment } => Wire::Secret {
+            seat: seat.letter(),
             commitment,
-        } => json!({"kind": "secret", "seat": seat(*s), "commitment": commitment}),
+        },
         Event::Challenge {
-            seat: s,
+            seat,
             piece,
             hit,
             removed,
-            position: p,
-        } => json!({"kind": "challenge", "seat": seat(*s), "piece": piece.to_string(),
-                    "hit": hit, "removed": slots(*removed), "position": position(p)}),
+            position,
+        } => Wire::Challenge {
+            seat: seat.letter(),
+            piece: Shown(piece),
+            hit: *hit,
+            removed: names(*removed),
+            position: position_string(position),
+        },
         Event::Try {
-            seat: s,
+            seat,
             click,
             hit,
             chain,
             tries,
             hits,
-        } => json!({"kind": "try", "seat": seat(*s), "click": click.to_string(), "hit": hit,
-                    "chain": slots(*chain), "tries": tries, "hits": hits}),
+        } => Wire::Try {
+            seat: seat.letter(),
+            click: Shown(click),
+            hit: *hit,
+            chain: names(*chain),
+            tries: *tries,
+            hits: *hits,
+        },
+    };
+    // Strings, numbers and a `Value`: nothing here can fail to serialize.
+    serde_json::to_string(&wire).unwrap_or_default()
+}
+
+/// An engine event as it goes on the wire (PROTOCOL.md, "Events").
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Wire<'a> {
+    Click {
+        seat: char,
+        click: Shown<'a, Click>,
+        position: String,
+    },
+    Place {
+        seat: char,
+        slot: &'static str,
+        piece: Shown<'a, Piece>,
+        from: Option<&'static str>,
+        position: String,
+    },
+    Eligible {
+        slots: Vec<&'static str>,
+    },
+    Roll {
+        seat: char,
+        value: u8,
+    },
+    Turn {
+        seat: char,
+        clicks: Option<u8>,
+        round: u32,
+    },
+    Chain {
+        colour: char,
+        claim_until: Option<Millis>,
+    },
+    Claim {
+        seat: char,
+        ok: bool,
+    },
+    Capture {
+        seat: char,
+        slots: Vec<&'static str>,
+        points: u32,
+        position: String,
+    },
+    Over {
+        result: Value,
+    },
+    Secret {
+        seat: char,
+        commitment: &'a str,
+    },
+    Challenge {
+        seat: char,
+        piece: Shown<'a, Piece>,
+        hit: bool,
+        removed: Vec<&'static str>,
+        position: String,
+    },
+    Try {
+        seat: char,
+        click: Shown<'a, Click>,
+        hit: bool,
+        chain: Vec<&'static str>,
+        tries: u8,
+        hits: u8,
+    },
+}
+
+/// A value serialized as the string its `Display` prints.
+struct Shown<'a, T>(&'a T);
+
+impl<T: fmt::Display> Serialize for Shown<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
     }
+}
+
+/// A slot set as canonical slot names.
+fn names(set: SlotSet) -> Vec<&'static str> {
+    set.into_iter().map(Slot::name).collect()
 }
 
 #[cfg(test)]
@@ -534,6 +647,57 @@ mod tests {
             parse(r#"{"t":"ping"}"#),
             Ok((None, Request::Ping))
         ));
+    }
+
+    #[test]
+    fn engine_events_keep_their_wire_fields() {
+        use orion_engine::{games, Action, Game, Options};
+        let mut game = Game::new(games::find("hydra-2").unwrap(), Options::default(), 1).unwrap();
+        let mover = game.mover();
+        let click = orion_engine::Click::ALL
+            .into_iter()
+            .find(|&c| game.check_click(mover, c).is_ok())
+            .unwrap();
+        let events = game
+            .step(mover, Action::Click { click, piece: None }, 0)
+            .unwrap();
+        let texts: Vec<Value> = events
+            .iter()
+            .map(|e| serde_json::from_str(&engine_event(e)).unwrap())
+            .collect();
+        let Event::Click { position, .. } = &events[0] else {
+            panic!("first event {:?}", events[0]);
+        };
+        assert_eq!(
+            texts[0],
+            json!({"kind": "click", "seat": mover.to_string(), "click": click.to_string(),
+                   "position": position_string(position)})
+        );
+        assert!(texts[0]["position"].as_str().unwrap().contains(':'));
+        let captured = Event::Capture {
+            seat: mover,
+            slots: [
+                orion_engine::parse_slot("C2n").unwrap(),
+                orion_engine::parse_slot("A1w").unwrap(),
+            ]
+            .into_iter()
+            .collect(),
+            points: 4,
+            position: *position,
+        };
+        let v: Value = serde_json::from_str(&engine_event(&captured)).unwrap();
+        assert_eq!(v["kind"], "capture");
+        assert_eq!(v["slots"], json!(["C2n", "A1w"]));
+        assert_eq!(v["points"], 4);
+        let turn = Event::Turn {
+            seat: mover,
+            clicks: None,
+            round: 3,
+        };
+        assert_eq!(
+            serde_json::from_str::<Value>(&engine_event(&turn)).unwrap(),
+            json!({"kind": "turn", "seat": mover.to_string(), "clicks": null, "round": 3})
+        );
     }
 
     #[test]

@@ -624,7 +624,7 @@ impl Room {
         }
         let ev = json!({"kind": "joined", "seat": protocol::seat(seat),
                         "player": &*player.id, "name": &*player.name});
-        if let Err(e) = self.emit(vec![ev], None).await {
+        if let Err(e) = self.emit(vec![ev.to_string()], None).await {
             self.shared.lobby.free_seat(&player.id, &self.id);
             self.refuse(&re, &outbox, Code::Server, e.to_string());
             return false;
@@ -711,7 +711,7 @@ impl Room {
         self.shared.lobby.free_seat(&o.player.id, &self.id);
         let _ = self
             .emit(
-                vec![json!({"kind": "left", "seat": protocol::seat(seat)})],
+                vec![json!({"kind": "left", "seat": protocol::seat(seat)}).to_string()],
                 None,
             )
             .await;
@@ -719,7 +719,7 @@ impl Room {
             let result = protocol::result_of(None, &self.game.scores());
             let ev = json!({"kind": "over", "result": result, "reason": "abandoned"});
             self.result = Some(result);
-            let _ = self.emit(vec![ev], None).await;
+            let _ = self.emit(vec![ev.to_string()], None).await;
             self.finish();
         }
     }
@@ -760,7 +760,7 @@ impl Room {
         }
         let ev = json!({"kind": "start", "position": protocol::position(self.game.position()),
                         "turn": self.turn_json()});
-        if self.emit(vec![ev], None).await.is_err() {
+        if self.emit(vec![ev.to_string()], None).await.is_err() {
             return;
         }
         self.status = Status::Playing;
@@ -853,7 +853,7 @@ impl Room {
         }
         let ev = json!({"kind": "chat", "seat": seat.map(protocol::seat),
                         "name": &*player.name, "text": text});
-        if let Err(e) = self.emit(vec![ev], None).await {
+        if let Err(e) = self.emit(vec![ev.to_string()], None).await {
             self.refuse(&re, &outbox, Code::Server, e.to_string());
         }
     }
@@ -1008,7 +1008,7 @@ impl Room {
         let ev = json!({"kind": "over", "result": result, "reason": "time",
                         "seat": protocol::seat(seat)});
         self.result = Some(result);
-        if self.emit(vec![ev], None).await.is_ok() {
+        if self.emit(vec![ev.to_string()], None).await.is_ok() {
             self.finish();
         }
     }
@@ -1034,14 +1034,13 @@ impl Room {
     /// nobody sees a state that is not stored.
     async fn emit(
         &mut self,
-        evs: Vec<Value>,
+        evs: Vec<String>,
         action: Option<&ActionRecord>,
     ) -> Result<(), StoreError> {
         let mut events = Vec::with_capacity(evs.len());
         let mut frames = Vec::with_capacity(evs.len());
-        for (i, ev) in evs.iter().enumerate() {
+        for (i, text) in evs.into_iter().enumerate() {
             let seq = self.seq + 1 + i as u64;
-            let text = ev.to_string();
             frames.push(protocol::event_frame(&self.id, seq, &text));
             events.push((seq, text));
         }
