@@ -285,10 +285,14 @@ where
             }
         };
         let writer = async {
+            // Made once, as `stopping` is: a fresh `notified()` in every select would join
+            // and leave the notifier's waiter list for every frame written.
+            let kicked = kick.notified();
+            tokio::pin!(kicked);
             loop {
                 let mut next = tokio::select! {
                     biased;
-                    _ = kick.notified() => return End::Slow,
+                    _ = &mut kicked => return End::Slow,
                     item = rx.recv() => item,
                 };
                 // Feed what is already queued (up to a batch), then flush once.
@@ -307,7 +311,7 @@ where
                     };
                     tokio::select! {
                         biased;
-                        _ = kick.notified() => return End::Slow,
+                        _ = &mut kicked => return End::Slow,
                         fed = sink.feed(message) => if fed.is_err() { return End::Gone },
                     }
                     if last {
@@ -320,7 +324,7 @@ where
                 }
                 tokio::select! {
                     biased;
-                    _ = kick.notified() => return End::Slow,
+                    _ = &mut kicked => return End::Slow,
                     flushed = sink.flush() => if flushed.is_err() { return End::Gone },
                 }
                 if last {

@@ -378,12 +378,26 @@ pub fn error(re: &ReplyTo, refusal: &Refusal) -> Frame {
     )
 }
 
-/// Builds an `event` frame around an already serialized `ev` object.
+/// Builds an `event` frame around an already serialized `ev` object, in one allocation.
 pub fn event_frame(room: &str, seq: u64, ev: &str) -> Frame {
-    let room = Value::String(room.to_owned());
-    Frame::from(format!(
-        "{{\"t\":\"event\",\"room\":{room},\"seq\":{seq},\"ev\":{ev}}}"
-    ))
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(ev.len() + room.len() + 48);
+    out.push_str("{\"t\":\"event\",\"room\":");
+    if room
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        // The server's own room ids: nothing to escape.
+        out.push('"');
+        out.push_str(room);
+        out.push('"');
+    } else {
+        out.push_str(&Value::String(room.to_owned()).to_string());
+    }
+    let _ = write!(out, ",\"seq\":{seq},\"ev\":");
+    out.push_str(ev);
+    out.push('}');
+    Frame::from(out)
 }
 
 /// A seat as sent on the wire.
@@ -705,6 +719,10 @@ mod tests {
         let f = event_frame("r1", 3, r#"{"kind":"left","seat":"S"}"#);
         let v: Value = serde_json::from_str(&f).unwrap();
         assert_eq!(v["seq"], 3);
+        assert_eq!(v["room"], "r1");
         assert_eq!(v["ev"]["kind"], "left");
+        let odd = event_frame("a \"b\"", 4, "{}");
+        let v: Value = serde_json::from_str(&odd).unwrap();
+        assert_eq!(v["room"], "a \"b\"");
     }
 }
