@@ -265,7 +265,7 @@ struct Room {
     clock: TurnClock,
     /// The summary last sent to the lobby, to skip republishing an unchanged one (a publish
     /// marks the public list for a rebuild and may wake its watchers).
-    published: Option<Value>,
+    published: Option<Published>,
     /// A result the server decided (time forfeit, abandoned game), which the engine's game
     /// does not know about.
     result: Option<Value>,
@@ -1134,21 +1134,44 @@ impl Room {
     }
 
     fn publish(&mut self) {
+        // Called after every timer and seat change: compare what the listing shows before
+        // building any JSON.
+        let seen = Published {
+            status: self.status.as_str(),
+            seats: self
+                .game
+                .seats()
+                .iter()
+                .map(|info| self.seats.get(&info.seat).map(|o| o.player.name.clone()))
+                .collect(),
+            spectators: self.spectators.len(),
+        };
+        if self.published.as_ref() == Some(&seen) {
+            return;
+        }
         let mut seats = Map::new();
-        for info in self.game.seats() {
-            let name = self.seats.get(&info.seat).map(|o| json!(&*o.player.name));
+        for (info, name) in self.game.seats().iter().zip(&seen.seats) {
+            let name = name.as_ref().map(|n| json!(&**n));
             seats.insert(info.seat.to_string(), name.unwrap_or(Value::Null));
         }
         let summary = json!({"room": &*self.id, "game": self.game.rules().id(),
             "status": self.status.as_str(), "seats": seats,
             "spectators": self.spectators.len(), "options": self.options_json});
-        if self.published.as_ref() == Some(&summary) {
-            return;
-        }
-        self.published = Some(summary.clone());
+        self.published = Some(seen);
         self.shared.lobby.publish(
             &self.id,
             Some((self.status.as_str(), self.private, summary)),
         );
     }
+}
+
+/// What a room's lobby listing shows that can change: compared before a listing is rebuilt.
+#[derive(Debug, PartialEq, Eq)]
+struct Published {
+    /// `waiting`, `playing`, `finished`.
+    status: &'static str,
+    /// Each seat's player name, in seat order.
+    seats: Vec<Option<Arc<str>>>,
+    /// How many watch.
+    spectators: usize,
 }
