@@ -217,7 +217,7 @@ impl SqliteStore {
     /// Opens (or creates) the store at `path`; `:memory:` for a throwaway one.
     pub fn open(path: &str) -> Result<SqliteStore, StoreError> {
         let in_memory = path == ":memory:";
-        let conn = if in_memory {
+        let mut conn = if in_memory {
             Connection::open_in_memory()?
         } else {
             Connection::open(path)?
@@ -231,7 +231,6 @@ impl SqliteStore {
         conn.busy_timeout(Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
         conn.execute_batch(journal::SCHEMA)?;
-        let mut conn = conn;
         let journal = Journal::open(&mut conn)?;
         let wal = Arc::new(AtomicU64::new(0));
         // Unbounded in type, bounded in fact: a room has at most one append in flight (it
@@ -500,10 +499,7 @@ impl Store for SqliteStore {
     }
 
     fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
-        self.call(|c, journal| {
-            journal.flush_all(c)?;
-            read_unfinished(c)
-        })
+        self.call(read_unfinished)
     }
 
     fn put_player(&self, token: &str, player: &PlayerRecord) -> Result<(), StoreError> {
@@ -635,7 +631,13 @@ fn read_actions(c: &mut Connection, room: &str) -> Result<(Vec<ActionRecord>, u6
     Ok((actions, appends))
 }
 
-fn read_unfinished(c: &mut Connection) -> Result<Vec<SavedRoom>, StoreError> {
+/// Every waiting or playing room, rebuilt from `log` (actions are read from there only, so
+/// the journal's rows are moved there first).
+fn read_unfinished(
+    c: &mut Connection,
+    journal: &mut Journal,
+) -> Result<Vec<SavedRoom>, StoreError> {
+    journal.flush_all(c)?;
     let ids: Vec<String> = {
         let mut stmt = c.prepare(
             "SELECT id FROM rooms WHERE status IN ('waiting', 'playing') ORDER BY rowid",
@@ -648,7 +650,7 @@ fn read_unfinished(c: &mut Connection) -> Result<Vec<SavedRoom>, StoreError> {
         let Some((record, _)) = read_room(c, &id)? else {
             continue;
         };
-        let events = read_events(c, &Journal::default(), &id, 0, usize::MAX)?;
+        let events = read_events(c, journal, &id, 0, usize::MAX)?;
         let (actions, appends) = read_actions(c, &id)?;
         out.push(SavedRoom {
             record,
