@@ -3,9 +3,10 @@
 //! per room (the cost that kept a durable server under 8,000 clicks/s, BENCHMARKS.md).
 //!
 //! The `log` table, keyed by room, is where rows live for good. A room's rows move there in
-//! one go when it ends, or, for a long game, when its oldest row is [`PIN_ROWS`] behind the
-//! journal's end: a move writes a room's page once for many rows. Then the journal's head,
-//! behind every row still needed, is deleted a slice at a time, so it stays a few MB.
+//! one go when it ends, or, for a long game, when its oldest row is about [`PIN_ROWS`]
+//! behind the journal's end: a move writes a room's page once for many rows. Then the
+//! journal's head, behind every row still needed, is deleted a slice at a time, so it stays a
+//! few MB.
 //!
 //! Which journal rows belong to which room is kept here in memory; after a restart every
 //! journal row is moved to `log` first ([`Journal::open`]), so nothing depends on an index
@@ -14,16 +15,19 @@
 use crate::store::{Append, StoreError};
 use rusqlite::{params, Connection, Transaction};
 use std::collections::{BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// How far (in rows) a room's oldest journal row may fall behind the journal's end before
-/// its rows move to `log`: about 4 s of a busy server.
+/// its rows move to `log`: at least this and up to half as much again, depending on the room
+/// (see [`pin`]), about 4 s of a busy server.
 pub const PIN_ROWS: i64 = 32_768;
-/// Rows moved to `log` for long rooms between two group commits, at most (one room's
-/// rows go together, so one move may be longer).
-const MOVE_BUDGET: usize = 512;
-/// Rows deleted from the journal's head between two group commits, at most.
-const PRUNE_BUDGET: i64 = 2_048;
+/// Rows moved to `log` between two group commits, at least (one room's rows go together, so
+/// one move may be longer): a fraction of a millisecond of work.
+const MOVE_BUDGET: usize = 48;
+/// Rows deleted from the journal's head between two group commits, at least (about 1 µs
+/// each).
+const PRUNE_BUDGET: i64 = 512;
 /// Dead rows at the journal's head worth a delete.
 const PRUNE_AT: i64 = 256;
 
@@ -55,6 +59,8 @@ pub struct Journal {
     rooms: HashMap<Arc<str>, Rows>,
     /// `(first id, room)` of every room with rows: the first of these pins the journal.
     oldest: BTreeSet<(i64, Arc<str>)>,
+    /// `(first id + pin, room)` of every room with rows: the order rooms move in.
+    due: BTreeSet<(i64, Arc<str>)>,
     /// Highest id written.
     head: i64,
     /// Every id below this has been deleted.
@@ -63,6 +69,14 @@ pub struct Journal {
 
 /// Appends written in a transaction not yet committed: `(room, n, id)`.
 pub type Pending = Vec<(Arc<str>, u64, i64)>;
+
+/// How far behind the end `room`'s oldest row may fall: [`PIN_ROWS`] and up to half as much
+/// again, fixed per room, so rooms that started together do not all move at the same commit.
+pub fn pin(room: &str) -> i64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    room.hash(&mut h);
+    PIN_ROWS + (h.finish() % (PIN_ROWS as u64 / 2)) as i64
+}
 
 impl Journal {
     /// Moves whatever an earlier process left in the journal to `log` and empties it.
@@ -131,7 +145,8 @@ impl Journal {
         for (room, n, id) in pending {
             let rows = self.rooms.entry(room.clone()).or_default();
             if rows.ids.is_empty() {
-                self.oldest.insert((id, room));
+                self.oldest.insert((id, room.clone()));
+                self.due.insert((id + pin(&room), room));
             }
             rows.ids.push(id);
             rows.last_n = Some(n);
@@ -141,29 +156,41 @@ impl Journal {
 
     /// Moves `room`'s journal rows to `log`; the room stays known (for order checks).
     pub fn flush(&mut self, conn: &mut Connection, room: &str) -> Result<(), StoreError> {
-        let Some((key, rows)) = self.rooms.get_key_value(room) else {
-            return Ok(());
-        };
-        let Some(&first) = rows.ids.first() else {
+        let Some(room) = self.rooms.get_key_value(room).map(|(k, _)| k.clone()) else {
             return Ok(());
         };
         let tx = conn.transaction()?;
-        {
-            let mut stmt = tx.prepare_cached(
-                "INSERT OR IGNORE INTO log (room, n, seq, action, events)
-                 SELECT room, n, seq, action, events FROM journal WHERE id = ?1",
-            )?;
-            for id in &rows.ids {
-                stmt.execute([id])?;
-            }
-        }
+        self.copy(&tx, &room)?;
         tx.commit()?;
-        let key = key.clone();
-        self.oldest.remove(&(first, key.clone()));
-        if let Some(rows) = self.rooms.get_mut(&key) {
-            rows.ids.clear();
-        }
+        self.moved(&room);
         Ok(())
+    }
+
+    /// Writes `room`'s journal rows into `log` in `tx` and returns how many; they count as
+    /// moved once [`Journal::moved`] is told, after the commit.
+    fn copy(&self, tx: &Transaction<'_>, room: &str) -> Result<usize, StoreError> {
+        let Some(rows) = self.rooms.get(room) else {
+            return Ok(0);
+        };
+        let mut stmt = tx.prepare_cached(
+            "INSERT OR IGNORE INTO log (room, n, seq, action, events)
+             SELECT room, n, seq, action, events FROM journal WHERE id = ?1",
+        )?;
+        for id in &rows.ids {
+            stmt.execute([id])?;
+        }
+        Ok(rows.ids.len())
+    }
+
+    /// Forgets `room`'s journal rows: their copies in `log` have committed.
+    fn moved(&mut self, room: &Arc<str>) {
+        if let Some(rows) = self.rooms.get_mut(room) {
+            if let Some(&first) = rows.ids.first() {
+                self.oldest.remove(&(first, room.clone()));
+                self.due.remove(&(first + pin(room), room.clone()));
+            }
+            rows.ids = Vec::new();
+        }
     }
 
     /// Moves `room`'s rows to `log` and forgets it: the room has ended.
@@ -182,22 +209,14 @@ impl Journal {
         Ok(())
     }
 
-    /// Between group commits: moves the rows of rooms that pin the journal's head (within
-    /// a budget), then deletes a slice of the head nobody needs.
-    pub fn maintain(&mut self, conn: &mut Connection) {
-        let mut moved = 0;
-        while moved < MOVE_BUDGET {
-            let Some((first, room)) = self.oldest.first().cloned() else {
-                break;
-            };
-            if self.head - first < PIN_ROWS {
-                break;
-            }
-            moved += self.rooms.get(&room).map_or(0, |r| r.ids.len());
-            if let Err(e) = self.flush(conn, &room) {
-                tracing::warn!(%room, "moving journal rows to the log failed: {e}");
-                break;
-            }
+    /// Between group commits, after one of `appended` rows: moves the rows of rooms that are
+    /// due (in one transaction), then deletes a slice of the head nobody needs. Each step is
+    /// kept to a few times the commit's own rows, as every room waiting for the next commit
+    /// waits for it too: rooms that fall due together move over several commits, and the
+    /// journal runs a little longer meanwhile.
+    pub fn maintain(&mut self, conn: &mut Connection, appended: usize) {
+        if let Err(e) = self.move_due(conn, MOVE_BUDGET.max(2 * appended)) {
+            tracing::warn!("moving journal rows to the log failed: {e}");
         }
         let needed = self
             .oldest
@@ -208,11 +227,35 @@ impl Journal {
         }
         // The newest row always stays: SQLite numbers a new row one past the highest left,
         // and ids must keep growing for `oldest` to mean what it says.
-        let below = needed.min(self.pruned + PRUNE_BUDGET).min(self.head);
+        let budget = PRUNE_BUDGET.max(4 * appended as i64);
+        let below = needed.min(self.pruned + budget).min(self.head);
         match conn.execute("DELETE FROM journal WHERE id < ?1", [below]) {
             Ok(_) => self.pruned = below,
             Err(e) => tracing::warn!("pruning the journal failed: {e}"),
         }
+    }
+
+    /// Moves the rooms that are due, soonest first, until `budget` rows have moved.
+    fn move_due(&mut self, conn: &mut Connection, budget: usize) -> Result<(), StoreError> {
+        let due = |(at, _): &&(i64, Arc<str>)| *at <= self.head;
+        if self.due.first().filter(due).is_none() {
+            return Ok(());
+        }
+        let tx = conn.transaction()?;
+        let mut rooms = Vec::new();
+        let mut moved = 0;
+        for (_, room) in self.due.iter().take_while(due) {
+            if moved >= budget {
+                break;
+            }
+            moved += self.copy(&tx, room)?;
+            rooms.push(room.clone());
+        }
+        tx.commit()?;
+        for room in &rooms {
+            self.moved(room);
+        }
+        Ok(())
     }
 
     /// `room`'s events still in the journal with `seq > since`, after those in `log`.
