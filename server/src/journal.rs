@@ -2,29 +2,29 @@
 //! commit of a thousand rooms writes the few pages at the journal's end instead of one page
 //! per room (the cost that kept a durable server under 8,000 clicks/s, BENCHMARKS.md).
 //!
-//! The `log` table, keyed by room, is where rows live for good. A room's rows move there in
-//! one go when it ends, or, for a long game, when its oldest row is about [`PIN_ROWS`]
-//! behind the journal's end: a move writes a room's page once for many rows. Then the
-//! journal's head, behind every row still needed, is deleted a slice at a time, so it stays a
-//! few MB.
+//! The `log` table, keyed by room, is where rows live for good. A room's rows move there
+//! together, as one row (a chunk), when it ends or, for a long game, when its oldest row is
+//! about [`PIN_ROWS`] behind the journal's end. Then the journal's head, behind every row
+//! still needed, is deleted a slice at a time, so it stays a few MB.
 //!
-//! Which journal rows belong to which room is kept here in memory; after a restart every
-//! journal row is moved to `log` first ([`Journal::open`]), so nothing depends on an index
-//! that was lost with the process.
+//! The rows not yet moved are also kept here in memory, by room: a move or a read never looks
+//! in the journal table (reading rows back one by one cost more than writing them). That
+//! table is only read after a restart, when [`Journal::open`] moves every row in it to `log`
+//! first, so nothing depends on what was lost with the process.
 
 use crate::store::{Append, StoreError};
-use rusqlite::{params, Connection, Transaction};
+use rusqlite::{params, Connection};
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// How far (in rows) a room's oldest journal row may fall behind the journal's end before
 /// its rows move to `log`: at least this and up to half as much again, depending on the room
-/// (see [`pin`]), about 4 s of a busy server.
-pub const PIN_ROWS: i64 = 32_768;
+/// (see [`pin`]); a few seconds of a busy server, and a few MB of rows held in memory.
+pub const PIN_ROWS: i64 = 8_192;
 /// Rows moved to `log` between two group commits, at least (one room's rows go together, so
 /// one move may be longer): a fraction of a millisecond of work.
-const MOVE_BUDGET: usize = 48;
+const MOVE_BUDGET: usize = 64;
 /// Rows deleted from the journal's head between two group commits, at least (about 1 µs
 /// each).
 const PRUNE_BUDGET: i64 = 512;
@@ -43,11 +43,26 @@ CREATE TABLE IF NOT EXISTS journal (
 );
 ";
 
+/// A journal row not yet moved to `log`, as written.
+#[derive(Debug)]
+pub struct Row {
+    /// Its journal id.
+    id: i64,
+    /// Its room's append number.
+    n: u64,
+    /// The seq of its last event (the room's seq, if it has none).
+    seq: u64,
+    /// The action, as `SEAT AT ACTION`.
+    action: Option<String>,
+    /// The events, as JSON lines.
+    events: String,
+}
+
 /// One room's rows in the journal.
 #[derive(Debug, Default)]
 struct Rows {
-    /// Journal ids in append order.
-    ids: Vec<i64>,
+    /// Rows not yet moved, in append order.
+    rows: Vec<Row>,
     /// The room's last append number seen since start (`None` before its first).
     last_n: Option<u64>,
 }
@@ -65,10 +80,25 @@ pub struct Journal {
     head: i64,
     /// Every id below this has been deleted.
     pruned: i64,
+    /// Rows moved to `log` since start.
+    moved_rows: u64,
+    /// Rows deleted from the head since start.
+    pruned_rows: u64,
 }
 
-/// Appends written in a transaction not yet committed: `(room, n, id)`.
-pub type Pending = Vec<(Arc<str>, u64, i64)>;
+/// Appends written in a transaction not yet committed.
+pub type Pending = Vec<(Arc<str>, Row)>;
+
+/// What [`Journal::upkeep`] did in a transaction not yet committed.
+#[derive(Debug, Default)]
+pub struct Upkeep {
+    /// Rooms whose rows were copied to `log`.
+    moved: Vec<Arc<str>>,
+    /// How many rows they had.
+    moved_rows: usize,
+    /// The journal's rows below this were deleted.
+    pruned: Option<i64>,
+}
 
 /// How far behind the end `room`'s oldest row may fall: [`PIN_ROWS`] and up to half as much
 /// again, fixed per room, so rooms that started together do not all move at the same commit.
@@ -79,17 +109,28 @@ pub fn pin(room: &str) -> i64 {
 }
 
 impl Journal {
-    /// Moves whatever an earlier process left in the journal to `log` and empties it.
+    /// Moves whatever an earlier process left in the journal to `log`, one row per append,
+    /// skipping rows a chunk already holds (a room's rows stay in the journal for a while
+    /// after they move), and empties it.
     pub fn open(conn: &mut Connection) -> Result<Journal, StoreError> {
         let tx = conn.transaction()?;
         tx.execute(
-            "INSERT OR IGNORE INTO log (room, n, seq, action, events)
-             SELECT room, n, seq, action, events FROM journal ORDER BY id",
+            "INSERT OR IGNORE INTO log (room, n, last_n, seq, action, events)
+             SELECT room, n, n, seq, action, events FROM journal AS j
+             WHERE n > COALESCE((SELECT last_n FROM log
+                                 WHERE room = j.room ORDER BY n DESC LIMIT 1), 0)
+             ORDER BY id",
             [],
         )?;
         tx.execute("DELETE FROM journal", [])?;
         tx.commit()?;
         Ok(Journal::default())
+    }
+
+    /// Records that `room`'s last stored append is `n` (read back after a restart), so the
+    /// order check holds for it too.
+    pub fn resume(&mut self, room: &str, n: u64) {
+        self.rooms.entry(Arc::from(room)).or_default().last_n = Some(n);
     }
 
     /// Refuses an append out of its room's order (a second append with the same number);
@@ -112,11 +153,7 @@ impl Journal {
     }
 
     /// Writes one append in `tx`; it counts once [`Journal::committed`] is told.
-    pub fn write(
-        tx: &Transaction<'_>,
-        a: &Append,
-        pending: &mut Pending,
-    ) -> Result<(), StoreError> {
+    pub fn write(tx: &Connection, a: &Append, pending: &mut Pending) -> Result<(), StoreError> {
         let action = a.action.map(|r| {
             format!(
                 "{} {} {}",
@@ -126,31 +163,35 @@ impl Journal {
             )
         });
         let mut events = String::with_capacity(a.events.iter().map(|e| e.1.len() + 1).sum());
-        for (i, (_, ev)) in a.events.iter().enumerate() {
-            if i > 0 {
-                events.push('\n');
-            }
-            events.push_str(ev);
+        for (_, ev) in &a.events {
+            join_line(&mut events, ev);
         }
         let mut stmt = tx.prepare_cached(
             "INSERT INTO journal (room, n, seq, action, events) VALUES (?1, ?2, ?3, ?4, ?5)",
         )?;
         stmt.execute(params![&*a.room, a.n as i64, a.seq as i64, action, events])?;
-        pending.push((a.room.clone(), a.n, tx.last_insert_rowid()));
+        let row = Row {
+            id: tx.last_insert_rowid(),
+            n: a.n,
+            seq: a.seq,
+            action,
+            events,
+        };
+        pending.push((a.room.clone(), row));
         Ok(())
     }
 
     /// Records appends whose transaction has committed.
     pub fn committed(&mut self, pending: Pending) {
-        for (room, n, id) in pending {
+        for (room, row) in pending {
             let rows = self.rooms.entry(room.clone()).or_default();
-            if rows.ids.is_empty() {
-                self.oldest.insert((id, room.clone()));
-                self.due.insert((id + pin(&room), room));
+            if rows.rows.is_empty() {
+                self.oldest.insert((row.id, room.clone()));
+                self.due.insert((row.id + pin(&room), room));
             }
-            rows.ids.push(id);
-            rows.last_n = Some(n);
-            self.head = self.head.max(id);
+            rows.last_n = Some(row.n);
+            self.head = self.head.max(row.id);
+            rows.rows.push(row);
         }
     }
 
@@ -166,30 +207,48 @@ impl Journal {
         Ok(())
     }
 
-    /// Writes `room`'s journal rows into `log` in `tx` and returns how many; they count as
-    /// moved once [`Journal::moved`] is told, after the commit.
-    fn copy(&self, tx: &Transaction<'_>, room: &str) -> Result<usize, StoreError> {
+    /// Writes `room`'s journal rows into `log` through `conn`, as one chunk, and returns how many;
+    /// they count as moved once [`Journal::moved`] is told, after the commit.
+    fn copy(&self, conn: &Connection, room: &str) -> Result<usize, StoreError> {
         let Some(rows) = self.rooms.get(room) else {
             return Ok(0);
         };
-        let mut stmt = tx.prepare_cached(
-            "INSERT OR IGNORE INTO log (room, n, seq, action, events)
-             SELECT room, n, seq, action, events FROM journal WHERE id = ?1",
-        )?;
-        for id in &rows.ids {
-            stmt.execute([id])?;
+        let (Some(first), Some(last)) = (rows.rows.first(), rows.rows.last()) else {
+            return Ok(0);
+        };
+        let mut actions = String::new();
+        let mut events = String::new();
+        for r in &rows.rows {
+            if let Some(a) = &r.action {
+                join_line(&mut actions, a);
+            }
+            if !r.events.is_empty() {
+                join_line(&mut events, &r.events);
+            }
         }
-        Ok(rows.ids.len())
+        let mut stmt = conn.prepare_cached(
+            "INSERT OR IGNORE INTO log (room, n, last_n, seq, action, events)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        stmt.execute(params![
+            room,
+            first.n as i64,
+            last.n as i64,
+            last.seq as i64,
+            (!actions.is_empty()).then_some(actions),
+            events
+        ])?;
+        Ok(rows.rows.len())
     }
 
     /// Forgets `room`'s journal rows: their copies in `log` have committed.
     fn moved(&mut self, room: &Arc<str>) {
         if let Some(rows) = self.rooms.get_mut(room) {
-            if let Some(&first) = rows.ids.first() {
-                self.oldest.remove(&(first, room.clone()));
-                self.due.remove(&(first + pin(room), room.clone()));
+            if let Some(first) = rows.rows.first() {
+                self.oldest.remove(&(first.id, room.clone()));
+                self.due.remove(&(first.id + pin(room), room.clone()));
             }
-            rows.ids = Vec::new();
+            rows.rows = Vec::new();
         }
     }
 
@@ -209,77 +268,74 @@ impl Journal {
         Ok(())
     }
 
-    /// Between group commits, after one of `appended` rows: moves the rows of rooms that are
-    /// due (in one transaction), then deletes a slice of the head nobody needs. Each step is
-    /// kept to a few times the commit's own rows, as every room waiting for the next commit
-    /// waits for it too: rooms that fall due together move over several commits, and the
-    /// journal runs a little longer meanwhile.
-    pub fn maintain(&mut self, conn: &mut Connection, appended: usize) {
-        if let Err(e) = self.move_due(conn, MOVE_BUDGET.max(2 * appended)) {
-            tracing::warn!("moving journal rows to the log failed: {e}");
+    /// Inside the transaction of a group commit of `appended` rows: moves the rooms that are
+    /// due, soonest first, then deletes a slice of the head nobody needs. Both ride on the
+    /// commit rather than taking one of their own, and each is kept to a few times the
+    /// commit's own rows, as the rooms in it wait for them too: rooms that fall due together
+    /// move over several commits, and the journal runs a little longer meanwhile. What was
+    /// done counts once [`Journal::upkept`] is told, after the commit.
+    pub fn upkeep(&self, conn: &Connection, appended: usize) -> Result<Upkeep, StoreError> {
+        let mut upkeep = Upkeep::default();
+        let budget = MOVE_BUDGET.max(2 * appended);
+        for (at, room) in &self.due {
+            if *at > self.head || upkeep.moved_rows >= budget {
+                break;
+            }
+            upkeep.moved_rows += self.copy(conn, room)?;
+            upkeep.moved.push(room.clone());
         }
         let needed = self
             .oldest
-            .first()
+            .iter()
+            .find(|(_, room)| !upkeep.moved.contains(room))
             .map_or(self.head + 1, |(first, _)| *first);
-        if needed - self.pruned < PRUNE_AT {
-            return;
+        if needed - self.pruned >= PRUNE_AT {
+            // The newest row always stays: SQLite numbers a new row one past the highest
+            // left, and ids must keep growing for `oldest` to mean what it says.
+            let budget = PRUNE_BUDGET.max(4 * appended as i64);
+            let below = needed.min(self.pruned + budget).min(self.head);
+            conn.execute("DELETE FROM journal WHERE id < ?1", [below])?;
+            upkeep.pruned = Some(below);
         }
-        // The newest row always stays: SQLite numbers a new row one past the highest left,
-        // and ids must keep growing for `oldest` to mean what it says.
-        let budget = PRUNE_BUDGET.max(4 * appended as i64);
-        let below = needed.min(self.pruned + budget).min(self.head);
-        match conn.execute("DELETE FROM journal WHERE id < ?1", [below]) {
-            Ok(_) => self.pruned = below,
-            Err(e) => tracing::warn!("pruning the journal failed: {e}"),
+        Ok(upkeep)
+    }
+
+    /// Applies an [`Upkeep`] whose transaction has committed. Before [`Journal::committed`]
+    /// for the same transaction: a room's new rows must not be taken for moved ones.
+    pub fn upkept(&mut self, upkeep: Upkeep) {
+        for room in &upkeep.moved {
+            self.moved(room);
+        }
+        self.moved_rows += upkeep.moved_rows as u64;
+        if let Some(below) = upkeep.pruned {
+            self.pruned_rows += (below - self.pruned) as u64;
+            self.pruned = below;
         }
     }
 
-    /// Moves the rooms that are due, soonest first, until `budget` rows have moved.
-    fn move_due(&mut self, conn: &mut Connection, budget: usize) -> Result<(), StoreError> {
-        let due = |(at, _): &&(i64, Arc<str>)| *at <= self.head;
-        if self.due.first().filter(due).is_none() {
-            return Ok(());
-        }
-        let tx = conn.transaction()?;
-        let mut rooms = Vec::new();
-        let mut moved = 0;
-        for (_, room) in self.due.iter().take_while(due) {
-            if moved >= budget {
-                break;
-            }
-            moved += self.copy(&tx, room)?;
-            rooms.push(room.clone());
-        }
-        tx.commit()?;
-        for room in &rooms {
-            self.moved(room);
-        }
-        Ok(())
+    /// Rows moved to `log` and rows deleted from the journal's head since start.
+    pub fn totals(&self) -> (u64, u64) {
+        (self.moved_rows, self.pruned_rows)
     }
 
     /// `room`'s events still in the journal with `seq > since`, after those in `log`.
-    pub fn events(
-        &self,
-        conn: &Connection,
-        room: &str,
-        since: u64,
-        out: &mut Vec<(u64, String)>,
-        limit: usize,
-    ) -> Result<(), StoreError> {
+    pub fn events(&self, room: &str, since: u64, out: &mut Vec<(u64, String)>, limit: usize) {
         let Some(rows) = self.rooms.get(room) else {
-            return Ok(());
+            return;
         };
-        let mut stmt = conn.prepare_cached("SELECT seq, events FROM journal WHERE id = ?1")?;
-        for id in &rows.ids {
+        for r in &rows.rows {
             if out.len() >= limit {
                 break;
             }
-            let (last, events) = stmt.query_row([id], |r| {
-                Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
-            })?;
-            crate::store::split_events(last, &events, since, out, limit);
+            crate::store::split_events(r.seq, &r.events, since, out, limit);
         }
-        Ok(())
     }
+}
+
+/// Adds `line` (which may hold several lines) to the lines in `text`.
+fn join_line(text: &mut String, line: &str) {
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    text.push_str(line);
 }

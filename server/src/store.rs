@@ -13,7 +13,7 @@
 //! which lets the WAL start over: a short stall every few seconds instead of a long one per
 //! checkpoint (measurements in BENCHMARKS.md).
 
-use crate::journal::{self, Journal, Pending};
+use crate::journal::{self, Journal, Pending, Upkeep};
 use orion_engine::{parse_click, parse_piece, parse_slot, Action, Millis, Seat};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
@@ -195,17 +195,21 @@ CREATE TABLE IF NOT EXISTS rooms (
     code TEXT,
     status TEXT NOT NULL DEFAULT 'waiting'
 );
--- One row per append: the room's events as JSON lines, `seq` the last of them, and the
--- action that caused them as `SEAT AT ACTION`. Rows come here from the journal (journal.rs)
--- a room at a time.
+-- A room's appends `n` to `last_n`, moved here together from the journal (journal.rs): their
+-- events as JSON lines, `seq` the last of them, and the actions that caused them as lines of
+-- `SEAT AT ACTION`. Rows are numbered as they come, so a move writes at the table's end and
+-- only a small index entry per room; a key holding the whole row, as before, made every
+-- search through it read the overflow pages of the big rows it passed.
 CREATE TABLE IF NOT EXISTS log (
+    id INTEGER PRIMARY KEY,
     room TEXT NOT NULL,
     n INTEGER NOT NULL,
+    last_n INTEGER NOT NULL,
     seq INTEGER NOT NULL,
     action TEXT,
-    events TEXT NOT NULL,
-    PRIMARY KEY (room, n)
-) WITHOUT ROWID;
+    events TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS log_room ON log (room, n);
 CREATE TABLE IF NOT EXISTS players (
     token TEXT PRIMARY KEY,
     id TEXT NOT NULL,
@@ -229,7 +233,7 @@ impl SqliteStore {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         conn.busy_timeout(Duration::from_secs(5))?;
-        conn.execute_batch(SCHEMA)?;
+        upgrade_log(&mut conn, SCHEMA)?;
         conn.execute_batch(journal::SCHEMA)?;
         let journal = Journal::open(&mut conn)?;
         let wal = Arc::new(AtomicU64::new(0));
@@ -343,9 +347,7 @@ impl Writer {
             let appended = batch.len();
             let began = Instant::now();
             self.commit(batch);
-            let committed = Instant::now();
-            self.journal.maintain(&mut self.conn, appended);
-            stats.add(appended, began, committed);
+            stats.add(appended, began, &self.journal);
             if self.checkpoints && self.wal.load(Ordering::Relaxed) > WAL_LIMIT {
                 checkpoint(&self.conn);
                 self.wal.store(0, Ordering::Relaxed);
@@ -389,24 +391,41 @@ impl Writer {
     }
 
     /// Writes `appends` in one transaction.
+    /// Writes `appends` in one transaction, with the journal's upkeep (in a savepoint of its
+    /// own, so that its failure costs only itself).
     fn transact<'a>(
         &mut self,
         appends: impl IntoIterator<Item = &'a Append>,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let mut tx = self.conn.transaction()?;
         let mut pending = Pending::new();
         for a in appends {
             Journal::write(&tx, a, &mut pending)?;
         }
+        let upkeep = {
+            let savepoint = tx.savepoint()?;
+            match self.journal.upkeep(&savepoint, pending.len()) {
+                Ok(upkeep) => {
+                    savepoint.commit()?;
+                    upkeep
+                }
+                Err(e) => {
+                    tracing::warn!("journal upkeep failed (it is tried again next commit): {e}");
+                    Upkeep::default()
+                }
+            }
+        };
         tx.commit()?;
+        self.journal.upkept(upkeep);
         self.journal.committed(pending);
         Ok(())
     }
 }
 
 /// The writer's figures, logged once a second at debug level (`--log
-/// orion_server::store=debug`): how many group commits and rows, the biggest, and the time
-/// spent committing and moving rows to `log`, total and longest, in microseconds.
+/// orion_server::store=debug`): group commits and the rows in them, the biggest, the time
+/// spent committing, total and longest, in microseconds, and the rows the journal moved to
+/// `log` and deleted meanwhile.
 struct Stats {
     since: Instant,
     commits: u64,
@@ -414,8 +433,8 @@ struct Stats {
     largest: usize,
     commit_us: u128,
     longest_commit_us: u128,
-    upkeep_us: u128,
-    longest_upkeep_us: u128,
+    /// The journal's totals when this second began.
+    journal: (u64, u64),
 }
 
 impl Stats {
@@ -427,43 +446,65 @@ impl Stats {
             largest: 0,
             commit_us: 0,
             longest_commit_us: 0,
-            upkeep_us: 0,
-            longest_upkeep_us: 0,
+            journal: (0, 0),
         }
     }
 
-    /// Counts a commit of `rows` that ran from `began` to `committed`, then the journal's
-    /// upkeep until now.
-    fn add(&mut self, rows: usize, began: Instant, committed: Instant) {
+    /// Counts a commit of `rows` that began at `began` and has just ended.
+    fn add(&mut self, rows: usize, began: Instant, journal: &Journal) {
         if !tracing::enabled!(tracing::Level::DEBUG) {
             return;
         }
         let now = Instant::now();
-        let (commit, upkeep) = (
-            (committed - began).as_micros(),
-            (now - committed).as_micros(),
-        );
+        let took = (now - began).as_micros();
         self.commits += 1;
         self.rows += rows as u64;
         self.largest = self.largest.max(rows);
-        self.commit_us += commit;
-        self.longest_commit_us = self.longest_commit_us.max(commit);
-        self.upkeep_us += upkeep;
-        self.longest_upkeep_us = self.longest_upkeep_us.max(upkeep);
+        self.commit_us += took;
+        self.longest_commit_us = self.longest_commit_us.max(took);
         if now - self.since >= Duration::from_secs(1) {
+            let (moved, pruned) = journal.totals();
             tracing::debug!(
                 commits = self.commits,
                 rows = self.rows,
                 largest = self.largest,
                 commit_us = self.commit_us,
                 longest_commit_us = self.longest_commit_us,
-                upkeep_us = self.upkeep_us,
-                longest_upkeep_us = self.longest_upkeep_us,
+                moved = moved - self.journal.0,
+                pruned = pruned - self.journal.1,
                 "store writer, last second"
             );
-            *self = Stats::new();
+            *self = Stats {
+                journal: (moved, pruned),
+                ..Stats::new()
+            };
         }
     }
+}
+
+/// Creates the schema, and moves a `log` of one row per append keyed by room (made before
+/// chunks) into the new one, in one transaction.
+fn upgrade_log(conn: &mut Connection, schema: &str) -> Result<(), StoreError> {
+    let tx = conn.transaction()?;
+    let columns = {
+        let mut stmt = tx.prepare("SELECT name FROM pragma_table_info('log')")?;
+        let names = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        names.collect::<Result<Vec<_>, _>>()?
+    };
+    let old = !columns.is_empty() && !columns.iter().any(|c| c == "last_n");
+    if old {
+        tx.execute_batch("ALTER TABLE log RENAME TO log_by_room")?;
+    }
+    tx.execute_batch(schema)?;
+    if old {
+        tx.execute_batch(
+            "INSERT INTO log (room, n, last_n, seq, action, events)
+             SELECT room, n, n, seq, action, events FROM log_by_room ORDER BY room, n;
+             DROP TABLE log_by_room;",
+        )?;
+    }
+    tx.commit()?;
+    Ok(())
 }
 
 /// A passive checkpoint whose failure is only logged (the next one tries again).
@@ -624,7 +665,7 @@ fn read_events(
             split_events(last, &events, since, &mut out, limit);
         }
     }
-    journal.events(c, room, since, &mut out, limit)?;
+    journal.events(room, since, &mut out, limit);
     Ok(out)
 }
 
@@ -676,24 +717,23 @@ fn read_room(c: &mut Connection, room: &str) -> Result<Option<(RoomRecord, Strin
 
 /// A room's accepted actions in order, and how many appends it has.
 fn read_actions(c: &mut Connection, room: &str) -> Result<(Vec<ActionRecord>, u64), StoreError> {
-    let mut stmt = c.prepare("SELECT n, action FROM log WHERE room = ?1 ORDER BY n")?;
+    let mut stmt = c.prepare("SELECT last_n, action FROM log WHERE room = ?1 ORDER BY n")?;
     let rows = stmt.query_map(params![room], |r| {
         Ok((r.get::<_, i64>(0)?, r.get::<_, Option<String>>(1)?))
     })?;
     let mut actions = Vec::new();
     let mut appends = 0;
     for row in rows {
-        let (n, action) = row?;
-        appends = n as u64;
-        let Some(text) = action else {
-            continue;
-        };
-        let bad = || StoreError::Corrupt(format!("action {text}"));
-        let mut words = text.splitn(3, ' ');
-        let seat = words.next().and_then(Seat::parse).ok_or_else(bad)?;
-        let at = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
-        let action = words.next().and_then(decode_action).ok_or_else(bad)?;
-        actions.push(ActionRecord { seat, action, at });
+        let (last_n, text) = row?;
+        appends = last_n as u64;
+        for line in text.iter().flat_map(|t| t.split('\n')) {
+            let bad = || StoreError::Corrupt(format!("action {line}"));
+            let mut words = line.splitn(3, ' ');
+            let seat = words.next().and_then(Seat::parse).ok_or_else(bad)?;
+            let at = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
+            let action = words.next().and_then(decode_action).ok_or_else(bad)?;
+            actions.push(ActionRecord { seat, action, at });
+        }
     }
     Ok((actions, appends))
 }
@@ -719,6 +759,7 @@ fn read_unfinished(
         };
         let events = read_events(c, journal, &id, 0, usize::MAX)?;
         let (actions, appends) = read_actions(c, &id)?;
+        journal.resume(&id, appends);
         out.push(SavedRoom {
             record,
             events,
@@ -919,6 +960,113 @@ mod tests {
         assert!(block_on(s.append(event("a", 1)).wait()).is_err());
         block_on(s.append(event("a", 2)).wait()).unwrap();
         assert_eq!(s.events("a", 0, 10).unwrap().len(), 2);
+    }
+
+    /// A file store in a fresh directory, removed on drop.
+    struct TempDb(std::path::PathBuf);
+
+    impl TempDb {
+        fn new(name: &str) -> TempDb {
+            let dir = std::env::temp_dir().join(format!("orion-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            TempDb(dir)
+        }
+
+        fn path(&self) -> String {
+            self.0.join("s.db").to_str().unwrap().to_owned()
+        }
+    }
+
+    impl Drop for TempDb {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn click(room: &str, n: u64) -> Append {
+        Append {
+            action: Some(ActionRecord {
+                seat: Seat::N,
+                action: decode_action(&format!("click C{}R", n % 5 + 1)).unwrap(),
+                at: n * 10,
+            }),
+            ..event(room, n)
+        }
+    }
+
+    #[test]
+    fn a_restart_after_rows_move_keeps_every_action_once() {
+        let db = TempDb::new("chunks");
+        let rec = RoomRecord {
+            id: "r".into(),
+            game: "hydra-2".into(),
+            options: "{}".into(),
+            seed: 7,
+            private: false,
+            code: None,
+        };
+        {
+            let s = SqliteStore::open(&db.path()).unwrap();
+            s.create_room(&rec).unwrap();
+            for n in 1..=6 {
+                block_on(s.append(click("r", n)).wait()).unwrap();
+            }
+            // Reading the unfinished rooms moves the journal's rows to `log` as one chunk;
+            // they also stay in the journal until its head is pruned.
+            let saved = s.unfinished().unwrap();
+            assert_eq!(saved[0].actions.len(), 6);
+            // Then more appends, with and without an action, that the process dies holding
+            // in the journal only.
+            for n in 7..=9 {
+                block_on(s.append(click("r", n)).wait()).unwrap();
+            }
+            block_on(s.append(event("r", 10)).wait()).unwrap();
+        }
+        let s = SqliteStore::open(&db.path()).unwrap();
+        let saved = s.unfinished().unwrap();
+        assert_eq!(saved.len(), 1);
+        let room = &saved[0];
+        assert_eq!(room.appends, 10);
+        let ats: Vec<u64> = room.actions.iter().map(|a| a.at).collect();
+        assert_eq!(ats, (1..=9).map(|n| n * 10).collect::<Vec<_>>());
+        assert_eq!(room.actions[2], click("r", 3).action.unwrap());
+        let seqs: Vec<u64> = room.events.iter().map(|e| e.0).collect();
+        assert_eq!(seqs, (1..=10).collect::<Vec<_>>());
+        assert_eq!(
+            s.events("r", 8, 10).unwrap(),
+            vec![(9, "{\"seq\":9}".into()), (10, "{\"seq\":10}".into())]
+        );
+        // The order check holds after the restart too.
+        assert!(block_on(s.append(click("r", 10)).wait()).is_err());
+        block_on(s.append(click("r", 11)).wait()).unwrap();
+    }
+
+    #[test]
+    fn a_log_from_before_chunks_is_read_as_it_was() {
+        let db = TempDb::new("old-log");
+        {
+            let c = Connection::open(db.path()).unwrap();
+            c.execute_batch(
+                "CREATE TABLE rooms (id TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL,
+                     seed INTEGER NOT NULL, private INTEGER NOT NULL, code TEXT,
+                     status TEXT NOT NULL DEFAULT 'waiting');
+                 CREATE TABLE log (room TEXT NOT NULL, n INTEGER NOT NULL, seq INTEGER NOT NULL,
+                     action TEXT, events TEXT NOT NULL, PRIMARY KEY (room, n)) WITHOUT ROWID;
+                 INSERT INTO rooms (id, game, options, seed, private, status)
+                     VALUES ('r', 'hydra-2', '{}', 7, 0, 'playing');
+                 INSERT INTO log VALUES ('r', 1, 2, 'N 5 click C1R', '{\"a\":1}\n{\"a\":2}');
+                 INSERT INTO log VALUES ('r', 2, 3, 'S 9 end', '{\"a\":3}');",
+            )
+            .unwrap();
+        }
+        let s = SqliteStore::open(&db.path()).unwrap();
+        block_on(s.append(click("r", 3)).wait()).unwrap();
+        let saved = s.unfinished().unwrap();
+        assert_eq!(saved[0].appends, 3);
+        assert_eq!(saved[0].actions.len(), 3);
+        assert_eq!(saved[0].actions[1].action, Action::EndTurn);
+        assert_eq!(saved[0].events.len(), 4);
     }
 
     #[test]
