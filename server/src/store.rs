@@ -33,9 +33,9 @@ const CHECKPOINT_PAUSE: Duration = Duration::from_millis(20);
 /// WAL frames past which the checkpointer asks the writer to copy the last few frames itself,
 /// between two batches, so the next commit starts the WAL over (a passive checkpoint under
 /// constant commits never sees the WAL still, so it could never reset it).
-const WAL_RESET_AT: u64 = 16_000;
+const WAL_RESET_AT: u64 = 48_000;
 /// WAL frames past which the writer checkpoints on its own (if the checkpointer fell behind).
-const WAL_LIMIT: u64 = 64_000;
+const WAL_LIMIT: u64 = 192_000;
 
 /// A store failure. The request that caused it is refused with code `server`.
 #[derive(Debug, Error)]
