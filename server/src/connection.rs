@@ -178,12 +178,19 @@ enum End {
 /// the server shuts down. Generic over the socket so it can be driven over channels.
 pub async fn serve<S>(socket: S, shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>)
 where
-    S: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Unpin,
+    S: Stream<Item = Result<Message, WsError>>
+        + Sink<Message, Error = WsError>
+        + Unpin
+        + Send
+        + 'static,
 {
     let id = shared.next_conn_id();
-    let (outbox, mut rx) = Outbox::new(id, shared.metrics.clone(), shared.send_queue);
+    let (outbox, rx) = Outbox::new(id, shared.metrics.clone(), shared.send_queue);
     let kick = outbox.kick.clone();
-    let (mut sink, mut stream) = socket.split();
+    let (sink, mut stream) = socket.split();
+    // The write loop is a task of its own, so a frame queued for this client wakes only it,
+    // not the reader's wait on the socket, the lobby and the shutdown signal as well.
+    let mut writer = tokio::spawn(write_loop(sink, rx, kick));
     let mut session = Session::new(shared.clone(), outbox.clone());
     let end = {
         let reader = async {
@@ -284,57 +291,10 @@ where
                 session.handle(&text).await;
             }
         };
-        let writer = async {
-            // Made once, as `stopping` is: a fresh `notified()` in every select would join
-            // and leave the notifier's waiter list for every frame written.
-            let kicked = kick.notified();
-            tokio::pin!(kicked);
-            loop {
-                let mut next = tokio::select! {
-                    biased;
-                    _ = &mut kicked => return End::Slow,
-                    item = rx.recv() => item,
-                };
-                // Feed what is already queued (up to a batch), then flush once.
-                let mut last = false;
-                for _ in 0..WRITE_BATCH {
-                    let message = match next {
-                        None => return End::Gone,
-                        Some(Out::Text(frame)) => Message::Text(frame),
-                        Some(Out::Close(code, reason)) => {
-                            last = true;
-                            Message::Close(Some(CloseFrame {
-                                code: CloseCode::from(code),
-                                reason: reason.into(),
-                            }))
-                        }
-                    };
-                    tokio::select! {
-                        biased;
-                        _ = &mut kicked => return End::Slow,
-                        fed = sink.feed(message) => if fed.is_err() { return End::Gone },
-                    }
-                    if last {
-                        break;
-                    }
-                    match rx.try_recv() {
-                        Ok(item) => next = Some(item),
-                        Err(_) => break,
-                    }
-                }
-                tokio::select! {
-                    biased;
-                    _ = &mut kicked => return End::Slow,
-                    flushed = sink.flush() => if flushed.is_err() { return End::Gone },
-                }
-                if last {
-                    return End::Closed;
-                }
-            }
-        };
-        tokio::pin!(reader, writer);
+        tokio::pin!(reader);
         tokio::select! {
             end = &mut writer => {
+                let end = end.unwrap_or(End::Gone);
                 if matches!(end, End::Closed) {
                     // Our close frame is out: let the reader drain until the client answers.
                     let _ = tokio::time::timeout(CLOSE_GRACE, &mut reader).await;
@@ -345,12 +305,68 @@ where
                 if matches!(end, End::Closed) {
                     let _ = tokio::time::timeout(CLOSE_GRACE, &mut writer).await;
                 }
+                writer.abort();
                 end
             }
         }
     };
     tracing::debug!(conn = id, ?end, "connection ended");
     session.close().await;
+}
+
+/// Drains a client's send queue into its socket, a batch of frames per flush, until the
+/// queue closes, the socket fails, a close frame has gone out, or the queue overflowed
+/// (`kick`).
+async fn write_loop<K>(mut sink: K, mut rx: mpsc::Receiver<Out>, kick: Arc<Notify>) -> End
+where
+    K: Sink<Message, Error = WsError> + Unpin,
+{
+    // Made once, as `stopping` is: a fresh `notified()` in every select would join
+    // and leave the notifier's waiter list for every frame written.
+    let kicked = kick.notified();
+    tokio::pin!(kicked);
+    loop {
+        let mut next = tokio::select! {
+            biased;
+            _ = &mut kicked => return End::Slow,
+            item = rx.recv() => item,
+        };
+        // Feed what is already queued (up to a batch), then flush once.
+        let mut last = false;
+        for _ in 0..WRITE_BATCH {
+            let message = match next {
+                None => return End::Gone,
+                Some(Out::Text(frame)) => Message::Text(frame),
+                Some(Out::Close(code, reason)) => {
+                    last = true;
+                    Message::Close(Some(CloseFrame {
+                        code: CloseCode::from(code),
+                        reason: reason.into(),
+                    }))
+                }
+            };
+            tokio::select! {
+                biased;
+                _ = &mut kicked => return End::Slow,
+                fed = sink.feed(message) => if fed.is_err() { return End::Gone },
+            }
+            if last {
+                break;
+            }
+            match rx.try_recv() {
+                Ok(item) => next = Some(item),
+                Err(_) => break,
+            }
+        }
+        tokio::select! {
+            biased;
+            _ = &mut kicked => return End::Slow,
+            flushed = sink.flush() => if flushed.is_err() { return End::Gone },
+        }
+        if last {
+            return End::Closed;
+        }
+    }
 }
 
 fn flood(outbox: &Outbox) {
