@@ -10,8 +10,8 @@
 //! sending anything. A second thread on its own connection copies the WAL back into the
 //! database (a passive checkpoint, with its fsync) so commits never wait for that. Every
 //! [`WAL_RESET_AT`] frames the writer copies the last few frames itself between two batches,
-//! which lets the WAL start over: a short stall every few seconds instead of a long one per
-//! checkpoint (measurements in BENCHMARKS.md).
+//! which lets the WAL start over: a short stall (one fsync) every ten seconds or so of a busy
+//! server instead of a long one per checkpoint (measurements in BENCHMARKS.md).
 
 use crate::journal::{self, Journal, Pending, Upkeep};
 use orion_engine::{parse_click, parse_piece, parse_slot, Action, Millis, Seat};
