@@ -339,3 +339,101 @@ fn join_line(text: &mut String, line: &str) {
     }
     text.push_str(line);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn append(room: &str, n: u64) -> Append {
+        Append {
+            room: Arc::from(room),
+            n,
+            action: None,
+            events: vec![(n, format!("{{\"n\":{n}}}"))],
+            seq: n,
+        }
+    }
+
+    /// A store's tables in memory and a journal holding `rooms` rooms of `rows` rows each,
+    /// appended round-robin as a busy server would.
+    fn journal_with(rooms: usize, rows: u64) -> (Connection, Journal) {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(crate::store::SCHEMA).unwrap();
+        conn.execute_batch(SCHEMA).unwrap();
+        let mut journal = Journal::open(&mut conn).unwrap();
+        for n in 1..=rows {
+            let tx = conn.transaction().unwrap();
+            let mut pending = Pending::new();
+            for r in 0..rooms {
+                Journal::write(&tx, &append(&format!("room-{r}"), n), &mut pending).unwrap();
+            }
+            tx.commit().unwrap();
+            journal.committed(pending);
+        }
+        (conn, journal)
+    }
+
+    #[test]
+    fn rooms_that_start_together_fall_due_apart() {
+        let pins: Vec<i64> = (0..1000).map(|r| pin(&format!("room-{r}"))).collect();
+        assert!(pins
+            .iter()
+            .all(|p| (PIN_ROWS..PIN_ROWS * 3 / 2).contains(p)));
+        // Spread over the whole range, not bunched: 1,000 rooms that started together fall
+        // due over thousands of rows, never many in the same stretch of 64.
+        let spread = pins.iter().max().unwrap() - pins.iter().min().unwrap();
+        assert!(
+            spread > PIN_ROWS * 2 / 5,
+            "pins spread over {spread} rows only"
+        );
+        let fair = 1000 * 64 / (PIN_ROWS / 2) as usize;
+        let busiest = pins
+            .iter()
+            .map(|&p| pins.iter().filter(|&&q| (p..p + 64).contains(&q)).count())
+            .max()
+            .unwrap();
+        assert!(busiest <= 3 * fair, "{busiest} rooms due within 64 rows");
+    }
+
+    #[test]
+    fn one_commit_moves_only_its_share_of_the_rooms_that_are_due() {
+        // 400 rooms of 60 rows: 24,000 rows, so every room is past its pin.
+        let (mut conn, mut journal) = journal_with(400, 60);
+        let due = journal
+            .due
+            .iter()
+            .filter(|(at, _)| *at <= journal.head)
+            .count();
+        assert!(due > 100, "{due} rooms due");
+        let tx = conn.transaction().unwrap();
+        let upkeep = journal.upkeep(&tx, 8).unwrap();
+        tx.commit().unwrap();
+        // A commit of 8 rows moves at least MOVE_BUDGET rows, and no more than one room's
+        // rows past it; the rest wait for the next commits.
+        assert!(upkeep.moved_rows >= MOVE_BUDGET);
+        assert!(
+            upkeep.moved_rows < MOVE_BUDGET + 60,
+            "{} rows",
+            upkeep.moved_rows
+        );
+        let moved = upkeep.moved.clone();
+        journal.upkept(upkeep);
+        let stored: i64 = conn
+            .query_row("SELECT COUNT(*) FROM log", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(stored as usize, moved.len(), "one chunk row per room moved");
+        for room in &moved {
+            let mut out = Vec::new();
+            journal.events(room, 0, &mut out, usize::MAX);
+            assert!(out.is_empty(), "{room} still holds its moved rows");
+        }
+        // Commit after commit, every room that was due moves.
+        for _ in 0..200 {
+            let tx = conn.transaction().unwrap();
+            let upkeep = journal.upkeep(&tx, 8).unwrap();
+            tx.commit().unwrap();
+            journal.upkept(upkeep);
+        }
+        assert!(journal.due.iter().all(|(at, _)| *at > journal.head));
+    }
+}

@@ -185,7 +185,7 @@ enum Job {
     Run(Call),
 }
 
-const SCHEMA: &str = "
+pub(crate) const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS rooms (
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
