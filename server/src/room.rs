@@ -247,8 +247,9 @@ struct Room {
     options: RoomOptions,
     /// `options` as sent to clients.
     options_json: Value,
-    /// The game (set up at creation; actions are accepted once it is playing).
-    game: Game,
+    /// The game (set up at creation; actions are accepted once it is playing). Boxed: it is
+    /// 1.7 KB, and a copy is kept across each wait for the store, in the room's future.
+    game: Box<Game>,
     /// Waiting, playing or finished.
     status: Status,
     /// Start without `ready` (quick matches).
@@ -318,14 +319,7 @@ pub fn create(
         ));
     }
     // The first seats are taken by the room's own task, before any other command reaches it.
-    tokio::spawn(async move {
-        for (q, seat) in first {
-            room.join(q.re, q.player, seat, q.outbox).await;
-        }
-        room.maybe_start().await;
-        room.publish();
-        room.run(rx).await;
-    });
+    tokio::spawn(room.run(Some(first), rx));
     Ok(handle)
 }
 
@@ -392,7 +386,7 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
         return Err("directory full".into());
     }
     room.publish();
-    tokio::spawn(room.run(rx));
+    tokio::spawn(room.run(None, rx));
     Ok(handle)
 }
 
@@ -428,7 +422,7 @@ impl Room {
             private,
             options,
             options_json,
-            game,
+            game: Box::new(game),
             status: Status::Waiting,
             auto_start: false,
             seats: BTreeMap::new(),
@@ -452,7 +446,21 @@ impl Room {
         (handle, rx)
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+    /// The room's task: seats `first` for a new room (the creator, or a quick match's
+    /// players), then takes commands until the room ends. The room lives in this one future
+    /// (a block around it would keep a second copy).
+    async fn run(
+        mut self,
+        first: Option<Vec<(Queued, Option<Seat>)>>,
+        mut rx: mpsc::Receiver<RoomCmd>,
+    ) {
+        if let Some(first) = first {
+            for (q, seat) in first {
+                self.join(q.re, q.player, seat, q.outbox).await;
+            }
+            self.maybe_start().await;
+            self.publish();
+        }
         let mut shutdown = self.shared.shutdown();
         loop {
             if self.is_done() {
