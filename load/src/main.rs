@@ -102,6 +102,10 @@ async fn main() -> anyhow::Result<()> {
         _ => None,
     };
     let rss = outcome.proc_end.as_ref().map(|p| p.rss_kb);
+    let steal = match (&outcome.proc_start, &outcome.proc_end) {
+        (Some(a), Some(b)) => b.steal_percent_since(a),
+        _ => None,
+    };
     println!(
         "{}",
         serde_json::json!({
@@ -111,7 +115,7 @@ async fn main() -> anyhow::Result<()> {
             "clicks": outcome.measured_clicks, "errors": outcome.errors, "games_finished": outcome.finished,
             "p50_ms": stats.p50, "p99_ms": stats.p99, "max_ms": stats.max,
             "p99_from_schedule_ms": stats.p99_late,
-            "server_cpu_percent": cpu, "server_rss_kb": rss,
+            "server_cpu_percent": cpu, "server_rss_kb": rss, "host_steal_percent": steal,
             "wall_seconds": started.elapsed().as_secs_f64().round(),
         })
     );

@@ -37,6 +37,22 @@ pub struct Proc {
     pub rss_kb: u64,
     /// When it was read.
     pub at: std::time::Instant,
+    /// The whole machine's steal and total CPU ticks from `/proc/stat`, if readable.
+    pub host: Option<(u64, u64)>,
+}
+
+/// Steal and total ticks of the `cpu` line of `/proc/stat` (user, nice, system, idle, iowait,
+/// irq, softirq, steal: the time a hypervisor gave this machine's CPUs to someone else is
+/// steal, and it makes a latency run meaningless).
+pub fn steal_of(stat: &str) -> Option<(u64, u64)> {
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    let ticks: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .take(8)
+        .map(|f| f.parse().ok())
+        .collect::<Option<_>>()?;
+    (ticks.len() == 8).then(|| (ticks[7], ticks.iter().sum()))
 }
 
 impl Proc {
@@ -63,10 +79,14 @@ impl Proc {
             .and_then(|v| v.split_whitespace().next())
             .and_then(|v| v.parse().ok())
             .unwrap_or(0);
+        let host = std::fs::read_to_string("/proc/stat")
+            .ok()
+            .and_then(|s| steal_of(&s));
         Ok(Proc {
             ticks: tick(11) + tick(12),
             rss_kb,
             at: std::time::Instant::now(),
+            host,
         })
     }
 
@@ -75,5 +95,36 @@ impl Proc {
         let secs = self.at.duration_since(earlier.at).as_secs_f64().max(1e-9);
         let used = self.ticks.saturating_sub(earlier.ticks) as f64 / 100.0;
         (used / secs * 1000.0).round() / 10.0
+    }
+
+    /// The share of the machine's CPU time stolen by the hypervisor between `earlier` and
+    /// this reading, in percent.
+    pub fn steal_percent_since(&self, earlier: &Proc) -> Option<f64> {
+        let ((s1, t1), (s0, t0)) = (self.host?, earlier.host?);
+        let total = t1.checked_sub(t0).filter(|t| *t > 0)?;
+        Some((s1.saturating_sub(s0) as f64 * 1000.0 / total as f64).round() / 10.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steal_is_read_from_the_cpu_line() {
+        let stat = "cpu  100 5 50 800 10 0 5 30 0 0\ncpu0 50 2 25 400 5 0 2 15 0 0\n";
+        assert_eq!(steal_of(stat), Some((30, 1000)));
+        assert_eq!(steal_of("cpu0 1 2 3\n"), None);
+        let at = std::time::Instant::now();
+        let reading = |steal, total| Proc {
+            ticks: 0,
+            rss_kb: 0,
+            at,
+            host: Some((steal, total)),
+        };
+        assert_eq!(
+            reading(130, 2000).steal_percent_since(&reading(30, 1000)),
+            Some(10.0)
+        );
     }
 }
