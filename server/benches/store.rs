@@ -2,17 +2,11 @@
 //! append together, so store changes can be compared on CPU time rather than on end-to-end
 //! latency, which the shared VM disk makes noisy.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use orion_server::{Append, Commit, SqliteStore, Store};
-use std::sync::Arc;
+mod workload;
 
-/// A click event of the size the server stores (the whole position string included).
-fn click_event(seq: u64) -> String {
-    let position: String = (0..40)
-        .map(|i| format!("A{}e:R{} ", i % 5 + 1, i % 20 + 1))
-        .collect();
-    format!(r#"{{"kind":"click","seat":"S","click":"C3R","position":"{position}","n":{seq}}}"#)
-}
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use orion_server::{Commit, SqliteStore};
+use workload::Spread;
 
 fn group_commit(c: &mut Criterion) {
     let dir = std::env::temp_dir().join(format!("orion-store-bench-{}", std::process::id()));
@@ -25,7 +19,7 @@ fn group_commit(c: &mut Criterion) {
         let path = dir.join(format!("b{rooms}.db"));
         let _ = std::fs::remove_file(&path);
         let store = SqliteStore::open(path.to_str().expect("utf-8 path")).expect("store");
-        let ids: Vec<Arc<str>> = (0..rooms).map(|r| Arc::from(format!("r{r:08x}"))).collect();
+        let ids = workload::room_ids(rooms as usize);
         let mut n = 0u64;
         group.throughput(Throughput::Elements(rooms));
         group.bench_with_input(
@@ -37,21 +31,9 @@ fn group_commit(c: &mut Criterion) {
                     // Every room queues one append before any is awaited: one group commit.
                     let commits: Vec<Commit> = ids
                         .iter()
-                        .map(|room| {
-                            store.append(Append {
-                                room: room.clone(),
-                                n,
-                                action: None,
-                                events: vec![(n, click_event(n))],
-                                seq: n,
-                            })
-                        })
+                        .map(|room| workload::append(&store, room, n))
                         .collect();
-                    runtime.block_on(async {
-                        for commit in commits {
-                            commit.wait().await.expect("stored");
-                        }
-                    });
+                    workload::wait_all(&runtime, commits);
                 })
             },
         );
@@ -62,33 +44,10 @@ fn group_commit(c: &mut Criterion) {
     let (rooms, together) = (1000usize, 8usize);
     let path = dir.join("spread.db");
     let store = SqliteStore::open(path.to_str().expect("utf-8 path")).expect("store");
-    let ids: Vec<Arc<str>> = (0..rooms).map(|r| Arc::from(format!("r{r:08x}"))).collect();
-    let mut appended = vec![0u64; rooms];
-    let mut next = 0usize;
+    let mut spread = Spread::new(rooms);
     group.throughput(Throughput::Elements(together as u64));
     group.bench_function(BenchmarkId::new("append_spread", "1000x8"), |b| {
-        b.iter(|| {
-            let commits: Vec<Commit> = (0..together)
-                .map(|_| {
-                    let r = next % rooms;
-                    next += 1;
-                    appended[r] += 1;
-                    let n = appended[r];
-                    store.append(Append {
-                        room: ids[r].clone(),
-                        n,
-                        action: None,
-                        events: vec![(n, click_event(n))],
-                        seq: n,
-                    })
-                })
-                .collect();
-            runtime.block_on(async {
-                for commit in commits {
-                    commit.wait().await.expect("stored");
-                }
-            });
-        })
+        b.iter(|| spread.commit(&store, &runtime, together))
     });
     group.finish();
     drop(store);

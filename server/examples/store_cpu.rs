@@ -7,17 +7,12 @@
 //! `cargo run --release -p orion-server --example store_cpu -- [rows per commit] [warm-up
 //! rows] [measured rows]` (defaults 8, 80,000 and 160,000).
 
-use orion_server::{Append, Commit, SqliteStore, Store};
-use std::sync::Arc;
-use std::time::Instant;
+#[path = "../benches/workload/mod.rs"]
+mod workload;
 
-/// A click event of the size the server stores (the whole position string included).
-fn click_event(seq: u64) -> String {
-    let position: String = (0..40)
-        .map(|i| format!("A{}e:R{} ", i % 5 + 1, i % 20 + 1))
-        .collect();
-    format!(r#"{{"kind":"click","seat":"S","click":"C3R","position":"{position}","n":{seq}}}"#)
-}
+use orion_server::SqliteStore;
+use std::time::Instant;
+use workload::Spread;
 
 /// CPU time used so far by the whole process, in microseconds.
 fn cpu_us() -> f64 {
@@ -43,32 +38,10 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("runtime");
-    let rooms = 1000;
-    let ids: Vec<Arc<str>> = (0..rooms).map(|r| Arc::from(format!("r{r:08x}"))).collect();
-    let mut appended = vec![0u64; rooms];
-    let mut next = 0;
+    let mut spread = Spread::new(1000);
     let mut run = |count: usize| {
         for _ in 0..count / together {
-            let commits: Vec<Commit> = (0..together)
-                .map(|_| {
-                    let r = next % rooms;
-                    next += 1;
-                    appended[r] += 1;
-                    let n = appended[r];
-                    store.append(Append {
-                        room: ids[r].clone(),
-                        n,
-                        action: None,
-                        events: vec![(n, click_event(n))],
-                        seq: n,
-                    })
-                })
-                .collect();
-            runtime.block_on(async {
-                for commit in commits {
-                    commit.wait().await.expect("stored");
-                }
-            });
+            spread.commit(&store, &runtime, together);
         }
     };
     run(warm);
