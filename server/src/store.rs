@@ -859,14 +859,7 @@ mod tests {
     #[test]
     fn events_come_back_in_order_after_since() {
         let s = SqliteStore::open(":memory:").unwrap();
-        let rec = RoomRecord {
-            id: "r".into(),
-            game: "hydra-2".into(),
-            options: "{}".into(),
-            seed: 7,
-            private: false,
-            code: None,
-        };
+        let rec = room_r();
         s.create_room(&rec).unwrap();
         let events: Vec<(u64, String)> = (1..=5).map(|i| (i, format!("{{\"n\":{i}}}"))).collect();
         let append = Append {
@@ -882,6 +875,18 @@ mod tests {
         assert_eq!(s.unfinished().unwrap().len(), 1);
         s.set_status("r", "finished").unwrap();
         assert!(s.unfinished().unwrap().is_empty());
+    }
+
+    /// A Hydra room `r`, as the tests create it.
+    fn room_r() -> RoomRecord {
+        RoomRecord {
+            id: "r".into(),
+            game: "hydra-2".into(),
+            options: "{}".into(),
+            seed: 7,
+            private: false,
+            code: None,
+        }
     }
 
     fn block_on<F: std::future::Future>(f: F) -> F::Output {
@@ -998,14 +1003,7 @@ mod tests {
     #[test]
     fn a_restart_after_rows_move_keeps_every_action_once() {
         let db = TempDb::new("chunks");
-        let rec = RoomRecord {
-            id: "r".into(),
-            game: "hydra-2".into(),
-            options: "{}".into(),
-            seed: 7,
-            private: false,
-            code: None,
-        };
+        let rec = room_r();
         {
             let s = SqliteStore::open(&db.path()).unwrap();
             s.create_room(&rec).unwrap();
