@@ -390,7 +390,6 @@ impl Writer {
         }
     }
 
-    /// Writes `appends` in one transaction.
     /// Writes `appends` in one transaction, with the journal's upkeep (in a savepoint of its
     /// own, so that its failure costs only itself).
     fn transact<'a>(
@@ -1069,17 +1068,14 @@ mod tests {
 
     #[test]
     fn appends_are_on_disk_when_their_commit_resolves() {
-        let dir = std::env::temp_dir().join(format!("orion-store-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("s.db");
-        let path = path.to_str().unwrap();
-        let s = SqliteStore::open(path).unwrap();
+        let db = TempDb::new("store");
+        let path = db.path();
+        let s = SqliteStore::open(&path).unwrap();
         for seq in 1..=300 {
             block_on(s.append(event("r", seq)).wait()).unwrap();
         }
         // Another connection (another process, as after a crash) sees every committed event.
-        let other = Connection::open(path).unwrap();
+        let other = Connection::open(&path).unwrap();
         let n: i64 = other
             .query_row(
                 "SELECT COUNT(*) FROM (SELECT n FROM log WHERE room = 'r'
@@ -1091,6 +1087,5 @@ mod tests {
         assert_eq!(n, 300);
         drop(s);
         drop(other);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
