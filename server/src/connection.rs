@@ -321,8 +321,8 @@ async fn write_loop<K>(mut sink: K, mut rx: mpsc::Receiver<Out>, kick: Arc<Notif
 where
     K: Sink<Message, Error = WsError> + Unpin,
 {
-    // Made once, as `stopping` is: a fresh `notified()` in every select would join
-    // and leave the notifier's waiter list for every frame written.
+    // Made once, as the reader's shutdown wait is: a fresh `notified()` in every select
+    // would join and leave the notifier's waiter list for every frame written.
     let kicked = kick.notified();
     tokio::pin!(kicked);
     loop {
