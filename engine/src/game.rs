@@ -23,6 +23,9 @@ pub type Millis = u64;
 
 /// The most clicks any option may grant in one move (the earlier server's bound).
 pub const MAX_CLICKS: u8 = 6;
+/// Most faces a die option may have: the booklet's die has six, and a bound keeps a room's
+/// options (sent in every listing and snapshot) small.
+pub const MAX_DIE_FACES: usize = 12;
 
 /// How long another player has to claim a chain made for him by someone else's click.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -538,7 +541,7 @@ pub enum SetupError {
     #[error("clicks must be 1 to {MAX_CLICKS}, not {0}")]
     Clicks(u8),
     /// A die with a face out of range.
-    #[error("die faces must be 1 to {MAX_CLICKS} (and at least one face)")]
+    #[error("a die has 1 to {MAX_DIE_FACES} faces, each 1 to {MAX_CLICKS}")]
     Die,
     /// A mover who does not play in this game.
     #[error("seat {0} does not play in this game")]
@@ -565,7 +568,10 @@ impl Game {
                 return Err(SetupError::Clicks(c));
             }
         }
-        if options.die.is_empty() || options.die.iter().any(|&f| f == 0 || f > MAX_CLICKS) {
+        if options.die.is_empty()
+            || options.die.len() > MAX_DIE_FACES
+            || options.die.iter().any(|&f| f == 0 || f > MAX_CLICKS)
+        {
             return Err(SetupError::Die);
         }
         let mut rng = rng;

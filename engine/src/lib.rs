@@ -24,7 +24,7 @@ pub use chain::{chain_pieces, has_chain};
 pub use fence::{evaluate as evaluate_fences, regions, Capture, MAX_FENCED_ROTORS};
 pub use game::{
     Action, ActionError, Allowance, ClaimWindow, Event, Game, Mechanics, Millis, Options, Outcome,
-    PlaceRule, PuzzleProgress, Reveal, Rules, SetupError, Winner, MAX_CLICKS,
+    PlaceRule, PuzzleProgress, Reveal, Rules, SetupError, Winner, MAX_CLICKS, MAX_DIE_FACES,
 };
 pub use movegen::{move_count, moves, perft};
 pub use notation::{
@@ -35,4 +35,4 @@ pub use piece::{ByColour, Colour, Piece, PIECES_PER_COLOUR};
 pub use position::Position;
 pub use rules::{reverses, standard_start, Die, LastMove, MoveState, RuleError};
 pub use seat::{Seat, SeatInfo};
-pub use secret::commitment;
+pub use secret::{commitment, seed_commitment};

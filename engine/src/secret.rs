@@ -14,6 +14,13 @@ pub fn commitment(number: u8, salt: &[u8]) -> String {
     hex(&Sha256::digest(text.as_bytes()))
 }
 
+/// The commitment to a room's random seed with `salt`: hex SHA-256 of `"{seed}:{salt hex}"`
+/// (the seed in decimal). Published at the start, checked by anyone once `over` reveals both.
+pub fn seed_commitment(seed: u64, salt: &[u8]) -> String {
+    let text = format!("{seed}:{}", hex(salt));
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -24,6 +31,19 @@ mod tests {
         assert_eq!(
             commitment(7, &[0x00, 0xff]),
             "0cd46b9b13971d2090e3a4d9b9452bdbd9bfd78c45c7250b1bc5cda126c7eb86"
+        );
+    }
+
+    #[test]
+    fn the_seed_commitment_is_sha256_of_seed_and_salt() {
+        // `printf '12345:00ff' | sha256sum`
+        assert_eq!(
+            seed_commitment(12345, &[0x00, 0xff]),
+            "01e1f3ffeb7cca80dae87a2461793621a577642e440b75638b036114908e4878"
+        );
+        assert_ne!(
+            seed_commitment(12345, &[0x00]),
+            seed_commitment(12346, &[0x00])
         );
     }
 }

@@ -9,10 +9,12 @@ mod journal;
 mod lobby;
 mod metrics;
 mod protocol;
+mod retention;
 mod room;
 mod server;
 mod session;
 mod store;
+mod text;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use connection::{MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};

@@ -6,7 +6,7 @@ use crate::connection::Outbox;
 use crate::protocol::{Frame, ReplyTo};
 use crate::room::RoomCmd;
 use dashmap::DashMap;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -19,6 +19,15 @@ pub const MAX_SEATS_PER_PLAYER: usize = 8;
 /// Watchers get at most one new list per this interval: with thousands of rooms changing, the
 /// list is rebuilt a few times a second instead of once per change.
 pub const LISTING_EVERY: Duration = Duration::from_millis(100);
+/// Most rooms in one `lobby` message; the rest is asked for with `after` (watchers are sent
+/// the first page, with `total` saying how many rooms are listed in all).
+pub const LOBBY_PAGE_ROOMS: usize = 100;
+/// Most bytes of room summaries in one `lobby` message (a summary is a few hundred bytes:
+/// options and names are bounded), far below the largest frame a client is sent.
+pub const LOBBY_PAGE_BYTES: usize = 32 * 1024;
+/// Most rooms waiting for players at once: past it `create` is refused with `full`, so rooms
+/// made and held open can never take the room a quick match or a started game needs.
+pub const MAX_WAITING_ROOMS: usize = MAX_ROOMS / 2;
 
 /// A room id.
 pub type RoomId = Arc<str>;
@@ -103,9 +112,12 @@ struct Listing {
     status: &'static str,
     /// Unlisted rooms count in metrics but are not shown.
     private: bool,
-    /// The room summary object of the protocol.
-    summary: Value,
+    /// The room summary object of the protocol, serialized.
+    summary: Arc<str>,
 }
+
+/// The public room list: each listed room's id and serialized summary, in id order.
+pub type PublicList = Vec<(RoomId, Arc<str>)>;
 
 /// The listings and when the public list was last rebuilt from them.
 #[derive(Debug, Default)]
@@ -137,9 +149,10 @@ pub struct Lobby {
     listings: Mutex<Listings>,
     /// Wakes [`flush_listing`] when a change could not be published at once.
     flush: Arc<Notify>,
-    /// The public room list and a ready-made `lobby` frame for watchers; watchers see only
-    /// the latest (a slow watcher skips intermediate lists instead of queueing them).
-    listing: watch::Sender<(Arc<Value>, Frame)>,
+    /// The public room list and a ready-made `lobby` frame (its first page) for watchers;
+    /// watchers see only the latest (a slow watcher skips intermediate lists instead of
+    /// queueing them).
+    listing: watch::Sender<(Arc<PublicList>, Frame)>,
     /// Rooms in which each player holds a seat.
     seats: DashMap<PlayerId, HashSet<RoomId>>,
     /// Players waiting for a quick match, by game id and player count.
@@ -149,8 +162,8 @@ pub struct Lobby {
 impl Lobby {
     /// An empty lobby over `rooms`.
     pub fn new(rooms: Box<dyn Directory>) -> Lobby {
-        let empty = Arc::new(json!([]));
-        let frame = lobby_frame(&empty);
+        let empty = Arc::new(PublicList::new());
+        let frame = lobby_page(&empty, None, &None);
         Lobby {
             rooms,
             listings: Mutex::new(Listings::default()),
@@ -161,14 +174,16 @@ impl Lobby {
         }
     }
 
-    /// The current public room list (rebuilt first if a room changed since).
-    pub fn list(&self) -> Arc<Value> {
+    /// A `lobby` reply: the page of the current public list after room `after` (rebuilt
+    /// first if a room changed since).
+    pub fn page(&self, after: Option<&str>, re: &ReplyTo) -> Frame {
         self.flush();
-        self.listing.borrow().0.clone()
+        let list = self.listing.borrow().0.clone();
+        lobby_page(&list, after, re)
     }
 
     /// Follows the room list.
-    pub fn watch(&self) -> watch::Receiver<(Arc<Value>, Frame)> {
+    pub fn watch(&self) -> watch::Receiver<(Arc<PublicList>, Frame)> {
         self.listing.subscribe()
     }
 
@@ -185,7 +200,7 @@ impl Lobby {
                     Listing {
                         status,
                         private,
-                        summary,
+                        summary: Arc::from(summary.to_string()),
                     },
                 );
             }
@@ -211,17 +226,22 @@ impl Lobby {
     }
 
     fn rebuild(&self, all: &mut Listings) {
-        let list: Vec<Value> = all
+        let list: PublicList = all
             .by_room
-            .values()
-            .filter(|l| !l.private)
-            .map(|l| l.summary.clone())
+            .iter()
+            .filter(|(_, l)| !l.private)
+            .map(|(id, l)| (id.clone(), l.summary.clone()))
             .collect();
         all.dirty = false;
         all.built = Some(Instant::now());
-        let list = Arc::new(Value::Array(list));
-        let frame = lobby_frame(&list);
-        self.listing.send_replace((list, frame));
+        let frame = lobby_page(&list, None, &None);
+        self.listing.send_replace((Arc::new(list), frame));
+    }
+
+    /// Whether another room may wait for players (see [`MAX_WAITING_ROOMS`]).
+    pub fn may_open_waiting_room(&self) -> bool {
+        let waiting = self.counts().first().map_or(0, |c| c.1);
+        waiting < MAX_WAITING_ROOMS
     }
 
     /// Live rooms by status, for metrics.
@@ -319,6 +339,28 @@ pub async fn flush_listing(shared: Weak<crate::server::Shared>) {
     }
 }
 
-fn lobby_frame(list: &Value) -> Frame {
-    Frame::from(json!({"t": "lobby", "rooms": list}).to_string())
+/// A `lobby` message: the rooms of `list` after room `after`, as many as fit in a page, with
+/// `more` (ask again with `after` set to the last room shown) and `total` (rooms listed).
+fn lobby_page(list: &PublicList, after: Option<&str>, re: &ReplyTo) -> Frame {
+    let start = after.map_or(0, |a| list.partition_point(|(id, _)| &**id <= a));
+    let mut out = String::from("{\"t\":\"lobby\",\"rooms\":[");
+    let mut shown = 0;
+    for (_, summary) in &list[start..] {
+        if shown == LOBBY_PAGE_ROOMS || (shown > 0 && out.len() + summary.len() > LOBBY_PAGE_BYTES)
+        {
+            break;
+        }
+        if shown > 0 {
+            out.push(',');
+        }
+        out.push_str(summary);
+        shown += 1;
+    }
+    let more = start + shown < list.len();
+    out.push_str(&format!("],\"more\":{more},\"total\":{}", list.len()));
+    if let Some(re) = re {
+        out.push_str(&format!(",\"re\":{re}"));
+    }
+    out.push('}');
+    Frame::from(out)
 }

@@ -14,6 +14,10 @@ struct Args {
     /// SQLite store path, or `:memory:` for a throwaway store.
     #[arg(long, default_value = "orion.db")]
     db: String,
+    /// Days to keep finished games (events, chat) and guest identities not seen since; 0
+    /// keeps everything.
+    #[arg(long, default_value_t = 90)]
+    retain_days: u64,
     /// Log level or filter (`info`, `debug`, `orion_server=trace`).
     #[arg(long, default_value = "info")]
     log: String,
@@ -29,6 +33,7 @@ async fn main() -> anyhow::Result<()> {
     let listener = TcpListener::bind(&args.listen).await?;
     let config = orion_server::Config {
         db: args.db,
+        retain: (args.retain_days > 0).then(|| args.retain_days.saturating_mul(24 * 3_600_000)),
         ..Default::default()
     };
     orion_server::serve(listener, config, shutdown_signal()).await

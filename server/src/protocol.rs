@@ -16,10 +16,6 @@ pub const VERSION: u64 = 1;
 /// One serialized server message, shared by all its recipients.
 pub type Frame = tokio_tungstenite::tungstenite::Utf8Bytes;
 
-/// Longest player name, in characters.
-pub const MAX_NAME: usize = 32;
-/// Longest chat line, in characters.
-pub const MAX_CHAT: usize = 500;
 /// Longest room id, invite code, token or other identifier a client may send.
 pub const MAX_ID: usize = 64;
 
@@ -144,6 +140,9 @@ pub enum Request {
         /// Keep the list coming.
         #[serde(default)]
         watch: bool,
+        /// The page of rooms after this room id (the list is in id order and paged).
+        #[serde(default)]
+        after: Option<String>,
     },
     /// Open a room.
     Create {
@@ -266,6 +265,9 @@ pub enum Request {
         /// Only events after this `seq`.
         #[serde(default)]
         since: u64,
+        /// The invite code: a private room's history is shown only with it.
+        #[serde(default)]
+        code: Option<String>,
     },
     /// Are you there?
     Ping,

@@ -13,7 +13,7 @@ use orion_engine::{games, Action, ClaimWindow, Event, Game, Millis, Options, Rul
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
@@ -29,6 +29,13 @@ pub const MAX_RESUME: usize = 2_000;
 pub const DEFAULT_SEAT_HOLD: Millis = 120_000;
 /// Bounds on the clock options, in milliseconds.
 const MAX_CLOCK: Millis = 24 * 3_600_000;
+/// Shortest turn clock: each expiry stores events, so a 1 ms clock would store a thousand a
+/// second (and the clock is paused anyway while every seat is away).
+pub const MIN_TURN_CLOCK: Millis = 1_000;
+/// How long a room that has not started keeps the seat of a player who went away, whatever
+/// its `seat_hold`: a waiting room with nobody connected is closed after this, so rooms made
+/// and left cannot pile up.
+pub const WAITING_HOLD: Millis = 60_000;
 
 /// A room's options: the engine's game options plus the server's clocks and holds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,11 +81,22 @@ impl RoomOptions {
             Some(v) => serde_json::from_value(v.clone())
                 .map_err(|e| Refusal::new(Code::BadRequest, format!("options: {e}")))?,
         };
-        let clock_ok = |v: Option<Millis>| v.is_none_or(|ms| (1..=MAX_CLOCK).contains(&ms));
-        if !clock_ok(options.turn_clock) || !clock_ok(options.time_bank) {
+        if options
+            .turn_clock
+            .is_some_and(|ms| !(MIN_TURN_CLOCK..=MAX_CLOCK).contains(&ms))
+        {
             return Err(Refusal::new(
                 Code::BadRequest,
-                format!("options: turn_clock and time_bank must be 1 to {MAX_CLOCK} ms"),
+                format!("options: turn_clock must be {MIN_TURN_CLOCK} to {MAX_CLOCK} ms"),
+            ));
+        }
+        if options
+            .time_bank
+            .is_some_and(|ms| !(1..=MAX_CLOCK).contains(&ms))
+        {
+            return Err(Refusal::new(
+                Code::BadRequest,
+                format!("options: time_bank must be 1 to {MAX_CLOCK} ms"),
             ));
         }
         if options.seat_hold > MAX_CLOCK {
@@ -122,6 +140,8 @@ pub enum RoomCmd {
     Spectate {
         /// Request id.
         re: ReplyTo,
+        /// Who watches.
+        player: PlayerId,
         /// The watcher's connection.
         outbox: Outbox,
         /// True once he is a member.
@@ -233,6 +253,9 @@ struct TurnClock {
     overdraft_since: Option<Millis>,
     /// Time bank left per seat.
     banks: BTreeMap<Seat, Millis>,
+    /// While every seat is away the clock stands still: what was left of the allowance, and
+    /// whether it was the mover's time bank.
+    paused: Option<(Millis, bool)>,
 }
 
 /// One room, owned by its task.
@@ -258,6 +281,9 @@ struct Room {
     seats: BTreeMap<Seat, Occupant>,
     /// Watchers by connection id.
     spectators: HashMap<u64, Outbox>,
+    /// Who has watched (by player id), so that a watcher whose connection dropped may
+    /// `resume`; bounded (cleared past twice [`MAX_SPECTATORS`]).
+    watched_by: HashSet<PlayerId>,
     /// The last event's seq (0 before the first).
     seq: u64,
     /// Appends stored so far (they are numbered from 1 in the store).
@@ -270,6 +296,12 @@ struct Room {
     /// A result the server decided (time forfeit, abandoned game), which the engine's game
     /// does not know about.
     result: Option<Value>,
+    /// Hex salt of the seed's commitment: the commitment goes out in `start`, seed and salt
+    /// in `over`, so anyone can check every throw and random start (`None`: an older room).
+    salt: Option<String>,
+    /// Who chose each seat's hidden choice (Algol's secret man): only he is shown it, not a
+    /// later occupant of the seat.
+    secret_owners: BTreeMap<Seat, PlayerId>,
     /// Server-wide state.
     shared: Arc<Shared>,
 }
@@ -289,6 +321,7 @@ pub fn create(
         .map_err(|e| Refusal::new(Code::BadRequest, e.to_string()))?;
     let id: RoomId = Arc::from(format!("r{:08x}", rand::thread_rng().gen::<u32>()));
     let code: Option<Arc<str>> = private.then(invite_code);
+    let salt = hex::encode(rand::thread_rng().gen::<[u8; 16]>());
     let options_json = serde_json::to_value(&options).unwrap_or(Value::Null);
     let record = RoomRecord {
         id: id.to_string(),
@@ -297,6 +330,7 @@ pub fn create(
         seed,
         private,
         code: code.as_ref().map(|c| c.to_string()),
+        salt: Some(salt.clone()),
     };
     crate::store::blocking(|| shared.store.create_room(&record))
         .map_err(|e| Refusal::new(Code::Server, e.to_string()))?;
@@ -309,10 +343,12 @@ pub fn create(
         options_json,
         game,
     );
+    room.salt = Some(salt);
     room.auto_start = auto_start;
     let (handle, rx) = room.handle();
     if !shared.lobby.rooms.insert(handle.clone()) {
-        let _ = crate::store::blocking(|| shared.store.set_status(&record.id, "closed"));
+        let now = shared.clock.now_ms();
+        let _ = crate::store::blocking(|| shared.store.set_status(&record.id, "closed", now));
         return Err(Refusal::new(
             Code::Full,
             "the server has no room for more rooms",
@@ -340,6 +376,7 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
         options_json,
         game,
     );
+    room.salt = rec.salt.clone();
     let now = shared.clock.now_ms();
     for (seq, ev) in &saved.events {
         room.seq = *seq;
@@ -359,12 +396,18 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
                         player,
                         conn: None,
                         ready: false,
-                        hold_until: Some(now.saturating_add(room.options.seat_hold)),
+                        hold_until: None,
                     },
                 );
             }
             (Some("left"), Some(seat)) => {
                 room.seats.remove(&seat);
+            }
+            // The seat's occupant at the time chose its secret.
+            (Some("secret"), Some(seat)) => {
+                if let Some(o) = room.seats.get(&seat) {
+                    room.secret_owners.insert(seat, o.player.id.clone());
+                }
             }
             (Some("start"), _) => room.status = Status::Playing,
             (Some("over"), _) => room.status = Status::Finished,
@@ -377,10 +420,13 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
             tracing::warn!(room = %room.id, "replayed action refused: {e}");
         }
     }
-    for occupant in room.seats.values() {
+    let hold = room.hold();
+    for occupant in room.seats.values_mut() {
+        occupant.hold_until = Some(now.saturating_add(hold));
         shared.lobby.take_seat(&occupant.player.id, &room.id);
     }
     room.arm_clock(now);
+    room.pause_clock_while_away(now);
     let (handle, rx) = room.handle();
     if !shared.lobby.rooms.insert(handle.clone()) {
         return Err("directory full".into());
@@ -427,10 +473,13 @@ impl Room {
             auto_start: false,
             seats: BTreeMap::new(),
             spectators: HashMap::new(),
+            watched_by: HashSet::new(),
             seq: 0,
             appends: 0,
             clock,
             result: None,
+            salt: None,
+            secret_owners: BTreeMap::new(),
             published: None,
             shared,
         }
@@ -523,8 +572,13 @@ impl Room {
                 self.maybe_start().await;
                 self.publish();
             }
-            RoomCmd::Spectate { re, outbox, done } => {
-                let _ = done.send(self.spectate(re, outbox));
+            RoomCmd::Spectate {
+                re,
+                player,
+                outbox,
+                done,
+            } => {
+                let _ = done.send(self.spectate(re, player, outbox));
                 self.publish();
             }
             RoomCmd::Leave { re, player, outbox } => {
@@ -638,12 +692,9 @@ impl Room {
             return false;
         }
         let conn = (!outbox.is_closed()).then(|| outbox.clone());
-        let hold_until = conn.is_none().then(|| {
-            self.shared
-                .clock
-                .now_ms()
-                .saturating_add(self.options.seat_hold)
-        });
+        let hold_until = conn
+            .is_none()
+            .then(|| self.shared.clock.now_ms().saturating_add(self.hold()));
         self.seats.insert(
             seat,
             Occupant {
@@ -672,20 +723,78 @@ impl Room {
             o.conn = Some(outbox);
             o.hold_until = None;
         }
+        self.pause_clock_while_away(self.shared.clock.now_ms());
     }
 
-    fn spectate(&mut self, re: ReplyTo, outbox: Outbox) -> bool {
+    /// How long the seat of a player who went away is held: the room's `seat_hold`, but at
+    /// most [`WAITING_HOLD`] before the game starts.
+    fn hold(&self) -> Millis {
+        match self.status {
+            Status::Waiting => self.options.seat_hold.min(WAITING_HOLD),
+            _ => self.options.seat_hold,
+        }
+    }
+
+    /// Stops the turn clock while no seated player is connected (nobody can move, and each
+    /// expiry would store events for nobody), and starts it again, with what was left, when
+    /// one comes back.
+    fn pause_clock_while_away(&mut self, now: Millis) {
+        if self.status != Status::Playing {
+            return;
+        }
+        let anyone = self.seats.values().any(|o| o.conn.is_some());
+        match (anyone, self.clock.paused) {
+            (false, None) => {
+                let Some(deadline) = self.clock.deadline.take() else {
+                    return;
+                };
+                let overdraft = match (self.clock.turn, self.clock.overdraft_since.take()) {
+                    (Some((seat, _)), Some(since)) => {
+                        if let Some(bank) = self.clock.banks.get_mut(&seat) {
+                            *bank = bank.saturating_sub(now.saturating_sub(since));
+                        }
+                        true
+                    }
+                    _ => false,
+                };
+                self.clock.paused = Some((deadline.saturating_sub(now), overdraft));
+            }
+            (true, Some((left, overdraft))) => {
+                self.clock.paused = None;
+                self.clock.deadline = Some(now.saturating_add(left));
+                if overdraft {
+                    self.clock.overdraft_since = Some(now);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn spectate(&mut self, re: ReplyTo, player: PlayerId, outbox: Outbox) -> bool {
+        if !self.add_spectator(&re, player, &outbox) {
+            return false;
+        }
+        outbox.send(self.snapshot(&re, None));
+        true
+    }
+
+    /// Makes `outbox` a watcher, unless the room has all it can take.
+    fn add_spectator(&mut self, re: &ReplyTo, player: PlayerId, outbox: &Outbox) -> bool {
         if self.spectators.len() >= MAX_SPECTATORS {
             self.refuse(
-                &re,
-                &outbox,
+                re,
+                outbox,
                 Code::Full,
                 "this room has all the spectators it can take",
             );
             return false;
         }
+        if self.watched_by.len() >= 2 * MAX_SPECTATORS {
+            // Forget old watchers rather than grow: they can still `spectate` again.
+            self.watched_by.clear();
+        }
+        self.watched_by.insert(player);
         self.spectators.insert(outbox.id, outbox.clone());
-        outbox.send(self.snapshot(&re, None));
         true
     }
 
@@ -725,7 +834,8 @@ impl Room {
             .await;
         if self.status == Status::Playing && self.seats.is_empty() {
             let result = protocol::result_of(None, &self.game.scores());
-            let ev = json!({"kind": "over", "result": result, "reason": "abandoned"});
+            let mut ev = self.over_event(result.clone());
+            ev["reason"] = json!("abandoned");
             self.result = Some(result);
             let _ = self.emit(vec![ev.to_string()], None).await;
             self.finish();
@@ -766,8 +876,11 @@ impl Room {
         if !(full && ready) {
             return;
         }
-        let ev = json!({"kind": "start", "position": protocol::position(self.game.position()),
+        let mut ev = json!({"kind": "start", "position": protocol::position(self.game.position()),
                         "turn": self.turn_json()});
+        if let Some(salt) = self.salt.as_deref().and_then(|s| hex::decode(s).ok()) {
+            ev["seed_commitment"] = json!(orion_engine::seed_commitment(self.game.seed(), &salt));
+        }
         if self.emit(vec![ev.to_string()], None).await.is_err() {
             return;
         }
@@ -807,17 +920,22 @@ impl Room {
             Status::Playing => {}
         }
         let now = self.shared.clock.now_ms();
-        self.step(seat, action, now, Some((&re, &outbox))).await;
+        if self.step(seat, action, now, Some((&re, &outbox))).await
+            && matches!(action, Action::Secret { .. })
+        {
+            self.secret_owners.insert(seat, player.id);
+        }
     }
 
-    /// Steps the game and publishes what it caused; a refusal goes to `sender` alone.
+    /// Steps the game and publishes what it caused; a refusal goes to `sender` alone. True
+    /// when the action was taken and stored.
     async fn step(
         &mut self,
         seat: Seat,
         action: Action,
         now: Millis,
         sender: Option<(&ReplyTo, &Outbox)>,
-    ) {
+    ) -> bool {
         let before = self.game.clone();
         let events = match self.game.step(seat, action, now) {
             Ok(events) => events,
@@ -825,10 +943,16 @@ impl Room {
                 if let Some((re, outbox)) = sender {
                     self.refuse(re, outbox, Code::from_engine(e.code()), e.to_string());
                 }
-                return;
+                return false;
             }
         };
-        let evs = events.iter().map(protocol::engine_event).collect();
+        let evs = events
+            .iter()
+            .map(|e| match e {
+                Event::Over { outcome } => self.over_event(protocol::result(outcome)).to_string(),
+                e => protocol::engine_event(e),
+            })
+            .collect();
         let record = ActionRecord {
             seat,
             action,
@@ -839,13 +963,25 @@ impl Room {
             if let Some((re, outbox)) = sender {
                 self.refuse(re, outbox, Code::Server, e.to_string());
             }
-            return;
+            return false;
         }
         if events.iter().any(|e| matches!(e, Event::Over { .. })) {
             self.finish();
         } else {
             self.arm_clock(now);
         }
+        true
+    }
+
+    /// An `over` event with `result`, revealing the room's seed and the salt of its
+    /// commitment (the seed as a decimal string: it does not fit a JSON number exactly).
+    fn over_event(&self, result: Value) -> Value {
+        let mut ev = json!({"kind": "over", "result": result});
+        if let Some(salt) = &self.salt {
+            ev["seed"] = json!(self.game.seed().to_string());
+            ev["salt"] = json!(salt);
+        }
+        ev
     }
 
     async fn chat(&mut self, re: ReplyTo, player: Player, text: String, outbox: Outbox) {
@@ -883,17 +1019,21 @@ impl Room {
                 self.refuse(&re, &outbox, Code::NotFound, format!("no room {}", self.id));
                 return false;
             }
-            None => {
-                if self.spectators.len() >= MAX_SPECTATORS {
-                    self.refuse(
-                        &re,
-                        &outbox,
-                        Code::Full,
-                        "this room has all the spectators it can take",
-                    );
+            // A watcher whose connection dropped carries on watching; `resume` never makes
+            // anyone a spectator who was not one.
+            None if self.watched_by.contains(&player.id) => {
+                if !self.add_spectator(&re, player.id, &outbox) {
                     return false;
                 }
-                self.spectators.insert(outbox.id, outbox.clone());
+            }
+            None => {
+                self.refuse(
+                    &re,
+                    &outbox,
+                    Code::NotAPlayer,
+                    format!("you are not in room {}: spectate it to watch", self.id),
+                );
+                return false;
             }
         }
         // Replaying more than fits in the client's send queue would only get it dropped as
@@ -920,7 +1060,7 @@ impl Room {
 
     fn detach(&mut self, conn: u64) {
         let now = self.shared.clock.now_ms();
-        let hold = self.options.seat_hold;
+        let hold = self.hold();
         let mut changed = self.spectators.remove(&conn).is_some();
         for o in self.seats.values_mut() {
             if o.conn.as_ref().is_some_and(|c| c.id == conn) {
@@ -930,6 +1070,7 @@ impl Room {
             }
         }
         if changed {
+            self.pause_clock_while_away(now);
             self.publish();
         }
     }
@@ -1013,8 +1154,9 @@ impl Room {
             _ => None,
         };
         let result = protocol::result_of(winner, &self.game.scores());
-        let ev = json!({"kind": "over", "result": result, "reason": "time",
-                        "seat": protocol::seat(seat)});
+        let mut ev = self.over_event(result.clone());
+        ev["reason"] = json!("time");
+        ev["seat"] = protocol::seat(seat);
         self.result = Some(result);
         if self.emit(vec![ev.to_string()], None).await.is_ok() {
             self.finish();
@@ -1031,7 +1173,10 @@ impl Room {
     }
 
     fn set_status(&self, status: &str) {
-        if let Err(e) = crate::store::blocking(|| self.shared.store.set_status(&self.id, status)) {
+        let now = self.shared.clock.now_ms();
+        if let Err(e) =
+            crate::store::blocking(|| self.shared.store.set_status(&self.id, status, now))
+        {
             tracing::error!(room = %self.id, "could not store status {status}: {e}");
         }
     }
@@ -1077,16 +1222,21 @@ impl Room {
     /// its outbox; it is dropped here too and may `resume` later.
     fn broadcast(&mut self, frame: &Frame) {
         let now = self.shared.clock.now_ms();
-        let hold = self.options.seat_hold;
+        let hold = self.hold();
+        let mut lost = false;
         for o in self.seats.values_mut() {
             if let Some(conn) = &o.conn {
                 if !conn.send(frame.clone()) {
                     o.conn = None;
                     o.hold_until = Some(now.saturating_add(hold));
+                    lost = true;
                 }
             }
         }
         self.spectators.retain(|_, conn| conn.send(frame.clone()));
+        if lost {
+            self.pause_clock_while_away(now);
+        }
     }
 
     fn turn_json(&self) -> Value {
@@ -1135,8 +1285,14 @@ impl Room {
         } else if let Some(result) = &self.result {
             body["result"] = result.clone();
         }
-        if let Some(piece) = seat.and_then(|s| self.game.secret(s)) {
-            body["secret"] = json!(piece.to_string());
+        // Only to whoever chose it: a later occupant of the seat does not see it.
+        let chooser = seat.and_then(|s| Some((self.secret_owners.get(&s)?, self.seats.get(&s)?)));
+        if let Some((owner, occupant)) = chooser {
+            if *owner == occupant.player.id {
+                if let Some(piece) = seat.and_then(|s| self.game.secret(s)) {
+                    body["secret"] = json!(piece.to_string());
+                }
+            }
         }
         protocol::reply(re, body)
     }

@@ -7,8 +7,10 @@ use crate::connection;
 use crate::http::{self, Route};
 use crate::lobby::{Directory, Lobby, LocalDirectory};
 use crate::metrics::Metrics;
+use crate::retention;
 use crate::room;
 use crate::store::{SqliteStore, Store};
+use orion_engine::Millis;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -29,6 +31,8 @@ pub struct Config {
     pub clock: Arc<dyn Clock>,
     /// Frames queued per connection before a client counts as too slow.
     pub send_queue: usize,
+    /// How long ended rooms and unseen guests are kept (`None`: for ever); see `retention`.
+    pub retain: Option<Millis>,
 }
 
 impl Default for Config {
@@ -37,6 +41,7 @@ impl Default for Config {
             db: ":memory:".into(),
             clock: Arc::new(SystemClock),
             send_queue: connection::SEND_QUEUE,
+            retain: Some(retention::DEFAULT_RETAIN),
         }
     }
 }
@@ -92,7 +97,7 @@ pub async fn serve(
     let shared = Arc::new(Shared {
         lobby: Lobby::new(directory),
         store: store.clone(),
-        clock: config.clock,
+        clock: config.clock.clone(),
         metrics: Arc::new(Metrics::default()),
         shutdown: shutdown_rx,
         conn_ids: AtomicU64::new(1),
@@ -100,6 +105,15 @@ pub async fn serve(
         _drain: drain,
     });
     tokio::spawn(crate::lobby::flush_listing(Arc::downgrade(&shared)));
+    if let Some(retain) = config.retain {
+        let (store, clock) = (store.clone(), shared.clock.clone());
+        tokio::spawn(retention::prune_loop(
+            store,
+            clock,
+            retain,
+            shared.shutdown(),
+        ));
+    }
     let saved = store.unfinished()?;
     let n = saved.len();
     for room in saved {

@@ -4,7 +4,7 @@
 
 use crate::connection::Outbox;
 use crate::lobby::{Player, Queued, RoomHandle, RoomId};
-use crate::protocol::{self, check_id, Code, Refusal, ReplyTo, Request, MAX_CHAT, MAX_NAME};
+use crate::protocol::{self, check_id, Code, Refusal, ReplyTo, Request};
 use crate::room::{self, RoomCmd, RoomOptions};
 use crate::server::Shared;
 use crate::store::{blocking, PlayerRecord};
@@ -19,6 +19,9 @@ use tokio::sync::oneshot;
 pub const MAX_ROOMS_PER_CONNECTION: usize = 32;
 /// Most events a `history` reply carries; ask again with `since` for more.
 pub const HISTORY_PAGE: usize = 500;
+/// Most bytes of events a `history` reply carries (an event is bounded by the position,
+/// names and chat limits), far below the largest frame a client is sent.
+pub const HISTORY_PAGE_BYTES: usize = 48 * 1024;
 
 /// One connection's state.
 pub struct Session {
@@ -89,7 +92,7 @@ impl Session {
                 self.outbox.send(protocol::reply(re, json!({"t": "pong"})));
                 Ok(())
             }
-            Request::Lobby { watch } => self.lobby(re, watch),
+            Request::Lobby { watch, after } => self.lobby(re, watch, after),
             Request::Create {
                 game,
                 options,
@@ -97,7 +100,7 @@ impl Session {
             } => self.create(re, player()?, &game, options, private),
             Request::Join { room, code, seat } => self.join(re, player()?, room, code, seat).await,
             Request::Quick { game, players } => self.quick(re, player()?, &game, players),
-            Request::Spectate { room } => self.spectate(re, &room).await,
+            Request::Spectate { room } => self.spectate(re, player()?, &room).await,
             Request::Leave { room } => {
                 let handle = self.room(&room)?;
                 self.rooms.remove(&handle.id);
@@ -160,13 +163,7 @@ impl Session {
                     .await
             }
             Request::Chat { room, text } => {
-                let text = text.trim().to_string();
-                if text.is_empty() || text.chars().count() > MAX_CHAT {
-                    return Err(Refusal::new(
-                        Code::BadRequest,
-                        format!("chat text must be 1 to {MAX_CHAT} characters"),
-                    ));
-                }
+                let text = crate::text::chat(&text)?;
                 let handle = self.room(&room)?;
                 let cmd = RoomCmd::Chat {
                     re: re.clone(),
@@ -177,7 +174,7 @@ impl Session {
                 self.send(&handle, cmd).await
             }
             Request::Resume { room, since } => self.resume(re, player()?, &room, since).await,
-            Request::History { room, since } => self.history(re, &room, since),
+            Request::History { room, since, code } => self.history(re, &room, since, code),
         }
     }
 
@@ -197,14 +194,18 @@ impl Session {
                 ),
             ));
         }
-        let name = name.trim().to_string();
-        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
-        {
+        // One identity per connection: a fresh `hello` would otherwise be a fresh player with
+        // fresh seats, and one connection could open rooms without bound.
+        if let Some(p) = &self.player {
             return Err(Refusal::new(
                 Code::BadRequest,
-                format!("name must be 1 to {MAX_NAME} printable characters"),
+                format!(
+                    "this connection already said hello as {}: open another connection to be someone else",
+                    p.id
+                ),
             ));
         }
+        let name = crate::text::name(&name)?;
         let store = &self.shared.store;
         let server = |e: crate::store::StoreError| Refusal::new(Code::Server, e.to_string());
         let (token, id) = match token {
@@ -231,7 +232,8 @@ impl Session {
             id: id.clone(),
             name: name.clone(),
         };
-        blocking(|| store.put_player(&token, &record)).map_err(server)?;
+        let now = self.shared.clock.now_ms();
+        blocking(|| store.put_player(&token, &record, now)).map_err(server)?;
         let player = Player {
             id: Arc::from(id.as_str()),
             name: Arc::from(name.as_str()),
@@ -251,11 +253,10 @@ impl Session {
         Ok(())
     }
 
-    fn lobby(&mut self, re: &ReplyTo, watch: bool) -> Handled {
+    fn lobby(&mut self, re: &ReplyTo, watch: bool, after: Option<String>) -> Handled {
+        let after = after.as_deref().map(|a| check_id("after", a)).transpose()?;
         self.watching = watch;
-        let rooms = self.shared.lobby.list();
-        self.outbox
-            .send(protocol::reply(re, json!({"t": "lobby", "rooms": &*rooms})));
+        self.outbox.send(self.shared.lobby.page(after, re));
         Ok(())
     }
 
@@ -320,13 +321,19 @@ impl Session {
                 ),
             ));
         }
+        // A puzzle's one seat is the creator's: it starts at once, no `ready` needed.
+        let solo = games::find_puzzle(rules.id()).is_some();
+        if !solo && !self.shared.lobby.may_open_waiting_room() {
+            return Err(Refusal::new(
+                Code::Full,
+                "too many rooms are waiting for players: join one, or ask for a quick match",
+            ));
+        }
         let first = Queued {
             player,
             outbox: self.outbox.clone(),
             re: re.clone(),
         };
-        // A puzzle's one seat is the creator's: it starts at once, no `ready` needed.
-        let solo = games::find_puzzle(rules.id()).is_some();
         let handle = room::create(
             &self.shared,
             rules,
@@ -348,7 +355,21 @@ impl Session {
         seat: Option<String>,
     ) -> Handled {
         let handle = match (room, code) {
-            (Some(room), _) => self.room(&room)?,
+            // A private room is joined by its code; by its id only by whoever holds a seat
+            // there already (coming back). To anyone else it does not exist.
+            (Some(room), code) => {
+                let handle = self.room(&room)?;
+                if let Some(secret) = &handle.code {
+                    let knows = code.is_some_and(|c| c.eq_ignore_ascii_case(secret));
+                    if !knows && !self.shared.lobby.seats_of(&player.id).contains(&handle.id) {
+                        return Err(Refusal::new(
+                            Code::NotFound,
+                            format!("no room {}", handle.id),
+                        ));
+                    }
+                }
+                handle
+            }
             (None, Some(code)) => {
                 let code = check_id("code", &code)?.to_ascii_uppercase();
                 self.shared.lobby.rooms.by_code(&code).ok_or_else(|| {
@@ -434,14 +455,27 @@ impl Session {
                     players: Some(n),
                     ..RoomOptions::default()
                 };
+                // If the room cannot be made, everyone in the group hears why, not only the
+                // last to arrive (the others have left the queue with it).
+                let others: Vec<(Outbox, ReplyTo)> = group
+                    .iter()
+                    .filter(|q| q.outbox.id != self.outbox.id)
+                    .map(|q| (q.outbox.clone(), q.re.clone()))
+                    .collect();
                 let first = group.into_iter().map(|q| (q, None)).collect();
-                room::create(&self.shared, rules, options, false, true, first)?;
+                if let Err(refusal) = room::create(&self.shared, rules, options, false, true, first)
+                {
+                    for (outbox, re) in &others {
+                        outbox.refuse(re, &refusal);
+                    }
+                    return Err(refusal);
+                }
                 Ok(())
             }
         }
     }
 
-    async fn spectate(&mut self, re: &ReplyTo, room: &str) -> Handled {
+    async fn spectate(&mut self, re: &ReplyTo, player: Player, room: &str) -> Handled {
         let handle = self.room(room)?;
         if handle.code.is_some() {
             return Err(Refusal::new(
@@ -452,6 +486,7 @@ impl Session {
         let outbox = self.outbox.clone();
         self.enter(handle, |done| RoomCmd::Spectate {
             re: re.clone(),
+            player: player.id,
             outbox,
             done,
         })
@@ -482,21 +517,34 @@ impl Session {
         .await
     }
 
-    fn history(&mut self, re: &ReplyTo, room: &str, since: u64) -> Handled {
+    fn history(&mut self, re: &ReplyTo, room: &str, since: u64, code: Option<String>) -> Handled {
         let room = check_id("room", room)?;
         let server = |e: crate::store::StoreError| Refusal::new(Code::Server, e.to_string());
         let store = &self.shared.store;
+        let not_found = || Refusal::new(Code::NotFound, format!("no room {room}"));
         let (record, status) = blocking(|| store.room(room))
             .map_err(server)?
-            .ok_or_else(|| Refusal::new(Code::NotFound, format!("no room {room}")))?;
+            .ok_or_else(not_found)?;
+        // A private room's history is its players' (they were given the code on joining).
+        if let Some(secret) = &record.code {
+            if !code.is_some_and(|c| c.eq_ignore_ascii_case(secret)) {
+                return Err(not_found());
+            }
+        }
         let events = blocking(|| store.events(room, since, HISTORY_PAGE + 1)).map_err(server)?;
-        let more = events.len() > HISTORY_PAGE;
-        let mut list = Vec::with_capacity(events.len().min(HISTORY_PAGE));
+        let total = events.len();
+        let mut list = Vec::with_capacity(total.min(HISTORY_PAGE));
+        let mut bytes = 0;
         for (seq, ev) in events.into_iter().take(HISTORY_PAGE) {
+            if !list.is_empty() && bytes + ev.len() > HISTORY_PAGE_BYTES {
+                break;
+            }
+            bytes += ev.len();
             let ev: serde_json::Value = serde_json::from_str(&ev)
                 .map_err(|e| Refusal::new(Code::Server, format!("stored event {seq}: {e}")))?;
             list.push(json!({"seq": seq, "ev": ev}));
         }
+        let more = total > list.len();
         self.outbox.send(protocol::reply(
             re,
             json!({"t": "history", "room": record.id, "game": record.game, "status": status,

@@ -66,6 +66,9 @@ pub struct RoomRecord {
     pub private: bool,
     /// Invite code, for private rooms.
     pub code: Option<String>,
+    /// Hex salt of the seed's commitment (published in `start`, revealed with the seed in
+    /// `over`); `None` for rooms stored before commitments existed.
+    pub salt: Option<String>,
 }
 
 /// One accepted action, in the order the room accepted it.
@@ -145,8 +148,9 @@ pub trait Store: Send + Sync + 'static {
     /// Appends one room's events and the action that caused them, atomically and durably;
     /// nothing of it may be sent before the returned [`Commit`] resolves.
     fn append(&self, append: Append) -> Commit;
-    /// Sets a room's status (`waiting`, `playing`, `finished`, `closed`).
-    fn set_status(&self, room: &str, status: &str) -> Result<(), StoreError>;
+    /// Sets a room's status (`waiting`, `playing`, `finished`, `closed`) at server time `at`
+    /// (an ended room's time decides when [`Store::prune`] deletes it).
+    fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError>;
     /// Up to `limit` events of `room` with `seq > since`, in order.
     fn events(
         &self,
@@ -158,11 +162,19 @@ pub trait Store: Send + Sync + 'static {
     fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError>;
     /// Every room that is waiting or playing, to continue after a restart.
     fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError>;
-    /// Records (or renames) a player.
-    fn put_player(&self, token: &str, player: &PlayerRecord) -> Result<(), StoreError>;
+    /// Records (or renames) a player, seen at server time `at`.
+    fn put_player(&self, token: &str, player: &PlayerRecord, at: Millis) -> Result<(), StoreError>;
     /// The player a token stands for.
     fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError>;
+    /// Deletes what is older than `before` (server time): rooms that ended before it, with
+    /// their events and chat, and players last seen before it, at most [`PRUNE_BATCH`] of
+    /// each per call (it shares the writer with group commits). Returns how many rooms and
+    /// players went.
+    fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError>;
 }
+
+/// Most rooms, and most players, one [`Store::prune`] deletes.
+pub const PRUNE_BATCH: usize = 200;
 
 /// The store on SQLite (bundled), WAL mode, behind one writer thread.
 pub struct SqliteStore {
@@ -193,7 +205,9 @@ CREATE TABLE IF NOT EXISTS rooms (
     seed INTEGER NOT NULL,
     private INTEGER NOT NULL,
     code TEXT,
-    status TEXT NOT NULL DEFAULT 'waiting'
+    status TEXT NOT NULL DEFAULT 'waiting',
+    salt TEXT,
+    ended_at INTEGER
 );
 -- A room's appends `n` to `last_n`, moved here together from the journal (journal.rs): their
 -- events as JSON lines, `seq` the last of them, and the actions that caused them as lines of
@@ -213,9 +227,18 @@ CREATE UNIQUE INDEX IF NOT EXISTS log_room ON log (room, n);
 CREATE TABLE IF NOT EXISTS players (
     token TEXT PRIMARY KEY,
     id TEXT NOT NULL,
-    name TEXT NOT NULL
+    name TEXT NOT NULL,
+    seen_at INTEGER
 );
 ";
+
+/// Columns added after the first release, by table: a database made before them gets them on
+/// open (`NULL` in old rows: an old room keeps no salt, an old row is pruned as never seen).
+const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
+    ("rooms", "salt", "TEXT"),
+    ("rooms", "ended_at", "INTEGER"),
+    ("players", "seen_at", "INTEGER"),
+];
 
 impl SqliteStore {
     /// Opens (or creates) the store at `path`; `:memory:` for a throwaway one.
@@ -495,6 +518,16 @@ fn upgrade_log(conn: &mut Connection, schema: &str) -> Result<(), StoreError> {
         tx.execute_batch("ALTER TABLE log RENAME TO log_by_room")?;
     }
     tx.execute_batch(schema)?;
+    for (table, column, kind) in ADDED_COLUMNS {
+        let has: bool = tx.query_row(
+            "SELECT count(*) > 0 FROM pragma_table_info(?1) WHERE name = ?2",
+            params![table, column],
+            |r| r.get(0),
+        )?;
+        if !has {
+            tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))?;
+        }
+    }
     if old {
         tx.execute_batch(
             "INSERT INTO log (room, n, last_n, seq, action, events)
@@ -560,8 +593,17 @@ impl Store for SqliteStore {
         let room = room.clone();
         self.call(move |c, _| {
             c.execute(
-                "INSERT INTO rooms (id, game, options, seed, private, code) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![room.id, room.game, room.options, room.seed as i64, room.private, room.code],
+                "INSERT INTO rooms (id, game, options, seed, private, code, salt)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    room.id,
+                    room.game,
+                    room.options,
+                    room.seed as i64,
+                    room.private,
+                    room.code,
+                    room.salt
+                ],
             )?;
             Ok(())
         })
@@ -575,16 +617,21 @@ impl Store for SqliteStore {
         }
     }
 
-    fn set_status(&self, room: &str, status: &str) -> Result<(), StoreError> {
+    fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError> {
         let (room, status) = (room.to_owned(), status.to_owned());
         self.call(move |c, journal| {
-            c.execute(
-                "UPDATE rooms SET status = ?2 WHERE id = ?1",
-                params![room, status],
-            )?;
             // An ended room appends no more game events: its rows go to `log` together.
             if status == "finished" || status == "closed" {
+                c.execute(
+                    "UPDATE rooms SET status = ?2, ended_at = ?3 WHERE id = ?1",
+                    params![room, status, at as i64],
+                )?;
                 journal.archive(c, &room)?;
+            } else {
+                c.execute(
+                    "UPDATE rooms SET status = ?2 WHERE id = ?1",
+                    params![room, status],
+                )?;
             }
             Ok(())
         })
@@ -609,15 +656,42 @@ impl Store for SqliteStore {
         self.call(read_unfinished)
     }
 
-    fn put_player(&self, token: &str, player: &PlayerRecord) -> Result<(), StoreError> {
+    fn put_player(&self, token: &str, player: &PlayerRecord, at: Millis) -> Result<(), StoreError> {
         let (token, player) = (token.to_owned(), player.clone());
         self.call(move |c, _| {
             c.execute(
-                "INSERT INTO players (token, id, name) VALUES (?1, ?2, ?3)
-                 ON CONFLICT(token) DO UPDATE SET name = excluded.name",
-                params![token, player.id, player.name],
+                "INSERT INTO players (token, id, name, seen_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT(token) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at",
+                params![token, player.id, player.name, at as i64],
             )?;
             Ok(())
+        })
+    }
+
+    fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError> {
+        self.call(move |c, _| {
+            let tx = c.transaction()?;
+            let before = before as i64;
+            let batch = PRUNE_BATCH as i64;
+            tx.execute_batch(
+                "CREATE TEMP TABLE IF NOT EXISTS pruned (id TEXT PRIMARY KEY);
+                 DELETE FROM pruned;",
+            )?;
+            tx.execute(
+                "INSERT INTO pruned SELECT id FROM rooms
+                 WHERE status IN ('finished', 'closed') AND ended_at < ?1 LIMIT ?2",
+                params![before, batch],
+            )?;
+            // Ended rooms' rows are all in `log` (set_status archived them from the journal).
+            tx.execute("DELETE FROM log WHERE room IN (SELECT id FROM pruned)", [])?;
+            let rooms = tx.execute("DELETE FROM rooms WHERE id IN (SELECT id FROM pruned)", [])?;
+            let players = tx.execute(
+                "DELETE FROM players WHERE token IN (SELECT token FROM players
+                 WHERE seen_at IS NULL OR seen_at < ?1 LIMIT ?2)",
+                params![before, batch],
+            )?;
+            tx.commit()?;
+            Ok((rooms as u64, players as u64))
         })
     }
 
@@ -695,7 +769,7 @@ pub(crate) fn split_events(
 
 fn read_room(c: &mut Connection, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
     Ok(c.query_row(
-        "SELECT id, game, options, seed, private, code, status FROM rooms WHERE id = ?1",
+        "SELECT id, game, options, seed, private, code, status, salt FROM rooms WHERE id = ?1",
         params![room],
         |r| {
             Ok((
@@ -706,6 +780,7 @@ fn read_room(c: &mut Connection, room: &str) -> Result<Option<(RoomRecord, Strin
                     seed: r.get::<_, i64>(3)? as u64,
                     private: r.get(4)?,
                     code: r.get(5)?,
+                    salt: r.get(7)?,
                 },
                 r.get::<_, String>(6)?,
             ))
@@ -872,8 +947,61 @@ mod tests {
         let got = s.events("r", 2, 10).unwrap();
         assert_eq!(got.iter().map(|e| e.0).collect::<Vec<_>>(), vec![3, 4, 5]);
         assert_eq!(s.unfinished().unwrap().len(), 1);
-        s.set_status("r", "finished").unwrap();
+        s.set_status("r", "finished", 0).unwrap();
         assert!(s.unfinished().unwrap().is_empty());
+    }
+
+    #[test]
+    fn prune_deletes_rooms_that_ended_before_the_cut_and_players_not_seen_since() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        let old = RoomRecord {
+            id: "old".into(),
+            ..room_r()
+        };
+        let live = RoomRecord {
+            id: "live".into(),
+            ..room_r()
+        };
+        let recent = RoomRecord {
+            id: "recent".into(),
+            ..room_r()
+        };
+        for r in [&old, &live, &recent] {
+            s.create_room(r).unwrap();
+            let chat = r#"{"kind":"chat","seat":"S","name":"ann","text":"hi"}"#;
+            block_on(
+                s.append(Append {
+                    room: Arc::from(r.id.as_str()),
+                    n: 1,
+                    action: None,
+                    events: vec![(1, chat.into())],
+                    seq: 1,
+                })
+                .wait(),
+            )
+            .unwrap();
+        }
+        s.set_status("old", "finished", 1_000).unwrap();
+        s.set_status("recent", "finished", 5_000).unwrap();
+        let player = |id: &str| PlayerRecord {
+            id: id.into(),
+            name: id.into(),
+        };
+        s.put_player("t-old", &player("p1"), 1_000).unwrap();
+        s.put_player("t-new", &player("p2"), 5_000).unwrap();
+
+        assert_eq!(s.prune(2_000).unwrap(), (1, 1));
+        assert!(s.room("old").unwrap().is_none());
+        assert!(s.events("old", 0, 10).unwrap().is_empty());
+        assert_eq!(s.events("recent", 0, 10).unwrap().len(), 1);
+        assert_eq!(
+            s.events("live", 0, 10).unwrap().len(),
+            1,
+            "a live room is kept"
+        );
+        assert!(s.player("t-old").unwrap().is_none());
+        assert!(s.player("t-new").unwrap().is_some());
+        assert_eq!(s.unfinished().unwrap().len(), 1);
     }
 
     /// A Hydra room `r`, as the tests create it.
@@ -885,6 +1013,7 @@ mod tests {
             seed: 7,
             private: false,
             code: None,
+            salt: Some("00ff".into()),
         }
     }
 

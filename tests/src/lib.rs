@@ -58,6 +58,7 @@ impl TestServer {
             db: db.to_string(),
             clock: clock.clone(),
             send_queue,
+            ..Config::default()
         };
         let thread = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread()
