@@ -18,6 +18,10 @@ mod text;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use connection::{MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};
-pub use room::{RoomOptions, DEFAULT_SEAT_HOLD};
+pub use lobby::{LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS, MAX_ROOMS, MAX_SEATS_PER_PLAYER};
+pub use retention::DEFAULT_RETAIN;
+pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MIN_TURN_CLOCK, WAITING_HOLD};
 pub use server::{run, serve, Config, MAX_CONNECTIONS};
+pub use session::{HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
 pub use store::{Append, Commit, SqliteStore, Store};
+pub use text::{MAX_CHAT, MAX_NAME};

@@ -12,7 +12,8 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch, Notify};
 
-/// Most live rooms at once; `create` beyond it is refused with `full`.
+/// Most live rooms at once (the default of `Config::max_rooms`); `create` beyond it is
+/// refused with `full`.
 pub const MAX_ROOMS: usize = 10_000;
 /// Most rooms one player may hold seats in; joining more is refused with `full`.
 pub const MAX_SEATS_PER_PLAYER: usize = 8;
@@ -25,9 +26,10 @@ pub const LOBBY_PAGE_ROOMS: usize = 100;
 /// Most bytes of room summaries in one `lobby` message (a summary is a few hundred bytes:
 /// options and names are bounded), far below the largest frame a client is sent.
 pub const LOBBY_PAGE_BYTES: usize = 32 * 1024;
-/// Most rooms waiting for players at once: past it `create` is refused with `full`, so rooms
-/// made and held open can never take the room a quick match or a started game needs.
-pub const MAX_WAITING_ROOMS: usize = MAX_ROOMS / 2;
+/// Rooms waiting for players are at most half of all rooms: past it `create` is refused with
+/// `full`, so rooms made and held open can never take the room a quick match or a started
+/// game needs.
+pub const WAITING_SHARE: usize = 2;
 
 /// A room id.
 pub type RoomId = Arc<str>;
@@ -67,17 +69,30 @@ pub trait Directory: Send + Sync + 'static {
 }
 
 /// The directory in this process.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct LocalDirectory {
+    /// Most rooms it holds.
+    capacity: usize,
     /// Rooms by id.
     rooms: DashMap<RoomId, RoomHandle>,
     /// Room ids by invite code.
     codes: DashMap<Arc<str>, RoomId>,
 }
 
+impl LocalDirectory {
+    /// An empty directory for at most `capacity` rooms.
+    pub fn new(capacity: usize) -> LocalDirectory {
+        LocalDirectory {
+            capacity,
+            rooms: DashMap::new(),
+            codes: DashMap::new(),
+        }
+    }
+}
+
 impl Directory for LocalDirectory {
     fn insert(&self, room: RoomHandle) -> bool {
-        if self.rooms.len() >= MAX_ROOMS {
+        if self.rooms.len() >= self.capacity {
             return false;
         }
         if let Some(code) = &room.code {
@@ -157,11 +172,13 @@ pub struct Lobby {
     seats: DashMap<PlayerId, HashSet<RoomId>>,
     /// Players waiting for a quick match, by game id and player count.
     queues: Mutex<HashMap<(&'static str, u8), Vec<Queued>>>,
+    /// Most rooms that may wait for players at once (see [`WAITING_SHARE`]).
+    max_waiting: usize,
 }
 
 impl Lobby {
-    /// An empty lobby over `rooms`.
-    pub fn new(rooms: Box<dyn Directory>) -> Lobby {
+    /// An empty lobby over `rooms`, which holds at most `max_rooms`.
+    pub fn new(rooms: Box<dyn Directory>, max_rooms: usize) -> Lobby {
         let empty = Arc::new(PublicList::new());
         let frame = lobby_page(&empty, None, &None);
         Lobby {
@@ -171,6 +188,7 @@ impl Lobby {
             listing: watch::Sender::new((empty, frame)),
             seats: DashMap::new(),
             queues: Mutex::new(HashMap::new()),
+            max_waiting: max_rooms / WAITING_SHARE,
         }
     }
 
@@ -238,10 +256,10 @@ impl Lobby {
         self.listing.send_replace((Arc::new(list), frame));
     }
 
-    /// Whether another room may wait for players (see [`MAX_WAITING_ROOMS`]).
+    /// Whether another room may wait for players (see [`WAITING_SHARE`]).
     pub fn may_open_waiting_room(&self) -> bool {
         let waiting = self.counts().first().map_or(0, |c| c.1);
-        waiting < MAX_WAITING_ROOMS
+        waiting < self.max_waiting
     }
 
     /// Live rooms by status, for metrics.

@@ -541,13 +541,14 @@ impl Room {
         tracing::debug!(room = %self.id, "room task ended");
     }
 
-    /// A room ends when nobody is left to see it: no seat is held and nobody watches, or the
-    /// game is over and nobody is connected.
+    /// A room ends when it can no longer be played or seen: before the start, when no seat
+    /// is held (watchers alone do not keep a room open, or one connection could hold rooms
+    /// made and left without bound); after the end, when nobody is connected.
     fn is_done(&self) -> bool {
         let connected =
             self.seats.values().any(|o| o.conn.is_some()) || !self.spectators.is_empty();
         match self.status {
-            Status::Waiting => self.seats.is_empty() && self.spectators.is_empty(),
+            Status::Waiting => self.seats.is_empty(),
             Status::Playing => false,
             Status::Finished => !connected,
         }

@@ -33,6 +33,8 @@ pub struct Config {
     pub send_queue: usize,
     /// How long ended rooms and unseen guests are kept (`None`: for ever); see `retention`.
     pub retain: Option<Millis>,
+    /// Most live rooms at once (`lobby::MAX_ROOMS`).
+    pub max_rooms: usize,
 }
 
 impl Default for Config {
@@ -42,6 +44,7 @@ impl Default for Config {
             clock: Arc::new(SystemClock),
             send_queue: connection::SEND_QUEUE,
             retain: Some(retention::DEFAULT_RETAIN),
+            max_rooms: crate::lobby::MAX_ROOMS,
         }
     }
 }
@@ -93,9 +96,9 @@ pub async fn serve(
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db)?);
     let (notify, shutdown_rx) = watch::channel(false);
     let (drain, mut drained) = mpsc::channel::<()>(1);
-    let directory: Box<dyn Directory> = Box::new(LocalDirectory::default());
+    let directory: Box<dyn Directory> = Box::new(LocalDirectory::new(config.max_rooms));
     let shared = Arc::new(Shared {
-        lobby: Lobby::new(directory),
+        lobby: Lobby::new(directory, config.max_rooms),
         store: store.clone(),
         clock: config.clock.clone(),
         metrics: Arc::new(Metrics::default()),

@@ -31,6 +31,8 @@ pub struct Session {
     outbox: Outbox,
     /// Who this connection speaks for, after `hello`.
     player: Option<Player>,
+    /// The token it said hello with, to mark the player seen when the connection ends.
+    token: Option<String>,
     /// Rooms this connection joined or watches, to detach from when it goes.
     rooms: HashMap<RoomId, RoomHandle>,
     /// Whether `lobby` updates are wanted.
@@ -46,6 +48,7 @@ impl Session {
             shared,
             outbox,
             player: None,
+            token: None,
             rooms: HashMap::new(),
             watching: false,
         }
@@ -246,6 +249,7 @@ impl Session {
             .map(|r| r.to_string())
             .collect();
         self.player = Some(player);
+        self.token = Some(token.clone());
         self.outbox.send(protocol::reply(
             re,
             json!({"t": "welcome", "player": id, "name": name, "token": token, "rooms": rooms}),
@@ -570,9 +574,20 @@ impl Session {
             .map_err(|_| Refusal::new(Code::NotFound, format!("room {} has closed", handle.id)))
     }
 
-    /// The connection is gone: detach from every room and queue.
+    /// The connection is gone: detach from every room and queue, and mark the player seen
+    /// now (retention counts from his last connection).
     pub async fn close(&mut self) {
         let conn = self.outbox.id;
+        if let (Some(player), Some(token)) = (&self.player, &self.token) {
+            let record = PlayerRecord {
+                id: player.id.to_string(),
+                name: player.name.to_string(),
+            };
+            let now = self.shared.clock.now_ms();
+            if let Err(e) = blocking(|| self.shared.store.put_player(token, &record, now)) {
+                tracing::debug!("could not mark {} seen: {e}", player.id);
+            }
+        }
         self.shared.lobby.unqueue(conn);
         let mut rooms: Vec<RoomHandle> = self.rooms.drain().map(|(_, h)| h).collect();
         if let Some(player) = &self.player {

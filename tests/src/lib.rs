@@ -52,14 +52,24 @@ impl TestServer {
         send_queue: usize,
         sndbuf: Option<u32>,
     ) -> TestServer {
-        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-        let (stop, stop_rx) = oneshot::channel::<bool>();
         let config = Config {
             db: db.to_string(),
             clock: clock.clone(),
             send_queue,
             ..Config::default()
         };
+        TestServer::start_config(config, clock, sndbuf)
+    }
+
+    /// Starts a server with `config`, whose clock is `clock`, and optionally a fixed kernel
+    /// send buffer for its sockets.
+    pub fn start_config(
+        config: Config,
+        clock: Arc<ManualClock>,
+        sndbuf: Option<u32>,
+    ) -> TestServer {
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop, stop_rx) = oneshot::channel::<bool>();
         let thread = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
