@@ -30,7 +30,7 @@ pub enum Opening {
     #[default]
     Classic,
     /// This position (variants, handicaps, rare elements).
-    Position(Position),
+    Position(Box<Position>),
 }
 
 /// The room's options.
@@ -285,7 +285,7 @@ impl Game {
         }
         let mut position = match &options.opening {
             Opening::Classic => classic(seats),
-            Opening::Position(p) => p.clone(),
+            Opening::Position(p) => (**p).clone(),
         };
         for (hole, orb) in position.clone().orbs() {
             let Some(seat) = seats.get(orb.colour as usize) else {
