@@ -248,6 +248,19 @@ pub struct Effect {
     pub outcome: Option<Outcome>,
 }
 
+/// What a legal move does to the orbs it touches.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Step {
+    /// Into an empty hole.
+    Empty,
+    /// The mover removes the orb there and takes its hole.
+    Takes,
+    /// Both orbs are removed.
+    Both,
+    /// The mover is removed; the orb there stays.
+    Loses,
+}
+
 /// A game of Orbs. It starts only through [`Game::new`], so every `Game` is one the rules
 /// allow; [`Game::play`] keeps it so.
 #[derive(Clone, Debug)]
@@ -461,7 +474,7 @@ impl Game {
     }
 
     /// What `mv` by `colour` would do, or why it is illegal.
-    fn judge(&self, colour: Colour, mv: Move) -> Result<Option<Clash>, Illegal> {
+    fn judge(&self, colour: Colour, mv: Move) -> Result<Step, Illegal> {
         if !mv.from.is_adjacent(mv.to) {
             return Err(Illegal::NotAdjacent {
                 from: mv.from,
@@ -479,7 +492,7 @@ impl Game {
             });
         }
         let Some(target) = self.position.get(mv.to) else {
-            return Ok(None);
+            return Ok(Step::Empty);
         };
         if target.colour == colour {
             return Err(Illegal::OwnOrb(mv.to));
@@ -489,7 +502,9 @@ impl Game {
         }
         match orb.element.clash(target.element) {
             Clash::Illegal => Err(Illegal::SameElement(orb.element)),
-            clash => Ok(Some(clash)),
+            Clash::Both => Ok(Step::Both),
+            Clash::MoverWins => Ok(Step::Takes),
+            Clash::DefenderWins => Ok(Step::Loses),
         }
     }
 
@@ -498,44 +513,34 @@ impl Game {
         self.judge_mover(mv).map(|_| ())
     }
 
-    fn judge_mover(&self, mv: Move) -> Result<(Seat, Option<Clash>), MoveError> {
+    fn judge_mover(&self, mv: Move) -> Result<(Seat, Step), MoveError> {
         let err = |reason| MoveError { mv, reason };
         let seat = self.mover().ok_or_else(|| err(Illegal::GameOver))?;
         let colour = Colour::of_turn(self.mover);
-        let clash = self.judge(colour, mv).map_err(err)?;
-        Ok((seat, clash))
+        let step = self.judge(colour, mv).map_err(err)?;
+        Ok((seat, step))
     }
 
     /// Plays `mv` for the player to move. A standing draw offer lapses.
     pub fn play(&mut self, mv: Move) -> Result<Effect, MoveError> {
-        let (seat, clash) = self.judge_mover(mv)?;
-        if clash == Some(Clash::Illegal) {
-            // `judge` turns this into an error already; kept so `play` cannot half-apply.
-            return Err(MoveError {
-                mv,
-                reason: Illegal::SameElement(
-                    self.position
-                        .get(mv.from)
-                        .map_or(Element::Void, |o| o.element),
-                ),
-            });
-        }
+        let (seat, step) = self.judge_mover(mv)?;
         let before: Vec<bool> = self.seats.iter().map(|&s| self.is_out(s)).collect();
         let mut removed = HoleSet::EMPTY;
         let orb = self.position.set(mv.from, None);
-        match clash {
-            None | Some(Clash::MoverWins) => {
-                if clash.is_some() {
-                    removed.insert(mv.to);
-                }
+        match step {
+            Step::Empty => {
                 self.position.set(mv.to, orb);
             }
-            Some(Clash::Both) => {
+            Step::Takes => {
+                removed.insert(mv.to);
+                self.position.set(mv.to, orb);
+            }
+            Step::Both => {
                 self.position.set(mv.to, None);
                 removed.insert(mv.from);
                 removed.insert(mv.to);
             }
-            Some(Clash::DefenderWins | Clash::Illegal) => removed.insert(mv.from),
+            Step::Loses => removed.insert(mv.from),
         }
         self.last = Some((seat, mv));
         self.played += 1;

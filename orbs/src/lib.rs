@@ -2,6 +2,8 @@
 //! star, one step a turn, last player or team with orbs wins. No I/O and no async: the
 //! server, the command line, the tests and the bots drive the same code.
 
+#![warn(missing_docs)]
+
 mod game;
 mod hole;
 mod holeset;
