@@ -6,6 +6,7 @@
 //! network and in offline self-play ([`selfplay`]). Every game rule beyond the five basic ones
 //! is the engine's: the bot asks its copy of the game ([`crate::mirror`]) what is legal.
 
+pub mod orbs;
 pub mod value;
 
 use orion_engine::{
@@ -807,6 +808,9 @@ pub fn selfplay(
     games_n: u32,
     seed: u64,
 ) -> Result<Tally, String> {
+    if game.eq_ignore_ascii_case("orbs") {
+        return orbs::selfplay(players, a, b, games_n, seed);
+    }
     let rules = games::find(game).ok_or_else(|| format!("unknown game `{game}`"))?;
     let mut tally = Tally::default();
     for g in 0..games_n {

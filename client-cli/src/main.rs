@@ -19,12 +19,23 @@ struct Cli {
 enum Command {
     /// Apply clicks to a position (mechanics only, no rule checks); print the new position.
     Apply {
-        /// Position string (`C1s:R1 D1s:B1`); empty for the empty board.
+        /// Position string (`C1s:R1 D1s:B1`); empty for the empty board (the classic opening
+        /// with `--game orbs`).
         #[arg(long, default_value = "")]
         position: String,
-        /// Clicks: `C4L, D4R, D5L (2)` or `c+d-e--` or `pass`.
+        /// Clicks: `C4L, D4R, D5L (2)` or `c+d-e--` or `pass`; with `--game orbs`, colour
+        /// and move: `R d2-e6, B n2-m3`.
         #[arg(long)]
         moves: String,
+        /// Play the moves under this game's rules (`orbs`); without it, ORION mechanics.
+        #[arg(long)]
+        game: Option<String>,
+        /// Players, with `--game` (default 2).
+        #[arg(long)]
+        players: Option<u8>,
+        /// Opposite seats are partners, with `--game` (4 or 6 players).
+        #[arg(long)]
+        teams: bool,
     },
     /// Report chains (and, for Orion, what the mover would capture) in a position.
     Analyze {
@@ -129,7 +140,20 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Apply { position, moves } => offline::apply(&position, &moves),
+        Command::Apply {
+            position,
+            moves,
+            game,
+            players,
+            teams,
+        } => match game.as_deref() {
+            None if players.is_some() || teams => Err("--players and --teams need --game".into()),
+            None => offline::apply(&position, &moves),
+            Some(g) if g.eq_ignore_ascii_case("orbs") => {
+                offline::orbs::apply(players, teams, &position, &moves)
+            }
+            Some(other) => Err(format!("--game: `{other}` has no apply (orbs; none for ORION clicks)")),
+        },
         Command::Analyze {
             game,
             position,
