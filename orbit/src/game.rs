@@ -219,6 +219,13 @@ impl Game {
         })
     }
 
+    /// The same game with `drops` drops already made, for the 1,000-drop end (a game
+    /// restored from a record, or a test near the limit).
+    pub fn with_drops(mut self, drops: u32) -> Game {
+        self.drops = drops;
+        self
+    }
+
     /// The stones on the board.
     pub fn board(&self) -> &Board {
         &self.board
