@@ -18,7 +18,11 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Apply clicks to a position (mechanics only, no rule checks); print the new position.
+    /// With `--game orbit`: play coloured moves (`B h8, W pass`) under the Orbit rules.
     Apply {
+        /// `orbit` for Orbit; absent for ORION's mechanics.
+        #[arg(long)]
+        game: Option<String>,
         /// Position string (`C1s:R1 D1s:B1`); empty for the empty board.
         #[arg(long, default_value = "")]
         position: String,
@@ -28,7 +32,7 @@ enum Command {
     },
     /// Report chains (and, for Orion, what the mover would capture) in a position.
     Analyze {
-        /// Game id (`hydra-2`, `hydra-4`, `hydra-partners`, `orion`, …).
+        /// Game id (`hydra-2`, `hydra-4`, `hydra-partners`, `orion`, `orbit`, …).
         #[arg(long)]
         game: String,
         /// Position string.
@@ -129,12 +133,25 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Apply { position, moves } => offline::apply(&position, &moves),
+        Command::Apply {
+            game,
+            position,
+            moves,
+        } => match game.as_deref() {
+            Some(g) if offline::orbit::is_orbit(g) => offline::orbit::apply(&position, &moves),
+            _ => offline::apply(&position, &moves),
+        },
         Command::Analyze {
             game,
             position,
             mover,
-        } => offline::analyze(&game, &position, mover.as_deref()),
+        } => {
+            if offline::orbit::is_orbit(&game) {
+                offline::orbit::analyze(&position, mover.as_deref())
+            } else {
+                offline::analyze(&game, &position, mover.as_deref())
+            }
+        }
         Command::Puzzle { name, moves } => offline::puzzle(&name, &moves),
         Command::Solve {
             name,
@@ -153,7 +170,12 @@ fn main() -> ExitCode {
             against,
             seed,
         } => match selfplay {
-            Some(n) => orion_cli::bot::selfplay(&game, players, level, against, n, seed).map(|t| {
+            Some(n) => if offline::orbit::is_orbit(&game) {
+                orion_cli::bot::orbit::selfplay(level, against, n, seed)
+            } else {
+                orion_cli::bot::selfplay(&game, players, level, against, n, seed)
+            }
+            .map(|t| {
                 format!(
                     "{{\"game\":\"{game}\",\"games\":{n},\"{level}\":{},\"{against}\":{},\"unfinished\":{}}}",
                     t.first, t.second, t.unfinished

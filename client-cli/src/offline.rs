@@ -2,6 +2,8 @@
 //! one-line error (printed on stderr with exit status 2). Other tools call these: keep the
 //! output formats exactly as the spec states them.
 
+pub mod orbit;
+
 use orion_engine::solve::{census, OrbitSpace, PackedDistances};
 use orion_engine::{
     evaluate_fences, format_moves, games, has_chain, parse_moves, parse_position, position_string,
