@@ -34,9 +34,19 @@ fn apply_plays_coloured_moves_under_the_rules() {
         ("a4:W b5:W a5:B", "W a6, B h8", "a4:W a5:B b5:W a6:W h8:B"),
     ] {
         let o = orion(&[
-            "apply", "--game", "orbit", "--position", position, "--moves", moves,
+            "apply",
+            "--game",
+            "orbit",
+            "--position",
+            position,
+            "--moves",
+            moves,
         ]);
-        assert!(o.status.success(), "{moves}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "{moves}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         assert_eq!(stdout(&o), after, "{moves}");
     }
 }
@@ -66,7 +76,13 @@ fn analyze_prints_prohibited_cells_and_territory() {
 fn bad_orbit_input_is_one_line_on_stderr_with_status_2() {
     let apply = |position: &'static str, moves: &'static str| {
         vec![
-            "apply", "--game", "orbit", "--position", position, "--moves", moves,
+            "apply",
+            "--game",
+            "orbit",
+            "--position",
+            position,
+            "--moves",
+            moves,
         ]
     };
     for (args, message) in [

@@ -328,9 +328,18 @@ mod tests {
     #[test]
     fn the_edges_hold_their_cells() {
         assert_eq!(CellSet::BORDER.len(), 60);
-        assert_eq!(CellSet::LEFT, Cell::all().filter(|c| c.column() == 0).collect());
-        assert_eq!(CellSet::RIGHT, Cell::all().filter(|c| c.column() == 15).collect());
-        assert_eq!(CellSet::TOP, Cell::all().filter(|c| c.row() == 15).collect());
+        assert_eq!(
+            CellSet::LEFT,
+            Cell::all().filter(|c| c.column() == 0).collect()
+        );
+        assert_eq!(
+            CellSet::RIGHT,
+            Cell::all().filter(|c| c.column() == 15).collect()
+        );
+        assert_eq!(
+            CellSet::TOP,
+            Cell::all().filter(|c| c.row() == 15).collect()
+        );
     }
 
     #[test]

@@ -40,7 +40,10 @@ fn seed_the_corner_is_no_half_orbit() {
     assert!(!g.prohibited(Stone::Black).intersects(corner));
     for cell in corner {
         let mut after = g.clone();
-        assert!(after.play(Move::Drop(cell)).is_ok(), "black may drop on {cell}");
+        assert!(
+            after.play(Move::Drop(cell)).is_ok(),
+            "black may drop on {cell}"
+        );
     }
 }
 
@@ -51,7 +54,11 @@ fn seed_the_half_orbit_prohibits_without_capturing() {
     // Before a7 the group is open at the bottom: Black may still drop inside.
     assert!(!g.prohibited(Stone::Black).intersects(inside));
     let effect = g.play(mv("a7")).expect("white drops a7");
-    assert_eq!(effect.removed, CellSet::EMPTY, "half-orbits capture nothing");
+    assert_eq!(
+        effect.removed,
+        CellSet::EMPTY,
+        "half-orbits capture nothing"
+    );
     assert_eq!(g.board().get("a9".parse().unwrap()), Some(Stone::Black));
     let prohibited = g.prohibited(Stone::Black);
     assert!(inside.iter().all(|c| prohibited.contains(c)));
@@ -68,7 +75,9 @@ fn seed_the_orbit_captures_two() {
     assert_eq!(effect.removed, cells("j5 k3"));
     let inside = cells("j5 j4 k4 j3 k3");
     assert!(g.board().occupied() & inside == CellSet::EMPTY);
-    assert!(inside.iter().all(|c| g.prohibited(Stone::Black).contains(c)));
+    assert!(inside
+        .iter()
+        .all(|c| g.prohibited(Stone::Black).contains(c)));
     for text in ["pass", "a7", "pass", "pass"] {
         g.play(mv(text)).expect("plays");
     }
@@ -106,7 +115,12 @@ const PROHIBITION: &[(&str, Stone, &str, &str)] = &[
         "b1 g1 d5",
     ),
     // A structure prohibits only the other colour: White may drop inside its own.
-    ("h9:W g8:W i8:W h7:W a4:W b5:W a6:W", Stone::White, "", "h8 a5"),
+    (
+        "h9:W g8:W i8:W h7:W a4:W b5:W a6:W",
+        Stone::White,
+        "",
+        "h8 a5",
+    ),
     // Diagonal gaps do not leak: a 4-neighbour flood cannot pass between diagonal stones.
     (
         "h10:B g9:B f8:B g7:B h6:B i7:B j8:B i9:B",
@@ -123,10 +137,16 @@ fn prohibition_table() {
     for &(position, colour, prohibited, allowed) in PROHIBITION {
         let p = board(position).prohibited(colour);
         for cell in cells(prohibited) {
-            assert!(p.contains(cell), "{position}: {cell} should be prohibited for {colour}");
+            assert!(
+                p.contains(cell),
+                "{position}: {cell} should be prohibited for {colour}"
+            );
         }
         for cell in cells(allowed) {
-            assert!(!p.contains(cell), "{position}: {cell} should be open to {colour}");
+            assert!(
+                !p.contains(cell),
+                "{position}: {cell} should be open to {colour}"
+            );
         }
     }
 }
@@ -260,7 +280,11 @@ fn the_opening_drops_two_black_then_one_white_and_n_chooses() {
                 colour: Stone::Black
             })
         );
-        for (cell, colour) in [("h8", Stone::Black), ("i9", Stone::Black), ("j10", Stone::White)] {
+        for (cell, colour) in [
+            ("h8", Stone::Black),
+            ("i9", Stone::Black),
+            ("j10", Stone::White),
+        ] {
             assert_eq!(g.play(mv(cell)).map(|e| e.colour), Ok(colour));
         }
         assert_eq!(g.board().to_string(), "h8:B i9:B j10:W");
@@ -273,7 +297,10 @@ fn the_opening_drops_two_black_then_one_white_and_n_chooses() {
         // White moves first after the opening: Black is a stone ahead.
         assert_eq!(g.turn(), Turn::Play(Stone::White));
         assert_eq!(g.seat_to_move(), Some(white_seat));
-        assert_eq!(g.play(Move::Choose(Stone::Black)), Err(OrbitError::NoChoiceNow));
+        assert_eq!(
+            g.play(Move::Choose(Stone::Black)),
+            Err(OrbitError::NoChoiceNow)
+        );
         g.play(mv("a1")).unwrap();
         assert_eq!(g.board().get(mv_cell("a1")), Some(Stone::White));
         assert_eq!(g.drops(), 4);
@@ -286,7 +313,10 @@ fn two_passes_in_a_row_end_the_game() {
     g.play(Move::Pass).unwrap();
     g.play(mv("a1")).unwrap();
     g.play(Move::Pass).unwrap();
-    assert!(g.outcome().is_none(), "a drop between passes resets the count");
+    assert!(
+        g.outcome().is_none(),
+        "a drop between passes resets the count"
+    );
     let effect = g.play(Move::Pass).unwrap();
     let outcome = effect.outcome.expect("the second pass ends the game");
     assert_eq!(outcome.end, End::Passes);
@@ -300,7 +330,11 @@ fn two_passes_in_a_row_end_the_game() {
 fn the_thousandth_drop_ends_the_game() {
     let mut g = game("a4:B b5:B a6:B", Stone::White).with_drops(MAX_DROPS - 2);
     assert!(g.play(mv("h8")).unwrap().outcome.is_none());
-    let outcome = g.play(mv("h9")).unwrap().outcome.expect("drop 1,000 ends it");
+    let outcome = g
+        .play(mv("h9"))
+        .unwrap()
+        .outcome
+        .expect("drop 1,000 ends it");
     assert_eq!(outcome.end, End::DropLimit);
     assert_eq!(outcome.winner, Some(Stone::Black));
 }
@@ -323,11 +357,18 @@ fn position_strings_read_any_order_and_print_reading_order() {
     assert_eq!(board("e5:W D4:b d5:B").to_string(), "d4:B d5:B e5:W");
     for (text, error) in [
         ("d4:B d4:W", "d4 is named twice"),
-        ("q4:B", "unknown cell `q4` (columns a-p, rows 1-16, like h8)"),
+        (
+            "q4:B",
+            "unknown cell `q4` (columns a-p, rows 1-16, like h8)",
+        ),
         ("d4:R", "unknown colour `R` (B or W)"),
         ("d4", "malformed entry `d4` (write cell:colour, like d4:B)"),
     ] {
-        assert_eq!(parse_position(text).unwrap_err().to_string(), error, "{text}");
+        assert_eq!(
+            parse_position(text).unwrap_err().to_string(),
+            error,
+            "{text}"
+        );
     }
     assert_eq!(
         "h".parse::<Move>().unwrap_err().to_string(),

@@ -4,9 +4,7 @@
 //! [`selfplay`] measures one against the other offline.
 
 use super::{Level, Tally};
-use orion_orbit::{
-    groups, Cell, CellSet, Game, Move, Seat, Stone, Structure, Structures, Turn,
-};
+use orion_orbit::{groups, Cell, CellSet, Game, Move, Seat, Stone, Structure, Structures, Turn};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -239,7 +237,10 @@ mod tests {
     fn greedy_closes_an_orbit_round_enemy_stones() {
         // The seed's bottom example: l4 captures two and takes five cells.
         let seed = "j6:W i5:W k5:W j5:B i4:W i3:W k3:B l3:W j2:W k2:W";
-        assert_eq!(play_greedy(seed, Stone::White), Move::Drop("l4".parse().unwrap()));
+        assert_eq!(
+            play_greedy(seed, Stone::White),
+            Move::Drop("l4".parse().unwrap())
+        );
     }
 
     #[test]
