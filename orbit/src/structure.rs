@@ -103,12 +103,6 @@ impl Structure {
         free - CellSet::flood4(CellSet::BORDER, free)
     }
 
-    /// Half-orbit region of `group` on one `side` alone.
-    pub fn half_on(group: CellSet, side: Side) -> CellSet {
-        let outside = CellSet::flood4(CellSet::BORDER, !group);
-        outside - CellSet::flood4(side.open_border(), outside)
-    }
-
     /// Every cell the structure prohibits to the other colour.
     #[inline]
     pub fn region(self) -> CellSet {

@@ -144,6 +144,34 @@ fn play_out(choices: &[u16], probes: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The properties above would hold vacuously if random games never built anything: seeded
+/// random games do capture and do prohibit.
+#[test]
+fn random_games_build_structures() {
+    use rand::{Rng, SeedableRng};
+    let (mut captured, mut prohibited) = (0, 0);
+    for seed in 0..20 {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut g = Game::new();
+        while g.outcome().is_none() {
+            let legal = g.legal_moves();
+            // Rarely pass, so the board fills.
+            let mv = match legal.drops.len() {
+                0 => Move::Pass,
+                n => Move::Drop(legal.drops.nth(rng.gen_range(0..n)).unwrap()),
+            };
+            let mv = if matches!(g.turn(), Turn::Choice) {
+                Move::Choose(Stone::White)
+            } else {
+                mv
+            };
+            captured += g.play(mv).unwrap().removed.len();
+            prohibited += g.prohibited(Stone::Black).len();
+        }
+    }
+    assert!(captured > 0 && prohibited > 0, "{captured} {prohibited}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
