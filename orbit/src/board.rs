@@ -90,9 +90,8 @@ impl Board {
         Board::territory_from(self.vacant(), against)
     }
 
-    /// Territory from the empty cells and the cells prohibited for each colour: lets a caller
-    /// that already holds the prohibitions (a bot weighing drops) skip recomputing them.
-    pub fn territory_from(vacant: CellSet, prohibited: ByStone<CellSet>) -> ByStone<u32> {
+    /// Territory from the empty cells and the cells prohibited for each colour.
+    fn territory_from(vacant: CellSet, prohibited: ByStone<CellSet>) -> ByStone<u32> {
         ByStone::new_with(|s| {
             let mine = vacant & prohibited[s.other()];
             (mine - prohibited[s]).len() as u32
