@@ -6,6 +6,7 @@
 //! network and in offline self-play ([`selfplay`]). Every game rule beyond the five basic ones
 //! is the engine's: the bot asks its copy of the game ([`crate::mirror`]) what is legal.
 
+pub mod orbit;
 pub mod orbs;
 pub mod value;
 

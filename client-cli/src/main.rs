@@ -18,6 +18,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Apply clicks to a position (mechanics only, no rule checks); print the new position.
+    /// With `--game orbit` or `orbs`: play coloured moves (`B h8, W pass`; `R d2-e6`) under
+    /// that game's rules.
     Apply {
         /// Position string (`C1s:R1 D1s:B1`); empty for the empty board (the classic opening
         /// with `--game orbs`).
@@ -27,7 +29,8 @@ enum Command {
         /// and move: `R d2-e6, B n2-m3`.
         #[arg(long)]
         moves: String,
-        /// Play the moves under this game's rules (`orbs`); without it, ORION mechanics.
+        /// Play the moves under this game's rules (`orbit`, `orbs`); without it, ORION
+        /// mechanics.
         #[arg(long)]
         game: Option<String>,
         /// Players, with `--game` (default 2).
@@ -39,7 +42,7 @@ enum Command {
     },
     /// Report chains (and, for Orion, what the mover would capture) in a position.
     Analyze {
-        /// Game id (`hydra-2`, `hydra-4`, `hydra-partners`, `orion`, …).
+        /// Game id (`hydra-2`, `hydra-4`, `hydra-partners`, `orion`, `orbit`, …).
         #[arg(long)]
         game: String,
         /// Position string.
@@ -152,13 +155,28 @@ fn main() -> ExitCode {
             Some(g) if g.eq_ignore_ascii_case("orbs") => {
                 offline::orbs::apply(players, teams, &position, &moves)
             }
-            Some(other) => Err(format!("--game: `{other}` has no apply (orbs; none for ORION clicks)")),
+            Some(g) if offline::orbit::is_orbit(g) => {
+                if players.is_some() || teams {
+                    Err("--players and --teams are for orbs; orbit is for two".into())
+                } else {
+                    offline::orbit::apply(&position, &moves)
+                }
+            }
+            Some(other) => Err(format!(
+                "--game: `{other}` has no apply (orbit, orbs; none for ORION clicks)"
+            )),
         },
         Command::Analyze {
             game,
             position,
             mover,
-        } => offline::analyze(&game, &position, mover.as_deref()),
+        } => {
+            if offline::orbit::is_orbit(&game) {
+                offline::orbit::analyze(&position, mover.as_deref())
+            } else {
+                offline::analyze(&game, &position, mover.as_deref())
+            }
+        }
         Command::Puzzle { name, moves } => offline::puzzle(&name, &moves),
         Command::Solve {
             name,
@@ -177,7 +195,12 @@ fn main() -> ExitCode {
             against,
             seed,
         } => match selfplay {
-            Some(n) => orion_cli::bot::selfplay(&game, players, level, against, n, seed).map(|t| {
+            Some(n) => if offline::orbit::is_orbit(&game) {
+                orion_cli::bot::orbit::selfplay(level, against, n, seed)
+            } else {
+                orion_cli::bot::selfplay(&game, players, level, against, n, seed)
+            }
+            .map(|t| {
                 format!(
                     "{{\"game\":\"{game}\",\"games\":{n},\"{level}\":{},\"{against}\":{},\"unfinished\":{}}}",
                     t.first, t.second, t.unfinished

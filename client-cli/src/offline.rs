@@ -2,6 +2,7 @@
 //! one-line error (printed on stderr with exit status 2). Other tools call these: keep the
 //! output formats exactly as the spec states them.
 
+pub mod orbit;
 pub mod orbs;
 
 use orion_engine::solve::{census, OrbitSpace, PackedDistances};

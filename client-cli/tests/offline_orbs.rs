@@ -151,7 +151,7 @@ fn bad_orbs_input_is_one_line_on_stderr_with_status_2() {
         ),
         (
             vec!["apply", "--game", "chess", "--moves", "pass"],
-            "orion: --game: `chess` has no apply (orbs; none for ORION clicks)",
+            "orion: --game: `chess` has no apply (orbit, orbs; none for ORION clicks)",
         ),
     ] {
         let o = orion(&args);
