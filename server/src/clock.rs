@@ -2,11 +2,13 @@
 //! clocks, seat holds) and a way to wait for a given instant. Tests swap in a `ManualClock`
 //! so a window can close or a turn clock run out without anyone sleeping.
 
-use orion_engine::Millis;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::watch;
+
+/// Milliseconds since the Unix epoch (the engines count time the same way).
+pub type Millis = u64;
 
 /// A future that completes at a given clock time.
 pub type Sleep = Pin<Box<dyn Future<Output = ()> + Send>>;

@@ -154,14 +154,10 @@ impl Journal {
 
     /// Writes one append in `tx`; it counts once [`Journal::committed`] is told.
     pub fn write(tx: &Connection, a: &Append, pending: &mut Pending) -> Result<(), StoreError> {
-        let action = a.action.map(|r| {
-            format!(
-                "{} {} {}",
-                r.seat,
-                r.at,
-                crate::store::encode_action(&r.action)
-            )
-        });
+        let action = a
+            .action
+            .as_ref()
+            .map(|r| format!("{} {} {}", r.seat, r.at, r.action));
         let mut events = String::with_capacity(a.events.iter().map(|e| e.1.len() + 1).sum());
         for (_, ev) in &a.events {
             join_line(&mut events, ev);

@@ -14,6 +14,8 @@ mod room;
 mod server;
 mod session;
 mod store;
+mod system;
+mod systems;
 mod text;
 
 pub use clock::{Clock, ManualClock, SystemClock};

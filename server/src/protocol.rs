@@ -2,12 +2,8 @@
 //! the frames the server sends back. Field names here are the contract; a frame is built
 //! once as text (`Frame`) and shared by every recipient.
 
-use orion_engine::{
-    position_string, Click, Colour, Event, Millis, Outcome, Piece, Position, PuzzleProgress, Seat,
-    Slot, SlotSet, Winner,
-};
-use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde::Deserialize;
+use serde_json::{json, Value};
 use std::fmt;
 
 /// The protocol version this server speaks.
@@ -80,15 +76,6 @@ impl Code {
             Code::TooBig => "too_big",
             Code::RateLimited => "rate_limited",
             Code::Server => "server",
-        }
-    }
-
-    /// The code for an engine refusal code (`ActionError::code`).
-    pub fn from_engine(code: &str) -> Code {
-        match code {
-            "not_your_turn" => Code::NotYourTurn,
-            "not_a_player" => Code::NotAPlayer,
-            _ => Code::Illegal,
         }
     }
 }
@@ -273,6 +260,60 @@ pub enum Request {
     Ping,
 }
 
+impl Request {
+    /// The room a room request names.
+    pub fn room(&self) -> Option<&str> {
+        match self {
+            Request::Join { room, .. } => room.as_deref(),
+            Request::Spectate { room }
+            | Request::Leave { room }
+            | Request::Ready { room }
+            | Request::Click { room, .. }
+            | Request::Place { room, .. }
+            | Request::EndTurn { room }
+            | Request::Roll { room }
+            | Request::Three { room }
+            | Request::Claim { room }
+            | Request::Secret { room, .. }
+            | Request::Challenge { room, .. }
+            | Request::Chat { room, .. }
+            | Request::Resume { room, .. }
+            | Request::History { room, .. } => Some(room),
+            Request::Hello { .. }
+            | Request::Lobby { .. }
+            | Request::Create { .. }
+            | Request::Quick { .. }
+            | Request::Ping => None,
+        }
+    }
+
+    /// Its type, `t`, as on the wire.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Request::Hello { .. } => "hello",
+            Request::Lobby { .. } => "lobby",
+            Request::Create { .. } => "create",
+            Request::Join { .. } => "join",
+            Request::Quick { .. } => "quick",
+            Request::Spectate { .. } => "spectate",
+            Request::Leave { .. } => "leave",
+            Request::Ready { .. } => "ready",
+            Request::Click { .. } => "click",
+            Request::Place { .. } => "place",
+            Request::EndTurn { .. } => "end_turn",
+            Request::Roll { .. } => "roll",
+            Request::Three { .. } => "three",
+            Request::Claim { .. } => "claim",
+            Request::Secret { .. } => "secret",
+            Request::Challenge { .. } => "challenge",
+            Request::Chat { .. } => "chat",
+            Request::Resume { .. } => "resume",
+            Request::History { .. } => "history",
+            Request::Ping => "ping",
+        }
+    }
+}
+
 /// Every request type, to tell an unknown `t` from a malformed known one.
 const TYPES: &[&str] = &[
     "hello",
@@ -402,248 +443,6 @@ pub fn event_frame(room: &str, seq: u64, ev: &str) -> Frame {
     Frame::from(out)
 }
 
-/// A seat as sent on the wire.
-pub fn seat(seat: Seat) -> Value {
-    Value::String(seat.to_string())
-}
-
-/// A colour as sent on the wire: its letter, as in position strings.
-pub fn colour(colour: Colour) -> Value {
-    Value::String(colour.letter().to_string())
-}
-
-/// A position as its position string.
-pub fn position(position: &Position) -> Value {
-    Value::String(position_string(position))
-}
-
-/// The `result` object of an `over` event or a snapshot; with Algol's secrets revealed so
-/// anyone can check them against the commitments.
-pub fn result(outcome: &Outcome) -> Value {
-    let mut v = result_of(outcome.winner, &outcome.scores);
-    if !outcome.reveals.is_empty() {
-        v["reveals"] = Value::Array(
-            outcome
-                .reveals
-                .iter()
-                .map(|r| {
-                    json!({"seat": seat(r.seat), "piece": r.piece.to_string(),
-                           "salt": r.salt, "commitment": r.commitment})
-                })
-                .collect(),
-        );
-    }
-    v
-}
-
-/// The `result` object for a result the server decides (time, abandonment).
-pub fn result_of(winner: Option<Winner>, scores: &[(Seat, u32)]) -> Value {
-    let outcome_scores = scores;
-    let winner = match winner {
-        None => Value::Null,
-        Some(Winner::Seat(s)) => seat(s),
-        Some(w @ Winner::Team(..)) => Value::String(w.to_string()),
-    };
-    let mut scores = Map::new();
-    for (s, points) in outcome_scores {
-        scores.insert(s.to_string(), json!(points));
-    }
-    json!({"winner": winner, "scores": scores})
-}
-
-/// Adds a puzzle's progress to a `turn` object: `used` becomes the clicks made so far (the
-/// whole puzzle is one move with no clicks limit, so `clicks` stays null) and `target` is the
-/// booklet's count (Aquarius: tries made, of five).
-pub fn puzzle_turn(turn: &mut Value, progress: &PuzzleProgress) {
-    turn["used"] = json!(progress.clicks);
-    turn["target"] = json!(progress.target);
-}
-
-/// The `ev` object of an engine event, serialized straight from the event: it is made for
-/// every click, so it skips the `Value` tree (and its sorted map) the other frames use.
-pub fn engine_event(event: &Event) -> String {
-    let wire = match event {
-        Event::Click {
-            seat,
-            click,
-            position,
-        } => Wire::Click {
-            seat: seat.letter(),
-            click: Shown(click),
-            position: position_string(position),
-        },
-        Event::Place {
-            seat,
-            slot,
-            piece,
-            from,
-            position,
-        } => Wire::Place {
-            seat: seat.letter(),
-            slot: slot.name(),
-            piece: Shown(piece),
-            from: from.map(Slot::name),
-            position: position_string(position),
-        },
-        Event::Eligible { slots } => Wire::Eligible {
-            slots: names(*slots),
-        },
-        Event::Roll { seat, value } => Wire::Roll {
-            seat: seat.letter(),
-            value: *value,
-        },
-        Event::Turn {
-            seat,
-            clicks,
-            round,
-        } => Wire::Turn {
-            seat: seat.letter(),
-            clicks: *clicks,
-            round: *round,
-        },
-        Event::Chain {
-            colour,
-            claim_until,
-        } => Wire::Chain {
-            colour: colour.letter(),
-            claim_until: *claim_until,
-        },
-        Event::Claim { seat, ok } => Wire::Claim {
-            seat: seat.letter(),
-            ok: *ok,
-        },
-        Event::Capture {
-            seat,
-            slots,
-            points,
-            position,
-        } => Wire::Capture {
-            seat: seat.letter(),
-            slots: names(*slots),
-            points: *points,
-            position: position_string(position),
-        },
-        Event::Over { outcome } => Wire::Over {
-            result: result(outcome),
-        },
-        // Only the commitment is public; the piece stays with the engine and its owner.
-        Event::Secret { seat, commitment } => Wire::Secret {
-            seat: seat.letter(),
-            commitment,
-        },
-        Event::Challenge {
-            seat,
-            piece,
-            hit,
-            removed,
-            position,
-        } => Wire::Challenge {
-            seat: seat.letter(),
-            piece: Shown(piece),
-            hit: *hit,
-            removed: names(*removed),
-            position: position_string(position),
-        },
-        Event::Try {
-            seat,
-            click,
-            hit,
-            chain,
-            tries,
-            hits,
-        } => Wire::Try {
-            seat: seat.letter(),
-            click: Shown(click),
-            hit: *hit,
-            chain: names(*chain),
-            tries: *tries,
-            hits: *hits,
-        },
-    };
-    // Strings, numbers and a `Value`: nothing here can fail to serialize.
-    serde_json::to_string(&wire).unwrap_or_default()
-}
-
-/// An engine event as it goes on the wire (PROTOCOL.md, "Events").
-#[derive(Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum Wire<'a> {
-    Click {
-        seat: char,
-        click: Shown<'a, Click>,
-        position: String,
-    },
-    Place {
-        seat: char,
-        slot: &'static str,
-        piece: Shown<'a, Piece>,
-        from: Option<&'static str>,
-        position: String,
-    },
-    Eligible {
-        slots: Vec<&'static str>,
-    },
-    Roll {
-        seat: char,
-        value: u8,
-    },
-    Turn {
-        seat: char,
-        clicks: Option<u8>,
-        round: u32,
-    },
-    Chain {
-        colour: char,
-        claim_until: Option<Millis>,
-    },
-    Claim {
-        seat: char,
-        ok: bool,
-    },
-    Capture {
-        seat: char,
-        slots: Vec<&'static str>,
-        points: u32,
-        position: String,
-    },
-    Over {
-        result: Value,
-    },
-    Secret {
-        seat: char,
-        commitment: &'a str,
-    },
-    Challenge {
-        seat: char,
-        piece: Shown<'a, Piece>,
-        hit: bool,
-        removed: Vec<&'static str>,
-        position: String,
-    },
-    Try {
-        seat: char,
-        click: Shown<'a, Click>,
-        hit: bool,
-        chain: Vec<&'static str>,
-        tries: u8,
-        hits: u8,
-    },
-}
-
-/// A value serialized as the string its `Display` prints.
-struct Shown<'a, T>(&'a T);
-
-impl<T: fmt::Display> Serialize for Shown<'_, T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self.0)
-    }
-}
-
-/// A slot set as canonical slot names.
-fn names(set: SlotSet) -> Vec<&'static str> {
-    set.into_iter().map(Slot::name).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -663,57 +462,6 @@ mod tests {
             parse(r#"{"t":"ping"}"#),
             Ok((None, Request::Ping))
         ));
-    }
-
-    #[test]
-    fn engine_events_keep_their_wire_fields() {
-        use orion_engine::{games, Action, Game, Options};
-        let mut game = Game::new(games::find("hydra-2").unwrap(), Options::default(), 1).unwrap();
-        let mover = game.mover();
-        let click = orion_engine::Click::ALL
-            .into_iter()
-            .find(|&c| game.check_click(mover, c).is_ok())
-            .unwrap();
-        let events = game
-            .step(mover, Action::Click { click, piece: None }, 0)
-            .unwrap();
-        let texts: Vec<Value> = events
-            .iter()
-            .map(|e| serde_json::from_str(&engine_event(e)).unwrap())
-            .collect();
-        let Event::Click { position, .. } = &events[0] else {
-            panic!("first event {:?}", events[0]);
-        };
-        assert_eq!(
-            texts[0],
-            json!({"kind": "click", "seat": mover.to_string(), "click": click.to_string(),
-                   "position": position_string(position)})
-        );
-        assert!(texts[0]["position"].as_str().unwrap().contains(':'));
-        let captured = Event::Capture {
-            seat: mover,
-            slots: [
-                orion_engine::parse_slot("C2n").unwrap(),
-                orion_engine::parse_slot("A1w").unwrap(),
-            ]
-            .into_iter()
-            .collect(),
-            points: 4,
-            position: *position,
-        };
-        let v: Value = serde_json::from_str(&engine_event(&captured)).unwrap();
-        assert_eq!(v["kind"], "capture");
-        assert_eq!(v["slots"], json!(["C2n", "A1w"]));
-        assert_eq!(v["points"], 4);
-        let turn = Event::Turn {
-            seat: mover,
-            clicks: None,
-            round: 3,
-        };
-        assert_eq!(
-            serde_json::from_str::<Value>(&engine_event(&turn)).unwrap(),
-            json!({"kind": "turn", "seat": mover.to_string(), "clicks": null, "round": 3})
-        );
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! grows. The period is `Config::retain` (`--retain-days`; none keeps everything).
 
 use crate::clock::Clock;
+use crate::clock::Millis;
 use crate::store::{blocking, Store, PRUNE_BATCH};
-use orion_engine::Millis;
 use std::sync::Arc;
 use tokio::sync::watch;
 

@@ -4,15 +4,16 @@
 //! members. Claims are timed by the server clock as the room accepts them, so a claim racing
 //! the mover's next click is settled in arrival order by the engine.
 
+use crate::clock::Millis;
 use crate::connection::Outbox;
 use crate::lobby::{Player, PlayerId, Queued, RoomHandle, RoomId};
-use crate::protocol::{self, Code, Frame, Refusal, ReplyTo};
+use crate::protocol::{self, Code, Frame, Refusal, ReplyTo, Request};
 use crate::server::Shared;
 use crate::store::{ActionRecord, Append, RoomRecord, SavedRoom, StoreError};
-use orion_engine::{games, Action, ClaimWindow, Event, Game, Millis, Options, Rules, Seat, Winner};
+use crate::system::{GameInfo, GameSystem, Seat, Table};
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
@@ -37,18 +38,10 @@ pub const MIN_TURN_CLOCK: Millis = 1_000;
 /// and left cannot pile up.
 pub const WAITING_HOLD: Millis = 60_000;
 
-/// A room's options: the engine's game options plus the server's clocks and holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+/// A room's options: the server's clocks and holds, and the game's own options (checked and
+/// completed by its game system). On the wire and in the store they are one flat object.
+#[derive(Clone, Debug, PartialEq)]
 pub struct RoomOptions {
-    /// Clicks per move where the game has a fixed number.
-    pub clicks: Option<u8>,
-    /// Faces of the special die.
-    pub die: Vec<u8>,
-    /// The claim window in ms, or `"auto"`.
-    pub claim_window: ClaimWindow,
-    /// Players, where the game allows a range.
-    pub players: Option<u8>,
     /// Milliseconds per turn; on expiry the turn ends. `None`: no clock.
     pub turn_clock: Option<Millis>,
     /// Extra milliseconds per seat for the whole game, drawn once a turn clock runs out;
@@ -56,66 +49,72 @@ pub struct RoomOptions {
     pub time_bank: Option<Millis>,
     /// How long a disconnected player's seat is held, in ms.
     pub seat_hold: Millis,
+    /// The game's options as its system completed them (an object).
+    pub game: Value,
 }
 
-impl Default for RoomOptions {
-    fn default() -> Self {
-        let engine = Options::default();
-        RoomOptions {
-            clicks: engine.clicks,
-            die: engine.die,
-            claim_window: engine.claim_window,
-            players: engine.players,
-            turn_clock: None,
-            time_bank: None,
-            seat_hold: DEFAULT_SEAT_HOLD,
-        }
-    }
-}
+/// The options the server keeps for itself; every other key is the game system's.
+const SERVER_OPTIONS: [&str; 3] = ["turn_clock", "time_bank", "seat_hold"];
 
 impl RoomOptions {
-    /// Reads the `options` of a `create`, saying what was wrong.
-    pub fn parse(value: Option<&Value>) -> Result<RoomOptions, Refusal> {
-        let options: RoomOptions = match value {
-            None | Some(Value::Null) => RoomOptions::default(),
-            Some(v) => serde_json::from_value(v.clone())
-                .map_err(|e| Refusal::new(Code::BadRequest, format!("options: {e}")))?,
+    /// Reads the `options` of a `create` (or a stored room's) for `game` of `system`,
+    /// saying what was wrong. `players` (a quick match's count) overrides the options'.
+    pub fn parse(
+        value: Option<&Value>,
+        system: &dyn GameSystem,
+        game: &GameInfo,
+        players: Option<u8>,
+    ) -> Result<RoomOptions, Refusal> {
+        let bad = |m: String| Refusal::new(Code::BadRequest, format!("options: {m}"));
+        let mut rest = match value {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(map)) => map.clone(),
+            Some(other) => return Err(bad(format!("expected an object, not {other}"))),
         };
-        if options
-            .turn_clock
-            .is_some_and(|ms| !(MIN_TURN_CLOCK..=MAX_CLOCK).contains(&ms))
-        {
-            return Err(Refusal::new(
-                Code::BadRequest,
-                format!("options: turn_clock must be {MIN_TURN_CLOCK} to {MAX_CLOCK} ms"),
-            ));
+        let ms = |rest: &mut Map<String, Value>, key: &str| -> Result<Option<Millis>, Refusal> {
+            match rest.remove(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v
+                    .as_u64()
+                    .map(Some)
+                    .ok_or_else(|| bad(format!("{key} must be a whole number of ms, not {v}"))),
+            }
+        };
+        let turn_clock = ms(&mut rest, SERVER_OPTIONS[0])?;
+        let time_bank = ms(&mut rest, SERVER_OPTIONS[1])?;
+        let seat_hold = ms(&mut rest, SERVER_OPTIONS[2])?.unwrap_or(DEFAULT_SEAT_HOLD);
+        if turn_clock.is_some_and(|ms| !(MIN_TURN_CLOCK..=MAX_CLOCK).contains(&ms)) {
+            return Err(bad(format!(
+                "turn_clock must be {MIN_TURN_CLOCK} to {MAX_CLOCK} ms"
+            )));
         }
-        if options
-            .time_bank
-            .is_some_and(|ms| !(1..=MAX_CLOCK).contains(&ms))
-        {
-            return Err(Refusal::new(
-                Code::BadRequest,
-                format!("options: time_bank must be 1 to {MAX_CLOCK} ms"),
-            ));
+        if time_bank.is_some_and(|ms| !(1..=MAX_CLOCK).contains(&ms)) {
+            return Err(bad(format!("time_bank must be 1 to {MAX_CLOCK} ms")));
         }
-        if options.seat_hold > MAX_CLOCK {
-            return Err(Refusal::new(
-                Code::BadRequest,
-                format!("options: seat_hold must be at most {MAX_CLOCK} ms"),
-            ));
+        if seat_hold > MAX_CLOCK {
+            return Err(bad(format!("seat_hold must be at most {MAX_CLOCK} ms")));
         }
-        Ok(options)
+        if let Some(n) = players {
+            rest.insert("players".into(), json!(n));
+        }
+        Ok(RoomOptions {
+            turn_clock,
+            time_bank,
+            seat_hold,
+            game: system.options(game, rest)?,
+        })
     }
 
-    /// The engine's part.
-    pub fn engine(&self) -> Options {
-        Options {
-            clicks: self.clicks,
-            die: self.die.clone(),
-            claim_window: self.claim_window,
-            players: self.players,
-        }
+    /// The options as one object, as clients are shown them and the store keeps them.
+    pub fn to_json(&self) -> Value {
+        let mut all = match &self.game {
+            Value::Object(map) => map.clone(),
+            _ => Map::new(),
+        };
+        all.insert("turn_clock".into(), json!(self.turn_clock));
+        all.insert("time_bank".into(), json!(self.time_bank));
+        all.insert("seat_hold".into(), json!(self.seat_hold));
+        Value::Object(all)
     }
 }
 
@@ -129,8 +128,8 @@ pub enum RoomCmd {
         re: ReplyTo,
         /// Who.
         player: Player,
-        /// The seat wanted.
-        seat: Option<Seat>,
+        /// The seat wanted, by name.
+        seat: Option<String>,
         /// His connection.
         outbox: Outbox,
         /// True once he is a member.
@@ -171,8 +170,8 @@ pub enum RoomCmd {
         re: ReplyTo,
         /// Who.
         player: Player,
-        /// What.
-        action: Action,
+        /// The game request (`click`, `place`, `move` …), for the room's game system to read.
+        request: Request,
         /// His connection.
         outbox: Outbox,
     },
@@ -270,9 +269,12 @@ struct Room {
     options: RoomOptions,
     /// `options` as sent to clients.
     options_json: Value,
-    /// The game (set up at creation; actions are accepted once it is playing). Boxed: it is
-    /// 1.7 KB, and a copy is kept across each wait for the store, in the room's future.
-    game: Box<Game>,
+    /// The game system that plays here.
+    system: Arc<dyn GameSystem>,
+    /// The game's id (`hydra-2`).
+    game_id: &'static str,
+    /// The game (set up at creation; actions are accepted once it is playing).
+    table: Box<dyn Table>,
     /// Waiting, playing or finished.
     status: Status,
     /// Start without `ready` (quick matches).
@@ -306,26 +308,26 @@ struct Room {
     shared: Arc<Shared>,
 }
 
-/// Creates a room, seats `first` in order (the creator, or a quick match's players), stores
-/// it and starts its task.
+/// Creates a room for `game` of `system`, seats `first` in order (the creator, or a quick
+/// match's players), stores it and starts its task.
 pub fn create(
     shared: &Arc<Shared>,
-    rules: &'static dyn Rules,
+    system: &Arc<dyn GameSystem>,
+    game: &GameInfo,
     options: RoomOptions,
     private: bool,
     auto_start: bool,
-    first: Vec<(Queued, Option<Seat>)>,
+    first: Vec<(Queued, Option<String>)>,
 ) -> Result<RoomHandle, Refusal> {
     let seed: u64 = rand::thread_rng().gen();
-    let game = Game::new(rules, options.engine(), seed)
-        .map_err(|e| Refusal::new(Code::BadRequest, e.to_string()))?;
+    let table = system.table(game, &options.game, seed)?;
     let id: RoomId = Arc::from(format!("r{:08x}", rand::thread_rng().gen::<u32>()));
     let code: Option<Arc<str>> = private.then(invite_code);
     let salt = hex::encode(rand::thread_rng().gen::<[u8; 16]>());
-    let options_json = serde_json::to_value(&options).unwrap_or(Value::Null);
+    let options_json = options.to_json();
     let record = RoomRecord {
         id: id.to_string(),
-        game: rules.id().to_string(),
+        game: game.id.to_string(),
         options: options_json.to_string(),
         seed,
         private,
@@ -336,12 +338,16 @@ pub fn create(
         .map_err(|e| Refusal::new(Code::Server, e.to_string()))?;
     let mut room = Room::new(
         shared.clone(),
-        id,
-        code,
-        private,
-        options,
-        options_json,
-        game,
+        Setup {
+            id,
+            code,
+            private,
+            options,
+            options_json,
+            system: system.clone(),
+            game_id: game.id,
+            table,
+        },
     );
     room.salt = Some(salt);
     room.auto_start = auto_start;
@@ -362,19 +368,28 @@ pub fn create(
 /// Rebuilds an unfinished room from the store (replaying its actions) and starts its task.
 pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, String> {
     let rec = saved.record;
-    let options: RoomOptions =
-        serde_json::from_str(&rec.options).map_err(|e| format!("options: {e}"))?;
-    let rules = games::find_any(&rec.game).ok_or_else(|| format!("unknown game {}", rec.game))?;
-    let game = Game::new(rules, options.engine(), rec.seed).map_err(|e| e.to_string())?;
-    let options_json = serde_json::to_value(&options).unwrap_or(Value::Null);
+    let (system, game) = shared
+        .find_game(&rec.game)
+        .ok_or_else(|| format!("unknown game {}", rec.game))?;
+    let stored: Value = serde_json::from_str(&rec.options).map_err(|e| format!("options: {e}"))?;
+    let options =
+        RoomOptions::parse(Some(&stored), &*system, &game, None).map_err(|e| e.to_string())?;
+    let table = system
+        .table(&game, &options.game, rec.seed)
+        .map_err(|e| e.to_string())?;
+    let options_json = options.to_json();
     let mut room = Room::new(
         shared.clone(),
-        Arc::from(rec.id.as_str()),
-        rec.code.as_deref().map(Arc::from),
-        rec.private,
-        options,
-        options_json,
-        game,
+        Setup {
+            id: Arc::from(rec.id.as_str()),
+            code: rec.code.as_deref().map(Arc::from),
+            private: rec.private,
+            options,
+            options_json,
+            system: system.clone(),
+            game_id: game.id,
+            table,
+        },
     );
     room.salt = rec.salt.clone();
     let now = shared.clock.now_ms();
@@ -383,7 +398,7 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
         let Ok(ev) = serde_json::from_str::<Value>(ev) else {
             continue;
         };
-        let seat = ev["seat"].as_str().and_then(Seat::parse);
+        let seat = ev["seat"].as_str().and_then(|s| room.seat_named(s));
         match (ev["kind"].as_str(), seat) {
             (Some("joined"), Some(seat)) => {
                 let player = Player {
@@ -416,7 +431,11 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
     }
     room.appends = saved.appends;
     for a in &saved.actions {
-        if let Err(e) = room.game.step(a.seat, a.action, a.at) {
+        let Some(seat) = room.seat_named(&a.seat) else {
+            tracing::warn!(room = %room.id, "replayed action of no seat: {}", a.seat);
+            continue;
+        };
+        if let Err(e) = room.table.apply(seat, &a.action, a.at) {
             tracing::warn!(room = %room.id, "replayed action refused: {e}");
         }
     }
@@ -436,6 +455,32 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
     Ok(handle)
 }
 
+/// What a room is made of, new or restored.
+struct Setup {
+    /// Room id.
+    id: RoomId,
+    /// Invite code of a private room.
+    code: Option<Arc<str>>,
+    /// Unlisted.
+    private: bool,
+    /// Options.
+    options: RoomOptions,
+    /// `options` as sent to clients.
+    options_json: Value,
+    /// The game system that plays here.
+    system: Arc<dyn GameSystem>,
+    /// The game's id.
+    game_id: &'static str,
+    /// The game.
+    table: Box<dyn Table>,
+}
+
+/// The commitment to a room's seed: hex SHA-256 of `"{seed}:{salt hex}"` (the seed in
+/// decimal), published in `start`; `over` reveals seed and salt.
+fn seed_commitment(seed: u64, salt: &[u8]) -> String {
+    hex::encode(Sha256::digest(format!("{seed}:{}", hex::encode(salt))))
+}
+
 /// A six-letter invite code without look-alike letters.
 fn invite_code() -> Arc<str> {
     const LETTERS: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -447,28 +492,22 @@ fn invite_code() -> Arc<str> {
 }
 
 impl Room {
-    fn new(
-        shared: Arc<Shared>,
-        id: RoomId,
-        code: Option<Arc<str>>,
-        private: bool,
-        options: RoomOptions,
-        options_json: Value,
-        game: Game,
-    ) -> Room {
+    fn new(shared: Arc<Shared>, setup: Setup) -> Room {
         let mut clock = TurnClock::default();
-        if let Some(bank) = options.time_bank {
-            for s in game.seats() {
+        if let Some(bank) = setup.options.time_bank {
+            for s in setup.table.seats() {
                 clock.banks.insert(s.seat, bank);
             }
         }
         Room {
-            id,
-            code,
-            private,
-            options,
-            options_json,
-            game: Box::new(game),
+            id: setup.id,
+            code: setup.code,
+            private: setup.private,
+            options: setup.options,
+            options_json: setup.options_json,
+            system: setup.system,
+            game_id: setup.game_id,
+            table: setup.table,
             status: Status::Waiting,
             auto_start: false,
             seats: BTreeMap::new(),
@@ -483,6 +522,15 @@ impl Room {
             published: None,
             shared,
         }
+    }
+
+    /// The seat of this game named `name` (`S`), if it plays here.
+    fn seat_named(&self, name: &str) -> Option<Seat> {
+        self.table
+            .seats()
+            .iter()
+            .map(|s| s.seat)
+            .find(|s| s.0.eq_ignore_ascii_case(name))
     }
 
     fn handle(&self) -> (RoomHandle, mpsc::Receiver<RoomCmd>) {
@@ -500,7 +548,7 @@ impl Room {
     /// (a block around it would keep a second copy).
     async fn run(
         mut self,
-        first: Option<Vec<(Queued, Option<Seat>)>>,
+        first: Option<Vec<(Queued, Option<String>)>>,
         mut rx: mpsc::Receiver<RoomCmd>,
     ) {
         if let Some(first) = first {
@@ -590,9 +638,9 @@ impl Room {
             RoomCmd::Act {
                 re,
                 player,
-                action,
+                request,
                 outbox,
-            } => self.act(re, player, action, outbox).await,
+            } => self.act(re, player, request, outbox).await,
             RoomCmd::Chat {
                 re,
                 player,
@@ -628,7 +676,7 @@ impl Room {
         &mut self,
         re: ReplyTo,
         player: Player,
-        want: Option<Seat>,
+        want: Option<String>,
         outbox: Outbox,
     ) -> bool {
         if let Some(seat) = self.seat_of(&player.id) {
@@ -640,31 +688,33 @@ impl Room {
             self.refuse(&re, &outbox, Code::Illegal, "the game is over");
             return false;
         }
-        let all: Vec<Seat> = self.game.seats().iter().map(|s| s.seat).collect();
+        let all: Vec<Seat> = self.table.seats().iter().map(|s| s.seat).collect();
         let free: Vec<Seat> = all
             .iter()
             .copied()
             .filter(|s| !self.seats.contains_key(s))
             .collect();
+        let want = want.map(|w| self.seat_named(&w).ok_or(w));
         let seat = match want {
-            Some(w) if !all.contains(&w) => {
+            Some(Err(w)) => {
                 let names: Vec<String> = all.iter().map(|s| s.to_string()).collect();
                 self.refuse(
                     &re,
                     &outbox,
                     Code::BadRequest,
                     format!(
-                        "seat {w} does not play in this game (seats: {})",
+                        "seat {} does not play in this game (seats: {})",
+                        w.chars().take(8).collect::<String>(),
                         names.join(", ")
                     ),
                 );
                 return false;
             }
-            Some(w) if !free.contains(&w) => {
+            Some(Ok(w)) if !free.contains(&w) => {
                 self.refuse(&re, &outbox, Code::Full, format!("seat {w} is taken"));
                 return false;
             }
-            Some(w) => w,
+            Some(Ok(w)) => w,
             None => match free.first() {
                 Some(s) => *s,
                 None => {
@@ -685,7 +735,7 @@ impl Room {
             );
             return false;
         }
-        let ev = json!({"kind": "joined", "seat": protocol::seat(seat),
+        let ev = json!({"kind": "joined", "seat": json!(seat.0),
                         "player": &*player.id, "name": &*player.name});
         if let Err(e) = self.emit(vec![ev.to_string()], None).await {
             self.shared.lobby.free_seat(&player.id, &self.id);
@@ -710,7 +760,7 @@ impl Room {
     }
 
     fn reply_joined(&self, re: &ReplyTo, seat: Seat, outbox: &Outbox) {
-        let mut body = json!({"t": "joined", "room": &*self.id, "seat": protocol::seat(seat)});
+        let mut body = json!({"t": "joined", "room": &*self.id, "seat": json!(seat.0)});
         if let Some(code) = &self.code {
             body["code"] = json!(&**code);
         }
@@ -829,12 +879,12 @@ impl Room {
         self.shared.lobby.free_seat(&o.player.id, &self.id);
         let _ = self
             .emit(
-                vec![json!({"kind": "left", "seat": protocol::seat(seat)}).to_string()],
+                vec![json!({"kind": "left", "seat": json!(seat.0)}).to_string()],
                 None,
             )
             .await;
         if self.status == Status::Playing && self.seats.is_empty() {
-            let result = protocol::result_of(None, &self.game.scores());
+            let result = self.table.abandoned();
             let mut ev = self.over_event(result.clone());
             ev["reason"] = json!("abandoned");
             self.result = Some(result);
@@ -869,7 +919,7 @@ impl Room {
             return;
         }
         let full = self
-            .game
+            .table
             .seats()
             .iter()
             .all(|s| self.seats.contains_key(&s.seat));
@@ -877,10 +927,10 @@ impl Room {
         if !(full && ready) {
             return;
         }
-        let mut ev = json!({"kind": "start", "position": protocol::position(self.game.position()),
-                        "turn": self.turn_json()});
+        let mut ev = json!({"kind": "start", "position": self.table.position(),
+                        "turn": self.table.turn()});
         if let Some(salt) = self.salt.as_deref().and_then(|s| hex::decode(s).ok()) {
-            ev["seed_commitment"] = json!(orion_engine::seed_commitment(self.game.seed(), &salt));
+            ev["seed_commitment"] = json!(seed_commitment(self.table.seed(), &salt));
         }
         if self.emit(vec![ev.to_string()], None).await.is_err() {
             return;
@@ -891,7 +941,19 @@ impl Room {
         self.arm_clock(now);
     }
 
-    async fn act(&mut self, re: ReplyTo, player: Player, action: Action, outbox: Outbox) {
+    async fn act(&mut self, re: ReplyTo, player: Player, request: Request, outbox: Outbox) {
+        let action = match self.system.action(&request) {
+            Some(Ok(action)) => action,
+            Some(Err(refusal)) => return outbox.refuse(&re, &refusal),
+            None => {
+                return self.refuse(
+                    &re,
+                    &outbox,
+                    Code::BadRequest,
+                    format!("{} is not a move in {}", request.name(), self.game_id),
+                )
+            }
+        };
         let Some(seat) = self.seat_of(&player.id) else {
             self.refuse(
                 &re,
@@ -921,57 +983,52 @@ impl Room {
             Status::Playing => {}
         }
         let now = self.shared.clock.now_ms();
-        if self.step(seat, action, now, Some((&re, &outbox))).await
-            && matches!(action, Action::Secret { .. })
-        {
+        if self.step(seat, &action, now, Some((&re, &outbox))).await == Some(true) {
             self.secret_owners.insert(seat, player.id);
         }
     }
 
-    /// Steps the game and publishes what it caused; a refusal goes to `sender` alone. True
-    /// when the action was taken and stored.
+    /// Steps the game and publishes what it caused; a refusal goes to `sender` alone. Once
+    /// the action is taken and stored: whether it made a hidden choice for its seat.
     async fn step(
         &mut self,
         seat: Seat,
-        action: Action,
+        action: &str,
         now: Millis,
         sender: Option<(&ReplyTo, &Outbox)>,
-    ) -> bool {
-        let before = self.game.clone();
-        let events = match self.game.step(seat, action, now) {
-            Ok(events) => events,
-            Err(e) => {
+    ) -> Option<bool> {
+        let before = self.table.clone_table();
+        let applied = match self.table.apply(seat, action, now) {
+            Ok(applied) => applied,
+            Err(refusal) => {
                 if let Some((re, outbox)) = sender {
-                    self.refuse(re, outbox, Code::from_engine(e.code()), e.to_string());
+                    outbox.refuse(re, &refusal);
                 }
-                return false;
+                return None;
             }
         };
-        let evs = events
-            .iter()
-            .map(|e| match e {
-                Event::Over { outcome } => self.over_event(protocol::result(outcome)).to_string(),
-                e => protocol::engine_event(e),
-            })
-            .collect();
+        let mut evs = applied.events;
+        if let Some(result) = &applied.over {
+            evs.push(self.over_event(result.clone()).to_string());
+        }
         let record = ActionRecord {
-            seat,
-            action,
+            seat: seat.0.to_string(),
+            action: action.to_string(),
             at: now,
         };
-        if let Err(e) = self.emit(evs, Some(&record)).await {
-            self.game = before;
+        if let Err(e) = self.emit(evs, Some(record)).await {
+            self.table = before;
             if let Some((re, outbox)) = sender {
                 self.refuse(re, outbox, Code::Server, e.to_string());
             }
-            return false;
+            return None;
         }
-        if events.iter().any(|e| matches!(e, Event::Over { .. })) {
+        if applied.over.is_some() {
             self.finish();
         } else {
             self.arm_clock(now);
         }
-        true
+        Some(applied.hidden)
     }
 
     /// An `over` event with `result`, revealing the room's seed and the salt of its
@@ -979,7 +1036,7 @@ impl Room {
     fn over_event(&self, result: Value) -> Value {
         let mut ev = json!({"kind": "over", "result": result});
         if let Some(salt) = &self.salt {
-            ev["seed"] = json!(self.game.seed().to_string());
+            ev["seed"] = json!(self.table.seed().to_string());
             ev["salt"] = json!(salt);
         }
         ev
@@ -996,7 +1053,7 @@ impl Room {
             );
             return;
         }
-        let ev = json!({"kind": "chat", "seat": seat.map(protocol::seat),
+        let ev = json!({"kind": "chat", "seat": seat.map(|s| s.0),
                         "name": &*player.name, "text": text});
         if let Err(e) = self.emit(vec![ev.to_string()], None).await {
             self.refuse(&re, &outbox, Code::Server, e.to_string());
@@ -1105,7 +1162,7 @@ impl Room {
             self.clock.deadline = None;
             return;
         }
-        let turn = (self.game.mover(), self.game.round());
+        let turn = (self.table.mover(), self.table.round());
         if self.clock.turn == Some(turn) {
             return;
         }
@@ -1121,7 +1178,7 @@ impl Room {
 
     /// The turn clock (or the bank) ran out at `now`, the deadline itself.
     async fn clock_expired(&mut self, now: Millis) {
-        let seat = self.game.mover();
+        let seat = self.table.mover();
         if self.options.time_bank.is_some() {
             if self.clock.overdraft_since.is_none() {
                 let left = self.clock.banks.get(&seat).copied().unwrap_or(0);
@@ -1136,28 +1193,16 @@ impl Room {
             return;
         }
         self.clock.deadline = None;
-        self.step(seat, Action::Timeout, now, None).await;
+        let timeout = self.table.timeout_action();
+        self.step(seat, timeout, now, None).await;
     }
 
     /// `seat` ran out of time: the other side wins (no winner with several other sides).
     async fn forfeit(&mut self, seat: Seat) {
-        let loser = self.game.colour_of(seat);
-        let others: Vec<_> = self
-            .game
-            .seats()
-            .iter()
-            .filter(|s| Some(s.colour) != loser)
-            .copied()
-            .collect();
-        let winner = match others.as_slice() {
-            [one] => Some(Winner::Seat(one.seat)),
-            [a, b] if a.colour == b.colour => Some(Winner::Team(a.seat, b.seat)),
-            _ => None,
-        };
-        let result = protocol::result_of(winner, &self.game.scores());
+        let result = self.table.forfeit(seat);
         let mut ev = self.over_event(result.clone());
         ev["reason"] = json!("time");
-        ev["seat"] = protocol::seat(seat);
+        ev["seat"] = json!(seat.0);
         self.result = Some(result);
         if self.emit(vec![ev.to_string()], None).await.is_ok() {
             self.finish();
@@ -1189,7 +1234,7 @@ impl Room {
     async fn emit(
         &mut self,
         evs: Vec<String>,
-        action: Option<&ActionRecord>,
+        action: Option<ActionRecord>,
     ) -> Result<(), StoreError> {
         let mut events = Vec::with_capacity(evs.len());
         let mut frames = Vec::with_capacity(evs.len());
@@ -1202,7 +1247,7 @@ impl Room {
         let append = Append {
             room: self.id.clone(),
             n: self.appends + 1,
-            action: action.copied(),
+            action,
             events,
             seq,
         };
@@ -1240,60 +1285,36 @@ impl Room {
         }
     }
 
-    fn turn_json(&self) -> Value {
-        let (clicks, used) = self.game.clicks();
-        let mut turn = json!({"seat": protocol::seat(self.game.mover()), "clicks": clicks,
-                              "used": used, "round": self.game.round()});
-        if let Some(progress) = self.game.progress() {
-            protocol::puzzle_turn(&mut turn, &progress);
-        }
-        turn
-    }
-
     /// The room as it is now, for one recipient: `seat` gets his own hidden choices (Algol's
-    /// secret man) and nobody else's.
+    /// secret man), if he made them, and nobody else's.
     fn snapshot(&self, re: &ReplyTo, seat: Option<Seat>) -> Frame {
         let mut seats = Map::new();
-        for info in self.game.seats() {
+        for info in self.table.seats() {
             let v = match self.seats.get(&info.seat) {
                 Some(o) => json!({"player": &*o.player.id, "name": &*o.player.name,
-                                  "colour": protocol::colour(info.colour),
-                                  "connected": o.conn.is_some()}),
+                                  "colour": info.colour, "connected": o.conn.is_some()}),
                 None => Value::Null,
             };
             seats.insert(info.seat.to_string(), v);
         }
-        let mut scores = Map::new();
-        for (s, points) in self.game.scores() {
-            scores.insert(s.to_string(), json!(points));
-        }
-        let claims: Vec<Value> = self
-            .game
-            .open_claims()
-            .into_iter()
-            .map(|(c, until)| json!({"colour": protocol::colour(c), "until": until}))
-            .collect();
         let mut body = json!({
             "t": "snapshot", "room": &*self.id, "seq": self.seq,
-            "game": self.game.rules().id(), "options": self.options_json,
+            "game": self.game_id, "options": self.options_json,
             "status": self.status.as_str(), "seats": seats,
             "spectators": self.spectators.len(),
-            "position": protocol::position(self.game.position()),
-            "turn": self.turn_json(), "scores": scores, "claims": claims,
+            "position": self.table.position(),
+            "turn": self.table.turn(), "scores": self.table.scores(),
         });
-        if let Some(outcome) = self.game.outcome() {
-            body["result"] = protocol::result(outcome);
-        } else if let Some(result) = &self.result {
-            body["result"] = result.clone();
+        if let Some(result) = self.table.result().or_else(|| self.result.clone()) {
+            body["result"] = result;
         }
-        // Only to whoever chose it: a later occupant of the seat does not see it.
-        let chooser = seat.and_then(|s| Some((self.secret_owners.get(&s)?, self.seats.get(&s)?)));
-        if let Some((owner, occupant)) = chooser {
-            if *owner == occupant.player.id {
-                if let Some(piece) = seat.and_then(|s| self.game.secret(s)) {
-                    body["secret"] = json!(piece.to_string());
-                }
-            }
+        // A later occupant of the seat does not see what the last one chose.
+        let chooser = seat.filter(|s| {
+            let owner = self.secret_owners.get(s);
+            owner.is_some() && owner == self.seats.get(s).map(|o| &o.player.id)
+        });
+        if let Value::Object(body) = &mut body {
+            body.extend(self.table.view(chooser));
         }
         protocol::reply(re, body)
     }
@@ -1304,7 +1325,7 @@ impl Room {
         let seen = Published {
             status: self.status.as_str(),
             seats: self
-                .game
+                .table
                 .seats()
                 .iter()
                 .map(|info| self.seats.get(&info.seat).map(|o| o.player.name.clone()))
@@ -1315,11 +1336,11 @@ impl Room {
             return;
         }
         let mut seats = Map::new();
-        for (info, name) in self.game.seats().iter().zip(&seen.seats) {
+        for (info, name) in self.table.seats().iter().zip(&seen.seats) {
             let name = name.as_ref().map(|n| json!(&**n));
             seats.insert(info.seat.to_string(), name.unwrap_or(Value::Null));
         }
-        let summary = json!({"room": &*self.id, "game": self.game.rules().id(),
+        let summary = json!({"room": &*self.id, "game": self.game_id,
             "status": self.status.as_str(), "seats": seats,
             "spectators": self.spectators.len(), "options": self.options_json});
         self.published = Some(seen);

@@ -2,6 +2,7 @@
 //! WebSocket `Connection`, reloads unfinished rooms from the store on start, and on shutdown
 //! stops accepting, tells every connection and room, and waits for them to drain.
 
+use crate::clock::Millis;
 use crate::clock::{Clock, SystemClock};
 use crate::connection;
 use crate::http::{self, Route};
@@ -10,7 +11,7 @@ use crate::metrics::Metrics;
 use crate::retention;
 use crate::room;
 use crate::store::{SqliteStore, Store};
-use orion_engine::Millis;
+use crate::system::{GameInfo, GameSystem};
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -51,6 +52,8 @@ impl Default for Config {
 
 /// State every connection and room task shares.
 pub struct Shared {
+    /// The game systems on offer (`systems::all`).
+    pub systems: Vec<Arc<dyn GameSystem>>,
     /// Rooms, listing, seats, matchmaker.
     pub lobby: Lobby,
     /// The event log.
@@ -76,6 +79,13 @@ impl Shared {
         self.conn_ids.fetch_add(1, Ordering::Relaxed)
     }
 
+    /// The game with this id (or a name its system accepts), and its system.
+    pub fn find_game(&self, game: &str) -> Option<(Arc<dyn GameSystem>, GameInfo)> {
+        self.systems
+            .iter()
+            .find_map(|s| Some((s.clone(), s.find(game)?.clone())))
+    }
+
     /// A receiver that changes when the server shuts down.
     pub fn shutdown(&self) -> watch::Receiver<bool> {
         self.shutdown.clone()
@@ -98,6 +108,7 @@ pub async fn serve(
     let (drain, mut drained) = mpsc::channel::<()>(1);
     let directory: Box<dyn Directory> = Box::new(LocalDirectory::new(config.max_rooms));
     let shared = Arc::new(Shared {
+        systems: crate::systems::all(),
         lobby: Lobby::new(directory, config.max_rooms),
         store: store.clone(),
         clock: config.clock.clone(),

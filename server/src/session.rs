@@ -8,7 +8,7 @@ use crate::protocol::{self, check_id, Code, Refusal, ReplyTo, Request};
 use crate::room::{self, RoomCmd, RoomOptions};
 use crate::server::Shared;
 use crate::store::{blocking, PlayerRecord};
-use orion_engine::{games, parse_click, parse_piece, parse_slot, Action, Rules, Seat};
+use crate::system::{GameInfo, GameSystem};
 use rand::Rng;
 use serde_json::json;
 use std::collections::HashMap;
@@ -123,48 +123,14 @@ impl Session {
                 };
                 self.send(&handle, cmd).await
             }
-            Request::Click { room, click, piece } => {
-                let click = parse_click(&click)
-                    .map_err(|e| Refusal::new(Code::BadRequest, format!("click: {e}")))?;
-                let piece = match piece {
-                    Some(p) => Some(
-                        parse_piece(&p)
-                            .map_err(|e| Refusal::new(Code::BadRequest, format!("piece: {e}")))?,
-                    ),
-                    None => None,
-                };
-                self.act(re, player()?, &room, Action::Click { click, piece })
-                    .await
-            }
-            Request::Place { room, slot, from } => {
-                let slot = parse_slot(&slot)
-                    .map_err(|e| Refusal::new(Code::BadRequest, format!("slot: {e}")))?;
-                let from = match from {
-                    Some(f) => Some(
-                        parse_slot(&f)
-                            .map_err(|e| Refusal::new(Code::BadRequest, format!("from: {e}")))?,
-                    ),
-                    None => None,
-                };
-                self.act(re, player()?, &room, Action::Place { slot, from })
-                    .await
-            }
-            Request::EndTurn { room } => self.act(re, player()?, &room, Action::EndTurn).await,
-            Request::Roll { room } => self.act(re, player()?, &room, Action::Roll).await,
-            Request::Three { room } => self.act(re, player()?, &room, Action::Three).await,
-            Request::Claim { room } => self.act(re, player()?, &room, Action::Claim).await,
-            Request::Secret { room, piece } => {
-                let piece = parse_piece(&piece)
-                    .map_err(|e| Refusal::new(Code::BadRequest, format!("piece: {e}")))?;
-                self.act(re, player()?, &room, Action::Secret { piece })
-                    .await
-            }
-            Request::Challenge { room, piece } => {
-                let piece = parse_piece(&piece)
-                    .map_err(|e| Refusal::new(Code::BadRequest, format!("piece: {e}")))?;
-                self.act(re, player()?, &room, Action::Challenge { piece })
-                    .await
-            }
+            request @ (Request::Click { .. }
+            | Request::Place { .. }
+            | Request::EndTurn { .. }
+            | Request::Roll { .. }
+            | Request::Three { .. }
+            | Request::Claim { .. }
+            | Request::Secret { .. }
+            | Request::Challenge { .. }) => self.act(re, player()?, request).await,
             Request::Chat { room, text } => {
                 let text = crate::text::chat(&text)?;
                 let handle = self.room(&room)?;
@@ -264,35 +230,37 @@ impl Session {
         Ok(())
     }
 
-    /// The game or puzzle a room may be created for.
-    fn find_game(game: &str) -> Result<&'static dyn Rules, Refusal> {
-        let rules = games::find_any(game).ok_or_else(|| {
-            let ids = |list: &[&dyn Rules]| list.iter().map(|g| g.id()).collect::<Vec<_>>();
+    /// The game or puzzle a room may be created for, and its system.
+    fn find_game(&self, game: &str) -> Result<(Arc<dyn GameSystem>, GameInfo), Refusal> {
+        self.shared.find_game(game).ok_or_else(|| {
+            let all = self.shared.systems.iter().flat_map(|s| s.games());
+            let (puzzles, games): (Vec<&GameInfo>, Vec<&GameInfo>) = all.partition(|g| g.solo);
+            let ids = |list: Vec<&GameInfo>| list.iter().map(|g| g.id).collect::<Vec<_>>();
             Refusal::new(
                 Code::NotFound,
                 format!(
                     "no game \"{}\" (games: {}; puzzles: {})",
                     game.chars().take(40).collect::<String>(),
-                    ids(games::ALL).join(", "),
-                    ids(games::PUZZLES).join(", ")
+                    ids(games).join(", "),
+                    ids(puzzles).join(", ")
                 ),
             )
-        })?;
-        Ok(rules)
+        })
     }
 
     /// The game a quick match may be made for: puzzles are played alone, never matched.
-    fn find_match(game: &str) -> Result<&'static dyn Rules, Refusal> {
-        if let Some(puzzle) = games::find_puzzle(game) {
+    fn find_match(&self, game: &str) -> Result<(Arc<dyn GameSystem>, GameInfo), Refusal> {
+        let (system, info) = self.find_game(game)?;
+        if info.solo {
             return Err(Refusal::new(
                 Code::BadRequest,
                 format!(
                     "{} is a puzzle for one player: create a room for it (quick match is for games)",
-                    puzzle.id()
+                    info.id
                 ),
             ));
         }
-        Self::find_game(game)
+        Ok((system, info))
     }
 
     fn check_room_cap(&self) -> Handled {
@@ -314,8 +282,8 @@ impl Session {
         private: bool,
     ) -> Handled {
         self.check_room_cap()?;
-        let rules = Self::find_game(game)?;
-        let options = RoomOptions::parse(options.as_ref())?;
+        let (system, info) = self.find_game(game)?;
+        let options = RoomOptions::parse(options.as_ref(), &*system, &info, None)?;
         if self.shared.lobby.seats_of(&player.id).len() >= crate::lobby::MAX_SEATS_PER_PLAYER {
             return Err(Refusal::new(
                 Code::Full,
@@ -326,7 +294,7 @@ impl Session {
             ));
         }
         // A puzzle's one seat is the creator's: it starts at once, no `ready` needed.
-        let solo = games::find_puzzle(rules.id()).is_some();
+        let solo = info.solo;
         if !solo && !self.shared.lobby.may_open_waiting_room() {
             return Err(Refusal::new(
                 Code::Full,
@@ -340,7 +308,8 @@ impl Session {
         };
         let handle = room::create(
             &self.shared,
-            rules,
+            &system,
+            &info,
             options,
             private,
             solo,
@@ -387,13 +356,7 @@ impl Session {
                 ))
             }
         };
-        let seat =
-            match seat {
-                Some(s) => Some(Seat::parse(&s).ok_or_else(|| {
-                    Refusal::new(Code::BadRequest, "seat must be one of S, W, N, E")
-                })?),
-                None => None,
-            };
+        let seat = seat.map(|s| s.trim().to_string());
         let outbox = self.outbox.clone();
         self.enter(handle, |done| RoomCmd::Join {
             re: re.clone(),
@@ -425,26 +388,27 @@ impl Session {
 
     fn quick(&mut self, re: &ReplyTo, player: Player, game: &str, players: Option<u8>) -> Handled {
         self.check_room_cap()?;
-        let rules = Self::find_match(game)?;
-        let n = players.unwrap_or_else(|| rules.default_players());
-        if !(2..=4).contains(&n) || !rules.players().contains(&n) {
+        let (system, info) = self.find_match(game)?;
+        let n = players.unwrap_or(info.default_players);
+        if !info.players.contains(&n) {
             return Err(Refusal::new(
                 Code::BadRequest,
                 format!(
                     "{} is played by {} to {} players, not {n}",
-                    rules.name(),
-                    rules.players().start(),
-                    rules.players().end()
+                    info.name,
+                    info.players.start(),
+                    info.players.end()
                 ),
             ));
         }
+        let options = RoomOptions::parse(None, &*system, &info, Some(n))?;
         let entry = Queued {
             player,
             outbox: self.outbox.clone(),
             re: re.clone(),
         };
-        let queued = protocol::reply(re, json!({"t": "queued", "game": rules.id(), "players": n}));
-        match self.shared.lobby.enqueue(rules.id(), n, entry) {
+        let queued = protocol::reply(re, json!({"t": "queued", "game": info.id, "players": n}));
+        match self.shared.lobby.enqueue(info.id, n, entry) {
             Err(_) => Err(Refusal::new(
                 Code::BadRequest,
                 "you are already waiting for a match",
@@ -455,10 +419,6 @@ impl Session {
             }
             Ok(Some(group)) => {
                 self.outbox.send(queued);
-                let options = RoomOptions {
-                    players: Some(n),
-                    ..RoomOptions::default()
-                };
                 // If the room cannot be made, everyone in the group hears why, not only the
                 // last to arrive (the others have left the queue with it).
                 let others: Vec<(Outbox, ReplyTo)> = group
@@ -467,8 +427,8 @@ impl Session {
                     .map(|q| (q.outbox.clone(), q.re.clone()))
                     .collect();
                 let first = group.into_iter().map(|q| (q, None)).collect();
-                if let Err(refusal) = room::create(&self.shared, rules, options, false, true, first)
-                {
+                let made = room::create(&self.shared, &system, &info, options, false, true, first);
+                if let Err(refusal) = made {
                     for (outbox, re) in &others {
                         outbox.refuse(re, &refusal);
                     }
@@ -497,12 +457,14 @@ impl Session {
         .await
     }
 
-    async fn act(&mut self, re: &ReplyTo, player: Player, room: &str, action: Action) -> Handled {
+    /// A game request: its room's game system reads it.
+    async fn act(&mut self, re: &ReplyTo, player: Player, request: Request) -> Handled {
+        let room = request.room().unwrap_or_default();
         let handle = self.room(room)?;
         let cmd = RoomCmd::Act {
             re: re.clone(),
             player,
-            action,
+            request,
             outbox: self.outbox.clone(),
         };
         self.send(&handle, cmd).await

@@ -13,8 +13,8 @@
 //! which lets the WAL start over: a short stall (one fsync) every ten seconds or so of a busy
 //! server instead of a long one per checkpoint (measurements in BENCHMARKS.md).
 
+use crate::clock::Millis;
 use crate::journal::{self, Journal, Pending, Upkeep};
-use orion_engine::{parse_click, parse_piece, parse_slot, Action, Millis, Seat};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -71,13 +71,14 @@ pub struct RoomRecord {
     pub salt: Option<String>,
 }
 
-/// One accepted action, in the order the room accepted it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One accepted action, in the order the room accepted it. Seat and action are text the
+/// room's game system reads back (the store knows no game): stored as `SEAT AT ACTION`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionRecord {
-    /// Who acted.
-    pub seat: Seat,
-    /// What they did.
-    pub action: Action,
+    /// Who acted (`S`).
+    pub seat: String,
+    /// What they did, as its game system writes it (`click C4R R7`).
+    pub action: String,
     /// The server clock when the room accepted it (claims depend on it).
     pub at: Millis,
 }
@@ -803,9 +804,9 @@ fn read_actions(c: &mut Connection, room: &str) -> Result<(Vec<ActionRecord>, u6
         for line in text.iter().flat_map(|t| t.split('\n')) {
             let bad = || StoreError::Corrupt(format!("action {line}"));
             let mut words = line.splitn(3, ' ');
-            let seat = words.next().and_then(Seat::parse).ok_or_else(bad)?;
+            let seat = words.next().ok_or_else(bad)?.to_string();
             let at = words.next().and_then(|w| w.parse().ok()).ok_or_else(bad)?;
-            let action = words.next().and_then(decode_action).ok_or_else(bad)?;
+            let action = words.next().ok_or_else(bad)?.to_string();
             actions.push(ActionRecord { seat, action, at });
         }
     }
@@ -855,80 +856,9 @@ pub fn blocking<T>(f: impl FnOnce() -> T) -> T {
     }
 }
 
-/// An action as one line of text: `click C4R R7`, `place C1s A1e`, `end`, `roll`, …
-pub fn encode_action(action: &Action) -> String {
-    match action {
-        Action::Click { click, piece } => match piece {
-            Some(p) => format!("click {click} {p}"),
-            None => format!("click {click}"),
-        },
-        Action::Place { slot, from } => match from {
-            Some(f) => format!("place {slot} {f}"),
-            None => format!("place {slot}"),
-        },
-        Action::EndTurn => "end".into(),
-        Action::Roll => "roll".into(),
-        Action::Three => "three".into(),
-        Action::Claim => "claim".into(),
-        Action::Timeout => "timeout".into(),
-        Action::Secret { piece } => format!("secret {piece}"),
-        Action::Challenge { piece } => format!("challenge {piece}"),
-    }
-}
-
-/// Reads back [`encode_action`].
-pub fn decode_action(text: &str) -> Option<Action> {
-    let mut words = text.split_whitespace();
-    let action = match words.next()? {
-        "click" => Action::Click {
-            click: parse_click(words.next()?).ok()?,
-            piece: match words.next() {
-                Some(p) => Some(parse_piece(p).ok()?),
-                None => None,
-            },
-        },
-        "place" => Action::Place {
-            slot: parse_slot(words.next()?).ok()?,
-            from: match words.next() {
-                Some(s) => Some(parse_slot(s).ok()?),
-                None => None,
-            },
-        },
-        "end" => Action::EndTurn,
-        "roll" => Action::Roll,
-        "three" => Action::Three,
-        "claim" => Action::Claim,
-        "timeout" => Action::Timeout,
-        "secret" => Action::Secret {
-            piece: parse_piece(words.next()?).ok()?,
-        },
-        "challenge" => Action::Challenge {
-            piece: parse_piece(words.next()?).ok()?,
-        },
-        _ => return None,
-    };
-    Some(action)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn actions_round_trip_through_text() {
-        for text in [
-            "click C4R",
-            "click C4L R7",
-            "place C1s",
-            "place C1s A1e",
-            "end",
-            "claim",
-        ] {
-            let a = decode_action(text).unwrap();
-            assert_eq!(encode_action(&a), text);
-        }
-        assert_eq!(decode_action("dance"), None);
-    }
 
     #[test]
     fn events_come_back_in_order_after_since() {
@@ -1120,8 +1050,8 @@ mod tests {
     fn click(room: &str, n: u64) -> Append {
         Append {
             action: Some(ActionRecord {
-                seat: Seat::N,
-                action: decode_action(&format!("click C{}R", n % 5 + 1)).unwrap(),
+                seat: "N".into(),
+                action: format!("click C{}R", n % 5 + 1),
                 at: n * 10,
             }),
             ..event(room, n)
@@ -1191,7 +1121,7 @@ mod tests {
         let saved = s.unfinished().unwrap();
         assert_eq!(saved[0].appends, 3);
         assert_eq!(saved[0].actions.len(), 3);
-        assert_eq!(saved[0].actions[1].action, Action::EndTurn);
+        assert_eq!(saved[0].actions[1].action, "end");
         assert_eq!(saved[0].events.len(), 4);
     }
 

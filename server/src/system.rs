@@ -1,0 +1,119 @@
+//! The game-system seam: what the server's core (connections, sessions, lobby, rooms, clocks,
+//! store, fan-out) asks of a game, and all it knows of one. A [`GameSystem`] names its games
+//! and turns a player's game request into an action text; a [`Table`] is one game in play,
+//! owned by its room's task. Actions are opaque text to the core (stored as they are and
+//! replayed through the table after a restart); events come back serialized.
+//!
+//! Adding a game system: one file in `systems/` implementing both traits, one line in
+//! `systems::all`. Nothing else in the core changes.
+
+use crate::clock::Millis;
+use crate::protocol::{Refusal, Request};
+use serde_json::{Map, Value};
+use std::fmt;
+use std::ops::RangeInclusive;
+
+/// A seat at a table, named as on the wire (`S`, `N`, `SW` …). Every system's seat names are
+/// static strings, so a seat is cheap to copy and compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Seat(pub &'static str);
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// One seat of a table: its name and its colour on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatInfo {
+    /// The seat.
+    pub seat: Seat,
+    /// Its colour letter, as in position strings (`R`, `B` …).
+    pub colour: &'static str,
+}
+
+/// A game a system offers.
+#[derive(Clone, Debug)]
+pub struct GameInfo {
+    /// Its id on the wire (`hydra-2`, `aquila`).
+    pub id: &'static str,
+    /// Its name for people.
+    pub name: &'static str,
+    /// How many may play.
+    pub players: RangeInclusive<u8>,
+    /// How many play when the options do not say.
+    pub default_players: u8,
+    /// A puzzle for one: its room starts at once, and it is never quick-matched.
+    pub solo: bool,
+}
+
+/// What an accepted action did.
+#[derive(Debug, Default)]
+pub struct Applied {
+    /// The events it caused, each an `ev` object serialized, in order. The game's end is not
+    /// among them: it is [`Applied::over`], and the room writes the `over` event itself.
+    pub events: Vec<String>,
+    /// The result (`{winner, scores, …}`) when the action ended the game.
+    pub over: Option<Value>,
+    /// The action made a hidden choice for its seat, which only whoever made it may see.
+    pub hidden: bool,
+}
+
+/// A family of games played on the same lobby (ORION's twelve and its puzzles; Orbit; Orbs).
+pub trait GameSystem: Send + Sync + 'static {
+    /// The games it offers, puzzles included.
+    fn games(&self) -> &[GameInfo];
+
+    /// The game with this id (or any name the system accepts for it).
+    fn find(&self, game: &str) -> Option<&GameInfo> {
+        self.games().iter().find(|g| g.id == game)
+    }
+
+    /// Checks a room's game options (`options` of `create` less the server's own) and
+    /// returns them complete, defaults filled in, as they are stored and shown.
+    fn options(&self, game: &GameInfo, options: Map<String, Value>) -> Result<Value, Refusal>;
+
+    /// Sets up a game of `game` with its checked `options`; `seed` drives everything random in
+    /// it, so the same seed and actions give the same game.
+    fn table(&self, game: &GameInfo, options: &Value, seed: u64)
+        -> Result<Box<dyn Table>, Refusal>;
+
+    /// The action text of a game request (`click`, `place`, `move` …); `None` for a request
+    /// that is not a game action of this system.
+    fn action(&self, request: &Request) -> Option<Result<String, Refusal>>;
+}
+
+/// One game in play. Only its room's task touches it.
+pub trait Table: Send {
+    /// The seats, in turn order.
+    fn seats(&self) -> &[SeatInfo];
+    /// The seat to move.
+    fn mover(&self) -> Seat;
+    /// The round (with the mover, what the turn clock times).
+    fn round(&self) -> u32;
+    /// The seed the table was set up with.
+    fn seed(&self) -> u64;
+    /// Takes `seat`'s action (text from [`GameSystem::action`], or as stored) at server time
+    /// `now`; on refusal nothing changed.
+    fn apply(&mut self, seat: Seat, action: &str, now: Millis) -> Result<Applied, Refusal>;
+    /// The action text that ends the mover's turn when his turn clock runs out.
+    fn timeout_action(&self) -> &'static str;
+    /// The position as its string.
+    fn position(&self) -> Value;
+    /// The `turn` object: whose move, its allowance, the round (and a puzzle's progress).
+    fn turn(&self) -> Value;
+    /// Points by seat, for results and snapshots.
+    fn scores(&self) -> Map<String, Value>;
+    /// What a snapshot adds for `viewer` (a seat, or `None` for a spectator): open claims,
+    /// and hidden choices of the viewer's own seat only.
+    fn view(&self, viewer: Option<Seat>) -> Map<String, Value>;
+    /// The result once the game itself has ended.
+    fn result(&self) -> Option<Value>;
+    /// The result when `seat` loses on time: the other side wins where there is one.
+    fn forfeit(&self, seat: Seat) -> Value;
+    /// The result when every seat has given up: no winner.
+    fn abandoned(&self) -> Value;
+    /// A copy, to roll back to if the store refuses the action's events.
+    fn clone_table(&self) -> Box<dyn Table>;
+}

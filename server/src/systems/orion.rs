@@ -1,0 +1,705 @@
+//! ORION as a game system: its twelve games and twelve puzzles (the `orion-engine` crate)
+//! behind the core's seam. The only file of the server that names the engine: it turns game
+//! requests into action text, options into the engine's, and engine events into their wire
+//! form (serialized straight from the event, as one is made for every click).
+
+use crate::protocol::{Code, Refusal, Request};
+use crate::system::{Applied, GameInfo, GameSystem, Seat, SeatInfo, Table};
+use orion_engine::{
+    games, parse_click, parse_piece, parse_slot, position_string, Action, ClaimWindow, Click,
+    Colour, Event, Game, Millis, Options, Outcome, Piece, Position, PuzzleProgress, Rules,
+    Seat as EngineSeat, Slot, SlotSet, Winner,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use std::fmt;
+
+/// The game options ORION rooms take (`create`'s `options` less the server's own).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct OrionOptions {
+    /// Clicks per move where the game has a fixed number.
+    clicks: Option<u8>,
+    /// Faces of the special die.
+    die: Vec<u8>,
+    /// The claim window in ms, or `"auto"`.
+    claim_window: ClaimWindow,
+    /// Players, where the game allows a range.
+    players: Option<u8>,
+}
+
+impl Default for OrionOptions {
+    fn default() -> Self {
+        let engine = Options::default();
+        OrionOptions {
+            clicks: engine.clicks,
+            die: engine.die,
+            claim_window: engine.claim_window,
+            players: engine.players,
+        }
+    }
+}
+
+impl OrionOptions {
+    fn engine(self) -> Options {
+        Options {
+            clicks: self.clicks,
+            die: self.die,
+            claim_window: self.claim_window,
+            players: self.players,
+        }
+    }
+}
+
+/// ORION's games and puzzles.
+pub struct Orion {
+    /// Every game and puzzle, as the core sees them.
+    games: Vec<GameInfo>,
+}
+
+impl Orion {
+    /// The system with every game and puzzle of the engine.
+    pub fn new() -> Orion {
+        let info = |rules: &&'static dyn Rules, solo: bool| GameInfo {
+            id: rules.id(),
+            name: rules.name(),
+            players: rules.players(),
+            default_players: rules.default_players(),
+            solo,
+        };
+        let games = (games::ALL.iter().map(|r| info(r, false)))
+            .chain(games::PUZZLES.iter().map(|r| info(r, true)))
+            .collect();
+        Orion { games }
+    }
+
+    fn rules(game: &GameInfo) -> Result<&'static dyn Rules, Refusal> {
+        games::find_any(game.id)
+            .ok_or_else(|| Refusal::new(Code::NotFound, format!("no game {}", game.id)))
+    }
+}
+
+impl Default for Orion {
+    fn default() -> Self {
+        Orion::new()
+    }
+}
+
+impl GameSystem for Orion {
+    fn games(&self) -> &[GameInfo] {
+        &self.games
+    }
+
+    fn find(&self, game: &str) -> Option<&GameInfo> {
+        let rules = games::find_any(game)?;
+        self.games.iter().find(|g| g.id == rules.id())
+    }
+
+    fn options(&self, game: &GameInfo, options: Map<String, Value>) -> Result<Value, Refusal> {
+        let bad = |e: String| Refusal::new(Code::BadRequest, format!("options: {e}"));
+        let parsed: OrionOptions =
+            serde_json::from_value(Value::Object(options)).map_err(|e| bad(e.to_string()))?;
+        // Setting a game up checks every option against the game (players, clicks, die).
+        Game::new(Orion::rules(game)?, parsed.clone().engine(), 0)
+            .map_err(|e| Refusal::new(Code::BadRequest, e.to_string()))?;
+        serde_json::to_value(&parsed).map_err(|e| bad(e.to_string()))
+    }
+
+    fn table(
+        &self,
+        game: &GameInfo,
+        options: &Value,
+        seed: u64,
+    ) -> Result<Box<dyn Table>, Refusal> {
+        let options: OrionOptions = serde_json::from_value(options.clone())
+            .map_err(|e| Refusal::new(Code::BadRequest, format!("options: {e}")))?;
+        let game = Game::new(Orion::rules(game)?, options.engine(), seed)
+            .map_err(|e| Refusal::new(Code::BadRequest, e.to_string()))?;
+        let seats = game
+            .seats()
+            .iter()
+            .map(|s| SeatInfo {
+                seat: seat_of(s.seat),
+                colour: colour_letter(s.colour),
+            })
+            .collect();
+        Ok(Box::new(OrionTable {
+            game: Box::new(game),
+            seats,
+        }))
+    }
+
+    fn action(&self, request: &Request) -> Option<Result<String, Refusal>> {
+        let bad = |what: &str, e: &dyn fmt::Display| {
+            Refusal::new(Code::BadRequest, format!("{what}: {e}"))
+        };
+        let action = || -> Result<Action, Refusal> {
+            Ok(match request {
+                Request::Click { click, piece, .. } => Action::Click {
+                    click: parse_click(click).map_err(|e| bad("click", &e))?,
+                    piece: match piece {
+                        Some(p) => Some(parse_piece(p).map_err(|e| bad("piece", &e))?),
+                        None => None,
+                    },
+                },
+                Request::Place { slot, from, .. } => Action::Place {
+                    slot: parse_slot(slot).map_err(|e| bad("slot", &e))?,
+                    from: match from {
+                        Some(f) => Some(parse_slot(f).map_err(|e| bad("from", &e))?),
+                        None => None,
+                    },
+                },
+                Request::EndTurn { .. } => Action::EndTurn,
+                Request::Roll { .. } => Action::Roll,
+                Request::Three { .. } => Action::Three,
+                Request::Claim { .. } => Action::Claim,
+                Request::Secret { piece, .. } => Action::Secret {
+                    piece: parse_piece(piece).map_err(|e| bad("piece", &e))?,
+                },
+                Request::Challenge { piece, .. } => Action::Challenge {
+                    piece: parse_piece(piece).map_err(|e| bad("piece", &e))?,
+                },
+                _ => unreachable!("checked below"),
+            })
+        };
+        match request {
+            Request::Click { .. }
+            | Request::Place { .. }
+            | Request::EndTurn { .. }
+            | Request::Roll { .. }
+            | Request::Three { .. }
+            | Request::Claim { .. }
+            | Request::Secret { .. }
+            | Request::Challenge { .. } => Some(action().map(|a| encode_action(&a))),
+            _ => None,
+        }
+    }
+}
+
+/// One ORION game in play.
+struct OrionTable {
+    /// The engine's game. Boxed: it is 1.7 KB, and the room keeps a copy across each wait
+    /// for the store.
+    game: Box<Game>,
+    /// Its seats as the core names them.
+    seats: Vec<SeatInfo>,
+}
+
+/// The core's name of an engine seat.
+fn seat_of(seat: EngineSeat) -> Seat {
+    Seat(match seat {
+        EngineSeat::S => "S",
+        EngineSeat::W => "W",
+        EngineSeat::N => "N",
+        EngineSeat::E => "E",
+    })
+}
+
+/// A colour's letter, as a static string.
+fn colour_letter(colour: Colour) -> &'static str {
+    match colour.letter() {
+        'R' => "R",
+        'B' => "B",
+        'G' => "G",
+        _ => "Y",
+    }
+}
+
+/// The engine seat of a core seat.
+fn engine_seat(seat: Seat) -> Result<EngineSeat, Refusal> {
+    EngineSeat::parse(seat.0)
+        .ok_or_else(|| Refusal::new(Code::BadRequest, format!("no seat {seat}")))
+}
+
+/// The protocol code of an engine refusal (`ActionError::code`).
+fn refusal_code(code: &str) -> Code {
+    match code {
+        "not_your_turn" => Code::NotYourTurn,
+        "not_a_player" => Code::NotAPlayer,
+        _ => Code::Illegal,
+    }
+}
+
+impl Table for OrionTable {
+    fn seats(&self) -> &[SeatInfo] {
+        &self.seats
+    }
+
+    fn mover(&self) -> Seat {
+        seat_of(self.game.mover())
+    }
+
+    fn round(&self) -> u32 {
+        self.game.round()
+    }
+
+    fn seed(&self) -> u64 {
+        self.game.seed()
+    }
+
+    fn apply(&mut self, seat: Seat, action: &str, now: Millis) -> Result<Applied, Refusal> {
+        let action = decode_action(action)
+            .ok_or_else(|| Refusal::new(Code::BadRequest, format!("no such action: {action}")))?;
+        let events = self
+            .game
+            .step(engine_seat(seat)?, action, now)
+            .map_err(|e| Refusal::new(refusal_code(e.code()), e.to_string()))?;
+        let mut applied = Applied {
+            events: Vec::with_capacity(events.len()),
+            over: None,
+            hidden: matches!(action, Action::Secret { .. }),
+        };
+        for event in &events {
+            match event {
+                Event::Over { outcome } => applied.over = Some(result(outcome)),
+                e => applied.events.push(engine_event(e)),
+            }
+        }
+        Ok(applied)
+    }
+
+    fn timeout_action(&self) -> &'static str {
+        "timeout"
+    }
+
+    fn position(&self) -> Value {
+        position(self.game.position())
+    }
+
+    fn turn(&self) -> Value {
+        let (clicks, used) = self.game.clicks();
+        let mut turn = json!({"seat": seat(self.game.mover()), "clicks": clicks,
+                              "used": used, "round": self.game.round()});
+        if let Some(progress) = self.game.progress() {
+            puzzle_turn(&mut turn, &progress);
+        }
+        turn
+    }
+
+    fn scores(&self) -> Map<String, Value> {
+        let mut scores = Map::new();
+        for (s, points) in self.game.scores() {
+            scores.insert(s.to_string(), json!(points));
+        }
+        scores
+    }
+
+    fn view(&self, viewer: Option<Seat>) -> Map<String, Value> {
+        let mut view = Map::new();
+        let claims: Vec<Value> = self
+            .game
+            .open_claims()
+            .into_iter()
+            .map(|(c, until)| json!({"colour": colour(c), "until": until}))
+            .collect();
+        view.insert("claims".into(), Value::Array(claims));
+        let secret = viewer
+            .and_then(|s| EngineSeat::parse(s.0))
+            .and_then(|s| self.game.secret(s));
+        if let Some(piece) = secret {
+            view.insert("secret".into(), json!(piece.to_string()));
+        }
+        view
+    }
+
+    fn result(&self) -> Option<Value> {
+        self.game.outcome().map(result)
+    }
+
+    fn forfeit(&self, loser: Seat) -> Value {
+        let loser = EngineSeat::parse(loser.0).and_then(|s| self.game.colour_of(s));
+        let others: Vec<_> = self
+            .game
+            .seats()
+            .iter()
+            .filter(|s| Some(s.colour) != loser)
+            .copied()
+            .collect();
+        let winner = match others.as_slice() {
+            [one] => Some(Winner::Seat(one.seat)),
+            [a, b] if a.colour == b.colour => Some(Winner::Team(a.seat, b.seat)),
+            _ => None,
+        };
+        result_of(winner, &self.game.scores())
+    }
+
+    fn abandoned(&self) -> Value {
+        result_of(None, &self.game.scores())
+    }
+
+    fn clone_table(&self) -> Box<dyn Table> {
+        Box::new(OrionTable {
+            game: self.game.clone(),
+            seats: self.seats.clone(),
+        })
+    }
+}
+
+/// A seat as sent on the wire.
+fn seat(seat: EngineSeat) -> Value {
+    Value::String(seat.to_string())
+}
+
+/// A colour as sent on the wire: its letter, as in position strings.
+fn colour(colour: Colour) -> Value {
+    Value::String(colour.letter().to_string())
+}
+
+/// A position as its position string.
+fn position(position: &Position) -> Value {
+    Value::String(position_string(position))
+}
+
+/// The `result` object of an `over` event or a snapshot; with Algol's secrets revealed so
+/// anyone can check them against the commitments.
+fn result(outcome: &Outcome) -> Value {
+    let mut v = result_of(outcome.winner, &outcome.scores);
+    if !outcome.reveals.is_empty() {
+        v["reveals"] = Value::Array(
+            outcome
+                .reveals
+                .iter()
+                .map(|r| {
+                    json!({"seat": seat(r.seat), "piece": r.piece.to_string(),
+                           "salt": r.salt, "commitment": r.commitment})
+                })
+                .collect(),
+        );
+    }
+    v
+}
+
+/// The `result` object for a result the server decides (time, abandonment).
+fn result_of(winner: Option<Winner>, scores: &[(EngineSeat, u32)]) -> Value {
+    let outcome_scores = scores;
+    let winner = match winner {
+        None => Value::Null,
+        Some(Winner::Seat(s)) => seat(s),
+        Some(w @ Winner::Team(..)) => Value::String(w.to_string()),
+    };
+    let mut scores = Map::new();
+    for (s, points) in outcome_scores {
+        scores.insert(s.to_string(), json!(points));
+    }
+    json!({"winner": winner, "scores": scores})
+}
+
+/// Adds a puzzle's progress to a `turn` object: `used` becomes the clicks made so far (the
+/// whole puzzle is one move with no clicks limit, so `clicks` stays null) and `target` is the
+/// booklet's count (Aquarius: tries made, of five).
+fn puzzle_turn(turn: &mut Value, progress: &PuzzleProgress) {
+    turn["used"] = json!(progress.clicks);
+    turn["target"] = json!(progress.target);
+}
+
+/// The `ev` object of an engine event, serialized straight from the event: it is made for
+/// every click, so it skips the `Value` tree (and its sorted map) the other frames use.
+fn engine_event(event: &Event) -> String {
+    let wire = match event {
+        Event::Click {
+            seat,
+            click,
+            position,
+        } => Wire::Click {
+            seat: seat.letter(),
+            click: Shown(click),
+            position: position_string(position),
+        },
+        Event::Place {
+            seat,
+            slot,
+            piece,
+            from,
+            position,
+        } => Wire::Place {
+            seat: seat.letter(),
+            slot: slot.name(),
+            piece: Shown(piece),
+            from: from.map(Slot::name),
+            position: position_string(position),
+        },
+        Event::Eligible { slots } => Wire::Eligible {
+            slots: names(*slots),
+        },
+        Event::Roll { seat, value } => Wire::Roll {
+            seat: seat.letter(),
+            value: *value,
+        },
+        Event::Turn {
+            seat,
+            clicks,
+            round,
+        } => Wire::Turn {
+            seat: seat.letter(),
+            clicks: *clicks,
+            round: *round,
+        },
+        Event::Chain {
+            colour,
+            claim_until,
+        } => Wire::Chain {
+            colour: colour.letter(),
+            claim_until: *claim_until,
+        },
+        Event::Claim { seat, ok } => Wire::Claim {
+            seat: seat.letter(),
+            ok: *ok,
+        },
+        Event::Capture {
+            seat,
+            slots,
+            points,
+            position,
+        } => Wire::Capture {
+            seat: seat.letter(),
+            slots: names(*slots),
+            points: *points,
+            position: position_string(position),
+        },
+        Event::Over { outcome } => Wire::Over {
+            result: result(outcome),
+        },
+        // Only the commitment is public; the piece stays with the engine and its owner.
+        Event::Secret { seat, commitment } => Wire::Secret {
+            seat: seat.letter(),
+            commitment,
+        },
+        Event::Challenge {
+            seat,
+            piece,
+            hit,
+            removed,
+            position,
+        } => Wire::Challenge {
+            seat: seat.letter(),
+            piece: Shown(piece),
+            hit: *hit,
+            removed: names(*removed),
+            position: position_string(position),
+        },
+        Event::Try {
+            seat,
+            click,
+            hit,
+            chain,
+            tries,
+            hits,
+        } => Wire::Try {
+            seat: seat.letter(),
+            click: Shown(click),
+            hit: *hit,
+            chain: names(*chain),
+            tries: *tries,
+            hits: *hits,
+        },
+    };
+    // Strings, numbers and a `Value`: nothing here can fail to serialize.
+    serde_json::to_string(&wire).unwrap_or_default()
+}
+
+/// An engine event as it goes on the wire (PROTOCOL.md, "Events").
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Wire<'a> {
+    Click {
+        seat: char,
+        click: Shown<'a, Click>,
+        position: String,
+    },
+    Place {
+        seat: char,
+        slot: &'static str,
+        piece: Shown<'a, Piece>,
+        from: Option<&'static str>,
+        position: String,
+    },
+    Eligible {
+        slots: Vec<&'static str>,
+    },
+    Roll {
+        seat: char,
+        value: u8,
+    },
+    Turn {
+        seat: char,
+        clicks: Option<u8>,
+        round: u32,
+    },
+    Chain {
+        colour: char,
+        claim_until: Option<Millis>,
+    },
+    Claim {
+        seat: char,
+        ok: bool,
+    },
+    Capture {
+        seat: char,
+        slots: Vec<&'static str>,
+        points: u32,
+        position: String,
+    },
+    Over {
+        result: Value,
+    },
+    Secret {
+        seat: char,
+        commitment: &'a str,
+    },
+    Challenge {
+        seat: char,
+        piece: Shown<'a, Piece>,
+        hit: bool,
+        removed: Vec<&'static str>,
+        position: String,
+    },
+    Try {
+        seat: char,
+        click: Shown<'a, Click>,
+        hit: bool,
+        chain: Vec<&'static str>,
+        tries: u8,
+        hits: u8,
+    },
+}
+
+/// A value serialized as the string its `Display` prints.
+struct Shown<'a, T>(&'a T);
+
+impl<T: fmt::Display> Serialize for Shown<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
+    }
+}
+
+/// A slot set as canonical slot names.
+fn names(set: SlotSet) -> Vec<&'static str> {
+    set.into_iter().map(Slot::name).collect()
+}
+
+/// An action as one line of text: `click C4R R7`, `place C1s A1e`, `end`, `roll`, …
+fn encode_action(action: &Action) -> String {
+    match action {
+        Action::Click { click, piece } => match piece {
+            Some(p) => format!("click {click} {p}"),
+            None => format!("click {click}"),
+        },
+        Action::Place { slot, from } => match from {
+            Some(f) => format!("place {slot} {f}"),
+            None => format!("place {slot}"),
+        },
+        Action::EndTurn => "end".into(),
+        Action::Roll => "roll".into(),
+        Action::Three => "three".into(),
+        Action::Claim => "claim".into(),
+        Action::Timeout => "timeout".into(),
+        Action::Secret { piece } => format!("secret {piece}"),
+        Action::Challenge { piece } => format!("challenge {piece}"),
+    }
+}
+
+/// Reads back [`encode_action`].
+fn decode_action(text: &str) -> Option<Action> {
+    let mut words = text.split_whitespace();
+    let action = match words.next()? {
+        "click" => Action::Click {
+            click: parse_click(words.next()?).ok()?,
+            piece: match words.next() {
+                Some(p) => Some(parse_piece(p).ok()?),
+                None => None,
+            },
+        },
+        "place" => Action::Place {
+            slot: parse_slot(words.next()?).ok()?,
+            from: match words.next() {
+                Some(s) => Some(parse_slot(s).ok()?),
+                None => None,
+            },
+        },
+        "end" => Action::EndTurn,
+        "roll" => Action::Roll,
+        "three" => Action::Three,
+        "claim" => Action::Claim,
+        "timeout" => Action::Timeout,
+        "secret" => Action::Secret {
+            piece: parse_piece(words.next()?).ok()?,
+        },
+        "challenge" => Action::Challenge {
+            piece: parse_piece(words.next()?).ok()?,
+        },
+        _ => return None,
+    };
+    Some(action)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_events_keep_their_wire_fields() {
+        use orion_engine::{games, Action, Game, Options};
+        let mut game = Game::new(games::find("hydra-2").unwrap(), Options::default(), 1).unwrap();
+        let mover = game.mover();
+        let click = orion_engine::Click::ALL
+            .into_iter()
+            .find(|&c| game.check_click(mover, c).is_ok())
+            .unwrap();
+        let events = game
+            .step(mover, Action::Click { click, piece: None }, 0)
+            .unwrap();
+        let texts: Vec<Value> = events
+            .iter()
+            .map(|e| serde_json::from_str(&engine_event(e)).unwrap())
+            .collect();
+        let Event::Click { position, .. } = &events[0] else {
+            panic!("first event {:?}", events[0]);
+        };
+        assert_eq!(
+            texts[0],
+            json!({"kind": "click", "seat": mover.to_string(), "click": click.to_string(),
+                   "position": position_string(position)})
+        );
+        assert!(texts[0]["position"].as_str().unwrap().contains(':'));
+        let captured = Event::Capture {
+            seat: mover,
+            slots: [
+                orion_engine::parse_slot("C2n").unwrap(),
+                orion_engine::parse_slot("A1w").unwrap(),
+            ]
+            .into_iter()
+            .collect(),
+            points: 4,
+            position: *position,
+        };
+        let v: Value = serde_json::from_str(&engine_event(&captured)).unwrap();
+        assert_eq!(v["kind"], "capture");
+        assert_eq!(v["slots"], json!(["C2n", "A1w"]));
+        assert_eq!(v["points"], 4);
+        let turn = Event::Turn {
+            seat: mover,
+            clicks: None,
+            round: 3,
+        };
+        assert_eq!(
+            serde_json::from_str::<Value>(&engine_event(&turn)).unwrap(),
+            json!({"kind": "turn", "seat": mover.to_string(), "clicks": null, "round": 3})
+        );
+    }
+
+    #[test]
+    fn actions_round_trip_through_text() {
+        for text in [
+            "click C4R",
+            "click C4L R7",
+            "place C1s",
+            "place C1s A1e",
+            "end",
+            "claim",
+        ] {
+            let a = decode_action(text).unwrap();
+            assert_eq!(encode_action(&a), text);
+        }
+        assert_eq!(decode_action("dance"), None);
+    }
+}
