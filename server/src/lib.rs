@@ -5,7 +5,6 @@
 mod clock;
 mod connection;
 mod http;
-mod journal;
 mod lobby;
 mod metrics;
 mod protocol;
