@@ -8,6 +8,7 @@
 //! * `rules` — the variant trait; `action`, `event`, `error` — what goes in and out;
 //! * `memory` — the typed slot a game keeps its own bookkeeping in (its type lives in the
 //!   game's file, with any accessor for it, such as `Game::laps` in `games/auriga.rs`);
+//! * `previous` — the last completed move;
 //! * `turn` — the turn machine; `resolve` — chains, claims, captures, goals and the end;
 //! * `query` — what a client may ask without changing anything (legal actions, the previous
 //!   move, clicks left, open claims).
@@ -20,6 +21,7 @@ mod error;
 mod event;
 mod memory;
 mod options;
+mod previous;
 mod query;
 mod resolve;
 mod rules;
@@ -30,9 +32,9 @@ pub use allowance::{Allowance, PlaceRule};
 pub use error::{ActionError, SetupError};
 pub use event::{Event, Millis, Outcome, Reveal, Winner};
 pub use options::{ClaimWindow, Options, MAX_CLICKS, MAX_DIE_FACES};
-pub use query::{Claimable, PreviousMove};
+pub use previous::{PreviousMove, MAX_MOVE_CLICKS};
+pub use query::Claimable;
 pub use rules::{Mechanics, PuzzleProgress, Rules};
-pub use turn::MAX_MOVE_CLICKS;
 
 use crate::board::SlotSet;
 use crate::piece::Colour;

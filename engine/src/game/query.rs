@@ -6,74 +6,12 @@
 use super::action::Action;
 use super::allowance::Allowance;
 use super::event::Millis;
-use super::turn::{Turn, MAX_MOVE_CLICKS};
+use super::previous::PreviousMove;
 use super::Game;
 use crate::board::{Click, Slot, SlotSet};
 use crate::piece::{Colour, PIECES_PER_COLOUR};
 use crate::position::Position;
-use crate::rules::LastMove;
 use crate::seat::Seat;
-
-/// A completed move: who made it, from which position to which, and its clicks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PreviousMove {
-    /// The seat that moved.
-    pub seat: Seat,
-    /// The round it was made in (1-based).
-    pub round: u32,
-    /// The board when the move began (after any captures at the turn's start).
-    pub before: Position,
-    /// The board when the move ended (captures it made included; captures at the start of the
-    /// next turn not).
-    pub after: Position,
-    /// Whether it entered a new piece (a placement or building).
-    pub entered: bool,
-    /// The clicks, in order; only the first `len` are made.
-    clicks: [Click; MAX_MOVE_CLICKS],
-    /// How many clicks the move made (none for a pass, a placement, or a move the turn clock
-    /// undid).
-    len: u8,
-}
-
-impl PreviousMove {
-    /// The move `turn` made by `seat`, ending on `after`.
-    pub(crate) fn of_turn(seat: Seat, turn: &Turn, after: Position) -> PreviousMove {
-        let mut clicks = [Click::ALL[0]; MAX_MOVE_CLICKS];
-        let mut len = 0;
-        for click in turn.clicks.iter().flatten() {
-            clicks[len] = *click;
-            len += 1;
-        }
-        PreviousMove {
-            seat,
-            round: turn.round,
-            before: turn.before,
-            after,
-            entered: turn.entered,
-            clicks,
-            len: len as u8,
-        }
-    }
-
-    /// The clicks of the move, in order (empty for a pass or a placement).
-    pub fn clicks(&self) -> &[Click] {
-        &self.clicks[..self.len as usize]
-    }
-
-    /// Whether the move changed the board (a pass cannot be reversed).
-    pub fn changed(&self) -> bool {
-        self.before != self.after
-    }
-
-    /// The move as the no-reversal rule sees it.
-    pub fn as_last_move(&self) -> LastMove {
-        LastMove {
-            before: self.before,
-            changed: self.changed(),
-            entered: self.entered,
-        }
-    }
-}
 
 /// A chain made for a colour by someone else's click, open to be claimed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

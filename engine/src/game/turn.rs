@@ -6,7 +6,7 @@ use super::action::Action;
 use super::allowance::{Allowance, PlaceRule};
 use super::error::ActionError;
 use super::event::{Event, Millis};
-use super::query::PreviousMove;
+use super::previous::{PreviousMove, MAX_MOVE_CLICKS};
 use super::Game;
 use crate::board::{Click, Slot, SlotSet};
 use crate::piece::{Piece, PIECES_PER_COLOUR};
@@ -34,9 +34,6 @@ pub(crate) struct Turn {
     /// The clicks made so far, to undo a reversing move when the clock runs out.
     pub(crate) clicks: [Option<Click>; MAX_MOVE_CLICKS],
 }
-
-/// The most clicks one move can hold: Lepus's two plus five hops of two.
-pub const MAX_MOVE_CLICKS: usize = 12;
 
 impl Turn {
     /// A placeholder until the first turn begins.
@@ -445,11 +442,17 @@ impl Game {
         if self.check_goal(true, events) {
             return;
         }
-        self.previous = Some(PreviousMove::of_turn(
+        let mut previous = PreviousMove::new(
             self.seats[self.turn.mover].seat,
-            &self.turn,
+            self.turn.round,
+            self.turn.before,
             self.position,
-        ));
+            self.turn.entered,
+        );
+        for &click in self.turn.clicks.iter().flatten() {
+            previous.push_click(click);
+        }
+        self.previous = Some(previous);
         // The next seat still in play; a round begins each time the first mover's turn comes.
         let mut next = self.turn.mover;
         let mut round = self.turn.round;
