@@ -163,10 +163,19 @@ fn click(c: &str) -> Action {
     }
 }
 
+/// Game, position, mover, round, actions taken, clicks left after them.
+type ClicksRow = (
+    &'static str,
+    &'static str,
+    Seat,
+    u32,
+    &'static [Action],
+    Option<u8>,
+);
+
 #[test]
 fn clicks_left_follows_the_turn() {
-    // (game, position, mover, round, actions taken, clicks left after them)
-    let table: &[(&str, &str, Seat, u32, &[Action], Option<u8>)] = &[
+    let table: &[ClicksRow] = &[
         // Hydra for Two, standard start: round 1 has one click, round 3 three.
         ("hydra-2", "C1s:R1 C5n:B1", Seat::S, 1, &[], Some(1)),
         ("hydra-2", "C1s:R1 C5n:B1", Seat::S, 3, &[], Some(3)),
