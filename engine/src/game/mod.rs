@@ -7,7 +7,8 @@
 //! * `options` — the room's options; `allowance` — how a turn is used;
 //! * `rules` — the variant trait; `action`, `event`, `error` — what goes in and out;
 //! * `memory` — the typed slot a game keeps its own bookkeeping in (its type lives in the
-//!   game's file, with any accessor for it, such as `Game::laps` in `games/auriga.rs`);
+//!   game's file, with any accessor for it: `Game::laps` in `games/auriga.rs`,
+//!   `Game::secret` in `games/algol.rs`);
 //! * `previous` — the last completed move;
 //! * `turn` — the turn machine; `resolve` — chains, claims, captures, goals and the end;
 //! * `query` — what a client may ask without changing anything (legal actions, the previous
