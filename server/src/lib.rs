@@ -15,7 +15,10 @@ mod session;
 mod store;
 
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use connection::{MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};
+pub use connection::{
+    HELLO_TIMEOUT, MAX_FRAME, MAX_OUT_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE,
+};
+pub use http::HANDSHAKE_TIMEOUT;
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD};
 pub use server::{run, serve, Config, MAX_CONNECTIONS};
 pub use store::{Append, Commit, SqliteStore, Store};

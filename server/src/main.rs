@@ -14,6 +14,11 @@ struct Args {
     /// SQLite store path, or `:memory:` for a throwaway store.
     #[arg(long, default_value = "orion.db")]
     db: String,
+    /// An origin, besides this server's own, whose web pages may open a WebSocket here
+    /// (`https://orion.example`); repeatable. Clients that send no Origin (terminal client,
+    /// bots) need none.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allow_origin: Vec<String>,
     /// Log level or filter (`info`, `debug`, `orion_server=trace`).
     #[arg(long, default_value = "info")]
     log: String,
@@ -29,6 +34,7 @@ async fn main() -> anyhow::Result<()> {
     let listener = TcpListener::bind(&args.listen).await?;
     let config = orion_server::Config {
         db: args.db,
+        allowed_origins: args.allow_origin,
         ..Default::default()
     };
     orion_server::serve(listener, config, shutdown_signal()).await

@@ -52,13 +52,30 @@ impl TestServer {
         send_queue: usize,
         sndbuf: Option<u32>,
     ) -> TestServer {
-        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-        let (stop, stop_rx) = oneshot::channel::<bool>();
         let config = Config {
             db: db.to_string(),
             clock: clock.clone(),
             send_queue,
+            ..Config::default()
         };
+        TestServer::start_config(config, clock, sndbuf)
+    }
+
+    /// Starts a throwaway server whose `Config` `tune` has changed (limits, timeouts, origins).
+    pub fn start_tuned(tune: impl FnOnce(&mut Config)) -> TestServer {
+        let clock = Arc::new(ManualClock::new(T0));
+        let mut config = Config {
+            clock: clock.clone(),
+            ..Config::default()
+        };
+        tune(&mut config);
+        TestServer::start_config(config, clock, None)
+    }
+
+    /// Starts a server with `config`, whose clock must be `clock`.
+    fn start_config(config: Config, clock: Arc<ManualClock>, sndbuf: Option<u32>) -> TestServer {
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop, stop_rx) = oneshot::channel::<bool>();
         let thread = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
