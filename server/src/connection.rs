@@ -410,7 +410,7 @@ where
         };
         // Feed what is already queued (up to a batch), then flush once.
         let mut last = false;
-        for _ in 0..WRITE_BATCH {
+        for fed in 1..=WRITE_BATCH {
             let message = match next {
                 None => return End::Gone,
                 Some(Out::Text(frame)) => Message::Text(frame),
@@ -427,7 +427,9 @@ where
                 _ = &mut kicked => return End::Slow,
                 fed = sink.feed(message) => if fed.is_err() { return End::Gone },
             }
-            if last {
+            // A full batch takes nothing more from the queue: an item taken here would be
+            // overwritten by the next `recv` above, and lost.
+            if last || fed == WRITE_BATCH {
                 break;
             }
             match rx.try_recv() {
@@ -484,4 +486,92 @@ fn flood(outbox: &Outbox) {
         &Refusal::new(Code::RateLimited, "still flooding after warnings: closing"),
     );
     outbox.close(1008, "rate limit");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio_tungstenite::tungstenite::protocol::Role;
+    use tokio_tungstenite::WebSocketStream;
+
+    fn text(frame: &Frame) -> serde_json::Value {
+        serde_json::from_str(frame.as_str()).expect("JSON")
+    }
+
+    #[tokio::test]
+    async fn a_reply_over_max_out_frame_becomes_an_error_for_its_request() {
+        let metrics = Arc::new(Metrics::default());
+        let (outbox, mut rx) = Outbox::new(1, metrics.clone(), 8);
+        let fits = format!(r#"{{"t":"lobby","re":6,"pad":"{}"}}"#, "x".repeat(100));
+        let big = format!(
+            r#"{{"t":"lobby","re":7,"pad":"{}"}}"#,
+            "x".repeat(MAX_OUT_FRAME)
+        );
+        let big_len = big.len();
+        assert!(outbox.send(Frame::from(fits.clone())));
+        assert!(outbox.send(Frame::from(big)));
+        let Some(Out::Text(first)) = rx.recv().await else {
+            panic!("a text frame")
+        };
+        assert_eq!(first.as_str(), fits);
+        let Some(Out::Text(second)) = rx.recv().await else {
+            panic!("a text frame")
+        };
+        let e = text(&second);
+        assert_eq!(e["t"], "error");
+        assert_eq!(e["re"], 7);
+        assert_eq!(e["code"], "server");
+        assert_eq!(
+            e["message"],
+            format!("a reply of {big_len} bytes is over the {MAX_OUT_FRAME}-byte limit")
+        );
+        assert_eq!(metrics.oversized_replies.load(Ordering::Relaxed), 1);
+        assert!(metrics
+            .render(&[])
+            .contains("orion_oversized_replies_total 1\n"));
+    }
+
+    #[tokio::test]
+    async fn frames_up_to_max_out_frame_reach_a_slow_reader_in_full() {
+        // A pipe of 4 KiB: the writer is blocked on it for nearly every frame.
+        let (server_end, client_end) = tokio::io::duplex(4 * 1024);
+        let server =
+            WebSocketStream::from_raw_socket(server_end, Role::Server, Some(ws_config())).await;
+        let client_config = WebSocketConfig::default()
+            .max_message_size(None)
+            .max_frame_size(None);
+        let mut client =
+            WebSocketStream::from_raw_socket(client_end, Role::Client, Some(client_config)).await;
+        let metrics = Arc::new(Metrics::default());
+        let (outbox, rx) = Outbox::new(1, metrics, SEND_QUEUE);
+        let kick = outbox.kick.clone();
+        let (sink, _stream) = server.split();
+        let writer = tokio::spawn(write_loop(sink, rx, kick));
+        // A whole batch queued before the writer runs: small frames between the largest.
+        let sizes: Vec<usize> = (0..WRITE_BATCH + 8)
+            .map(|i| if i % 4 == 0 { MAX_OUT_FRAME } else { 3000 })
+            .collect();
+        for (i, size) in sizes.iter().enumerate() {
+            let frame = format!("{i:>8}{}", "y".repeat(size - 8));
+            assert!(outbox.send(Frame::from(frame)));
+        }
+        outbox.close(1000, "done");
+        let patience = Duration::from_secs(10);
+        for (i, size) in sizes.iter().enumerate() {
+            match tokio::time::timeout(patience, client.next())
+                .await
+                .ok()
+                .flatten()
+            {
+                Some(Ok(Message::Text(t))) => {
+                    assert_eq!(t.len(), *size, "frame {i}");
+                    assert_eq!(t.as_str()[..8].trim(), i.to_string());
+                }
+                other => panic!("frame {i} of {size} bytes lost: {other:?}"),
+            }
+        }
+        let close = tokio::time::timeout(patience, client.next()).await;
+        assert!(matches!(close, Ok(Some(Ok(Message::Close(_))))));
+        assert!(matches!(writer.await, Ok(End::Closed)));
+    }
 }
