@@ -232,7 +232,7 @@ fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), Refused> 
         return Err(forbidden("an unreadable origin"));
     };
     let origin = origin.to_ascii_lowercase();
-    if allowed.iter().any(|a| *a == origin) {
+    if allowed.contains(&origin) {
         return Ok(());
     }
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
