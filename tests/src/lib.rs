@@ -524,6 +524,16 @@ pub const UPGRADE_KEY: &str = "dGhlIHNhbXBsZSBub25jZQ==";
 /// reads the answer: the socket and the response head, followed by the body up to the end of
 /// the connection unless the answer is a 101.
 pub async fn raw_upgrade(addr: SocketAddr, path: &str, extra: &[&str]) -> (TcpStream, String) {
+    raw_upgrade_then(addr, path, extra, &[]).await
+}
+
+/// `raw_upgrade` with `behind` (say, frames) sent in the same write as the request.
+pub async fn raw_upgrade_then(
+    addr: SocketAddr,
+    path: &str,
+    extra: &[&str],
+    behind: &[u8],
+) -> (TcpStream, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut stream = TcpStream::connect(addr).await.expect("connect");
     let mut request = format!(
@@ -535,7 +545,9 @@ pub async fn raw_upgrade(addr: SocketAddr, path: &str, extra: &[&str]) -> (TcpSt
         request.push_str("\r\n");
     }
     request.push_str("\r\n");
-    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut bytes = request.into_bytes();
+    bytes.extend_from_slice(behind);
+    stream.write_all(&bytes).await.expect("write");
     // Byte by byte up to the blank line, so no frame behind a 101 is taken with the head.
     let mut head = Vec::new();
     tokio::time::timeout(PATIENCE, async {

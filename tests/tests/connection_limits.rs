@@ -4,7 +4,8 @@
 //! origins 403.
 
 use orion_tests::{
-    http_get, raw_frame, raw_read_until_close, raw_upgrade, start_room, Client, TestServer,
+    http_get, raw_frame, raw_read_until_close, raw_upgrade, raw_upgrade_then, start_room, Client,
+    TestServer,
 };
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -90,6 +91,22 @@ async fn send_raw(server: &TestServer, frame: &[u8]) -> (Vec<Value>, Option<u16>
         .map(|t| serde_json::from_str(t).expect("JSON"))
         .collect();
     (texts, code)
+}
+
+#[tokio::test]
+async fn frames_sent_right_behind_the_upgrade_request_are_not_lost() {
+    let server = TestServer::start();
+    // A request, then a frame that makes the server close once it has answered.
+    let mut behind = raw_frame(0x81, br#"{"t":"ping","id":1}"#, true);
+    behind.extend(raw_frame(0x81, &[0xff], true));
+    let (mut stream, head) = raw_upgrade_then(server.addr, "/ws", &[], &behind).await;
+    assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+    let (texts, code) = raw_read_until_close(&mut stream).await;
+    assert_eq!(
+        texts.first().map(String::as_str),
+        Some(r#"{"re":1,"t":"pong"}"#)
+    );
+    assert_eq!(code, Some(1007), "{texts:?}");
 }
 
 #[tokio::test]
