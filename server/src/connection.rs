@@ -15,12 +15,11 @@
 //! * a full send queue disconnects the client at once (it may reconnect and `resume`);
 //! * a reply over `MAX_OUT_FRAME` is not sent: the client gets a `server` error in its place.
 
-use crate::metrics::Metrics;
-use crate::protocol::{self, Code, Frame, Refusal};
-use crate::server::Shared;
+use crate::outbox::{Out, Outbox, MAX_OUT_FRAME};
+use crate::protocol::{self, Code, Refusal};
 use crate::session::Session;
+use crate::shared::Shared;
 use futures::{Sink, SinkExt, Stream, StreamExt};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch, Notify};
@@ -32,11 +31,6 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 /// Largest text frame a client may send (16 KiB).
 pub const MAX_FRAME: usize = 16 * 1024;
-/// Largest frame the server sends (256 KiB). Replies that grow with the server's state (the
-/// lobby, a room's history) are paged far below it; one over it all the same is not sent: the
-/// client gets a `server` error in its place, the server logs a warning and counts it in
-/// `/metrics`, and the connection stays open.
-pub const MAX_OUT_FRAME: usize = 256 * 1024;
 /// How long an upgraded connection has to say `hello` (the default of
 /// `Config::hello_timeout`); after it, `bad_request` and close 1008. Together with the HTTP
 /// handshake timeout this bounds how long a socket that never becomes a player holds one of
@@ -86,115 +80,6 @@ pub fn ws_config() -> WebSocketConfig {
         .max_write_buffer_size(WRITE_BUFFER + MAX_OUT_FRAME + FRAME_OVERHEAD)
         .max_message_size(Some(4 * MAX_FRAME))
         .max_frame_size(Some(4 * MAX_FRAME))
-}
-
-/// An item of a client's send queue.
-#[derive(Debug, Clone)]
-pub enum Out {
-    /// A text frame.
-    Text(Frame),
-    /// A close frame with its code and reason; nothing is sent after it.
-    Close(u16, &'static str),
-}
-
-/// The sending side of one connection, cheap to clone into rooms.
-#[derive(Debug, Clone)]
-pub struct Outbox {
-    /// The connection's id, to tell members apart.
-    pub id: u64,
-    /// The bounded queue the write loop drains.
-    tx: mpsc::Sender<Out>,
-    /// Rung when the queue overflowed: the write loop drops the connection.
-    kick: Arc<Notify>,
-    /// Where slow-client disconnects are counted.
-    metrics: Arc<Metrics>,
-}
-
-impl Outbox {
-    /// A new outbox and the receiving end for the write loop.
-    pub fn new(id: u64, metrics: Arc<Metrics>, capacity: usize) -> (Outbox, mpsc::Receiver<Out>) {
-        let (tx, rx) = mpsc::channel(capacity.max(1));
-        let outbox = Outbox {
-            id,
-            tx,
-            kick: Arc::new(Notify::new()),
-            metrics,
-        };
-        (outbox, rx)
-    }
-
-    /// Queues a frame without waiting. False if the client is gone or too slow; a slow
-    /// client is disconnected. A frame over `MAX_OUT_FRAME` is replaced by an error saying so.
-    pub fn send(&self, frame: Frame) -> bool {
-        let frame = if frame.len() > MAX_OUT_FRAME {
-            self.oversized(&frame)
-        } else {
-            frame
-        };
-        match self.tx.try_send(Out::Text(frame)) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                self.metrics
-                    .slow_disconnects
-                    .fetch_add(1, Ordering::Relaxed);
-                self.kick.notify_one();
-                false
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
-        }
-    }
-
-    /// The error sent in place of a reply over `MAX_OUT_FRAME` (answering the same request).
-    fn oversized(&self, frame: &Frame) -> Frame {
-        /// The fields of a reply that say what it was.
-        #[derive(serde::Deserialize)]
-        struct Head {
-            /// Its type, for the log.
-            #[serde(default)]
-            t: Option<String>,
-            /// The request it answers, if any.
-            #[serde(default)]
-            re: Option<serde_json::Value>,
-        }
-        let head: Option<Head> = serde_json::from_str(frame.as_str()).ok();
-        let (t, re) = head.map(|h| (h.t, h.re)).unwrap_or_default();
-        tracing::warn!(
-            conn = self.id,
-            t = t.as_deref().unwrap_or("?"),
-            bytes = frame.len(),
-            "reply over MAX_OUT_FRAME not sent"
-        );
-        self.metrics
-            .oversized_replies
-            .fetch_add(1, Ordering::Relaxed);
-        let refusal = Refusal::new(
-            Code::Server,
-            format!(
-                "a reply of {} bytes is over the {MAX_OUT_FRAME}-byte limit",
-                frame.len()
-            ),
-        );
-        self.metrics.error(refusal.code);
-        protocol::error(&re, &refusal)
-    }
-
-    /// Queues an error reply.
-    pub fn refuse(&self, re: &protocol::ReplyTo, refusal: &Refusal) {
-        self.metrics.error(refusal.code);
-        self.send(protocol::error(re, refusal));
-    }
-
-    /// Queues a close frame.
-    pub fn close(&self, code: u16, reason: &'static str) {
-        if self.tx.try_send(Out::Close(code, reason)).is_err() {
-            self.kick.notify_one();
-        }
-    }
-
-    /// Whether the connection has gone away.
-    pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
-    }
 }
 
 /// A token bucket for one connection's requests.
@@ -257,7 +142,7 @@ where
 {
     let id = shared.next_conn_id();
     let (outbox, rx) = Outbox::new(id, shared.metrics.clone(), shared.send_queue);
-    let kick = outbox.kick.clone();
+    let kick = outbox.kicked();
     let (sink, mut stream) = socket.split();
     // The write loop is a task of its own, so a frame queued for this client wakes only it,
     // not the reader's wait on the socket, the lobby and the shutdown signal as well.
@@ -491,6 +376,9 @@ fn flood(outbox: &Outbox) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::Metrics;
+    use crate::protocol::Frame;
+    use std::sync::atomic::Ordering;
     use tokio_tungstenite::tungstenite::protocol::Role;
     use tokio_tungstenite::WebSocketStream;
 
@@ -544,7 +432,7 @@ mod tests {
             WebSocketStream::from_raw_socket(client_end, Role::Client, Some(client_config)).await;
         let metrics = Arc::new(Metrics::default());
         let (outbox, rx) = Outbox::new(1, metrics, SEND_QUEUE);
-        let kick = outbox.kick.clone();
+        let kick = outbox.kicked();
         let (sink, _stream) = server.split();
         let writer = tokio::spawn(write_loop(sink, rx, kick));
         // A whole batch queued before the writer runs: small frames between the largest.

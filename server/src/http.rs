@@ -14,7 +14,7 @@
 //!   request with no `Origin` is not from a browser (terminal client, bots) and is let in.
 
 use crate::connection;
-use crate::server::Shared;
+use crate::shared::Shared;
 use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};

@@ -7,22 +7,24 @@ mod connection;
 mod http;
 mod lobby;
 mod metrics;
+mod outbox;
+mod player;
 mod protocol;
 mod retention;
 mod room;
 mod server;
 mod session;
+mod shared;
 mod store;
 mod system;
 mod systems;
 mod text;
 
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use connection::{
-    HELLO_TIMEOUT, MAX_FRAME, MAX_OUT_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE,
-};
+pub use connection::{HELLO_TIMEOUT, MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};
 pub use http::HANDSHAKE_TIMEOUT;
 pub use lobby::{LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS, MAX_ROOMS, MAX_SEATS_PER_PLAYER};
+pub use outbox::MAX_OUT_FRAME;
 pub use retention::DEFAULT_RETAIN;
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MIN_TURN_CLOCK, WAITING_HOLD};
 pub use server::{run, serve, Config, MAX_CONNECTIONS};

@@ -8,15 +8,15 @@ use crate::clock::Millis;
 use crate::clock::{Clock, SystemClock};
 use crate::connection;
 use crate::http;
-use crate::lobby::{Directory, Lobby, LocalDirectory};
+use crate::lobby::{Directory, Lobby, LocalDirectory, LISTING_EVERY};
 use crate::metrics::Metrics;
 use crate::retention;
 use crate::room;
+use crate::shared::Shared;
 use crate::store::{SqliteStore, Store};
-use crate::system::{GameInfo, GameSystem};
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch, Semaphore};
@@ -68,54 +68,6 @@ impl Default for Config {
     }
 }
 
-/// State every connection and room task shares.
-pub struct Shared {
-    /// The game systems on offer (`systems::all`).
-    pub systems: Vec<Arc<dyn GameSystem>>,
-    /// Rooms, listing, seats, matchmaker.
-    pub lobby: Lobby,
-    /// The event log.
-    pub store: Arc<dyn Store>,
-    /// The server clock.
-    pub clock: Arc<dyn Clock>,
-    /// Counters for `/metrics`.
-    pub metrics: Arc<Metrics>,
-    /// Becomes true when the server shuts down.
-    shutdown: watch::Receiver<bool>,
-    /// Next connection id.
-    conn_ids: AtomicU64,
-    /// Frames queued per connection before it is dropped as too slow.
-    pub send_queue: usize,
-    /// How long a new connection has for its HTTP request.
-    pub handshake_timeout: Duration,
-    /// How long an upgraded connection has to say `hello`.
-    pub hello_timeout: Duration,
-    /// Foreign origins allowed to open a WebSocket, normalised (`http::normalise_origin`).
-    pub allowed_origins: Vec<String>,
-    /// Held by every task through this struct: when the last `Shared` is dropped the
-    /// receiver in `serve` sees the channel close, and shutdown is complete.
-    _drain: mpsc::Sender<()>,
-}
-
-impl Shared {
-    /// A fresh connection id.
-    pub fn next_conn_id(&self) -> u64 {
-        self.conn_ids.fetch_add(1, Ordering::Relaxed)
-    }
-
-    /// The game with this id (or a name its system accepts), and its system.
-    pub fn find_game(&self, game: &str) -> Option<(Arc<dyn GameSystem>, GameInfo)> {
-        self.systems
-            .iter()
-            .find_map(|s| Some((s.clone(), s.find(game)?.clone())))
-    }
-
-    /// A receiver that changes when the server shuts down.
-    pub fn shutdown(&self) -> watch::Receiver<bool> {
-        self.shutdown.clone()
-    }
-}
-
 /// Runs a server on `listener` with a throwaway in-memory store until `shutdown` completes.
 pub async fn run(listener: TcpListener, shutdown: impl Future) -> anyhow::Result<()> {
     serve(listener, Config::default(), shutdown).await
@@ -149,7 +101,7 @@ pub async fn serve(
             .collect(),
         _drain: drain,
     });
-    tokio::spawn(crate::lobby::flush_listing(Arc::downgrade(&shared)));
+    tokio::spawn(flush_listing(Arc::downgrade(&shared)));
     if let Some(retain) = config.retain {
         let (store, clock) = (store.clone(), shared.clock.clone());
         tokio::spawn(retention::prune_loop(
@@ -228,4 +180,20 @@ async fn handle(stream: TcpStream, shared: Arc<Shared>) -> anyhow::Result<()> {
     connection::serve(ws, shared.clone(), shutdown).await;
     shared.metrics.connections.fetch_sub(1, Ordering::Relaxed);
     Ok(())
+}
+
+/// Publishes the listing changes [`Lobby::publish`] held back, one rebuild per
+/// [`LISTING_EVERY`] at most. Ends with the server.
+async fn flush_listing(shared: Weak<Shared>) {
+    let Some(flush) = shared.upgrade().map(|s| s.lobby.flush_signal()) else {
+        return;
+    };
+    loop {
+        flush.notified().await;
+        tokio::time::sleep(LISTING_EVERY).await;
+        match shared.upgrade() {
+            Some(s) => s.lobby.flush(),
+            None => return,
+        }
+    }
 }

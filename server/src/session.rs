@@ -2,11 +2,13 @@
 //! is in, and one small handler per request type. Room requests are forwarded to the room's
 //! task, which answers on the connection's outbox in order with its events.
 
-use crate::connection::Outbox;
-use crate::lobby::{Player, Queued, RoomHandle, RoomId};
+use crate::lobby::Queued;
+use crate::outbox::Outbox;
+use crate::player::{Player, RoomId};
 use crate::protocol::{self, check_id, Code, Refusal, ReplyTo, Request};
+use crate::room::handle::RoomHandle;
 use crate::room::{self, RoomCmd, RoomOptions};
-use crate::server::Shared;
+use crate::shared::Shared;
 use crate::store::{blocking, PlayerRecord};
 use crate::system::{GameInfo, GameSystem};
 use rand::Rng;

@@ -10,8 +10,8 @@
 //! `view` (snapshots and the lobby listing), `event` (the room's own events, typed).
 
 mod clock;
-mod command;
 mod event;
+pub(crate) mod handle;
 mod lifecycle;
 mod options;
 mod play;
@@ -19,10 +19,11 @@ mod seats;
 mod view;
 
 use crate::clock::Millis;
-use crate::connection::Outbox;
-use crate::lobby::{Player, PlayerId, Queued, RoomHandle, RoomId};
+use crate::lobby::Queued;
+use crate::outbox::Outbox;
+use crate::player::{Player, PlayerId, RoomId};
 use crate::protocol::{self, Code, Frame, Refusal, ReplyTo};
-use crate::server::Shared;
+use crate::shared::Shared;
 use crate::store::{ActionRecord, Append, StoreError};
 use crate::system::{GameSystem, Seat, Table};
 use serde_json::Value;
@@ -30,7 +31,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
-pub use command::RoomCmd;
+pub use handle::{RoomCmd, RoomHandle};
 pub use lifecycle::{create, restore};
 pub use options::{RoomOptions, DEFAULT_SEAT_HOLD, MIN_TURN_CLOCK};
 

@@ -4,8 +4,8 @@
 use super::event::RoomEvent;
 use super::{Room, Status};
 use crate::clock::Millis;
-use crate::connection::Outbox;
-use crate::lobby::Player;
+use crate::outbox::Outbox;
+use crate::player::Player;
 use crate::protocol::{Code, ReplyTo, Request};
 use crate::store::ActionRecord;
 use crate::system::Seat;

@@ -1,10 +1,22 @@
-//! What a session asks of a room: one command per request, answered on the sender's outbox
-//! in order with the room's events.
+//! How to reach a room's task: its handle, and the commands sessions send it, each answered
+//! on the sender's outbox in order with the room's events.
 
-use crate::connection::Outbox;
-use crate::lobby::{Player, PlayerId};
+use crate::outbox::Outbox;
+use crate::player::{Player, PlayerId, RoomId};
 use crate::protocol::{ReplyTo, Request};
-use tokio::sync::oneshot;
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+
+/// How to reach a live room's task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    /// Room id.
+    pub id: RoomId,
+    /// Invite code of a private room.
+    pub code: Option<Arc<str>>,
+    /// The room's command queue (bounded: senders wait when the room is busy).
+    pub tx: mpsc::Sender<RoomCmd>,
+}
 
 /// What a session asks of a room. Replies and errors go to the outbox in the command, in
 /// order with the room's events.

@@ -1,0 +1,151 @@
+//! The public room list that `lobby` requests read and watchers follow: each room's summary,
+//! rebuilt at most every [`LISTING_EVERY`] and sent in pages.
+
+use super::Lobby;
+use crate::player::RoomId;
+use crate::protocol::{Frame, ReplyTo};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// Watchers get at most one new list per this interval: with thousands of rooms changing, the
+/// list is rebuilt a few times a second instead of once per change.
+pub const LISTING_EVERY: Duration = Duration::from_millis(100);
+/// Most rooms in one `lobby` message; the rest is asked for with `after` (watchers are sent
+/// the first page, with `total` saying how many rooms are listed in all).
+pub const LOBBY_PAGE_ROOMS: usize = 100;
+/// Most bytes of room summaries in one `lobby` message (a summary is a few hundred bytes:
+/// options and names are bounded), far below the largest frame a client is sent.
+pub const LOBBY_PAGE_BYTES: usize = 32 * 1024;
+
+/// A room's line in the lobby.
+#[derive(Clone, Debug)]
+pub(super) struct Listing {
+    /// `waiting`, `playing` or `finished`.
+    status: &'static str,
+    /// Unlisted rooms count in metrics but are not shown.
+    private: bool,
+    /// The room summary object of the protocol, serialized.
+    summary: Arc<str>,
+}
+
+/// The public room list: each listed room's id and serialized summary, in id order.
+pub type PublicList = Vec<(RoomId, Arc<str>)>;
+
+/// The listings and when the public list was last rebuilt from them.
+#[derive(Debug, Default)]
+pub(super) struct Listings {
+    /// Every live room's listing, in id order.
+    by_room: BTreeMap<RoomId, Listing>,
+    /// A listing changed since the last rebuild.
+    dirty: bool,
+    /// When the public list was last rebuilt.
+    built: Option<Instant>,
+}
+
+impl Lobby {
+    /// A `lobby` reply: the page of the current public list after room `after` (rebuilt
+    /// first if a room changed since).
+    pub fn page(&self, after: Option<&str>, re: &ReplyTo) -> Frame {
+        self.flush();
+        let list = self.listing.borrow().0.clone();
+        lobby_page(&list, after, re)
+    }
+
+    /// Follows the room list.
+    pub fn watch(&self) -> watch::Receiver<(Arc<PublicList>, Frame)> {
+        self.listing.subscribe()
+    }
+
+    /// Sets (or, with `None`, removes) a room's listing. Watchers get the new list at once, or
+    /// within [`LISTING_EVERY`] when one went out just before.
+    pub fn publish(&self, id: &RoomId, listing: Option<(&'static str, bool, Value)>) {
+        let Ok(mut all) = self.listings.lock() else {
+            return;
+        };
+        match listing {
+            Some((status, private, summary)) => {
+                all.by_room.insert(
+                    id.clone(),
+                    Listing {
+                        status,
+                        private,
+                        summary: Arc::from(summary.to_string()),
+                    },
+                );
+            }
+            None => {
+                all.by_room.remove(id);
+            }
+        }
+        all.dirty = true;
+        if all.built.is_none_or(|t| t.elapsed() >= LISTING_EVERY) {
+            self.rebuild(&mut all);
+        } else {
+            self.flush.notify_one();
+        }
+    }
+
+    /// Publishes a listing change held back by [`Lobby::publish`], if any is left.
+    pub fn flush(&self) {
+        if let Ok(mut all) = self.listings.lock() {
+            if all.dirty {
+                self.rebuild(&mut all);
+            }
+        }
+    }
+
+    fn rebuild(&self, all: &mut Listings) {
+        let list: PublicList = all
+            .by_room
+            .iter()
+            .filter(|(_, l)| !l.private)
+            .map(|(id, l)| (id.clone(), l.summary.clone()))
+            .collect();
+        all.dirty = false;
+        all.built = Some(Instant::now());
+        let frame = lobby_page(&list, None, &None);
+        self.listing.send_replace((Arc::new(list), frame));
+    }
+
+    /// Live rooms by status, for metrics.
+    pub fn counts(&self) -> Vec<(&'static str, usize)> {
+        let mut counts = vec![("waiting", 0), ("playing", 0), ("finished", 0)];
+        if let Ok(all) = self.listings.lock() {
+            for l in all.by_room.values() {
+                if let Some(c) = counts.iter_mut().find(|c| c.0 == l.status) {
+                    c.1 += 1;
+                }
+            }
+        }
+        counts
+    }
+}
+
+/// A `lobby` message: the rooms of `list` after room `after`, as many as fit in a page, with
+/// `more` (ask again with `after` set to the last room shown) and `total` (rooms listed).
+pub(super) fn lobby_page(list: &PublicList, after: Option<&str>, re: &ReplyTo) -> Frame {
+    let start = after.map_or(0, |a| list.partition_point(|(id, _)| &**id <= a));
+    let mut out = String::from("{\"t\":\"lobby\",\"rooms\":[");
+    let mut shown = 0;
+    for (_, summary) in &list[start..] {
+        if shown == LOBBY_PAGE_ROOMS || (shown > 0 && out.len() + summary.len() > LOBBY_PAGE_BYTES)
+        {
+            break;
+        }
+        if shown > 0 {
+            out.push(',');
+        }
+        out.push_str(summary);
+        shown += 1;
+    }
+    let more = start + shown < list.len();
+    out.push_str(&format!("],\"more\":{more},\"total\":{}", list.len()));
+    if let Some(re) = re {
+        out.push_str(&format!(",\"re\":{re}"));
+    }
+    out.push('}');
+    Frame::from(out)
+}

@@ -1,0 +1,72 @@
+//! The lobby: the directory of live rooms, the public listing that `lobby` watchers follow,
+//! which rooms each player holds a seat in, and the quick-match queues.
+
+mod directory;
+mod listing;
+mod matchmaker;
+mod seats;
+
+use crate::player::{PlayerId, RoomId};
+use crate::protocol::Frame;
+use dashmap::DashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use tokio::sync::{watch, Notify};
+
+pub use directory::{Directory, LocalDirectory, MAX_ROOMS};
+pub use listing::{PublicList, LISTING_EVERY, LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS};
+pub use matchmaker::Queued;
+pub use seats::MAX_SEATS_PER_PLAYER;
+
+/// Rooms waiting for players are at most half of all rooms: past it `create` is refused with
+/// `full`, so rooms made and held open can never take the room a quick match or a started
+/// game needs.
+pub const WAITING_SHARE: usize = 2;
+
+/// The shared lobby state.
+pub struct Lobby {
+    /// Live rooms.
+    pub rooms: Box<dyn Directory>,
+    /// Every live room's listing, in id order, and whether the published list lags it.
+    listings: Mutex<listing::Listings>,
+    /// Wakes [`flush_listing`] when a change could not be published at once.
+    flush: Arc<Notify>,
+    /// The public room list and a ready-made `lobby` frame (its first page) for watchers;
+    /// watchers see only the latest (a slow watcher skips intermediate lists instead of
+    /// queueing them).
+    listing: watch::Sender<(Arc<PublicList>, Frame)>,
+    /// Rooms in which each player holds a seat.
+    seats: DashMap<PlayerId, HashSet<RoomId>>,
+    /// Players waiting for a quick match, by game id and player count.
+    queues: Mutex<HashMap<(&'static str, u8), Vec<Queued>>>,
+    /// Most rooms that may wait for players at once (see [`WAITING_SHARE`]).
+    max_waiting: usize,
+}
+
+impl Lobby {
+    /// An empty lobby over `rooms`, which holds at most `max_rooms`.
+    pub fn new(rooms: Box<dyn Directory>, max_rooms: usize) -> Lobby {
+        let empty = Arc::new(PublicList::new());
+        let frame = listing::lobby_page(&empty, None, &None);
+        Lobby {
+            rooms,
+            listings: Mutex::new(listing::Listings::default()),
+            flush: Arc::new(Notify::new()),
+            listing: watch::Sender::new((empty, frame)),
+            seats: DashMap::new(),
+            queues: Mutex::new(HashMap::new()),
+            max_waiting: max_rooms / WAITING_SHARE,
+        }
+    }
+
+    /// Whether another room may wait for players (see [`WAITING_SHARE`]).
+    pub fn may_open_waiting_room(&self) -> bool {
+        let waiting = self.counts().first().map_or(0, |c| c.1);
+        waiting < self.max_waiting
+    }
+
+    /// Wakes whoever publishes held-back listing changes ([`flush_listing`]).
+    pub fn flush_signal(&self) -> Arc<Notify> {
+        self.flush.clone()
+    }
+}

@@ -1,0 +1,60 @@
+//! What every connection and room task shares: the game systems, the lobby, the store, the
+//! clock, the counters, the limits, and the shutdown signal.
+
+use crate::clock::Clock;
+use crate::lobby::Lobby;
+use crate::metrics::Metrics;
+use crate::store::Store;
+use crate::system::{GameInfo, GameSystem};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+
+/// State every connection and room task shares.
+pub struct Shared {
+    /// The game systems on offer (`systems::all`).
+    pub systems: Vec<Arc<dyn GameSystem>>,
+    /// Rooms, listing, seats, matchmaker.
+    pub lobby: Lobby,
+    /// The event log.
+    pub store: Arc<dyn Store>,
+    /// The server clock.
+    pub clock: Arc<dyn Clock>,
+    /// Counters for `/metrics`.
+    pub metrics: Arc<Metrics>,
+    /// Becomes true when the server shuts down.
+    pub(crate) shutdown: watch::Receiver<bool>,
+    /// Next connection id.
+    pub(crate) conn_ids: AtomicU64,
+    /// Frames queued per connection before it is dropped as too slow.
+    pub send_queue: usize,
+    /// How long a new connection has for its HTTP request.
+    pub handshake_timeout: Duration,
+    /// How long an upgraded connection has to say `hello`.
+    pub hello_timeout: Duration,
+    /// Foreign origins allowed to open a WebSocket, normalised (`http::normalise_origin`).
+    pub allowed_origins: Vec<String>,
+    /// Held by every task through this struct: when the last `Shared` is dropped the
+    /// receiver in `serve` sees the channel close, and shutdown is complete.
+    pub(crate) _drain: mpsc::Sender<()>,
+}
+
+impl Shared {
+    /// A fresh connection id.
+    pub fn next_conn_id(&self) -> u64 {
+        self.conn_ids.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The game with this id (or a name its system accepts), and its system.
+    pub fn find_game(&self, game: &str) -> Option<(Arc<dyn GameSystem>, GameInfo)> {
+        self.systems
+            .iter()
+            .find_map(|s| Some((s.clone(), s.find(game)?.clone())))
+    }
+
+    /// A receiver that changes when the server shuts down.
+    pub fn shutdown(&self) -> watch::Receiver<bool> {
+        self.shutdown.clone()
+    }
+}
