@@ -392,3 +392,44 @@ async fn an_orbit_game_carries_on_after_a_server_restart() {
     server.shutdown();
     remove_db(&db);
 }
+
+#[tokio::test]
+async fn turn_clocks_pass_in_play_and_lose_the_orbit_opening() {
+    let server = TestServer::start();
+    // Orbs: the mover whose clock runs out passes, and the turn goes on.
+    let mut players = vec![server.player("red").await, server.player("blue").await];
+    let room = start_room(&mut players, "orbs", json!({"turn_clock": 1000})).await;
+    server.clock.advance(1001);
+    let pass = players[1].expect_event(&room, "pass").await;
+    assert_eq!(
+        pass["ev"],
+        json!({"kind": "pass", "seat": "S", "timeout": true})
+    );
+    let turn = players[1].expect_event(&room, "turn").await;
+    assert_eq!(turn["ev"], json!({"kind": "turn", "seat": "N", "round": 2}));
+    mv(&mut players[1], &room, "n1-m5").await;
+
+    // Orbit in play: a pass; in the opening, where there is no pass: a loss on time.
+    let mut players = vec![server.player("sam").await, server.player("nia").await];
+    let room = start_room(&mut players, "orbit", json!({"turn_clock": 1000})).await;
+    for cell in OPENING {
+        mv(&mut players[0], &room, cell).await;
+    }
+    mv(&mut players[1], &room, "black").await;
+    server.clock.advance(1001);
+    let pass = players[1]
+        .expect(|m| m["ev"]["kind"] == "move" && m["ev"]["timeout"] == true)
+        .await;
+    assert_eq!(pass["ev"]["seat"], "S");
+    assert_eq!(pass["ev"]["move"], "pass");
+    mv(&mut players[1], &room, "h8").await;
+
+    let mut players = vec![server.player("ann").await, server.player("bob").await];
+    let room = start_room(&mut players, "orbit", json!({"turn_clock": 1000})).await;
+    mv(&mut players[0], &room, "a1").await;
+    server.clock.advance(1001);
+    let over = players[1].expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["winner"], "N", "{over}");
+    assert_eq!(over["ev"]["result"]["end"], "time");
+    server.shutdown();
+}
