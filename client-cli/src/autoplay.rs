@@ -8,8 +8,9 @@ use crate::bot::{self, Bot, Level};
 use crate::mirror::Mirror;
 use crate::net::{self, NetEvent, TokenStore};
 use crate::room::{RoomState, Status};
-use crate::wire::{Ev, Incoming, Request};
+use crate::wire::seat as engine_seat;
 use orion_engine::{parse_piece, Action, Colour, Seat};
+use orion_protocol::{Code, Event as Ev, Message as Incoming, Request};
 
 /// How the bot finds its game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -241,7 +242,7 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         for r in me.out.drain(..) {
             if std::env::var_os("ORION_BOT_DEBUG").is_some() {
                 let seq = me.state.as_ref().map_or(0, |s| s.seq);
-                eprintln!("DEBUG {:?} at {seq} sends {}", me.seat, r.to_text());
+                eprintln!("DEBUG {:?} at {seq} sends {}", me.seat, r.to_json());
             }
             bucket.take().await;
             me.requests += 1;
@@ -300,12 +301,18 @@ impl Player {
                 return Ok(());
             }
             NetEvent::Dropped(_) | NetEvent::Welcome { .. } => return Ok(()),
+            NetEvent::Malformed(why) => {
+                if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+                    eprintln!("DEBUG {:?} got a malformed frame: {why}", self.seat);
+                }
+                return Ok(());
+            }
         };
         match msg {
             Incoming::Joined { room, seat, .. }
                 if self.room.as_deref().is_none_or(|r| r == room) =>
             {
-                self.seat = Seat::parse(&seat);
+                self.seat = engine_seat(seat);
                 if let Some(seat) = self.seat {
                     self.mirror.seat(seat);
                 }
@@ -326,7 +333,7 @@ impl Player {
                 self.pending = false;
             }
             Incoming::Event { room, seq, ev } => {
-                if self.room.as_deref() != Some(room.as_str()) {
+                if self.room.as_deref() != Some(&*room) {
                     return Ok(());
                 }
                 if std::env::var_os("ORION_BOT_DEBUG").is_some() {
@@ -352,11 +359,16 @@ impl Player {
                 {
                     if Colour::parse(colour).is_some() && Colour::parse(colour) == self.my_colour()
                     {
-                        self.out.push(Request::Claim { room });
+                        self.out.push(Request::Claim {
+                            room: room.into_owned(),
+                        });
                     }
                 }
             }
-            Incoming::Error { code, .. } if code == "rate_limited" => {
+            Incoming::Error {
+                code: Code::RateLimited,
+                ..
+            } => {
                 if std::env::var_os("ORION_BOT_DEBUG").is_some() {
                     eprintln!(
                         "DEBUG {:?} rate limited {:?}",
@@ -396,7 +408,10 @@ impl Player {
         Some(Report {
             room: s.room.clone(),
             seat: self.seat?,
-            winner: s.result.as_ref().and_then(|r| r.winner.clone()),
+            winner: s
+                .result
+                .as_ref()
+                .and_then(|r| r.winner.as_ref().map(|w| w.to_string())),
             scores: s
                 .seats
                 .iter()

@@ -1,4 +1,4 @@
-//! The `orion` client library: the wire messages as the client reads them, a room followed
+//! The `orion` client library (the wire itself is the `orion-protocol` crate): a room followed
 //! event by event, the connection with its saved token and resume, the terminal UI, and the
 //! bots. The binary in `main.rs` only parses arguments and calls in here.
 

@@ -1,7 +1,7 @@
 //! `orion lobby`: connect, ask for the room list once, print it as a table and exit.
 
 use crate::net::{self, NetEvent, TokenStore};
-use crate::wire::{Incoming, Request, RoomSummary};
+use orion_protocol::{Message, Request, RoomSummary};
 use std::time::Duration;
 
 /// How long to wait for the list.
@@ -21,24 +21,44 @@ pub fn table(rooms: &[RoomSummary]) -> String {
             "\n{:<12} {:<16} {:<9} {:<6} {:<9} {}",
             r.room,
             r.game,
-            r.status,
-            format!("{}/{}", r.taken(), r.seats.len()),
+            r.status.as_str(),
+            format!("{}/{}", taken(r), r.seats.len()),
             r.spectators,
-            r.seat_list()
+            seat_list(r)
         ));
     }
     out
 }
 
+/// Seats taken in a listed room.
+pub fn taken(room: &RoomSummary) -> usize {
+    room.seats.values().filter(|n| n.is_some()).count()
+}
+
+/// A listed room's seats as one line: `S:ann W:-`.
+pub fn seat_list(room: &RoomSummary) -> String {
+    let names: Vec<String> = room
+        .seats
+        .iter()
+        .map(|(s, n)| format!("{s}:{}", n.as_deref().unwrap_or("-")))
+        .collect();
+    names.join(" ")
+}
+
 /// Fetches the room list of `server`.
 pub async fn fetch(server: &str, name: &str) -> Result<Vec<RoomSummary>, String> {
     let mut client = net::connect(server, name, TokenStore::Memory).await?;
-    client.send(Request::Lobby { watch: false }).await;
+    client
+        .send(Request::Lobby {
+            watch: Some(false),
+            after: None,
+        })
+        .await;
     let wait = async {
         while let Some(ev) = client.recv().await {
             match ev {
-                NetEvent::Message(Incoming::Lobby { rooms }) => return Ok(rooms),
-                NetEvent::Message(Incoming::Error { message, .. }) => return Err(message),
+                NetEvent::Message(Message::Lobby { rooms, .. }) => return Ok(rooms),
+                NetEvent::Message(Message::Error { message, .. }) => return Err(message),
                 NetEvent::Gone(why) | NetEvent::Dropped(why) => return Err(why),
                 _ => {}
             }

@@ -9,10 +9,11 @@
 
 use crate::bot::value::edge_distance;
 use crate::room::{RoomState, Status};
-use crate::wire::Ev;
+use crate::wire::seat as engine_seat;
 use orion_engine::{
     parse_click, parse_slot, Action, Allowance, Game, Piece, Seat, SlotSet, MAX_CLICKS,
 };
+use orion_protocol::{Event as Ev, Seat as WireSeat};
 
 /// Seeds tried to make the copy's toss give the room's first mover (Taurus tosses).
 const TOSS_SEEDS: u64 = 64;
@@ -97,10 +98,10 @@ impl Mirror {
     }
 
     /// Follows one event the room has just applied.
-    pub fn follow(&mut self, room: &RoomState, ev: &Ev) {
+    pub fn follow(&mut self, room: &RoomState, ev: &Ev<'_>) {
         let engine_event = !matches!(
             ev,
-            Ev::Joined { .. } | Ev::Left { .. } | Ev::Chat { .. } | Ev::Other { .. }
+            Ev::Joined { .. } | Ev::Left { .. } | Ev::Chat { .. } | Ev::Move { .. }
         );
         if self.expected > 0 && engine_event {
             // The rest of a step the copy has taken already.
@@ -118,7 +119,7 @@ impl Mirror {
             }
             Ev::Click { seat, click, .. } => {
                 if let Ok(click) = parse_click(click) {
-                    self.step(seat, Action::Click { click, piece: None });
+                    self.step(*seat, Action::Click { click, piece: None });
                 } else {
                     self.game = None;
                 }
@@ -128,18 +129,18 @@ impl Mirror {
             } => {
                 let from = from.as_deref().map(parse_slot);
                 match (parse_slot(slot), from.transpose()) {
-                    (Ok(slot), Ok(from)) => self.step(seat, Action::Place { slot, from }),
+                    (Ok(slot), Ok(from)) => self.step(*seat, Action::Place { slot, from }),
                     _ => self.game = None,
                 }
             }
-            Ev::Roll { seat, .. } => self.step(seat, Action::Roll),
+            Ev::Roll { seat, .. } => self.step(*seat, Action::Roll),
             Ev::Turn {
                 seat,
                 clicks,
                 round,
-            } => self.turn(room, seat, *clicks, *round),
-            Ev::Secret { seat } => {
-                let Some(seat) = Seat::parse(seat) else {
+            } => self.turn(room, *seat, *clicks, *round),
+            Ev::Secret { seat, .. } => {
+                let Some(seat) = engine_seat(*seat) else {
                     return;
                 };
                 if !self.chosen.contains(&seat) {
@@ -179,9 +180,9 @@ impl Mirror {
         }
     }
 
-    fn turn(&mut self, room: &RoomState, seat: &str, clicks: Option<u8>, round: u32) {
+    fn turn(&mut self, room: &RoomState, seat: WireSeat, clicks: Option<u8>, round: u32) {
         self.challenged = false;
-        let (Some(seat), Some(g)) = (Seat::parse(seat), self.game.as_mut()) else {
+        let (Some(seat), Some(g)) = (engine_seat(seat), self.game.as_mut()) else {
             self.rebuild(room);
             return;
         };
@@ -210,8 +211,8 @@ impl Mirror {
         }
     }
 
-    fn step(&mut self, seat: &str, action: Action) {
-        match Seat::parse(seat) {
+    fn step(&mut self, seat: WireSeat, action: Action) {
+        match engine_seat(seat) {
             Some(seat) => self.step_as(seat, action),
             None => self.game = None,
         }
@@ -308,115 +309,9 @@ fn stand_in(game: &Game, seat: Seat) -> Option<Piece> {
 mod tests {
     use super::*;
     use crate::bot::{self, Bot, Level};
-    use crate::wire::{GameResult, SeatView, Snapshot, TurnView};
-    use orion_engine::{games, position_string, Event, Options, Winner};
-    use serde_json::json;
-
-    /// An engine event as the server sends it (PROTOCOL.md), read back by the client.
-    fn wire(e: &Event) -> Ev {
-        let slots = |set: SlotSet| set.into_iter().map(|s| s.to_string()).collect();
-        match e {
-            Event::Click {
-                seat,
-                click,
-                position,
-            } => Ev::Click {
-                seat: seat.to_string(),
-                click: click.to_string(),
-                position: position_string(position),
-            },
-            Event::Place {
-                seat,
-                slot,
-                piece,
-                from,
-                position,
-            } => Ev::Place {
-                seat: seat.to_string(),
-                slot: slot.to_string(),
-                piece: piece.to_string(),
-                from: from.map(|s| s.to_string()),
-                position: position_string(position),
-            },
-            Event::Eligible { slots: set } => Ev::Eligible { slots: slots(*set) },
-            Event::Roll { seat, value } => Ev::Roll {
-                seat: seat.to_string(),
-                value: *value,
-            },
-            Event::Turn {
-                seat,
-                clicks,
-                round,
-            } => Ev::Turn {
-                seat: seat.to_string(),
-                clicks: *clicks,
-                round: *round,
-            },
-            Event::Chain {
-                colour,
-                claim_until,
-            } => Ev::Chain {
-                colour: colour.letter().to_string(),
-                claim_until: *claim_until,
-            },
-            Event::Claim { seat, ok } => Ev::Claim {
-                seat: seat.to_string(),
-                ok: *ok,
-            },
-            Event::Capture {
-                seat,
-                slots: set,
-                points,
-                position,
-            } => Ev::Capture {
-                seat: seat.to_string(),
-                slots: slots(*set),
-                points: u64::from(*points),
-                position: Some(position_string(position)),
-            },
-            Event::Over { outcome } => Ev::Over {
-                result: GameResult {
-                    winner: outcome.winner.map(|w: Winner| w.to_string()),
-                    scores: outcome
-                        .scores
-                        .iter()
-                        .map(|(s, p)| (s.to_string(), u64::from(*p)))
-                        .collect(),
-                },
-            },
-            Event::Secret { seat, .. } => Ev::Secret {
-                seat: seat.to_string(),
-            },
-            Event::Challenge {
-                seat,
-                piece,
-                hit,
-                removed,
-                position,
-            } => Ev::Challenge {
-                seat: seat.to_string(),
-                piece: piece.to_string(),
-                hit: *hit,
-                removed: slots(*removed),
-                position: position_string(position),
-            },
-            Event::Try {
-                seat,
-                click,
-                hit,
-                chain,
-                tries,
-                hits,
-            } => Ev::Try {
-                seat: seat.to_string(),
-                click: click.to_string(),
-                hit: *hit,
-                chain: slots(*chain),
-                tries: u32::from(*tries),
-                hits: u32::from(*hits),
-            },
-        }
-    }
+    use crate::wire::{event as wire, wire_seat};
+    use orion_engine::{games, position_string, Options};
+    use orion_protocol::{ClaimWindow, RoomOptions, Snapshot, Status as WireStatus, Turn};
 
     /// One player's view: the room as its events tell it, and the bot's copy of the game.
     struct Player {
@@ -439,18 +334,27 @@ mod tests {
         let seats = game.seats().to_vec();
         let snapshot = Snapshot {
             room: "r".into(),
+            seq: 0,
             game: game_id.into(),
-            options: json!({"claim_window": "auto"}),
-            status: "waiting".into(),
-            seats: seats
-                .iter()
-                .map(|s| SeatView {
-                    seat: s.seat.to_string(),
-                    colour: Some(s.colour.letter().to_string()),
-                    ..SeatView::default()
-                })
-                .collect(),
-            ..Snapshot::default()
+            options: RoomOptions {
+                claim_window: Some(ClaimWindow::Auto),
+                ..RoomOptions::default()
+            },
+            status: WireStatus::Waiting,
+            seats: seats.iter().map(|s| (wire_seat(s.seat), None)).collect(),
+            spectators: 0,
+            position: String::new(),
+            turn: Turn {
+                seat: wire_seat(game.mover()),
+                clicks: None,
+                used: 0,
+                round: 1,
+                target: None,
+            },
+            scores: Default::default(),
+            claims: vec![],
+            result: None,
+            secret: None,
         };
         let mut players: Vec<Player> = seats
             .iter()
@@ -462,7 +366,7 @@ mod tests {
             })
             .collect();
         let mut seq = 0;
-        let mut publish = |players: &mut Vec<Player>, events: &[Ev]| {
+        let mut publish = |players: &mut Vec<Player>, events: &[Ev<'static>]| {
             for (k, ev) in events.iter().enumerate() {
                 seq += 1;
                 for p in players.iter_mut() {
@@ -480,14 +384,15 @@ mod tests {
         };
         let (allowed, _) = game.clicks();
         let start = Ev::Start {
-            position: position_string(game.position()),
-            turn: TurnView {
-                seat: game.mover().to_string(),
+            position: position_string(game.position()).into(),
+            turn: Turn {
+                seat: wire_seat(game.mover()),
                 clicks: allowed,
                 used: 0,
                 round: 1,
-                ..TurnView::default()
+                target: None,
             },
+            seed_commitment: None,
         };
         publish(&mut players, &[start]);
         for (i, s) in seats.iter().enumerate() {
@@ -496,7 +401,7 @@ mod tests {
             if let Some(secret @ Action::Secret { piece }) = p.bot.secret(&sit) {
                 p.mirror.secret(piece);
                 let events = game.step(s.seat, secret, 0).expect("a secret is taken");
-                let events: Vec<Ev> = events.iter().map(wire).collect();
+                let events: Vec<Ev<'static>> = events.iter().map(wire).collect();
                 publish(&mut players, &events);
             }
         }
@@ -523,7 +428,7 @@ mod tests {
                 Ok(events) => events,
                 Err(e) => panic!("{game_id}: {mover} chose {action:?}, refused: {e}"),
             };
-            let events: Vec<Ev> = events.iter().map(wire).collect();
+            let events: Vec<Ev<'static>> = events.iter().map(wire).collect();
             publish(&mut players, &events);
         }
         game.outcome().is_some()

@@ -3,8 +3,8 @@
 //! `hello` with the same token and `resume`s every room it was in from the last `seq` seen.
 //! The UI and the bots talk to it through two bounded channels.
 
-use crate::wire::{self, Incoming, Request, VERSION};
 use futures::{SinkExt, StreamExt};
+use orion_protocol::{parse_reply, Message as Incoming, Request, VERSION};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -90,7 +90,10 @@ pub enum NetEvent {
         again: bool,
     },
     /// A message from the server (the `welcome` is reported as [`NetEvent::Welcome`]).
-    Message(Incoming),
+    Message(Incoming<'static>),
+    /// A frame that is not a message of the protocol: what was wrong with it. Nothing the
+    /// server sends can crash the client; this is shown, otherwise ignored.
+    Malformed(String),
     /// The connection dropped; reconnecting.
     Dropped(String),
     /// The connection is gone for good.
@@ -178,7 +181,7 @@ async fn open(url: &str, name: &str, token: Option<String>) -> Result<(Ws, Welco
         version: VERSION,
         token,
     };
-    ws.send(Message::text(hello.to_text()))
+    ws.send(Message::text(hello.to_json()))
         .await
         .map_err(|e| format!("connection to {url} failed: {e}"))?;
     while let Some(msg) = ws.next().await {
@@ -186,13 +189,13 @@ async fn open(url: &str, name: &str, token: Option<String>) -> Result<(Ws, Welco
         let Message::Text(text) = msg else {
             continue;
         };
-        match wire::parse(&text) {
-            Incoming::Welcome {
+        match parse_reply(&text).map(|r| r.message) {
+            Ok(Incoming::Welcome {
                 player,
                 token,
                 rooms,
                 ..
-            } => {
+            }) => {
                 return Ok((
                     ws,
                     Welcome {
@@ -202,13 +205,21 @@ async fn open(url: &str, name: &str, token: Option<String>) -> Result<(Ws, Welco
                     },
                 ))
             }
-            Incoming::Error { message, .. } => {
+            Ok(Incoming::Error { message, .. }) => {
                 return Err(format!("the server refused: {message}"))
             }
             _ => {}
         }
     }
     Err(format!("{url} closed the connection before welcoming us"))
+}
+
+/// Reads one text frame from the server: a message, or what was wrong with it.
+pub fn read(text: &str) -> NetEvent {
+    match parse_reply(text) {
+        Ok(reply) => NetEvent::Message(reply.message),
+        Err(e) => NetEvent::Malformed(e.to_string()),
+    }
 }
 
 /// The connection task's state.
@@ -260,7 +271,7 @@ impl Task {
                     if let Request::Leave { room } = &r {
                         self.rooms.remove(room);
                     }
-                    if let Err(e) = ws.send(Message::text(r.to_text())).await {
+                    if let Err(e) = ws.send(Message::text(r.to_json())).await {
                         return Some(format!("send failed: {e}"));
                     }
                 }
@@ -275,9 +286,11 @@ impl Task {
                         }
                         Some(Ok(_)) => continue,
                     };
-                    let incoming = wire::parse(&text);
-                    self.track(&incoming);
-                    if self.tx.send(NetEvent::Message(incoming)).await.is_err() {
+                    let incoming = read(&text);
+                    if let NetEvent::Message(m) = &incoming {
+                        self.track(m);
+                    }
+                    if self.tx.send(incoming).await.is_err() {
                         return None;
                     }
                 }
@@ -285,7 +298,7 @@ impl Task {
         }
     }
 
-    fn track(&mut self, m: &Incoming) {
+    fn track(&mut self, m: &Incoming<'_>) {
         match m {
             Incoming::Joined { room, .. } => {
                 let seq = match self.rooms.get(room) {
@@ -338,7 +351,7 @@ impl Task {
                     Member::Player(since) => Request::Resume { room, since },
                     Member::Spectator(_) => Request::Spectate { room },
                 };
-                ok &= ws.send(Message::text(r.to_text())).await.is_ok();
+                ok &= ws.send(Message::text(r.to_json())).await.is_ok();
             }
             if ok {
                 return Some(ws);

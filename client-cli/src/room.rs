@@ -3,13 +3,16 @@
 //! legal move (the same-piece candidates, the move before, building) so a bot can ask the
 //! engine what it may do without a copy of the server's game.
 
-use crate::wire::{Ev, GameResult, Snapshot};
+use crate::wire::seat as engine_seat;
 use orion_engine::puzzles::TRIES;
 use orion_engine::{
     games, parse_click, parse_position, parse_slot, Allowance, ClaimWindow, Click, Colour,
     LastMove, MoveState, Options, Piece, Position, PuzzleProgress, Rules, Seat, SeatInfo, SlotSet,
 };
-use serde_json::Value;
+use orion_protocol::{
+    ClaimWindow as WireWindow, Event as Ev, GameResult, RoomOptions, Seat as WireSeat, Snapshot,
+    Status as WireStatus,
+};
 use std::collections::VecDeque;
 
 /// Most log lines kept; older lines scroll away.
@@ -64,7 +67,7 @@ pub struct RoomState {
     /// The game's rules, when this client knows the game.
     pub rules: Option<&'static dyn Rules>,
     /// Room options as sent.
-    pub options: Value,
+    pub options: RoomOptions,
     /// Where the room is.
     pub status: Status,
     /// Seats in turn order.
@@ -120,33 +123,22 @@ fn seat_colours(rules: Option<&'static dyn Rules>, seats: &[Seat]) -> Vec<SeatIn
         .collect()
 }
 
-/// The engine options of a room's options object (the server adds clocks the engine ignores).
-pub fn engine_options(options: &Value) -> Options {
+/// The engine options of a room's options (the server adds clocks the engine ignores).
+pub fn engine_options(options: &RoomOptions) -> Options {
     let mut o = Options::default();
-    if let Some(c) = options.get("clicks").and_then(Value::as_u64) {
-        o.clicks = Some(c.min(6) as u8);
+    if let Some(Some(c)) = options.clicks {
+        o.clicks = Some(c.min(6));
     }
-    if let Some(Value::Array(faces)) = options.get("die") {
-        let faces: Vec<u8> = faces
-            .iter()
-            .filter_map(Value::as_u64)
-            .map(|f| f.min(6) as u8)
-            .collect();
-        if !faces.is_empty() {
-            o.die = faces;
-        }
+    if let Some(faces) = options.die.as_ref().filter(|f| !f.is_empty()) {
+        o.die = faces.iter().map(|f| (*f).min(6)).collect();
     }
-    match options.get("claim_window") {
-        Some(Value::String(s)) if s == "auto" => o.claim_window = ClaimWindow::Auto,
-        Some(v) => {
-            if let Some(ms) = v.as_u64() {
-                o.claim_window = ClaimWindow::Millis(ms);
-            }
-        }
+    match options.claim_window {
+        Some(WireWindow::Auto) => o.claim_window = ClaimWindow::Auto,
+        Some(WireWindow::Millis(ms)) => o.claim_window = ClaimWindow::Millis(ms),
         None => {}
     }
-    if let Some(p) = options.get("players").and_then(Value::as_u64) {
-        o.players = Some(p.min(4) as u8);
+    if let Some(Some(p)) = options.players {
+        o.players = Some(p.min(4));
     }
     o
 }
@@ -157,13 +149,9 @@ impl RoomState {
         let rules = games::find_any(&snap.game);
         let puzzle = games::find_puzzle(&snap.game).map(|_| PuzzleProgress {
             clicks: snap.turn.used,
-            target: snap.turn.target,
+            target: snap.turn.target.flatten(),
         });
-        let seat_letters: Vec<Seat> = snap
-            .seats
-            .iter()
-            .filter_map(|s| Seat::parse(&s.seat))
-            .collect();
+        let seat_letters: Vec<Seat> = snap.seats.keys().filter_map(|s| engine_seat(*s)).collect();
         let infos = seat_colours(rules, &seat_letters);
         let seats = infos
             .iter()
@@ -171,31 +159,31 @@ impl RoomState {
                 let view = snap
                     .seats
                     .iter()
-                    .find(|v| Seat::parse(&v.seat) == Some(info.seat));
+                    .find(|(s, _)| engine_seat(**s) == Some(info.seat))
+                    .and_then(|(_, v)| v.as_ref());
                 let colour = view
-                    .and_then(|v| v.colour.as_deref())
-                    .and_then(Colour::parse)
+                    .and_then(|v| Colour::parse(&v.colour))
                     .unwrap_or(info.colour);
                 let score = snap
                     .scores
                     .iter()
-                    .find(|(k, _)| Seat::parse(k) == Some(info.seat))
-                    .map_or(0, |(_, p)| *p);
+                    .find(|(k, _)| engine_seat(**k) == Some(info.seat))
+                    .map_or(0, |(_, p)| u64::from(*p));
                 SeatState {
                     seat: info.seat,
                     colour,
-                    name: view.and_then(|v| v.name.clone()),
-                    player: view.and_then(|v| v.player.clone()),
+                    name: view.map(|v| v.name.clone()),
+                    player: view.map(|v| v.player.clone()),
                     connected: view.is_some_and(|v| v.connected),
                     score,
                 }
             })
             .collect();
         let position = parse_position(&snap.position).unwrap_or_default();
-        let status = match snap.status.as_str() {
-            "playing" => Status::Playing,
-            "finished" => Status::Finished,
-            _ => Status::Waiting,
+        let status = match snap.status {
+            WireStatus::Playing => Status::Playing,
+            WireStatus::Finished => Status::Finished,
+            WireStatus::Waiting => Status::Waiting,
         };
         let mut room = RoomState {
             room: snap.room.clone(),
@@ -205,9 +193,9 @@ impl RoomState {
             options: snap.options.clone(),
             status,
             seats,
-            spectators: snap.spectators,
+            spectators: u64::from(snap.spectators),
             position,
-            mover: Seat::parse(&snap.turn.seat),
+            mover: engine_seat(snap.turn.seat),
             clicks: snap.turn.clicks,
             round: snap.turn.round.max(1),
             moving: MoveState::new(0, SlotSet::EMPTY),
@@ -219,10 +207,10 @@ impl RoomState {
             claims: snap
                 .claims
                 .iter()
-                .filter_map(|(c, until)| {
-                    Colour::parse(c).map(|colour| OpenClaim {
+                .filter_map(|c| {
+                    Colour::parse(&c.colour).map(|colour| OpenClaim {
                         colour,
-                        until: *until,
+                        until: c.until,
                     })
                 })
                 .collect(),
@@ -289,7 +277,7 @@ impl RoomState {
 
     /// The turn clock option in ms, if the room has one.
     pub fn turn_clock(&self) -> Option<u64> {
-        self.options.get("turn_clock").and_then(Value::as_u64)
+        self.options.turn_clock.flatten()
     }
 
     fn say(&mut self, line: String) {
@@ -299,8 +287,8 @@ impl RoomState {
         self.log.push_back(line);
     }
 
-    fn seat_name(&self, seat: &str) -> String {
-        Seat::parse(seat).map_or_else(|| seat.to_string(), |s| self.name_of(s))
+    fn seat_name(&self, seat: WireSeat) -> String {
+        engine_seat(seat).map_or_else(|| seat.to_string(), |s| self.name_of(s))
     }
 
     fn set_position(&mut self, text: &str) {
@@ -326,7 +314,7 @@ impl RoomState {
 
     /// Applies one event. Events at or before the last seq seen are ignored (a resume may
     /// repeat them).
-    pub fn apply(&mut self, seq: u64, ev: &Ev) {
+    pub fn apply(&mut self, seq: u64, ev: &Ev<'_>) {
         if seq != 0 && seq <= self.seq {
             return;
         }
@@ -336,20 +324,20 @@ impl RoomState {
                 if let Some(s) = self
                     .seats
                     .iter_mut()
-                    .find(|s| Seat::parse(seat) == Some(s.seat))
+                    .find(|s| engine_seat(*seat) == Some(s.seat))
                 {
-                    s.name = Some(name.clone());
-                    s.player = Some(player.clone());
+                    s.name = Some(name.to_string());
+                    s.player = Some(player.to_string());
                     s.connected = true;
                 }
                 self.say(format!("{name} sits at {seat}"));
             }
             Ev::Left { seat } => {
-                let who = self.seat_name(seat);
+                let who = self.seat_name(*seat);
                 if let Some(s) = self
                     .seats
                     .iter_mut()
-                    .find(|s| Seat::parse(seat) == Some(s.seat))
+                    .find(|s| engine_seat(*seat) == Some(s.seat))
                 {
                     s.name = None;
                     s.player = None;
@@ -357,18 +345,18 @@ impl RoomState {
                 }
                 self.say(format!("{who} left seat {seat}"));
             }
-            Ev::Start { position, turn } => {
+            Ev::Start { position, turn, .. } => {
                 self.set_position(position);
                 self.status = Status::Playing;
                 self.turn_before = self.position;
                 self.last_move = None;
-                self.mover = Seat::parse(&turn.seat);
+                self.mover = engine_seat(turn.seat);
                 self.clicks = turn.clicks;
                 self.round = turn.round.max(1);
                 self.reset_moving(turn.clicks.unwrap_or(0));
                 if let Some(p) = self.puzzle.as_mut() {
                     p.clicks = turn.used;
-                    p.target = turn.target;
+                    p.target = turn.target.flatten();
                 }
                 self.say("the game starts".to_string());
             }
@@ -381,12 +369,12 @@ impl RoomState {
                     self.last_click = Some(c);
                     if let Some(p) = self.puzzle.as_mut() {
                         p.clicks = p.clicks.saturating_add(1);
-                    } else if Seat::parse(seat) == self.mover {
+                    } else if engine_seat(*seat) == self.mover {
                         self.moving.advance(c);
                     }
                 }
                 self.set_position(position);
-                let who = self.seat_name(seat);
+                let who = self.seat_name(*seat);
                 self.say(format!("{who}: {click}"));
             }
             Ev::Place {
@@ -401,14 +389,14 @@ impl RoomState {
                     self.eligible.remove(s);
                 }
                 self.turn_entered = true;
-                let who = self.seat_name(seat);
+                let who = self.seat_name(*seat);
                 self.say(format!("{who} places {piece} on {slot}"));
             }
             Ev::Eligible { slots } => {
                 self.eligible = slots.iter().filter_map(|s| parse_slot(s).ok()).collect();
             }
             Ev::Roll { seat, value } => {
-                let who = self.seat_name(seat);
+                let who = self.seat_name(*seat);
                 self.say(format!("{who} throws the die: {value}"));
             }
             Ev::Turn {
@@ -416,7 +404,7 @@ impl RoomState {
                 clicks,
                 round,
             } => {
-                let seat = Seat::parse(seat);
+                let seat = engine_seat(*seat);
                 if seat == self.mover && *round == self.round {
                     // The same turn, its clicks now known (the die or three was chosen) or
                     // more of them (a Lepus hop): a seat never moves twice in one round.
@@ -445,8 +433,8 @@ impl RoomState {
                 }
             }
             Ev::Claim { seat, ok } => {
-                let who = self.seat_name(seat);
-                if let Some(c) = Seat::parse(seat).and_then(|s| self.colour_of(s)) {
+                let who = self.seat_name(*seat);
+                if let Some(c) = engine_seat(*seat).and_then(|s| self.colour_of(s)) {
                     self.claims.retain(|o| o.colour != c);
                 }
                 let how = if *ok {
@@ -462,21 +450,15 @@ impl RoomState {
                 points,
                 position,
             } => {
-                if let Some(p) = position {
-                    self.set_position(p);
-                } else {
-                    for s in slots.iter().filter_map(|s| parse_slot(s).ok()) {
-                        self.position.take(s);
-                    }
-                }
+                self.set_position(position);
                 if let Some(s) = self
                     .seats
                     .iter_mut()
-                    .find(|s| Seat::parse(seat) == Some(s.seat))
+                    .find(|s| engine_seat(*seat) == Some(s.seat))
                 {
-                    s.score += points;
+                    s.score += u64::from(*points);
                 }
-                let who = self.seat_name(seat);
+                let who = self.seat_name(*seat);
                 self.say(format!(
                     "{who} captures {} ({points} points)",
                     slots.join(" ")
@@ -501,12 +483,12 @@ impl RoomState {
                 }
                 self.position = shown;
                 if let Some(p) = self.puzzle.as_mut() {
-                    p.clicks = *tries;
+                    p.clicks = u32::from(*tries);
                 }
                 if let Some(s) = self
                     .seats
                     .iter_mut()
-                    .find(|s| Seat::parse(seat) == Some(s.seat))
+                    .find(|s| engine_seat(*seat) == Some(s.seat))
                 {
                     s.score = u64::from(*hits);
                 }
@@ -517,13 +499,11 @@ impl RoomState {
                 ));
             }
             Ev::Chat { seat, name, text } => {
-                let from = seat
-                    .as_deref()
-                    .map_or("watching".to_string(), str::to_string);
+                let from = seat.map_or("watching".to_string(), |s| s.to_string());
                 self.say(format!("<{name} {from}> {text}"));
             }
-            Ev::Secret { seat } => {
-                let who = self.seat_name(seat);
+            Ev::Secret { seat, .. } => {
+                let who = self.seat_name(*seat);
                 self.say(format!("{who} has chosen a secret man"));
             }
             Ev::Challenge {
@@ -534,31 +514,34 @@ impl RoomState {
                 ..
             } => {
                 self.set_position(position);
-                let who = self.seat_name(seat);
+                let who = self.seat_name(*seat);
                 let how = if *hit { "the secret man!" } else { "wrong" };
                 self.say(format!("{who} challenges {piece}: {how}"));
             }
-            Ev::Over { result } => {
+            Ev::Over { result, .. } => {
                 self.status = Status::Finished;
                 self.claims.clear();
                 for (k, p) in &result.scores {
                     if let Some(s) = self
                         .seats
                         .iter_mut()
-                        .find(|s| Seat::parse(k) == Some(s.seat))
+                        .find(|s| engine_seat(*k) == Some(s.seat))
                     {
-                        s.score = *p;
+                        s.score = u64::from(*p);
                     }
                 }
                 self.result = Some(result.clone());
                 let line = match (&self.puzzle, &result.winner) {
                     (Some(_), _) => self.puzzle_result(),
-                    (None, Some(w)) => format!("game over: {} wins", self.winner_name(w)),
+                    (None, Some(w)) => {
+                        format!("game over: {} wins", self.winner_name(&w.to_string()))
+                    }
                     (None, None) => "game over: a draw".to_string(),
                 };
                 self.say(line);
             }
-            Ev::Other { .. } => {}
+            // Other game systems' moves: this client follows ORION rooms only.
+            Ev::Move { .. } => {}
         }
     }
 
@@ -587,7 +570,10 @@ impl RoomState {
     pub fn winner_name(&self, winner: &str) -> String {
         winner
             .split('+')
-            .map(|s| self.seat_name(s))
+            .map(|s| match WireSeat::parse(s) {
+                Some(seat) => self.seat_name(seat),
+                None => s.to_string(),
+            })
             .collect::<Vec<_>>()
             .join(" and ")
     }
@@ -601,35 +587,37 @@ impl RoomState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::{SeatView, TurnView};
+    use orion_protocol::{SeatView, Turn};
 
     fn snap() -> Snapshot {
+        let sitter = |name: &str| {
+            Some(SeatView {
+                player: format!("p-{name}"),
+                name: name.into(),
+                colour: String::new(),
+                connected: false,
+            })
+        };
         Snapshot {
             room: "r".into(),
             seq: 2,
             game: "hydra-2".into(),
-            status: "playing".into(),
-            seats: vec![
-                SeatView {
-                    seat: "S".into(),
-                    name: Some("ann".into()),
-                    ..Default::default()
-                },
-                SeatView {
-                    seat: "N".into(),
-                    name: Some("bob".into()),
-                    ..Default::default()
-                },
-            ],
+            options: RoomOptions::default(),
+            status: WireStatus::Playing,
+            seats: [(WireSeat::S, sitter("ann")), (WireSeat::N, sitter("bob"))].into(),
+            spectators: 0,
             position: "C1s:R1 C5n:B1".into(),
-            turn: TurnView {
-                seat: "S".into(),
+            turn: Turn {
+                seat: WireSeat::S,
                 clicks: Some(1),
                 used: 0,
                 round: 1,
                 target: None,
             },
-            ..Default::default()
+            scores: Default::default(),
+            claims: vec![],
+            result: None,
+            secret: None,
         }
     }
 
@@ -640,7 +628,7 @@ mod tests {
         r.apply(
             3,
             &Ev::Click {
-                seat: "S".into(),
+                seat: WireSeat::S,
                 click: "C1R".into(),
                 position: "C1w:R1 C5n:B1".into(),
             },
@@ -648,7 +636,7 @@ mod tests {
         r.apply(
             4,
             &Ev::Turn {
-                seat: "N".into(),
+                seat: WireSeat::N,
                 clicks: Some(1),
                 round: 1,
             },
@@ -660,7 +648,7 @@ mod tests {
         r.apply(
             4,
             &Ev::Turn {
-                seat: "S".into(),
+                seat: WireSeat::S,
                 clicks: Some(2),
                 round: 2,
             },
@@ -678,7 +666,7 @@ mod tests {
         r.apply(
             3,
             &Ev::Click {
-                seat: "S".into(),
+                seat: WireSeat::S,
                 click: "C1R".into(),
                 position: "C1w:R1 C5n:B1".into(),
             },
@@ -687,7 +675,7 @@ mod tests {
         r.apply(
             4,
             &Ev::Turn {
-                seat: "S".into(),
+                seat: WireSeat::S,
                 clicks: Some(4),
                 round: 1,
             },
@@ -697,7 +685,7 @@ mod tests {
         r.apply(
             5,
             &Ev::Challenge {
-                seat: "S".into(),
+                seat: WireSeat::S,
                 piece: "B1".into(),
                 hit: false,
                 removed: vec!["C1w".into()],

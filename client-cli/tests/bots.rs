@@ -264,11 +264,18 @@ async fn bots_reconnect_and_resume_across_a_server_restart() {
         .await
         .unwrap();
     watcher
-        .send(orion_cli::wire::Request::Lobby { watch: true })
+        .send(orion_protocol::Request::Lobby {
+            watch: Some(true),
+            after: None,
+        })
         .await;
     while let Some(ev) = watcher.recv().await {
-        if let orion_cli::net::NetEvent::Message(orion_cli::wire::Incoming::Lobby { rooms }) = ev {
-            if rooms.iter().any(|r| r.status == "playing") {
+        if let orion_cli::net::NetEvent::Message(orion_protocol::Message::Lobby { rooms, .. }) = ev
+        {
+            if rooms
+                .iter()
+                .any(|r| r.status == orion_protocol::Status::Playing)
+            {
                 break;
             }
         }

@@ -5,8 +5,8 @@
 use orion_cli::net::NetEvent;
 use orion_cli::tui::app::{App, Key};
 use orion_cli::tui::board::{self, Board};
-use orion_cli::wire::{self, Request};
 use orion_engine::{games, parse_click, parse_position, parse_slot, Game, Options, SlotSet};
+use orion_protocol::Request;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use std::path::PathBuf;
@@ -76,7 +76,7 @@ fn screen(app: &App, w: u16, h: u16) -> String {
 }
 
 fn msg(text: &str) -> NetEvent {
-    NetEvent::Message(wire::parse(text))
+    orion_cli::net::read(text)
 }
 
 #[test]
@@ -89,7 +89,10 @@ fn the_game_screen_follows_events_and_shows_errors_in_words() {
     });
     assert_eq!(
         app.out.drain(..).collect::<Vec<_>>(),
-        vec![Request::Lobby { watch: true }]
+        vec![Request::Lobby {
+            watch: Some(true),
+            after: None
+        }]
     );
     app.on_net(msg(r#"{"t":"joined","room":"r1","seat":"S"}"#));
     app.on_net(msg(
@@ -97,7 +100,7 @@ fn the_game_screen_follows_events_and_shows_errors_in_words() {
             "seats":{"S":{"player":"p1","name":"ann","colour":"R","connected":true},
                      "N":{"player":"p2","name":"bob","colour":"B","connected":true}},
             "spectators":1,"position":"C1s:R1 C1n:R2 C5n:B1","turn":{"seat":"S","clicks":1,"used":0,"round":1},
-            "scores":{"S":0,"N":0}}"#,
+            "scores":{"S":0,"N":0},"claims":[]}"#,
     ));
     // Our click goes out as a request; its event comes back and moves the piece.
     app.on_key(Key::Char(']'));
@@ -133,8 +136,9 @@ fn other_players_clicks_animate_one_at_a_time() {
     let mut app = App::new("ann", 0);
     app.on_net(msg(r#"{"t":"joined","room":"r1","seat":"S"}"#));
     app.on_net(msg(
-        r#"{"t":"snapshot","room":"r1","seq":1,"game":"hydra-2","status":"playing","seats":{"S":null,"N":null},
-            "position":"C1s:B1","turn":{"seat":"N","clicks":3,"used":0,"round":3}}"#,
+        r#"{"t":"snapshot","room":"r1","seq":1,"game":"hydra-2","options":{},"status":"playing","seats":{"S":null,"N":null},
+            "spectators":0,"position":"C1s:B1","turn":{"seat":"N","clicks":3,"used":0,"round":3},
+            "scores":{"S":0,"N":0},"claims":[]}"#,
     ));
     for (seq, click, pos) in [(2, "C1R", "C1w:B1"), (3, "C1R", "C1n:B1")] {
         app.on_net(msg(&format!(
@@ -160,8 +164,8 @@ fn other_players_clicks_animate_one_at_a_time() {
 fn the_lobby_lists_rooms_and_joins_the_selected_one() {
     let mut app = App::new("ann", 0);
     app.on_net(msg(
-        r#"{"t":"lobby","rooms":[{"room":"r1","game":"hydra-2","status":"playing","seats":{"S":"ann","N":"bob"},"spectators":2},
-                                {"room":"r2","game":"orion","status":"waiting","seats":{"S":"cy","W":null,"N":null},"spectators":0}]}"#,
+        r#"{"t":"lobby","rooms":[{"room":"r1","game":"hydra-2","status":"playing","seats":{"S":"ann","N":"bob"},"spectators":2,"options":{}},
+                                {"room":"r2","game":"orion","status":"waiting","seats":{"S":"cy","W":null,"N":null},"spectators":0,"options":{}}]}"#,
     ));
     app.on_key(Key::Down);
     app.on_key(Key::Enter);
@@ -212,7 +216,7 @@ fn a_puzzle_room_shows_clicks_used_against_the_target_and_refusals_in_words() {
         r#"{{"t":"snapshot","room":"r9","seq":2,"game":"aquila","options":{{}},"status":"playing",
             "seats":{{"S":{{"player":"p1","name":"eve","colour":"R","connected":true}}}},
             "spectators":1,"position":"{start}",
-            "turn":{{"seat":"S","clicks":null,"used":0,"round":1,"target":24}},"scores":{{"S":0}}}}"#
+            "turn":{{"seat":"S","clicks":null,"used":0,"round":1,"target":24}},"scores":{{"S":0}},"claims":[]}}"#
     )));
     let mut position = aquila.start;
     for (seq, click) in [(3, "C1L"), (4, "E1R")] {
@@ -245,9 +249,10 @@ fn a_spectator_follows_the_telepathy_test_and_sees_each_chain_after_its_try() {
     let mut app = App::new("sam", 0);
     app.watch("r5");
     app.on_net(msg(
-        r#"{"t":"snapshot","room":"r5","seq":2,"game":"aquarius","status":"playing",
-            "seats":{"S":{"player":"p1","name":"seer","colour":"R","connected":true}},
-            "position":"","turn":{"seat":"S","clicks":null,"used":0,"round":1,"target":5},"scores":{"S":0}}"#,
+        r#"{"t":"snapshot","room":"r5","seq":2,"game":"aquarius","options":{},"status":"playing",
+            "seats":{"S":{"player":"p1","name":"seer","colour":"R","connected":true}},"spectators":0,
+            "position":"","turn":{"seat":"S","clicks":null,"used":0,"round":1,"target":5},"scores":{"S":0},
+            "claims":[]}"#,
     ));
     let room = app.room.as_ref().unwrap();
     assert!(room.position.occupied().is_empty(), "no chain before a try");
@@ -284,7 +289,7 @@ fn a_spectator_follows_the_telepathy_test_and_sees_each_chain_after_its_try() {
 fn the_lobby_lists_the_puzzles_and_creates_one() {
     let mut app = App::new("ann", 0);
     app.on_net(msg(
-        r#"{"t":"lobby","rooms":[{"room":"r3","game":"aquila","status":"playing","seats":{"S":"eve"},"spectators":1}]}"#,
+        r#"{"t":"lobby","rooms":[{"room":"r3","game":"aquila","status":"playing","seats":{"S":"eve"},"spectators":1,"options":{}}]}"#,
     ));
     let text = screen(&app, 100, 26);
     assert!(text.contains("puzzles (alone): create PUZZLE"), "{text}");
@@ -299,7 +304,7 @@ fn the_lobby_lists_the_puzzles_and_creates_one() {
         vec![Request::Create {
             game: "aquila".into(),
             options: None,
-            private: false
+            private: Some(false)
         }]
     );
     // The room of one is full: Enter on it watches.

@@ -23,8 +23,9 @@ pub use board::{
 pub use chain::{chain_pieces, has_chain};
 pub use fence::{evaluate as evaluate_fences, regions, Capture, MAX_FENCED_ROTORS};
 pub use game::{
-    Action, ActionError, Allowance, ClaimWindow, Event, Game, Mechanics, Millis, Options, Outcome,
-    PlaceRule, PuzzleProgress, Reveal, Rules, SetupError, Winner, MAX_CLICKS, MAX_DIE_FACES,
+    Action, ActionError, Allowance, ClaimWindow, Claimable, Event, Game, Mechanics, Millis,
+    Options, Outcome, PlaceRule, PreviousMove, PuzzleProgress, Reveal, Rules, SetupError, Winner,
+    MAX_CLICKS, MAX_DIE_FACES, MAX_MOVE_CLICKS,
 };
 pub use movegen::{move_count, moves, perft};
 pub use notation::{

@@ -261,15 +261,7 @@ pub fn parse_position(text: &str) -> Result<Position, NotationError> {
 /// Prints a position string: canonical slot names in canonical slot order.
 pub fn position_string(position: &Position) -> String {
     let mut out = String::with_capacity(position.occupied().len() * 7);
-    for (slot, piece) in position.pieces() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        // Written in place: a position is sent with every click event.
-        out.push_str(slot.name());
-        out.push(':');
-        piece.push_name(&mut out);
-    }
+    position.push_string(&mut out);
     out
 }
 

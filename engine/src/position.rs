@@ -138,9 +138,28 @@ impl Position {
     }
 }
 
+impl Position {
+    /// Appends the position string (ORION.md section 7: `slot:token` pairs, canonical slot
+    /// names in canonical slot order) to `out`; `notation::position_string` is the usual way
+    /// in. Written in place: a position is sent with every click event.
+    pub(crate) fn push_string(&self, out: &mut String) {
+        let start = out.len();
+        for (slot, piece) in self.pieces() {
+            if out.len() > start {
+                out.push(' ');
+            }
+            out.push_str(slot.name());
+            out.push(':');
+            piece.push_name(out);
+        }
+    }
+}
+
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", crate::notation::position_string(self))
+        let mut text = String::new();
+        self.push_string(&mut text);
+        write!(f, "Position({text})")
     }
 }
 

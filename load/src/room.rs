@@ -9,7 +9,7 @@ use futures::stream::{SelectAll, StreamExt};
 use futures::SinkExt;
 use hdrhistogram::Histogram;
 use orion_engine::{games, Action, Click, Game, Options, Seat};
-use serde_json::{json, Value};
+use orion_protocol::{parse_reply, Event, Message as Msg, Request, RoomOptions, VERSION};
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -75,25 +75,29 @@ async fn connect(url: &str, name: &str) -> anyhow::Result<(Sink, Source)> {
     .await
     .context("connect timed out")??;
     let (mut sink, mut source) = ws.split();
-    send(&mut sink, json!({"t": "hello", "name": name, "version": 1})).await?;
+    let hello = Request::Hello {
+        name: name.to_string(),
+        version: VERSION,
+        token: None,
+    };
+    send(&mut sink, &hello).await?;
     expect(&mut source, "welcome").await?;
     Ok((sink, source))
 }
 
-async fn send(sink: &mut Sink, v: Value) -> anyhow::Result<()> {
-    sink.send(Message::text(v.to_string())).await?;
+async fn send(sink: &mut Sink, r: &Request) -> anyhow::Result<()> {
+    sink.send(Message::text(r.to_json())).await?;
     Ok(())
 }
 
 /// Reads until a message of type `t` arrives (skipping others); errors end the wait.
-async fn expect(source: &mut Source, t: &str) -> anyhow::Result<Value> {
+async fn expect(source: &mut Source, t: &str) -> anyhow::Result<Msg<'static>> {
     let wait = async {
         while let Some(msg) = source.next().await {
             if let Message::Text(text) = msg? {
-                let v: Value = serde_json::from_str(text.as_str())?;
-                match v["t"].as_str() {
-                    Some(x) if x == t => return Ok(v),
-                    Some("error") => bail!("server refused: {}", v["message"]),
+                match parse_reply(text.as_str())?.message {
+                    m if m.kind() == t => return Ok(m),
+                    Msg::Error { code, message } => bail!("server refused: {code}: {message}"),
                     _ => {}
                 }
             }
@@ -108,8 +112,11 @@ async fn expect(source: &mut Source, t: &str) -> anyhow::Result<Value> {
 /// Reads until the room's `start` event.
 async fn expect_start(source: &mut Source) -> anyhow::Result<()> {
     loop {
-        let v = expect(source, "event").await?;
-        if v["ev"]["kind"] == "start" {
+        if let Msg::Event {
+            ev: Event::Start { .. },
+            ..
+        } = expect(source, "event").await?
+        {
             return Ok(());
         }
     }
@@ -128,7 +135,7 @@ pub async fn hold_idle(url: &str, n: usize, hold: Duration) -> anyhow::Result<us
     // Answer pings so the server keeps counting them as live; count who is still there.
     let mut alive = 0;
     for (sink, _) in open.iter_mut() {
-        if send(sink, json!({"t": "ping"})).await.is_ok() {
+        if send(sink, &Request::Ping).await.is_ok() {
             alive += 1;
         }
     }
@@ -152,25 +159,34 @@ async fn open_room(plan: &Plan, r: usize) -> anyhow::Result<Room> {
     for k in 0..4 {
         players.push(connect(&plan.server, &format!("load{r}p{k}")).await?);
     }
-    let options = json!({"clicks": 3, "players": 4});
-    send(
-        &mut players[0].0,
-        json!({"t": "create", "game": "hydra-4", "options": options}),
-    )
-    .await?;
-    let joined = expect(&mut players[0].1, "joined").await?;
-    let id = joined["room"]
-        .as_str()
-        .ok_or_else(|| anyhow!("joined without a room id"))?
-        .to_string();
-    let mut seats = vec![joined["seat"].as_str().unwrap_or("S").to_string()];
+    let create = Request::Create {
+        game: "hydra-4".into(),
+        options: Some(RoomOptions {
+            clicks: Some(Some(3)),
+            players: Some(Some(4)),
+            ..RoomOptions::default()
+        }),
+        private: None,
+    };
+    send(&mut players[0].0, &create).await?;
+    let Msg::Joined { room: id, seat, .. } = expect(&mut players[0].1, "joined").await? else {
+        bail!("`joined` expected");
+    };
+    let mut seats = vec![seat];
     for (sink, source) in players.iter_mut().skip(1) {
-        send(sink, json!({"t": "join", "room": id})).await?;
-        let j = expect(source, "joined").await?;
-        seats.push(j["seat"].as_str().unwrap_or("").to_string());
+        let join = Request::Join {
+            room: Some(id.clone()),
+            code: None,
+            seat: None,
+        };
+        send(sink, &join).await?;
+        let Msg::Joined { seat, .. } = expect(source, "joined").await? else {
+            bail!("`joined` expected");
+        };
+        seats.push(seat);
     }
     for (sink, _) in players.iter_mut() {
-        send(sink, json!({"t": "ready", "room": id})).await?;
+        send(sink, &Request::Ready { room: id.clone() }).await?;
     }
     for (_, source) in players.iter_mut() {
         expect_start(source).await?;
@@ -178,7 +194,7 @@ async fn open_room(plan: &Plan, r: usize) -> anyhow::Result<Room> {
     // Order the players by seat so member i plays seat Seat::ALL[i].
     let mut by_seat: Vec<Option<(Sink, Source)>> = (0..4).map(|_| None).collect();
     for (conn, seat) in players.into_iter().zip(seats) {
-        let seat = Seat::parse(&seat).ok_or_else(|| anyhow!("unknown seat `{seat}`"))?;
+        let seat = Seat::parse(seat.as_str()).ok_or_else(|| anyhow!("unknown seat `{seat}`"))?;
         by_seat[seat as usize] = Some(conn);
     }
     let mut members: Vec<(Sink, Source)> = by_seat
@@ -187,7 +203,7 @@ async fn open_room(plan: &Plan, r: usize) -> anyhow::Result<Room> {
         .collect::<anyhow::Result<_>>()?;
     for k in 0..plan.spectators {
         let (mut sink, mut source) = connect(&plan.server, &format!("load{r}s{k}")).await?;
-        send(&mut sink, json!({"t": "spectate", "room": id})).await?;
+        send(&mut sink, &Request::Spectate { room: id.clone() }).await?;
         expect(&mut source, "snapshot").await?;
         members.push((sink, source));
     }
@@ -274,7 +290,7 @@ async fn drive(
                     .collect();
                 let sender = seat as usize;
                 if legal.is_empty() {
-                    let _ = send(&mut room.sinks[sender], json!({"t": "end_turn", "room": room.id})).await;
+                    let _ = send(&mut room.sinks[sender], &Request::EndTurn { room: room.id.clone() }).await;
                     // The turn event will come back; pace the room as for a click.
                     next_due += period;
                     continue;
@@ -282,7 +298,8 @@ async fn drive(
                 rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let click = legal[(rng >> 33) as usize % legal.len()];
                 let sent = Instant::now();
-                if send(&mut room.sinks[sender], json!({"t": "click", "room": room.id, "click": click.to_string()})).await.is_err() {
+                let request = Request::Click { room: room.id.clone(), click: click.to_string(), piece: None };
+                if send(&mut room.sinks[sender], &request).await.is_err() {
                     break;
                 }
                 in_flight = Some(InFlight { scheduled: next_due, sent, click, seen: vec![false; members] });
@@ -294,22 +311,22 @@ async fn drive(
                     if msg.is_err() { break; }
                     continue;
                 };
-                let Ok(v) = serde_json::from_str::<Value>(text.as_str()) else { continue };
-                match v["t"].as_str() {
-                    Some("error") => {
+                // A frame that is not the protocol's is skipped, as a client would.
+                let Ok(reply) = parse_reply(text.as_str()) else { continue };
+                match reply.message {
+                    Msg::Error { .. } => {
                         tally.errors += 1;
                         if member < 4 && in_flight.as_ref().is_some_and(|f| f.seen.iter().all(|s| !s)) {
                             // Our click was refused: drop it and try another at the next slot.
                             in_flight = None;
                         }
                     }
-                    Some("event") => {
-                        let ev = &v["ev"];
-                        match ev["kind"].as_str() {
-                            Some("click") => {
+                    Msg::Event { ev, .. } => {
+                        match ev {
+                            Event::Click { click, .. } => {
                                 let arrived = Instant::now();
                                 let Some(f) = in_flight.as_mut() else { continue };
-                                if ev["click"].as_str() != Some(&f.click.to_string()) {
+                                if click != f.click.to_string() {
                                     continue;
                                 }
                                 if !f.seen[member] {
@@ -330,16 +347,16 @@ async fn drive(
                                     in_flight = None;
                                 }
                             }
-                            Some("turn") if member == 0 => {
+                            Event::Turn { seat, .. } if member == 0 => {
                                 // A pass we asked for: follow it in the mirror.
-                                if let Some(seat) = ev["seat"].as_str().and_then(Seat::parse) {
+                                if let Some(seat) = Seat::parse(seat.as_str()) {
                                     if seat != room.mirror.mover() {
                                         let mover = room.mirror.mover();
                                         let _ = room.mirror.step(mover, Action::EndTurn, 0);
                                     }
                                 }
                             }
-                            Some("over") => {
+                            Event::Over { .. } => {
                                 tally.finished += 1;
                                 break;
                             }

@@ -4,11 +4,9 @@
 
 use crate::cell::Cell;
 use crate::cellset::CellSet;
-use crate::notation::{parse_position, position_string, ParseError};
 use crate::stone::{ByStone, Stone};
 use crate::structure::Structures;
 use std::fmt;
-use std::str::FromStr;
 
 /// The stones on the board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -96,22 +94,6 @@ impl Board {
             let mine = vacant & prohibited[s.other()];
             (mine - prohibited[s]).len() as u32
         })
-    }
-}
-
-impl FromStr for Board {
-    type Err = ParseError;
-
-    /// Reads a position string (see [`parse_position`]).
-    fn from_str(text: &str) -> Result<Board, ParseError> {
-        parse_position(text)
-    }
-}
-
-impl fmt::Display for Board {
-    /// Prints the position string (see [`position_string`]).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&position_string(self))
     }
 }
 

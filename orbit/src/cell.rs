@@ -2,7 +2,7 @@
 //! A [`Cell`] is a checked index 0..256 in reading order (row 1 `a`..`p`, then row 2 …), so
 //! sorting cells sorts them the way position strings list them.
 
-use crate::notation::ParseError;
+use crate::error::ParseError;
 use std::fmt;
 use std::str::FromStr;
 

@@ -6,6 +6,7 @@
 mod board;
 mod cell;
 mod cellset;
+mod error;
 mod game;
 mod moves;
 mod notation;
@@ -15,11 +16,12 @@ mod structure;
 pub use board::Board;
 pub use cell::{Cell, CELLS, SIDE};
 pub use cellset::{CellSet, CellSetIter};
+pub use error::ParseError;
 pub use game::{
     captures, Effect, End, Game, OrbitError, Outcome, SetupError, StructureKind, Turn, MAX_DROPS,
     OPENING_DROPS,
 };
 pub use moves::{Move, Moves, MovesIter};
-pub use notation::{parse_position, position_string, ParseError};
+pub use notation::{parse_position, position_string};
 pub use stone::{ByStone, Seat, Stone};
 pub use structure::{groups, Groups, Side, Structure, Structures};

@@ -4,7 +4,7 @@
 
 use crate::cell::Cell;
 use crate::cellset::{CellSet, CellSetIter};
-use crate::notation::ParseError;
+use crate::error::ParseError;
 use crate::stone::Stone;
 use std::fmt;
 use std::str::FromStr;

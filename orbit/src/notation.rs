@@ -1,31 +1,12 @@
 //! The text forms of ORBIT.md: position strings (`d4:B e5:W`, reading order when printed, any
-//! order when read) and the errors of reading cells, colours, positions and moves.
+//! order when read), and a board read from and printed as one.
 
 use crate::board::Board;
 use crate::cell::Cell;
+use crate::error::ParseError;
 use crate::stone::Stone;
-use std::fmt::Write;
-use thiserror::Error;
-
-/// Why a cell, a colour, a position string or a move could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum ParseError {
-    /// Not a cell `a1`..`p16`.
-    #[error("unknown cell `{0}` (columns a-p, rows 1-16, like h8)")]
-    UnknownCell(String),
-    /// Not `B` or `W`.
-    #[error("unknown colour `{0}` (B or W)")]
-    UnknownColour(String),
-    /// A position entry that is not `cell:colour`.
-    #[error("malformed entry `{0}` (write cell:colour, like d4:B)")]
-    BadEntry(String),
-    /// A position naming one cell twice.
-    #[error("{0} is named twice")]
-    Duplicate(Cell),
-    /// Move text that is not a cell, `pass`, `black` or `white`.
-    #[error("`{0}` is not a move (write a cell like h8, pass, black or white)")]
-    BadMove(String),
-}
+use std::fmt::{self, Write};
+use std::str::FromStr;
 
 /// Reads a position string: space-separated `cell:colour` pairs in any order; the empty
 /// string is the empty board.
@@ -42,7 +23,7 @@ pub fn parse_position(text: &str) -> Result<Board, ParseError> {
             other => return Err(ParseError::UnknownColour(other.to_string())),
         };
         if board.get(cell).is_some() {
-            return Err(ParseError::Duplicate(cell));
+            return Err(ParseError::Duplicate(cell.to_string()));
         }
         board.put(cell, stone);
     }
@@ -62,4 +43,20 @@ pub fn position_string(board: &Board) -> String {
         }
     }
     out
+}
+
+impl FromStr for Board {
+    type Err = ParseError;
+
+    /// Reads a position string (see [`parse_position`]).
+    fn from_str(text: &str) -> Result<Board, ParseError> {
+        parse_position(text)
+    }
+}
+
+impl fmt::Display for Board {
+    /// Prints the position string (see [`position_string`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&position_string(self))
+    }
 }

@@ -4,9 +4,16 @@
 //! drains, so a client that stops reading can never delay a room.
 //!
 //! Policies, each bound stated where it is defined:
+//! * a connection that has not said `hello` within `Config::hello_timeout` (`HELLO_TIMEOUT`)
+//!   gets `bad_request` and close 1008;
 //! * a frame over `MAX_FRAME` gets `too_big` and close 1009;
 //! * requests beyond the token bucket get `rate_limited`; `MAX_STRIKES` in a row close 1008;
-//! * a full send queue disconnects the client at once (it may reconnect and `resume`).
+//! * a text frame that is not UTF-8 gets close 1007, any other breach of RFC 6455 (reserved
+//!   bits, an unmasked frame, an unknown opcode, a fragmented control frame...) close 1002,
+//!   each after a `bad_request` saying what it was (tungstenite reports these as errors and
+//!   sends nothing itself);
+//! * a full send queue disconnects the client at once (it may reconnect and `resume`);
+//! * a reply over `MAX_OUT_FRAME` is not sent: the client gets a `server` error in its place.
 
 use crate::metrics::Metrics;
 use crate::protocol::{self, Code, Frame, Refusal};
@@ -18,12 +25,23 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch, Notify};
 use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::error::ProtocolError;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 /// Largest text frame a client may send (16 KiB).
 pub const MAX_FRAME: usize = 16 * 1024;
+/// Largest frame the server sends (256 KiB). Replies that grow with the server's state (the
+/// lobby, a room's history) are paged far below it; one over it all the same is not sent: the
+/// client gets a `server` error in its place, the server logs a warning and counts it in
+/// `/metrics`, and the connection stays open.
+pub const MAX_OUT_FRAME: usize = 256 * 1024;
+/// How long an upgraded connection has to say `hello` (the default of
+/// `Config::hello_timeout`); after it, `bad_request` and close 1008. Together with the HTTP
+/// handshake timeout this bounds how long a socket that never becomes a player holds one of
+/// the `MAX_CONNECTIONS` places.
+pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// Frames queued for one client before it counts as too slow and is disconnected (the
 /// default of `Config::send_queue`). A room event is a few hundred bytes, so this is well
 /// over a whole game's worth of bursts.
@@ -36,6 +54,11 @@ pub const RATE_PER_SEC: f64 = 20.0;
 pub const MAX_STRIKES: u32 = 20;
 /// The socket read buffer of each connection, in bytes.
 const READ_BUFFER: usize = 2 * 1024;
+/// Bytes tungstenite gathers before it writes them to the socket.
+const WRITE_BUFFER: usize = 4 * 1024;
+/// Room in the write buffer beyond one frame's payload: its header (up to 14 bytes) and a
+/// control frame tungstenite queues itself (a pong or a close reply, at most 131 bytes).
+const FRAME_OVERHEAD: usize = 1024;
 
 /// Frames the write loop hands to the socket before one flush.
 const WRITE_BATCH: usize = 64;
@@ -43,15 +66,24 @@ const WRITE_BATCH: usize = 64;
 const CLOSE_GRACE: Duration = Duration::from_secs(1);
 
 /// tungstenite settings: messages above 64 KiB are cut off by the library itself (ours are
-/// refused at 16 KiB with a proper error first); a small write buffer (its read buffer is
-/// already a 4 KiB chunk in this version) keeps an idle connection to a few KiB.
+/// refused at 16 KiB with a proper error first); small buffers keep an idle connection to a
+/// few KiB.
+///
+/// The write buffer's cap must never end a connection (tungstenite fails a write that would
+/// take it over the cap with `WriteBufferFull`, and the write loop would drop the client):
+/// tungstenite writes the buffer out whenever it holds more than `WRITE_BUFFER`, and after a
+/// short write the sink waits until all of it is out before it takes the next frame, so
+/// however many frames a batch holds, the buffer never has more than `WRITE_BUFFER` bytes
+/// when a frame is added. A frame of up to `MAX_OUT_FRAME` bytes therefore always fits under
+/// `WRITE_BUFFER + MAX_OUT_FRAME + FRAME_OVERHEAD`. A slow reader is dropped by its send queue
+/// (`SEND_QUEUE`), never by this cap.
 pub fn ws_config() -> WebSocketConfig {
     // Small buffers: requests are short (a click is ~60 bytes) and a buffer grows for the
     // rare big frame; the default 128 KiB read buffer would dominate an idle connection.
     WebSocketConfig::default()
         .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(4 * 1024)
-        .max_write_buffer_size(8 * MAX_FRAME)
+        .write_buffer_size(WRITE_BUFFER)
+        .max_write_buffer_size(WRITE_BUFFER + MAX_OUT_FRAME + FRAME_OVERHEAD)
         .max_message_size(Some(4 * MAX_FRAME))
         .max_frame_size(Some(4 * MAX_FRAME))
 }
@@ -92,8 +124,13 @@ impl Outbox {
     }
 
     /// Queues a frame without waiting. False if the client is gone or too slow; a slow
-    /// client is disconnected.
+    /// client is disconnected. A frame over `MAX_OUT_FRAME` is replaced by an error saying so.
     pub fn send(&self, frame: Frame) -> bool {
+        let frame = if frame.len() > MAX_OUT_FRAME {
+            self.oversized(&frame)
+        } else {
+            frame
+        };
         match self.tx.try_send(Out::Text(frame)) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
@@ -105,6 +142,40 @@ impl Outbox {
             }
             Err(mpsc::error::TrySendError::Closed(_)) => false,
         }
+    }
+
+    /// The error sent in place of a reply over `MAX_OUT_FRAME` (answering the same request).
+    fn oversized(&self, frame: &Frame) -> Frame {
+        /// The fields of a reply that say what it was.
+        #[derive(serde::Deserialize)]
+        struct Head {
+            /// Its type, for the log.
+            #[serde(default)]
+            t: Option<String>,
+            /// The request it answers, if any.
+            #[serde(default)]
+            re: Option<serde_json::Value>,
+        }
+        let head: Option<Head> = serde_json::from_str(frame.as_str()).ok();
+        let (t, re) = head.map(|h| (h.t, h.re)).unwrap_or_default();
+        tracing::warn!(
+            conn = self.id,
+            t = t.as_deref().unwrap_or("?"),
+            bytes = frame.len(),
+            "reply over MAX_OUT_FRAME not sent"
+        );
+        self.metrics
+            .oversized_replies
+            .fetch_add(1, Ordering::Relaxed);
+        let refusal = Refusal::new(
+            Code::Server,
+            format!(
+                "a reply of {} bytes is over the {MAX_OUT_FRAME}-byte limit",
+                frame.len()
+            ),
+        );
+        self.metrics.error(refusal.code);
+        protocol::error(&re, &refusal)
     }
 
     /// Queues an error reply.
@@ -195,6 +266,7 @@ where
     let end = {
         let reader = async {
             let mut rate = RateLimit::new();
+            let hello_by = Instant::now() + shared.hello_timeout;
             let mut lobby = shared.lobby.watch();
             // Once we have queued a close frame: until when we keep reading (and dropping)
             // what the client still sends, so its socket is not reset before it reads ours.
@@ -207,6 +279,13 @@ where
                 let message = tokio::select! {
                     m = stream.next() => m,
                     _ = tokio::time::sleep_until(closing.unwrap_or_else(Instant::now)), if closing.is_some() => return End::Closed,
+                    _ = tokio::time::sleep_until(hello_by), if closing.is_none() && !session.has_player() => {
+                        let wait = shared.hello_timeout.as_secs_f64();
+                        outbox.refuse(&None, &Refusal::new(Code::BadRequest, format!("say hello within {wait} s")));
+                        outbox.close(1008, "no hello");
+                        closing = Some(Instant::now() + CLOSE_GRACE);
+                        continue;
+                    }
                     _ = &mut stopping, if closing.is_none() => {
                         outbox.refuse(&None, &Refusal::new(Code::Server, "the server is shutting down"));
                         outbox.close(1001, "server shutting down");
@@ -221,18 +300,16 @@ where
                         continue;
                     }
                 };
-                if let (Some(Err(WsError::Capacity(e))), None) = (&message, closing) {
-                    // Over even tungstenite's own cap: refused the same way, unread.
-                    outbox.refuse(
-                        &None,
-                        &Refusal::new(
-                            Code::TooBig,
-                            format!("frame over the {MAX_FRAME}-byte limit ({e})"),
-                        ),
-                    );
-                    outbox.close(1009, "frame too big");
-                    closing = Some(Instant::now() + CLOSE_GRACE);
-                    continue;
+                if let (Some(Err(e)), None) = (&message, closing) {
+                    if let Some((refusal, code, reason)) = breach(e) {
+                        // tungstenite only reports these: the error and the close frame
+                        // that RFC 6455 asks for are ours to send. The stream ends after an
+                        // error, so the reader ends next; the writer gets its grace.
+                        outbox.refuse(&None, &refusal);
+                        outbox.close(code, reason);
+                        closing = Some(Instant::now() + CLOSE_GRACE);
+                        continue;
+                    }
                 }
                 let message = match message {
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => {
@@ -333,7 +410,7 @@ where
         };
         // Feed what is already queued (up to a batch), then flush once.
         let mut last = false;
-        for _ in 0..WRITE_BATCH {
+        for fed in 1..=WRITE_BATCH {
             let message = match next {
                 None => return End::Gone,
                 Some(Out::Text(frame)) => Message::Text(frame),
@@ -350,7 +427,9 @@ where
                 _ = &mut kicked => return End::Slow,
                 fed = sink.feed(message) => if fed.is_err() { return End::Gone },
             }
-            if last {
+            // A full batch takes nothing more from the queue: an item taken here would be
+            // overwritten by the next `recv` above, and lost.
+            if last || fed == WRITE_BATCH {
                 break;
             }
             match rx.try_recv() {
@@ -369,10 +448,130 @@ where
     }
 }
 
+/// The refusal and close code for a read error that is the client's fault; `None` for a
+/// connection that simply went away.
+fn breach(e: &WsError) -> Option<(Refusal, u16, &'static str)> {
+    match e {
+        // Over even tungstenite's own cap: refused as a frame over `MAX_FRAME` is.
+        WsError::Capacity(e) => Some((
+            Refusal::new(
+                Code::TooBig,
+                format!("frame over the {MAX_FRAME}-byte limit ({e})"),
+            ),
+            1009,
+            "frame too big",
+        )),
+        WsError::Utf8 => Some((
+            Refusal::new(Code::BadRequest, "a text frame must be valid UTF-8"),
+            1007,
+            "invalid UTF-8",
+        )),
+        // The client dropped the socket without a close frame: nobody to tell.
+        WsError::Protocol(ProtocolError::ResetWithoutClosingHandshake) => None,
+        WsError::Protocol(p) => Some((
+            Refusal::new(
+                Code::BadRequest,
+                format!("WebSocket protocol violation: {p}"),
+            ),
+            1002,
+            "protocol error",
+        )),
+        _ => None,
+    }
+}
+
 fn flood(outbox: &Outbox) {
     outbox.refuse(
         &None,
         &Refusal::new(Code::RateLimited, "still flooding after warnings: closing"),
     );
     outbox.close(1008, "rate limit");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio_tungstenite::tungstenite::protocol::Role;
+    use tokio_tungstenite::WebSocketStream;
+
+    fn text(frame: &Frame) -> serde_json::Value {
+        serde_json::from_str(frame.as_str()).expect("JSON")
+    }
+
+    #[tokio::test]
+    async fn a_reply_over_max_out_frame_becomes_an_error_for_its_request() {
+        let metrics = Arc::new(Metrics::default());
+        let (outbox, mut rx) = Outbox::new(1, metrics.clone(), 8);
+        let fits = format!(r#"{{"t":"lobby","re":6,"pad":"{}"}}"#, "x".repeat(100));
+        let big = format!(
+            r#"{{"t":"lobby","re":7,"pad":"{}"}}"#,
+            "x".repeat(MAX_OUT_FRAME)
+        );
+        let big_len = big.len();
+        assert!(outbox.send(Frame::from(fits.clone())));
+        assert!(outbox.send(Frame::from(big)));
+        let Some(Out::Text(first)) = rx.recv().await else {
+            panic!("a text frame")
+        };
+        assert_eq!(first.as_str(), fits);
+        let Some(Out::Text(second)) = rx.recv().await else {
+            panic!("a text frame")
+        };
+        let e = text(&second);
+        assert_eq!(e["t"], "error");
+        assert_eq!(e["re"], 7);
+        assert_eq!(e["code"], "server");
+        assert_eq!(
+            e["message"],
+            format!("a reply of {big_len} bytes is over the {MAX_OUT_FRAME}-byte limit")
+        );
+        assert_eq!(metrics.oversized_replies.load(Ordering::Relaxed), 1);
+        assert!(metrics
+            .render(&[])
+            .contains("orion_oversized_replies_total 1\n"));
+    }
+
+    #[tokio::test]
+    async fn frames_up_to_max_out_frame_reach_a_slow_reader_in_full() {
+        // A pipe of 4 KiB: the writer is blocked on it for nearly every frame.
+        let (server_end, client_end) = tokio::io::duplex(4 * 1024);
+        let server =
+            WebSocketStream::from_raw_socket(server_end, Role::Server, Some(ws_config())).await;
+        let client_config = WebSocketConfig::default()
+            .max_message_size(None)
+            .max_frame_size(None);
+        let mut client =
+            WebSocketStream::from_raw_socket(client_end, Role::Client, Some(client_config)).await;
+        let metrics = Arc::new(Metrics::default());
+        let (outbox, rx) = Outbox::new(1, metrics, SEND_QUEUE);
+        let kick = outbox.kick.clone();
+        let (sink, _stream) = server.split();
+        let writer = tokio::spawn(write_loop(sink, rx, kick));
+        // A whole batch queued before the writer runs: small frames between the largest.
+        let sizes: Vec<usize> = (0..WRITE_BATCH + 8)
+            .map(|i| if i % 4 == 0 { MAX_OUT_FRAME } else { 3000 })
+            .collect();
+        for (i, size) in sizes.iter().enumerate() {
+            let frame = format!("{i:>8}{}", "y".repeat(size - 8));
+            assert!(outbox.send(Frame::from(frame)));
+        }
+        outbox.close(1000, "done");
+        let patience = Duration::from_secs(10);
+        for (i, size) in sizes.iter().enumerate() {
+            match tokio::time::timeout(patience, client.next())
+                .await
+                .ok()
+                .flatten()
+            {
+                Some(Ok(Message::Text(t))) => {
+                    assert_eq!(t.len(), *size, "frame {i}");
+                    assert_eq!(t.as_str()[..8].trim(), i.to_string());
+                }
+                other => panic!("frame {i} of {size} bytes lost: {other:?}"),
+            }
+        }
+        let close = tokio::time::timeout(patience, client.next()).await;
+        assert!(matches!(close, Ok(Some(Ok(Message::Close(_))))));
+        assert!(matches!(writer.await, Ok(End::Closed)));
+    }
 }

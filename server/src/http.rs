@@ -1,78 +1,339 @@
-//! Plain HTTP on the WebSocket port: the first line of each new connection is peeked (not
-//! consumed) to route `/healthz` and `/metrics` here and everything else to the WebSocket
-//! upgrade, which then reads the same bytes itself.
+//! HTTP on the WebSocket port, served by hyper: `GET /ws` upgrades to a WebSocket (after the
+//! Origin check), `GET /healthz` and `GET /metrics` answer in plain text, anything else gets a
+//! plain-text 404. Each TCP connection has one bounded HTTP exchange, then either becomes a
+//! WebSocket (handed back to the caller as a tungstenite stream) or is closed.
+//!
+//! Policies, each bound stated where it is defined:
+//! * the request head must arrive, and the whole exchange end with a 101 or a response, within
+//!   `Config::handshake_timeout` (`HANDSHAKE_TIMEOUT`): a client that is slower, or never sends
+//!   the blank line, is disconnected and its connection permit freed;
+//! * a request head over `MAX_HEAD` bytes gets 431; every plain response carries
+//!   `connection: close`, so no idle keep-alive connection holds a permit;
+//! * a browser may open the WebSocket only from a page of this server (its `Origin` names the
+//!   `Host` it asks) or from an origin listed with `--allow-origin`; any other gets 403. A
+//!   request with no `Origin` is not from a browser (terminal client, bots) and is let in.
 
-use std::io;
+use crate::connection;
+use crate::server::Shared;
+use http_body_util::Full;
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::upgrade::OnUpgrade;
+use hyper::{Method, Request, Response, StatusCode, Version};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::convert::Infallible;
+use std::sync::Mutex;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
+use tokio_tungstenite::tungstenite::protocol::Role;
+use tokio_tungstenite::WebSocketStream;
 
-/// Longest request head we look at.
-const MAX_HEAD: usize = 8 * 1024;
-/// How long a client may take to send its request line.
-const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a new connection has to send its request head and finish its HTTP exchange (the
+/// default of `Config::handshake_timeout`). Ten seconds is far more than any honest client
+/// needs on any network, and bounds what a client that opens sockets and says nothing can
+/// hold: at most `MAX_CONNECTIONS` permits for this long each.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Largest request head, in bytes (hyper's read buffer limit; hyper answers 431 above it). A
+/// browser's upgrade request is well under 2 KiB, cookies included.
+const MAX_HEAD: usize = 16 * 1024;
 
-/// Where a new connection is going.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Route {
-    /// `GET /healthz`.
-    Health,
-    /// `GET /metrics`.
-    Metrics,
-    /// Anything else: a WebSocket upgrade.
-    WebSocket,
+/// An upgraded connection, as `connection::serve` takes it.
+pub type Socket = WebSocketStream<TcpStream>;
+
+/// Why a connection ended before it became a WebSocket or got its response.
+#[derive(Debug, thiserror::Error)]
+pub enum HandshakeError {
+    /// The client did not finish its request in time.
+    #[error("no complete HTTP request within {0:?}")]
+    TimedOut(Duration),
+    /// A malformed request, or the socket failed (hyper has answered what it could).
+    #[error("HTTP: {0}")]
+    Http(#[from] hyper::Error),
+    /// The 101 went out but the connection could not be taken over.
+    #[error("upgrade failed: {0}")]
+    Upgrade(hyper::Error),
+    /// hyper handed back an upgraded connection of a type this server never gave it.
+    #[error("the upgraded connection is not the TCP stream it was")]
+    NotTcp,
 }
 
-/// Peeks at the request line and routes it.
-pub async fn route(stream: &TcpStream) -> io::Result<Route> {
-    let mut buf = vec![0u8; MAX_HEAD];
-    let peeked = tokio::time::timeout(HEAD_TIMEOUT, async {
-        loop {
-            let n = stream.peek(&mut buf).await?;
-            if n == 0 {
-                return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
-            }
-            if let Some(end) = buf[..n].windows(2).position(|w| w == b"\r\n") {
-                return Ok(end);
-            }
-            if n == buf.len() {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "request line too long",
-                ));
-            }
-            // Only part of the line has arrived: wait a little for the rest.
-            tokio::time::sleep(Duration::from_millis(5)).await;
+/// Serves the HTTP exchange of one new connection: `Ok(Some(socket))` when it upgraded to a
+/// WebSocket, `Ok(None)` when it got a plain answer (or the server is shutting down).
+pub async fn handshake(
+    stream: TcpStream,
+    shared: &Shared,
+) -> Result<Option<Socket>, HandshakeError> {
+    let timeout = shared.handshake_timeout;
+    // Filled by the service when it accepts an upgrade; read once the 101 is out.
+    let upgrade: Mutex<Option<OnUpgrade>> = Mutex::new(None);
+    let service =
+        service_fn(|req| std::future::ready(Ok::<_, Infallible>(answer(req, shared, &upgrade))));
+    let conn = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(timeout)
+        .max_buf_size(MAX_HEAD)
+        .serve_connection(TokioIo::new(stream), service)
+        .with_upgrades();
+    let mut shutdown = shared.shutdown();
+    tokio::select! {
+        done = tokio::time::timeout(timeout, conn) => {
+            done.map_err(|_| HandshakeError::TimedOut(timeout))??
         }
-    })
-    .await
-    .map_err(|_| io::Error::from(io::ErrorKind::TimedOut))??;
-    let line = String::from_utf8_lossy(&buf[..peeked]);
-    let path = line.split_whitespace().nth(1).unwrap_or("");
-    Ok(match path {
-        "/healthz" => Route::Health,
-        "/metrics" => Route::Metrics,
-        _ => Route::WebSocket,
-    })
+        _ = shutdown.wait_for(|stopping| *stopping) => return Ok(None),
+    }
+    let pending = upgrade.lock().ok().and_then(|mut slot| slot.take());
+    let Some(pending) = pending else {
+        return Ok(None);
+    };
+    let upgraded = pending.await.map_err(HandshakeError::Upgrade)?;
+    // Back to the bare TcpStream, so an upgraded connection costs what it did before hyper:
+    // no boxed stream, no adapter.
+    let parts = upgraded
+        .downcast::<TokioIo<TcpStream>>()
+        .map_err(|_| HandshakeError::NotTcp)?;
+    let stream = parts.io.into_inner();
+    let config = Some(connection::ws_config());
+    let socket = if parts.read_buf.is_empty() {
+        WebSocketStream::from_raw_socket(stream, Role::Server, config).await
+    } else {
+        // The client sent its first frames right behind the request: hyper read them already.
+        let early = parts.read_buf.to_vec();
+        WebSocketStream::from_partially_read(stream, early, Role::Server, config).await
+    };
+    Ok(Some(socket))
 }
 
-/// Reads the rest of the request head and answers with `body`, then closes.
-pub async fn respond(mut stream: TcpStream, content_type: &str, body: &str) -> io::Result<()> {
-    let mut head = Vec::with_capacity(512);
-    let mut chunk = [0u8; 1024];
-    let _ = tokio::time::timeout(HEAD_TIMEOUT, async {
-        while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < MAX_HEAD {
-            match stream.read(&mut chunk).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => head.extend_from_slice(&chunk[..n]),
+/// The response to one request; an accepted upgrade also leaves its `OnUpgrade` in `upgrade`.
+fn answer(
+    mut req: Request<Incoming>,
+    shared: &Shared,
+    upgrade: &Mutex<Option<OnUpgrade>>,
+) -> Response<Full<Bytes>> {
+    let path = req.uri().path();
+    match (req.method(), path) {
+        (&Method::GET, "/ws") => match check_upgrade(&req, &shared.allowed_origins) {
+            Ok(accept) => {
+                if let Ok(mut slot) = upgrade.lock() {
+                    *slot = Some(hyper::upgrade::on(&mut req));
+                }
+                switching_protocols(accept)
             }
+            Err(refused) => refused.into_response(),
+        },
+        (&Method::GET, "/healthz") => plain(StatusCode::OK, "text/plain", "ok\n".into()),
+        (&Method::GET, "/metrics") => plain(
+            StatusCode::OK,
+            "text/plain; version=0.0.4",
+            shared.metrics.render(&shared.lobby.counts()),
+        ),
+        (_, "/ws" | "/healthz" | "/metrics") => {
+            let mut response = plain(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "text/plain",
+                format!("{path} answers GET only\n"),
+            );
+            response
+                .headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("GET"));
+            response
         }
-    })
-    .await;
-    let response = format!(
-        "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(response.as_bytes()).await?;
-    stream.shutdown().await
+        _ => plain(
+            StatusCode::NOT_FOUND,
+            "text/plain",
+            format!("nothing at {path}: the WebSocket is at /ws\n"),
+        ),
+    }
+}
+
+/// An upgrade request refused, with the reason the client is told.
+#[derive(Debug)]
+struct Refused {
+    /// 400 for a malformed request, 403 for a foreign origin, 426 for another WebSocket version.
+    status: StatusCode,
+    /// What was wrong, in words.
+    reason: String,
+}
+
+impl Refused {
+    fn new(status: StatusCode, reason: impl Into<String>) -> Refused {
+        Refused {
+            status,
+            reason: reason.into(),
+        }
+    }
+
+    fn into_response(self) -> Response<Full<Bytes>> {
+        let mut response = plain(self.status, "text/plain", format!("{}\n", self.reason));
+        if self.status == StatusCode::UPGRADE_REQUIRED {
+            response.headers_mut().insert(
+                header::SEC_WEBSOCKET_VERSION,
+                HeaderValue::from_static("13"),
+            );
+        }
+        response
+    }
+}
+
+/// Checks an upgrade request (RFC 6455 section 4.2.1, then the Origin policy) and returns the
+/// `Sec-WebSocket-Accept` value for its 101.
+fn check_upgrade(req: &Request<Incoming>, allowed: &[String]) -> Result<HeaderValue, Refused> {
+    let bad = |reason: &str| Refused::new(StatusCode::BAD_REQUEST, reason);
+    let headers = req.headers();
+    if req.version() != Version::HTTP_11 {
+        return Err(bad("a WebSocket upgrade needs HTTP/1.1"));
+    }
+    if !has_token(headers, header::CONNECTION, "upgrade") {
+        return Err(bad(
+            "this is the WebSocket endpoint: the request needs `Connection: upgrade`",
+        ));
+    }
+    if !has_token(headers, header::UPGRADE, "websocket") {
+        return Err(bad(
+            "this is the WebSocket endpoint: the request needs `Upgrade: websocket`",
+        ));
+    }
+    if !matches!(headers.get(header::SEC_WEBSOCKET_VERSION), Some(v) if v.as_bytes() == b"13") {
+        return Err(Refused::new(
+            StatusCode::UPGRADE_REQUIRED,
+            "only WebSocket version 13 is spoken here: send `Sec-WebSocket-Version: 13`",
+        ));
+    }
+    let key = match headers.get(header::SEC_WEBSOCKET_KEY) {
+        Some(key) if is_websocket_key(key.as_bytes()) => key,
+        _ => {
+            return Err(bad(
+                "`Sec-WebSocket-Key` must be 16 random bytes in base64 (24 characters)",
+            ))
+        }
+    };
+    check_origin(headers, allowed)?;
+    let accept = derive_accept_key(key.as_bytes());
+    HeaderValue::from_str(&accept).map_err(|_| bad("unusable `Sec-WebSocket-Key`"))
+}
+
+/// The Origin policy (see the module doc).
+fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), Refused> {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let forbidden = |origin: &str| {
+        Refused::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "a page from {origin} may not open a WebSocket here: only pages of this server \
+                 and origins it lists with --allow-origin may"
+            ),
+        )
+    };
+    let Ok(origin) = origin.to_str() else {
+        return Err(forbidden("an unreadable origin"));
+    };
+    let origin = origin.to_ascii_lowercase();
+    if allowed.contains(&origin) {
+        return Ok(());
+    }
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    match host {
+        Some(host) if same_origin(&origin, host) => Ok(()),
+        _ => Err(forbidden(&origin)),
+    }
+}
+
+/// Whether `origin` (lower case) is a page of the server the client reached as `host`: scheme
+/// http or https, and the same host and port (a default port may be written or not).
+fn same_origin(origin: &str, host: &str) -> bool {
+    let (authority, default_port) = if let Some(rest) = origin.strip_prefix("http://") {
+        (rest, ":80")
+    } else if let Some(rest) = origin.strip_prefix("https://") {
+        (rest, ":443")
+    } else {
+        return false;
+    };
+    let host = host.to_ascii_lowercase();
+    let bare = |a: &str| a.strip_suffix(default_port).unwrap_or(a).to_string();
+    !authority.is_empty() && bare(authority) == bare(&host)
+}
+
+/// Normalises a `--allow-origin` value the way `check_origin` compares: lower case, no
+/// trailing slash.
+pub fn normalise_origin(origin: &str) -> String {
+    origin.trim().trim_end_matches('/').to_ascii_lowercase()
+}
+
+/// Whether the comma-separated header `name` holds `token` (case-insensitive).
+fn has_token(headers: &HeaderMap, name: HeaderName, token: &str) -> bool {
+    headers
+        .get_all(name)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|t| t.trim().eq_ignore_ascii_case(token))
+}
+
+/// Whether `key` looks like base64 of 16 bytes: 22 characters of the alphabet and `==`.
+fn is_websocket_key(key: &[u8]) -> bool {
+    key.len() == 24
+        && key.ends_with(b"==")
+        && key[..22]
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/')
+}
+
+fn switching_protocols(accept: HeaderValue) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::default());
+    *response.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
+    let headers = response.headers_mut();
+    headers.insert(header::CONNECTION, HeaderValue::from_static("upgrade"));
+    headers.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
+    headers.insert(header::SEC_WEBSOCKET_ACCEPT, accept);
+    response
+}
+
+/// A plain answer that closes the connection after it (no keep-alive: one request each).
+fn plain(status: StatusCode, content_type: &'static str, body: String) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_origin_is_scheme_http_or_https_and_the_host_asked() {
+        for (origin, host, same) in [
+            ("http://example.com", "example.com", true),
+            ("https://example.com", "example.com", true),
+            ("http://example.com:7878", "example.com:7878", true),
+            ("http://example.com:80", "example.com", true),
+            ("https://example.com", "example.com:443", true),
+            ("http://127.0.0.1:7878", "127.0.0.1:7878", true),
+            ("http://[::1]:7878", "[::1]:7878", true),
+            ("http://example.com", "EXAMPLE.com", true),
+            ("http://example.com:7879", "example.com:7878", false),
+            ("http://evil.example", "example.com", false),
+            ("http://example.com.evil", "example.com", false),
+            ("https://example.com", "example.com:80", false),
+            ("null", "example.com", false),
+            ("file://example.com", "example.com", false),
+            ("http://", "", false),
+        ] {
+            assert_eq!(same_origin(origin, host), same, "{origin} on {host}");
+        }
+    }
+
+    #[test]
+    fn websocket_keys_are_checked_for_shape() {
+        assert!(is_websocket_key(b"dGhlIHNhbXBsZSBub25jZQ=="));
+        assert!(!is_websocket_key(b"dGhlIHNhbXBsZSBub25jZQ"));
+        assert!(!is_websocket_key(b"dGhlIHNhbXBsZSBub25jZ!=="));
+        assert!(!is_websocket_key(b""));
+    }
 }

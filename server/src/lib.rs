@@ -5,7 +5,6 @@
 mod clock;
 mod connection;
 mod http;
-mod journal;
 mod lobby;
 mod metrics;
 mod protocol;
@@ -19,7 +18,10 @@ mod systems;
 mod text;
 
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use connection::{MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};
+pub use connection::{
+    HELLO_TIMEOUT, MAX_FRAME, MAX_OUT_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE,
+};
+pub use http::HANDSHAKE_TIMEOUT;
 pub use lobby::{LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS, MAX_ROOMS, MAX_SEATS_PER_PLAYER};
 pub use retention::DEFAULT_RETAIN;
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MIN_TURN_CLOCK, WAITING_HOLD};

@@ -18,6 +18,11 @@ struct Args {
     /// keeps everything.
     #[arg(long, default_value_t = 90)]
     retain_days: u64,
+    /// An origin, besides this server's own, whose web pages may open a WebSocket here
+    /// (`https://orion.example`); repeatable. Clients that send no Origin (terminal client,
+    /// bots) need none.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allow_origin: Vec<String>,
     /// Log level or filter (`info`, `debug`, `orion_server=trace`).
     #[arg(long, default_value = "info")]
     log: String,
@@ -34,6 +39,7 @@ async fn main() -> anyhow::Result<()> {
     let config = orion_server::Config {
         db: args.db,
         retain: (args.retain_days > 0).then(|| args.retain_days.saturating_mul(24 * 3_600_000)),
+        allowed_origins: args.allow_origin,
         ..Default::default()
     };
     orion_server::serve(listener, config, shutdown_signal()).await

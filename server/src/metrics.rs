@@ -16,6 +16,9 @@ pub struct Metrics {
     pub events_total: AtomicU64,
     /// Connections dropped because their send queue was full.
     pub slow_disconnects: AtomicU64,
+    /// Replies not sent because they were over `connection::MAX_OUT_FRAME` (each one a bug
+    /// to fix by paging that reply).
+    pub oversized_replies: AtomicU64,
     /// Errors sent, one counter per code in `Code::ALL` order.
     errors: [AtomicU64; 12],
 }
@@ -75,6 +78,16 @@ impl Metrics {
             out,
             "orion_slow_client_disconnects_total {}",
             get(&self.slow_disconnects)
+        );
+        let _ = writeln!(
+            out,
+            "# HELP orion_oversized_replies_total Replies replaced by an error for being over the frame limit."
+        );
+        let _ = writeln!(out, "# TYPE orion_oversized_replies_total counter");
+        let _ = writeln!(
+            out,
+            "orion_oversized_replies_total {}",
+            get(&self.oversized_replies)
         );
         out
     }

@@ -1,11 +1,13 @@
-//! The listener: accepts TCP connections (bounded by a semaphore), routes each to HTTP or a
-//! WebSocket `Connection`, reloads unfinished rooms from the store on start, and on shutdown
-//! stops accepting, tells every connection and room, and waits for them to drain.
+//! The listener: accepts TCP connections (bounded by a semaphore, a permit held for the
+//! connection's whole life, upgraded or not), serves each one's HTTP exchange (`http`) and
+//! then, if it upgraded, its WebSocket `Connection`; reloads unfinished rooms from the store
+//! on start, and on shutdown stops accepting, tells every connection and room, and waits for
+//! them to drain.
 
 use crate::clock::Millis;
 use crate::clock::{Clock, SystemClock};
 use crate::connection;
-use crate::http::{self, Route};
+use crate::http;
 use crate::lobby::{Directory, Lobby, LocalDirectory};
 use crate::metrics::Metrics;
 use crate::retention;
@@ -19,7 +21,10 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch, Semaphore};
 
-/// Most connections served at once; further clients wait in the accept backlog.
+/// Most connections served at once (the default of `Config::max_connections`), counting those
+/// still in their HTTP exchange: further clients wait in the kernel's accept backlog until a
+/// connection ends. The handshake and hello timeouts bound how long a client that never
+/// becomes a player can hold a place.
 pub const MAX_CONNECTIONS: usize = 10_000;
 /// How long shutdown waits for connections and rooms to finish.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
@@ -36,6 +41,15 @@ pub struct Config {
     pub retain: Option<Millis>,
     /// Most live rooms at once (`lobby::MAX_ROOMS`).
     pub max_rooms: usize,
+    /// Connections served at once (`MAX_CONNECTIONS`).
+    pub max_connections: usize,
+    /// How long a new connection has for its HTTP request (`http::HANDSHAKE_TIMEOUT`).
+    pub handshake_timeout: Duration,
+    /// How long an upgraded connection has to say `hello` (`connection::HELLO_TIMEOUT`).
+    pub hello_timeout: Duration,
+    /// Origins, besides the server's own, whose pages may open a WebSocket
+    /// (`--allow-origin`, e.g. `https://orion.example`).
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for Config {
@@ -46,6 +60,10 @@ impl Default for Config {
             send_queue: connection::SEND_QUEUE,
             retain: Some(retention::DEFAULT_RETAIN),
             max_rooms: crate::lobby::MAX_ROOMS,
+            max_connections: MAX_CONNECTIONS,
+            handshake_timeout: http::HANDSHAKE_TIMEOUT,
+            hello_timeout: connection::HELLO_TIMEOUT,
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -68,6 +86,12 @@ pub struct Shared {
     conn_ids: AtomicU64,
     /// Frames queued per connection before it is dropped as too slow.
     pub send_queue: usize,
+    /// How long a new connection has for its HTTP request.
+    pub handshake_timeout: Duration,
+    /// How long an upgraded connection has to say `hello`.
+    pub hello_timeout: Duration,
+    /// Foreign origins allowed to open a WebSocket, normalised (`http::normalise_origin`).
+    pub allowed_origins: Vec<String>,
     /// Held by every task through this struct: when the last `Shared` is dropped the
     /// receiver in `serve` sees the channel close, and shutdown is complete.
     _drain: mpsc::Sender<()>,
@@ -116,6 +140,13 @@ pub async fn serve(
         shutdown: shutdown_rx,
         conn_ids: AtomicU64::new(1),
         send_queue: config.send_queue.max(1),
+        handshake_timeout: config.handshake_timeout,
+        hello_timeout: config.hello_timeout,
+        allowed_origins: config
+            .allowed_origins
+            .iter()
+            .map(|o| http::normalise_origin(o))
+            .collect(),
         _drain: drain,
     });
     tokio::spawn(crate::lobby::flush_listing(Arc::downgrade(&shared)));
@@ -137,7 +168,7 @@ pub async fn serve(
         }
     }
     tracing::info!(addr = ?listener.local_addr().ok(), rooms = n, "listening");
-    let limit = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let limit = Arc::new(Semaphore::new(config.max_connections.max(1)));
     tokio::select! {
         res = accept_loop(&listener, &shared, &limit) => res?,
         _ = shutdown => tracing::info!("shutting down"),
@@ -180,27 +211,21 @@ async fn accept_loop(
     }
 }
 
+/// Serves one TCP connection: its HTTP exchange, then its WebSocket if it upgraded.
 async fn handle(stream: TcpStream, shared: Arc<Shared>) -> anyhow::Result<()> {
     let _ = stream.set_nodelay(true);
-    match http::route(&stream).await? {
-        Route::Health => http::respond(stream, "text/plain", "ok\n").await?,
-        Route::Metrics => {
-            let body = shared.metrics.render(&shared.lobby.counts());
-            http::respond(stream, "text/plain; version=0.0.4", &body).await?
-        }
-        Route::WebSocket => {
-            let ws =
-                tokio_tungstenite::accept_async_with_config(stream, Some(connection::ws_config()))
-                    .await?;
-            shared.metrics.connections.fetch_add(1, Ordering::Relaxed);
-            shared
-                .metrics
-                .connections_total
-                .fetch_add(1, Ordering::Relaxed);
-            let shutdown = shared.shutdown();
-            connection::serve(ws, shared.clone(), shutdown).await;
-            shared.metrics.connections.fetch_sub(1, Ordering::Relaxed);
-        }
-    }
+    // Boxed so that hyper's connection state is freed once the exchange is over, instead of
+    // sitting inside this task's future for the WebSocket's whole life.
+    let Some(ws) = Box::pin(http::handshake(stream, &shared)).await? else {
+        return Ok(());
+    };
+    shared.metrics.connections.fetch_add(1, Ordering::Relaxed);
+    shared
+        .metrics
+        .connections_total
+        .fetch_add(1, Ordering::Relaxed);
+    let shutdown = shared.shutdown();
+    connection::serve(ws, shared.clone(), shutdown).await;
+    shared.metrics.connections.fetch_sub(1, Ordering::Relaxed);
     Ok(())
 }

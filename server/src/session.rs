@@ -54,6 +54,11 @@ impl Session {
         }
     }
 
+    /// Whether `hello` has succeeded (the connection's hello deadline stops here).
+    pub fn has_player(&self) -> bool {
+        self.player.is_some()
+    }
+
     /// Whether the client asked to follow the lobby.
     pub fn watching(&self) -> bool {
         self.watching

@@ -114,6 +114,9 @@ pub trait Table: Send {
     fn forfeit(&self, seat: Seat) -> Value;
     /// The result when every seat has given up: no winner.
     fn abandoned(&self) -> Value;
+    /// The seat whose hidden choice a stored event of this game records (read on restore, so
+    /// that only whoever made it is shown it).
+    fn hidden_choice(&self, event: &Value) -> Option<Seat>;
     /// A copy, to roll back to if the store refuses the action's events.
     fn clone_table(&self) -> Box<dyn Table>;
 }

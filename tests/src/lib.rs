@@ -61,6 +61,17 @@ impl TestServer {
         TestServer::start_config(config, clock, sndbuf)
     }
 
+    /// Starts a throwaway server whose `Config` `tune` has changed (limits, timeouts, origins).
+    pub fn start_tuned(tune: impl FnOnce(&mut Config)) -> TestServer {
+        let clock = Arc::new(ManualClock::new(T0));
+        let mut config = Config {
+            clock: clock.clone(),
+            ..Config::default()
+        };
+        tune(&mut config);
+        TestServer::start_config(config, clock, None)
+    }
+
     /// Starts a server with `config`, whose clock is `clock`, and optionally a fixed kernel
     /// send buffer for its sockets.
     pub fn start_config(
@@ -206,6 +217,23 @@ impl Client {
             .await
             .expect("connect");
         Client::from_ws(ws)
+    }
+
+    /// Connects to `url` with extra request headers (`("origin", "https://…")`); the error
+    /// is the handshake's, e.g. the server's refusal.
+    pub async fn connect_with(
+        url: &str,
+        headers: &[(&'static str, &str)],
+    ) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        use tokio_tungstenite::tungstenite::http::HeaderValue;
+        let mut request = url.into_client_request()?;
+        for (name, value) in headers {
+            let value = HeaderValue::from_str(value).expect("a header value");
+            request.headers_mut().insert(*name, value);
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(request).await?;
+        Ok(Client::from_ws(ws))
     }
 
     fn from_ws(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
@@ -492,4 +520,118 @@ pub async fn start_room(players: &mut [Client], game: &str, options: Value) -> S
         p.expect_event(&room, "start").await;
     }
     room
+}
+
+/// The `Sec-WebSocket-Key` of the hand-made upgrade requests (RFC 6455's example nonce).
+pub const UPGRADE_KEY: &str = "dGhlIHNhbXBsZSBub25jZQ==";
+
+/// Sends an upgrade request for `path` by hand, with `extra` header lines (`"origin: …"`), and
+/// reads the answer: the socket and the response head, followed by the body up to the end of
+/// the connection unless the answer is a 101.
+pub async fn raw_upgrade(addr: SocketAddr, path: &str, extra: &[&str]) -> (TcpStream, String) {
+    raw_upgrade_then(addr, path, extra, &[]).await
+}
+
+/// `raw_upgrade` with `behind` (say, frames) sent in the same write as the request.
+pub async fn raw_upgrade_then(
+    addr: SocketAddr,
+    path: &str,
+    extra: &[&str],
+    behind: &[u8],
+) -> (TcpStream, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let mut request = format!(
+        "GET {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: upgrade\r\nupgrade: websocket\r\n\
+         sec-websocket-version: 13\r\nsec-websocket-key: {UPGRADE_KEY}\r\n"
+    );
+    for line in extra {
+        request.push_str(line);
+        request.push_str("\r\n");
+    }
+    request.push_str("\r\n");
+    let mut bytes = request.into_bytes();
+    bytes.extend_from_slice(behind);
+    stream.write_all(&bytes).await.expect("write");
+    // Byte by byte up to the blank line, so no frame behind a 101 is taken with the head.
+    let mut head = Vec::new();
+    tokio::time::timeout(PATIENCE, async {
+        while !head.ends_with(b"\r\n\r\n") {
+            let mut byte = [0u8; 1];
+            if stream.read(&mut byte).await.expect("read") == 0 {
+                break;
+            }
+            head.push(byte[0]);
+        }
+        if !head.starts_with(b"HTTP/1.1 101") {
+            stream.read_to_end(&mut head).await.expect("read");
+        }
+    })
+    .await
+    .expect("an answer in time");
+    (stream, String::from_utf8_lossy(&head).into_owned())
+}
+
+/// One client frame made by hand: `first` is the FIN, RSV and opcode byte (`0x81` is a final
+/// text frame); masked (with a fixed key) as RFC 6455 asks of clients when `masked`.
+pub fn raw_frame(first: u8, payload: &[u8], masked: bool) -> Vec<u8> {
+    let key = [0x37u8, 0xfa, 0x21, 0x3d];
+    let mask_bit = if masked { 0x80 } else { 0 };
+    let mut out = vec![first];
+    match payload.len() {
+        n if n < 126 => out.push(mask_bit | n as u8),
+        n if n <= u16::MAX as usize => {
+            out.push(mask_bit | 126);
+            out.extend_from_slice(&(n as u16).to_be_bytes());
+        }
+        n => {
+            out.push(mask_bit | 127);
+            out.extend_from_slice(&(n as u64).to_be_bytes());
+        }
+    }
+    if masked {
+        out.extend_from_slice(&key);
+        out.extend(payload.iter().enumerate().map(|(i, b)| b ^ key[i % 4]));
+    } else {
+        out.extend_from_slice(payload);
+    }
+    out
+}
+
+/// Reads the server's frames from a hand-made connection until its close frame: the text
+/// frames before it, and the close code (`None` if the connection ended without one).
+pub async fn raw_read_until_close(stream: &mut TcpStream) -> (Vec<String>, Option<u16>) {
+    use tokio::io::AsyncReadExt;
+    let mut texts = Vec::new();
+    let code = tokio::time::timeout(PATIENCE, async {
+        loop {
+            let mut head = [0u8; 2];
+            if stream.read_exact(&mut head).await.is_err() {
+                return None;
+            }
+            let len = match head[1] & 0x7f {
+                126 => {
+                    let mut n = [0u8; 2];
+                    stream.read_exact(&mut n).await.ok()?;
+                    u16::from_be_bytes(n) as usize
+                }
+                127 => {
+                    let mut n = [0u8; 8];
+                    stream.read_exact(&mut n).await.ok()?;
+                    u64::from_be_bytes(n) as usize
+                }
+                n => n as usize,
+            };
+            let mut payload = vec![0u8; len];
+            stream.read_exact(&mut payload).await.ok()?;
+            match head[0] & 0x0f {
+                0x1 => texts.push(String::from_utf8_lossy(&payload).into_owned()),
+                0x8 => return payload.get(..2).map(|c| u16::from_be_bytes([c[0], c[1]])),
+                _ => {}
+            }
+        }
+    })
+    .await
+    .expect("a close or the end of the connection in time");
+    (texts, code)
 }

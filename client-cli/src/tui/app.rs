@@ -5,10 +5,14 @@
 
 use super::board::{self, Board};
 use super::input::{self, Command, HELP};
+use crate::lobby::{seat_list, taken};
 use crate::net::NetEvent;
 use crate::room::{RoomState, Status};
-use crate::wire::{Ev, Incoming, Request, RoomSummary};
+use crate::wire::seat as engine_seat;
 use orion_engine::{games, Allowance, Click, Direction, Rotor, Seat, Slot};
+use orion_protocol::{
+    Event as Ev, Message as Incoming, Request, RoomSummary, Status as WireStatus,
+};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -90,7 +94,7 @@ pub struct App {
     /// Whether the connection is up.
     pub connected: bool,
     /// Room events not yet shown (other players' clicks animate one at a time).
-    queue: VecDeque<(u64, Ev)>,
+    queue: VecDeque<(u64, Ev<'static>)>,
     /// When the next animated click may be shown (ms).
     next_anim: u64,
     /// The time now (ms since the epoch), as the caller last said.
@@ -179,7 +183,10 @@ impl App {
                 if again {
                     self.info("reconnected: catching up on the room");
                 } else {
-                    self.out.push(Request::Lobby { watch: true });
+                    self.out.push(Request::Lobby {
+                        watch: Some(true),
+                        after: None,
+                    });
                     if let (Some(room), None) = (rooms.first(), &self.room_id) {
                         // A seat held from an earlier session: sit down again.
                         self.out.push(Request::Join {
@@ -200,17 +207,23 @@ impl App {
                 self.error(format!("{why}; the connection is gone (quit with q)"));
             }
             NetEvent::Message(m) => self.on_message(m),
+            // Shown in the room's log, otherwise ignored: nothing the server sends is fatal.
+            NetEvent::Malformed(why) => {
+                if let Some(r) = self.room.as_mut() {
+                    r.note(format!("? unreadable message from the server: {why}"));
+                }
+            }
         }
     }
 
-    fn on_message(&mut self, m: Incoming) {
+    fn on_message(&mut self, m: Incoming<'static>) {
         match m {
-            Incoming::Lobby { rooms } => {
+            Incoming::Lobby { rooms, .. } => {
                 self.rooms = rooms;
                 self.selected = self.selected.min(self.rooms.len().saturating_sub(1));
             }
             Incoming::Joined { room, seat, code } => {
-                self.enter(&room, Seat::parse(&seat));
+                self.enter(&room, engine_seat(seat));
                 self.invite = code.clone();
                 let mut text = format!("you sit at {seat} in room {room}");
                 if let Some(code) = code {
@@ -218,7 +231,7 @@ impl App {
                 }
                 self.info(text);
             }
-            Incoming::Queued => {
+            Incoming::Queued { .. } => {
                 self.info("looking for players… (the game starts when the table is full)")
             }
             Incoming::Left { .. } => {
@@ -237,7 +250,7 @@ impl App {
                 }
             }
             Incoming::Event { room, seq, ev } => {
-                if self.room_id.as_deref() == Some(room.as_str()) {
+                if self.room_id.as_deref() == Some(&*room) {
                     if self.queue.len() >= MAX_QUEUED {
                         self.flush();
                     }
@@ -246,13 +259,17 @@ impl App {
                 }
             }
             Incoming::Error { message, code } => {
-                let text = if message.is_empty() { code } else { message };
+                let text = if message.is_empty() {
+                    code.to_string()
+                } else {
+                    message
+                };
                 if let Some(r) = self.room.as_mut() {
                     r.note(format!("! {text}"));
                 }
                 self.error(text);
             }
-            Incoming::Welcome { .. } | Incoming::Pong | Incoming::Unknown { .. } => {}
+            Incoming::Welcome { .. } | Incoming::History { .. } | Incoming::Pong => {}
         }
     }
 
@@ -266,7 +283,7 @@ impl App {
     /// for its turn in the animation.
     fn pump(&mut self) {
         while let Some((_, ev)) = self.queue.front() {
-            let animated = matches!(ev, Ev::Click { seat, .. } if Seat::parse(seat) != self.seat);
+            let animated = matches!(ev, Ev::Click { seat, .. } if engine_seat(*seat) != self.seat);
             if animated && self.now < self.next_anim {
                 break;
             }
@@ -280,7 +297,7 @@ impl App {
         }
     }
 
-    fn show(&mut self, seq: u64, ev: &Ev) {
+    fn show(&mut self, seq: u64, ev: &Ev<'_>) {
         let Some(room) = self.room.as_mut() else {
             return;
         };
@@ -342,7 +359,7 @@ impl App {
             } => self.out.push(Request::Create {
                 game,
                 options,
-                private,
+                private: Some(private),
             }),
             Command::Join { room, seat } => self.out.push(Request::Join {
                 room: Some(room),
@@ -507,7 +524,7 @@ impl App {
             self.error("no room selected: quick GAME, or create GAME");
             return;
         };
-        if r.status == "waiting" && r.taken() < r.seats.len() {
+        if r.status == WireStatus::Waiting && taken(&r) < r.seats.len() {
             self.out.push(Request::Join {
                 room: Some(r.room.clone()),
                 code: None,
@@ -601,10 +618,10 @@ impl App {
                 " {:<10} {:<16} {:<9} {:<6} {:<3} {}",
                 r.room,
                 r.game,
-                r.status,
-                format!("{}/{}", r.taken(), r.seats.len()),
+                r.status.as_str(),
+                format!("{}/{}", taken(r), r.seats.len()),
                 r.spectators,
-                r.seat_list()
+                seat_list(r)
             );
             let style = if i == self.selected {
                 Style::default().bg(Color::Indexed(238)).fg(Color::White)
@@ -817,9 +834,9 @@ impl App {
                 out.push(Line::from(l));
             }
             Status::Finished => {
-                let l = match room.result.as_ref().and_then(|r| r.winner.clone()) {
+                let l = match room.result.as_ref().and_then(|r| r.winner.as_ref()) {
                     _ if room.puzzle.is_some() => room.puzzle_result(),
-                    Some(w) => format!("game over · {} wins", room.winner_name(&w)),
+                    Some(w) => format!("game over · {} wins", room.winner_name(&w.to_string())),
                     None => "game over · a draw".to_string(),
                 };
                 out.push(Line::styled(

@@ -4,6 +4,7 @@
 //! chat (`say …` or a leading `'`), and the lobby's commands. Errors say what was wrong.
 
 use orion_engine::{games, parse_moves, parse_piece, parse_slot, Click, Piece, Slot};
+use orion_protocol::{RoomOptions, Seat as WireSeat};
 use serde_json::{Map, Value};
 
 /// One typed command.
@@ -40,7 +41,7 @@ pub enum Command {
         /// Game id.
         game: String,
         /// Options object.
-        options: Option<Value>,
+        options: Option<RoomOptions>,
         /// Unlisted.
         private: bool,
     },
@@ -49,7 +50,7 @@ pub enum Command {
         /// Room id.
         room: String,
         /// Wanted seat.
-        seat: Option<String>,
+        seat: Option<WireSeat>,
     },
     /// Join a private room by its invite code.
     Code(String),
@@ -173,7 +174,13 @@ pub fn parse(line: &str) -> Result<Command, String> {
                     ));
                 }
             }
-            let options = (!options.is_empty()).then_some(Value::Object(options));
+            let options = match options.is_empty() {
+                true => None,
+                false => Some(
+                    orion_protocol::from_value::<RoomOptions>(&Value::Object(options))
+                        .map_err(|e| format!("create: {e}"))?,
+                ),
+            };
             return Ok(Command::Create {
                 game,
                 options,
@@ -183,7 +190,13 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "join" => {
             return Ok(Command::Join {
                 room: arg(0, "room id (join ROOM [SEAT])")?,
-                seat: rest.get(1).map(|s| s.to_ascii_uppercase()),
+                seat: match rest.get(1) {
+                    Some(s) => Some(
+                        WireSeat::parse(&s.to_ascii_uppercase())
+                            .ok_or_else(|| format!("join: `{s}` is not a seat (S, W, N, E)"))?,
+                    ),
+                    None => None,
+                },
             })
         }
         "code" | "invite" => return Ok(Command::Code(arg(0, "invite code")?)),
@@ -311,7 +324,11 @@ mod tests {
             parse("create orion private players=3 claim_window=auto"),
             Ok(Command::Create {
                 game: "orion".into(),
-                options: Some(serde_json::json!({"players": 3, "claim_window": "auto"})),
+                options: Some(RoomOptions {
+                    players: Some(Some(3)),
+                    claim_window: Some(orion_protocol::ClaimWindow::Auto),
+                    ..RoomOptions::default()
+                }),
                 private: true
             })
         );
@@ -319,7 +336,7 @@ mod tests {
             parse("join r7 n"),
             Ok(Command::Join {
                 room: "r7".into(),
-                seat: Some("N".into())
+                seat: Some(WireSeat::N)
             })
         );
     }

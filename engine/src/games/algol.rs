@@ -9,13 +9,13 @@
 //! SHA-256 commitment, and the `over` event reveals number and salt so anyone can check it.
 
 use super::{across_or_round, fill_homes, home_row, home_twelve};
-use crate::board::{Click, SlotSet};
-use crate::game::{Action, ActionError, Allowance, Event, Game, Options, Rules, Winner};
-use crate::piece::Colour;
+use crate::board::{Click, Slot, SlotSet};
+use crate::game::{Action, ActionError, Allowance, Event, Game, Options, Reveal, Rules, Winner};
+use crate::piece::{Colour, Piece};
 use crate::position::Position;
 use crate::rules::RuleError;
 use crate::seat::{Seat, SeatInfo};
-use crate::secret::commitment;
+use crate::secret::{commitment, hex};
 use rand::RngCore;
 use std::ops::RangeInclusive;
 
@@ -29,14 +29,90 @@ pub const WRONG: u32 = 1;
 /// Points for getting the secret man across.
 pub const CROSSED: u32 = 10;
 
+/// What Algol remembers beyond the board, by seat index: the game's memory.
+#[derive(Clone, Copy, Debug, Default)]
+struct Secrets {
+    /// Each seat's secret man, once chosen.
+    piece: [Option<Piece>; 4],
+    /// The salt hashed with each secret for its commitment.
+    salt: [[u8; 16]; 4],
+    /// Seats found out (with three or four players): out of the game, turns skipped.
+    out: [bool; 4],
+}
+
+fn secrets(game: &Game) -> Secrets {
+    game.memory::<Secrets>().copied().unwrap_or_default()
+}
+
 fn all_chosen(game: &Game) -> bool {
-    (0..game.seats().len()).all(|i| game.memory.out[i] || game.memory.secrets[i].is_some())
+    let m = secrets(game);
+    (0..game.seats().len()).all(|i| m.out[i] || m.piece[i].is_some())
 }
 
 fn in_play(game: &Game) -> usize {
-    (0..game.seats().len())
-        .filter(|&i| !game.memory.out[i])
-        .count()
+    let m = secrets(game);
+    (0..game.seats().len()).filter(|&i| !m.out[i]).count()
+}
+
+/// Checks that seat `i` may choose `piece` as its secret man.
+fn check_secret(game: &Game, i: usize, piece: Piece) -> Result<(), ActionError> {
+    if secrets(game).piece[i].is_some() {
+        return Err(ActionError::Phase(
+            "you have already chosen your secret man",
+        ));
+    }
+    if piece.colour() != game.seats()[i].colour || game.position().find(piece).is_none() {
+        return Err(RuleError::NotYourPiece(piece).into());
+    }
+    Ok(())
+}
+
+/// Checks that seat `i` may challenge `piece` now; returns the suspect's seat index and the
+/// challenging piece's slot.
+fn check_challenge(game: &Game, i: usize, piece: Piece) -> Result<(usize, Slot), ActionError> {
+    let seat = game.seats()[i].seat;
+    let colour = game.seats()[i].colour;
+    if game.mover() != seat {
+        return Err(ActionError::NotYourTurn(game.mover()));
+    }
+    if !all_chosen(game) {
+        return Err(ActionError::Phase(
+            "every player must first choose a secret man",
+        ));
+    }
+    let out = secrets(game).out;
+    let suspect_seat = game
+        .seats()
+        .iter()
+        .position(|s| s.colour == piece.colour() && s.colour != colour)
+        .filter(|&j| !out[j]);
+    let (Some(j), Some(at)) = (suspect_seat, game.position().find(piece)) else {
+        return Err(ActionError::Phase(
+            "challenge a piece of another player that is on the board",
+        ));
+    };
+    let own = game.position().of(colour);
+    let in_line = at.in_line() & own;
+    if in_line.is_empty() {
+        return Err(RuleError::Game(format!("none of your pieces is in line with {piece}")).into());
+    }
+    // The challenging piece: the one just moved if it is in line, else the first.
+    let moved = in_line & game.turn.state.candidates;
+    let challenger = if game.turn.state.used > 0 && !moved.is_empty() {
+        moved
+    } else {
+        in_line
+    }
+    .first()
+    .expect("not empty");
+    Ok((j, challenger))
+}
+
+impl Game {
+    /// `seat`'s own secret (Algol): for its owner's eyes only until the game is over.
+    pub fn secret(&self, seat: Seat) -> Option<Piece> {
+        secrets(self).piece[self.seat_index(seat)?]
+    }
 }
 
 impl Rules for Algol {
@@ -83,21 +159,14 @@ impl Rules for Algol {
             .iter()
             .position(|s| s.seat == seat)
             .ok_or(ActionError::NoSuchSeat(seat))?;
-        let colour = game.seats()[i].colour;
         match action {
             Action::Secret { piece } => {
-                if game.memory.secrets[i].is_some() {
-                    return Err(ActionError::Phase(
-                        "you have already chosen your secret man",
-                    ));
-                }
-                if piece.colour() != colour || game.position().find(piece).is_none() {
-                    return Err(RuleError::NotYourPiece(piece).into());
-                }
+                check_secret(game, i, piece)?;
                 let mut salt = [0u8; 16];
                 game.rng.fill_bytes(&mut salt);
-                game.memory.secrets[i] = Some(piece);
-                game.memory.salts[i] = salt;
+                let m = game.memory_mut::<Secrets>();
+                m.piece[i] = Some(piece);
+                m.salt[i] = salt;
                 events.push(Event::Secret {
                     seat,
                     commitment: commitment(piece.number(), &salt),
@@ -105,42 +174,8 @@ impl Rules for Algol {
                 Ok(())
             }
             Action::Challenge { piece } => {
-                if game.mover() != seat {
-                    return Err(ActionError::NotYourTurn(game.mover()));
-                }
-                if !all_chosen(game) {
-                    return Err(ActionError::Phase(
-                        "every player must first choose a secret man",
-                    ));
-                }
-                let suspect_seat = game
-                    .seats()
-                    .iter()
-                    .position(|s| s.colour == piece.colour() && s.colour != colour)
-                    .filter(|&j| !game.memory.out[j]);
-                let (Some(j), Some(at)) = (suspect_seat, game.position().find(piece)) else {
-                    return Err(ActionError::Phase(
-                        "challenge a piece of another player that is on the board",
-                    ));
-                };
-                let own = game.position().of(colour);
-                let in_line = at.in_line() & own;
-                if in_line.is_empty() {
-                    return Err(RuleError::Game(format!(
-                        "none of your pieces is in line with {piece}"
-                    ))
-                    .into());
-                }
-                // The challenging piece: the one just moved if it is in line, else the first.
-                let moved = in_line & game.turn.state.candidates;
-                let challenger = if game.turn.state.used > 0 && !moved.is_empty() {
-                    moved
-                } else {
-                    in_line
-                }
-                .first()
-                .expect("not empty");
-                let hit = game.memory.secrets[j] == Some(piece);
+                let (j, challenger) = check_challenge(game, i, piece)?;
+                let hit = secrets(game).piece[j] == Some(piece);
                 let removed: SlotSet = if hit {
                     game.scores[i] += FOUND;
                     if in_play(game) > 2 {
@@ -148,7 +183,7 @@ impl Rules for Algol {
                         for s in theirs {
                             game.position_mut().take(s);
                         }
-                        game.memory.out[j] = true;
+                        game.memory_mut::<Secrets>().out[j] = true;
                         theirs
                     } else {
                         SlotSet::EMPTY
@@ -176,12 +211,59 @@ impl Rules for Algol {
             _ => Err(ActionError::Phase("this game has no such action")),
         }
     }
+    fn special_actions(&self, game: &Game, seat: Seat, out: &mut Vec<Action>) {
+        let Some(i) = game.seat_index(seat) else {
+            return;
+        };
+        let own = game.position().of(game.seats()[i].colour);
+        if secrets(game).piece[i].is_none() {
+            for slot in own {
+                if let Some(piece) = game.position().get(slot) {
+                    if check_secret(game, i, piece).is_ok() {
+                        out.push(Action::Secret { piece });
+                    }
+                }
+            }
+        }
+        if game.mover() != seat || !all_chosen(game) {
+            return;
+        }
+        let reach = own
+            .into_iter()
+            .fold(SlotSet::EMPTY, |set, s| set | s.in_line());
+        for slot in reach & !own & game.position().occupied() {
+            if let Some(piece) = game.position().get(slot) {
+                if check_challenge(game, i, piece).is_ok() {
+                    out.push(Action::Challenge { piece });
+                }
+            }
+        }
+    }
+    fn out_of_play(&self, game: &Game, seat: Seat) -> bool {
+        game.seat_index(seat).is_some_and(|i| secrets(game).out[i])
+    }
+    fn reveals(&self, game: &Game) -> Vec<Reveal> {
+        let m = secrets(game);
+        game.seats()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| {
+                m.piece[i].map(|piece| Reveal {
+                    seat: s.seat,
+                    piece,
+                    salt: hex(&m.salt[i]),
+                    commitment: commitment(piece.number(), &m.salt[i]),
+                })
+            })
+            .collect()
+    }
     fn goal(&self, game: &Game, _turn_end: bool) -> Vec<Colour> {
+        let m = secrets(game);
         (0..game.seats().len())
-            .filter(|&i| !game.memory.out[i])
+            .filter(|&i| !m.out[i])
             .filter_map(|i| {
                 let s = game.seats()[i];
-                let at = game.position().find(game.memory.secrets[i]?)?;
+                let at = game.position().find(m.piece[i]?)?;
                 s.seat
                     .edge()
                     .opposite()

@@ -18,6 +18,14 @@ use std::ops::RangeInclusive;
 /// Aquarius as a room's rules.
 pub struct Aquarius;
 
+/// What the test remembers: the game's memory, made at the first try from the room's seed.
+#[derive(Clone, Default)]
+struct Test(Option<AquariusTest>);
+
+fn test(game: &Game) -> Option<&AquariusTest> {
+    game.memory::<Test>()?.0.as_ref()
+}
+
 impl Rules for Aquarius {
     fn id(&self) -> &'static str {
         "aquarius"
@@ -46,14 +54,14 @@ impl Rules for Aquarius {
     }
 
     fn goal(&self, game: &Game, _turn_end: bool) -> Vec<Colour> {
-        match &game.memory.aquarius {
+        match test(game) {
             Some(test) if test.done() => game.seats().iter().map(|s| s.colour).take(1).collect(),
             _ => Vec::new(),
         }
     }
 
     fn on_goal(&self, game: &mut Game, _reached: &[Colour]) -> Option<Winner> {
-        let hits = game.memory.aquarius.as_ref().map_or(0, AquariusTest::score);
+        let hits = test(game).map_or(0, AquariusTest::score);
         let seat = game.seats().first().map(|s| s.seat)?;
         (hits >= TELEPATHY).then_some(Winner::Seat(seat))
     }
@@ -72,8 +80,8 @@ impl Rules for Aquarius {
         };
         let seed = game.seed();
         let test = game
-            .memory
-            .aquarius
+            .memory_mut::<Test>()
+            .0
             .get_or_insert_with(|| AquariusTest::new(seed));
         let done = test.attempt(click).ok_or(ActionError::GameOver)?;
         let (tries, hits) = (test.tries().len(), test.score());
@@ -92,7 +100,7 @@ impl Rules for Aquarius {
     }
 
     fn progress(&self, game: &Game) -> Option<PuzzleProgress> {
-        let tries = game.memory.aquarius.as_ref().map_or(0, |t| t.tries().len());
+        let tries = test(game).map_or(0, |t| t.tries().len());
         Some(PuzzleProgress {
             clicks: tries as u32,
             target: Some(TRIES as u32),

@@ -39,9 +39,33 @@ fn angle(slot: Slot) -> f64 {
     (f64::from(y2) - 5.0).atan2(f64::from(x2) - 5.0)
 }
 
+/// What Auriga remembers beyond the board: the game's memory.
+#[derive(Clone, Copy, Debug, Default)]
+struct Winding {
+    /// Each seat's winding angle (radians, counter-clockwise) round the centre, by seat index.
+    angle: [f64; 4],
+}
+
+fn winding(game: &Game) -> [f64; 4] {
+    game.memory::<Winding>().map_or([0.0; 4], |w| w.angle)
+}
+
+impl Game {
+    /// Auriga: each seat's progress round the course, in laps (counter-clockwise); zero in
+    /// the other games.
+    pub fn laps(&self) -> Vec<(Seat, f64)> {
+        let w = winding(self);
+        self.seats()
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.seat, w[i] / TAU))
+            .collect()
+    }
+}
+
 /// The seat index whose chariot leads alone, if one does.
 fn leader(game: &Game) -> Option<usize> {
-    let w = &game.memory.winding;
+    let w = winding(game);
     let entered: Vec<usize> = (0..game.seats().len())
         .filter(|&i| game.position().count(game.seats()[i].colour) > 0)
         .collect();
@@ -118,12 +142,13 @@ impl Rules for Auriga {
             } else if delta <= -PI {
                 delta += TAU;
             }
-            game.memory.winding[i] += delta;
+            game.memory_mut::<Winding>().angle[i] += delta;
         }
     }
     fn goal(&self, game: &Game, _turn_end: bool) -> Vec<Colour> {
+        let w = winding(game);
         (0..game.seats().len())
-            .filter(|&i| game.memory.winding[i] >= LAPS * TAU - 1e-9)
+            .filter(|&i| w[i] >= LAPS * TAU - 1e-9)
             .map(|i| game.seats()[i].colour)
             .collect()
     }

@@ -90,16 +90,6 @@ impl Rules for Draco {
         }
         Ok(())
     }
-    fn begin_turn(&self, game: &mut Game) {
-        let colour = game.seats()[game.turn.mover].colour;
-        let mut levels = [0u8; 21];
-        for slot in game.position().of(colour) {
-            if let Some(p) = game.position().get(slot) {
-                levels[p.number() as usize] = slot.level2();
-            }
-        }
-        game.memory.start_level2 = levels;
-    }
     fn end_check(
         &self,
         game: &Game,
@@ -109,10 +99,14 @@ impl Rules for Draco {
         if game.seats()[game.turn.mover].colour != KNIGHT {
             return Ok(());
         }
+        // Each knight's level when the move began, from the board then (no memory needed).
+        let start = &game.turn.before;
         let ok = candidates.into_iter().any(|slot| {
-            position
-                .get(slot)
-                .is_some_and(|p| slot.level2() >= game.memory.start_level2[p.number() as usize])
+            position.get(slot).is_some_and(|p| {
+                start
+                    .find(p)
+                    .is_some_and(|from| slot.level2() >= from.level2())
+            })
         });
         if ok {
             Ok(())

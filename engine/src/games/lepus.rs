@@ -50,6 +50,17 @@ pub fn corner(seat: Seat) -> SlotSet {
 }
 
 /// The rotors holding `slot`, by piece number, for every piece of `colour`.
+/// What Lepus remembers of the move in progress: the game's memory.
+#[derive(Clone, Copy, Debug, Default)]
+struct Hops {
+    /// Hops taken this move.
+    taken: u8,
+    /// Clicks used in the current part of the move.
+    part_used: u8,
+    /// The rotors each of the mover's pieces (by number) was in when the part began.
+    part_rotors_by_number: [RotorSet; 21],
+}
+
 fn rotors_by_number(position: &Position, colour: Colour) -> [RotorSet; 21] {
     let mut out = [RotorSet::EMPTY; 21];
     for slot in position.of(colour) {
@@ -85,33 +96,38 @@ impl Rules for Lepus {
     }
     fn begin_turn(&self, game: &mut Game) {
         let colour = game.seats()[game.turn.mover].colour;
-        game.memory.hops = 0;
-        game.memory.part_used = 0;
-        game.memory.part_rotors_by_number = rotors_by_number(game.position(), colour);
+        let rotors = rotors_by_number(game.position(), colour);
+        *game.memory_mut::<Hops>() = Hops {
+            taken: 0,
+            part_used: 0,
+            part_rotors_by_number: rotors,
+        };
     }
     fn after_click(&self, game: &mut Game, _before: &Position, _click: Click) {
         let colour = game.seats()[game.turn.mover].colour;
         let part_len = game.options().clicks.unwrap_or(2);
-        game.memory.part_used += 1;
+        let mut hops = game.memory::<Hops>().copied().unwrap_or_default();
+        hops.part_used += 1;
         let own = game.position().of(colour);
         let earned = game.turn.state.candidates.into_iter().any(|slot| {
             let Some(piece) = game.position().get(slot) else {
                 return false;
             };
-            let before = game.memory.part_rotors_by_number[piece.number() as usize];
+            let before = hops.part_rotors_by_number[piece.number() as usize];
             slot.rotors()
                 .iter()
                 .any(|r| !before.contains(r) && !(r.orbit_set() & own & !slot.bit()).is_empty())
         });
         let state = &mut game.turn.state;
-        if earned && game.memory.hops < MAX_HOPS {
-            game.memory.hops += 1;
-            game.memory.part_used = 0;
+        if earned && hops.taken < MAX_HOPS {
+            hops.taken += 1;
+            hops.part_used = 0;
             state.allowed = state.used + part_len;
-            game.memory.part_rotors_by_number = rotors_by_number(game.position(), colour);
+            hops.part_rotors_by_number = rotors_by_number(game.position(), colour);
         } else {
-            state.allowed = state.used + part_len.saturating_sub(game.memory.part_used);
+            state.allowed = state.used + part_len.saturating_sub(hops.part_used);
         }
+        *game.memory_mut::<Hops>() = hops;
     }
     fn goal(&self, game: &Game, _turn_end: bool) -> Vec<Colour> {
         game.seats()

@@ -327,6 +327,18 @@ impl Table for OrionTable {
         result_of(None, &self.game.scores())
     }
 
+    fn hidden_choice(&self, event: &Value) -> Option<Seat> {
+        // Algol's secret man: the `secret` event carries the commitment, never the man.
+        (event["kind"] == "secret")
+            .then(|| {
+                event["seat"]
+                    .as_str()
+                    .and_then(EngineSeat::parse)
+                    .map(seat_of)
+            })
+            .flatten()
+    }
+
     fn clone_table(&self) -> Box<dyn Table> {
         Box::new(OrionTable {
             game: self.game.clone(),

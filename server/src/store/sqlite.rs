@@ -1,20 +1,14 @@
-//! The durable event log. Every room's seed, options and accepted actions are stored with
-//! the events they caused, each batch committed before any of it is sent. On start the server
-//! replays the actions of every unfinished room through a fresh game (the engine is
-//! deterministic) and carries on from the last stored event. `Store` is a small trait so the
-//! log can move to another database without touching the rooms.
-//!
-//! One writer thread owns the SQLite connection. Appends from every room queue up while it
-//! commits and go into the next transaction together (group commit), so a commit's cost is
-//! shared by all the rooms that clicked meanwhile; each room awaits its own [`Commit`] before
-//! sending anything. A second thread on its own connection copies the WAL back into the
-//! database (a passive checkpoint, with its fsync) so commits never wait for that. Every
-//! [`WAL_RESET_AT`] frames the writer copies the last few frames itself between two batches,
-//! which lets the WAL start over: a short stall (one fsync) every ten seconds or so of a busy
-//! server instead of a long one per checkpoint (measurements in BENCHMARKS.md).
+//! The store on SQLite: one writer thread with group commit, the journal, and a checkpointer
+//! thread (see the module `store` for the design).
 
+use super::commit::Commit;
+use super::error::StoreError;
+use super::journal::{self, Journal, Pending, Upkeep};
+use super::lines::split_events;
+use super::record::{ActionRecord, Append, PlayerRecord, RoomRecord, SavedRoom};
+use super::schema::{upgrade_log, SCHEMA};
+use super::{Store, PRUNE_BATCH};
 use crate::clock::Millis;
-use crate::journal::{self, Journal, Pending, Upkeep};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -22,160 +16,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use thiserror::Error;
 use tokio::sync::oneshot;
-
-/// Most appends committed in one transaction.
-const MAX_BATCH: usize = 1024;
-/// The checkpointer's pause between passes: short passes over few new frames finish between
-/// two commits often enough for the WAL to start over.
-const CHECKPOINT_PAUSE: Duration = Duration::from_millis(20);
-/// WAL frames past which the checkpointer asks the writer to copy the last few frames itself,
-/// between two batches, so the next commit starts the WAL over (a passive checkpoint under
-/// constant commits never sees the WAL still, so it could never reset it).
-const WAL_RESET_AT: u64 = 48_000;
-/// WAL frames past which the writer checkpoints on its own (if the checkpointer fell behind).
-const WAL_LIMIT: u64 = 192_000;
-
-/// A store failure. The request that caused it is refused with code `server`.
-#[derive(Debug, Error)]
-pub enum StoreError {
-    /// SQLite refused.
-    #[error("store: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    /// The writer thread has stopped (the server is shutting down).
-    #[error("store: closed")]
-    Closed,
-    /// A stored row could not be read back.
-    #[error("store: bad row: {0}")]
-    Corrupt(String),
-}
-
-/// What a room is created with: enough to rebuild its game from scratch.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RoomRecord {
-    /// Room id.
-    pub id: String,
-    /// Game id (`hydra-2`).
-    pub game: String,
-    /// Room options as JSON (server and engine options).
-    pub options: String,
-    /// Seed of the game's random source.
-    pub seed: u64,
-    /// Unlisted room.
-    pub private: bool,
-    /// Invite code, for private rooms.
-    pub code: Option<String>,
-    /// Hex salt of the seed's commitment (published in `start`, revealed with the seed in
-    /// `over`); `None` for rooms stored before commitments existed.
-    pub salt: Option<String>,
-}
-
-/// One accepted action, in the order the room accepted it. Seat and action are text the
-/// room's game system reads back (the store knows no game): stored as `SEAT AT ACTION`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ActionRecord {
-    /// Who acted (`S`).
-    pub seat: String,
-    /// What they did, as its game system writes it (`click C4R R7`).
-    pub action: String,
-    /// The server clock when the room accepted it (claims depend on it).
-    pub at: Millis,
-}
-
-/// An unfinished room as stored: its record, events and actions.
-#[derive(Clone, Debug)]
-pub struct SavedRoom {
-    /// How it was created.
-    pub record: RoomRecord,
-    /// Its events in `seq` order, as `(seq, ev JSON)`.
-    pub events: Vec<(u64, String)>,
-    /// Its accepted game actions in order.
-    pub actions: Vec<ActionRecord>,
-    /// How many appends it has (the next is numbered one more).
-    pub appends: u64,
-}
-
-/// A player identity: who a token stands for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerRecord {
-    /// Stable public id.
-    pub id: String,
-    /// Last name used.
-    pub name: String,
-}
-
-/// One room's share of a group commit: an accepted action and the events (`(seq, ev JSON)`)
-/// it caused, stored as one row.
-#[derive(Debug)]
-pub struct Append {
-    /// The room.
-    pub room: Arc<str>,
-    /// This append's number within the room, from 1 ([`SavedRoom::appends`] after a restart).
-    pub n: u64,
-    /// The action that caused the events, if a game action did.
-    pub action: Option<ActionRecord>,
-    /// The events, in `seq` order.
-    pub events: Vec<(u64, String)>,
-    /// The room's last `seq` once they are added (its `seq` as it was, with no events).
-    pub seq: u64,
-}
-
-/// An append on its way to disk: resolves once the transaction holding it has committed.
-#[must_use = "an event may only be sent once its commit is awaited"]
-pub struct Commit(Result<oneshot::Receiver<Result<(), StoreError>>, StoreError>);
-
-impl Commit {
-    /// An append that is already settled (a store that writes inline).
-    pub fn done(result: Result<(), StoreError>) -> Commit {
-        let (tx, rx) = oneshot::channel();
-        let _ = tx.send(result);
-        Commit(Ok(rx))
-    }
-
-    /// Waits until the append is durable, or says why it is not.
-    pub async fn wait(self) -> Result<(), StoreError> {
-        match self.0 {
-            Ok(rx) => rx.await.unwrap_or(Err(StoreError::Closed)),
-            Err(e) => Err(e),
-        }
-    }
-}
-
-/// The event log and the player tokens.
-pub trait Store: Send + Sync + 'static {
-    /// Records a new room.
-    fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError>;
-    /// Appends one room's events and the action that caused them, atomically and durably;
-    /// nothing of it may be sent before the returned [`Commit`] resolves.
-    fn append(&self, append: Append) -> Commit;
-    /// Sets a room's status (`waiting`, `playing`, `finished`, `closed`) at server time `at`
-    /// (an ended room's time decides when [`Store::prune`] deletes it).
-    fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError>;
-    /// Up to `limit` events of `room` with `seq > since`, in order.
-    fn events(
-        &self,
-        room: &str,
-        since: u64,
-        limit: usize,
-    ) -> Result<Vec<(u64, String)>, StoreError>;
-    /// A room's record and status, if it exists.
-    fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError>;
-    /// Every room that is waiting or playing, to continue after a restart.
-    fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError>;
-    /// Records (or renames) a player, seen at server time `at`.
-    fn put_player(&self, token: &str, player: &PlayerRecord, at: Millis) -> Result<(), StoreError>;
-    /// The player a token stands for.
-    fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError>;
-    /// Deletes what is older than `before` (server time): rooms that ended before it, with
-    /// their events and chat, and players last seen before it, at most [`PRUNE_BATCH`] of
-    /// each per call (it shares the writer with group commits). Returns how many rooms and
-    /// players went.
-    fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError>;
-}
-
-/// Most rooms, and most players, one [`Store::prune`] deletes.
-pub const PRUNE_BATCH: usize = 200;
 
 /// The store on SQLite (bundled), WAL mode, behind one writer thread.
 pub struct SqliteStore {
@@ -190,6 +31,18 @@ pub struct SqliteStore {
 /// Work run on the writer thread, given its connection and journal.
 type Call = Box<dyn FnOnce(&mut Connection, &mut Journal) + Send>;
 
+/// Most appends committed in one transaction.
+const MAX_BATCH: usize = 1024;
+/// The checkpointer's pause between passes: short passes over few new frames finish between
+/// two commits often enough for the WAL to start over.
+const CHECKPOINT_PAUSE: Duration = Duration::from_millis(20);
+/// WAL frames past which the checkpointer asks the writer to copy the last few frames itself,
+/// between two batches, so the next commit starts the WAL over (a passive checkpoint under
+/// constant commits never sees the WAL still, so it could never reset it).
+const WAL_RESET_AT: u64 = 48_000;
+/// WAL frames past which the writer checkpoints on its own (if the checkpointer fell behind).
+const WAL_LIMIT: u64 = 192_000;
+
 /// What the writer thread is asked to do, in order.
 enum Job {
     /// Part of the next group commit.
@@ -197,49 +50,6 @@ enum Job {
     /// Anything else, run alone between group commits.
     Run(Call),
 }
-
-pub(crate) const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS rooms (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    private INTEGER NOT NULL,
-    code TEXT,
-    status TEXT NOT NULL DEFAULT 'waiting',
-    salt TEXT,
-    ended_at INTEGER
-);
--- A room's appends `n` to `last_n`, moved here together from the journal (journal.rs): their
--- events as JSON lines, `seq` the last of them, and the actions that caused them as lines of
--- `SEAT AT ACTION`. Rows are numbered as they come, so a move writes at the table's end and
--- only a small index entry per room; a key holding the whole row, as before, made every
--- search through it read the overflow pages of the big rows it passed.
-CREATE TABLE IF NOT EXISTS log (
-    id INTEGER PRIMARY KEY,
-    room TEXT NOT NULL,
-    n INTEGER NOT NULL,
-    last_n INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    action TEXT,
-    events TEXT NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS log_room ON log (room, n);
-CREATE TABLE IF NOT EXISTS players (
-    token TEXT PRIMARY KEY,
-    id TEXT NOT NULL,
-    name TEXT NOT NULL,
-    seen_at INTEGER
-);
-";
-
-/// Columns added after the first release, by table: a database made before them gets them on
-/// open (`NULL` in old rows: an old room keeps no salt, an old row is pruned as never seen).
-const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
-    ("rooms", "salt", "TEXT"),
-    ("rooms", "ended_at", "INTEGER"),
-    ("players", "seen_at", "INTEGER"),
-];
 
 impl SqliteStore {
     /// Opens (or creates) the store at `path`; `:memory:` for a throwaway one.
@@ -505,41 +315,6 @@ impl Stats {
     }
 }
 
-/// Creates the schema, and moves a `log` of one row per append keyed by room (made before
-/// chunks) into the new one, in one transaction.
-fn upgrade_log(conn: &mut Connection, schema: &str) -> Result<(), StoreError> {
-    let tx = conn.transaction()?;
-    let columns = {
-        let mut stmt = tx.prepare("SELECT name FROM pragma_table_info('log')")?;
-        let names = stmt.query_map([], |r| r.get::<_, String>(0))?;
-        names.collect::<Result<Vec<_>, _>>()?
-    };
-    let old = !columns.is_empty() && !columns.iter().any(|c| c == "last_n");
-    if old {
-        tx.execute_batch("ALTER TABLE log RENAME TO log_by_room")?;
-    }
-    tx.execute_batch(schema)?;
-    for (table, column, kind) in ADDED_COLUMNS {
-        let has: bool = tx.query_row(
-            "SELECT count(*) > 0 FROM pragma_table_info(?1) WHERE name = ?2",
-            params![table, column],
-            |r| r.get(0),
-        )?;
-        if !has {
-            tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))?;
-        }
-    }
-    if old {
-        tx.execute_batch(
-            "INSERT INTO log (room, n, last_n, seq, action, events)
-             SELECT room, n, n, seq, action, events FROM log_by_room ORDER BY room, n;
-             DROP TABLE log_by_room;",
-        )?;
-    }
-    tx.commit()?;
-    Ok(())
-}
-
 /// A passive checkpoint whose failure is only logged (the next one tries again).
 fn checkpoint(conn: &Connection) {
     if let Err(e) = passive_checkpoint(conn) {
@@ -613,8 +388,8 @@ impl Store for SqliteStore {
     fn append(&self, append: Append) -> Commit {
         let (tx, rx) = oneshot::channel();
         match &self.jobs {
-            Some(jobs) if jobs.send(Job::Append(append, tx)).is_ok() => Commit(Ok(rx)),
-            _ => Commit(Err(StoreError::Closed)),
+            Some(jobs) if jobs.send(Job::Append(append, tx)).is_ok() => Commit::pending(rx),
+            _ => Commit::failed(StoreError::Closed),
         }
     }
 
@@ -743,31 +518,6 @@ fn read_events(
     Ok(out)
 }
 
-/// Adds the events of one stored row (JSON lines, `last` the seq of the last) with
-/// `seq > since` to `out`, up to `limit` in all.
-pub(crate) fn split_events(
-    last: u64,
-    events: &str,
-    since: u64,
-    out: &mut Vec<(u64, String)>,
-    limit: usize,
-) {
-    if events.is_empty() || last <= since {
-        return;
-    }
-    let count = events.split('\n').count() as u64;
-    let first = last + 1 - count;
-    for (i, ev) in events.split('\n').enumerate() {
-        let seq = first + i as u64;
-        if seq > since {
-            if out.len() >= limit {
-                return;
-            }
-            out.push((seq, ev.to_owned()));
-        }
-    }
-}
-
 fn read_room(c: &mut Connection, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
     Ok(c.query_row(
         "SELECT id, game, options, seed, private, code, status, salt FROM rooms WHERE id = ?1",
@@ -843,17 +593,6 @@ fn read_unfinished(
         });
     }
     Ok(out)
-}
-
-/// Runs a store call from async code. On a multi-threaded runtime (the binary's) the worker
-/// hands its other tasks to the rest of the pool while SQLite commits; on a current-thread
-/// runtime (tests) the call simply runs, as it is short.
-pub fn blocking<T>(f: impl FnOnce() -> T) -> T {
-    use tokio::runtime::{Handle, RuntimeFlavor};
-    match Handle::try_current().map(|h| h.runtime_flavor()) {
-        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
-        _ => f(),
-    }
 }
 
 #[cfg(test)]

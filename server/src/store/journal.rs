@@ -12,7 +12,9 @@
 //! table is only read after a restart, when [`Journal::open`] moves every row in it to `log`
 //! first, so nothing depends on what was lost with the process.
 
-use crate::store::{Append, StoreError};
+use super::error::StoreError;
+use super::lines::{join_line, split_events};
+use super::record::Append;
 use rusqlite::{params, Connection};
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
@@ -323,19 +325,12 @@ impl Journal {
             if out.len() >= limit {
                 break;
             }
-            crate::store::split_events(r.seq, &r.events, since, out, limit);
+            split_events(r.seq, &r.events, since, out, limit);
         }
     }
 }
 
 /// Adds `line` (which may hold several lines) to the lines in `text`.
-fn join_line(text: &mut String, line: &str) {
-    if !text.is_empty() {
-        text.push('\n');
-    }
-    text.push_str(line);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,7 +349,7 @@ mod tests {
     /// appended round-robin as a busy server would.
     fn journal_with(rooms: usize, rows: u64) -> (Connection, Journal) {
         let mut conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(crate::store::SCHEMA).unwrap();
+        conn.execute_batch(crate::store::schema::SCHEMA).unwrap();
         conn.execute_batch(SCHEMA).unwrap();
         let mut journal = Journal::open(&mut conn).unwrap();
         for n in 1..=rows {

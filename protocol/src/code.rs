@@ -1,0 +1,81 @@
+//! The error codes of an `error` message (PROTOCOL.md, "Messages").
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a request was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Code {
+    /// The frame is not a JSON object.
+    BadJson,
+    /// A field is missing, of the wrong type or out of range.
+    BadRequest,
+    /// `t` names no request.
+    UnknownType,
+    /// `hello` with a version other than 1.
+    Version,
+    /// No such room, code, token or game.
+    NotFound,
+    /// The room or seat is taken.
+    Full,
+    /// Another seat is moving.
+    NotYourTurn,
+    /// The rules refuse the action.
+    Illegal,
+    /// The sender holds no seat in the room.
+    NotAPlayer,
+    /// The frame is over the size limit.
+    TooBig,
+    /// The sender is over the request rate.
+    RateLimited,
+    /// The server failed (the store, a full queue).
+    Server,
+}
+
+impl Code {
+    /// Every code, for metrics.
+    pub const ALL: [Code; 12] = [
+        Code::BadJson,
+        Code::BadRequest,
+        Code::UnknownType,
+        Code::Version,
+        Code::NotFound,
+        Code::Full,
+        Code::NotYourTurn,
+        Code::Illegal,
+        Code::NotAPlayer,
+        Code::TooBig,
+        Code::RateLimited,
+        Code::Server,
+    ];
+
+    /// The code as sent on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Code::BadJson => "bad_json",
+            Code::BadRequest => "bad_request",
+            Code::UnknownType => "unknown_type",
+            Code::Version => "version",
+            Code::NotFound => "not_found",
+            Code::Full => "full",
+            Code::NotYourTurn => "not_your_turn",
+            Code::Illegal => "illegal",
+            Code::NotAPlayer => "not_a_player",
+            Code::TooBig => "too_big",
+            Code::RateLimited => "rate_limited",
+            Code::Server => "server",
+        }
+    }
+
+    /// The code named `text` on the wire.
+    pub fn parse(text: &str) -> Option<Code> {
+        Code::ALL.into_iter().find(|c| c.as_str() == text)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

@@ -1,0 +1,28 @@
+//! The wire protocol of Orion Online (PROTOCOL.md version 1 and the README's additions):
+//! every request, server message, event and error code as typed Rust, serde both ways. The
+//! server, the terminal client, the load generator and the tests all speak through it, so a
+//! field is named in one place.
+//!
+//! Reading is strict: a missing or ill-typed field is an error naming the field, never a
+//! silent default; fields the spec marks optional are `Option`s, and a field that is always
+//! sent but may be `null` must be present. Extra fields are ignored (a server may add some).
+
+mod code;
+mod event;
+mod fields;
+mod message;
+mod parse;
+mod request;
+mod room;
+mod seat;
+
+pub use code::Code;
+pub use event::{Event, OverReason, Seed, Text};
+pub use message::{Logged, Message, Reply};
+pub use parse::{from_value, parse_reply, parse_request, peek_id, ParseError, RequestError};
+pub use request::{Envelope, Request, RequestId, VERSION};
+pub use room::{
+    Claim, ClaimWindow, GameResult, Millis, Reveal, RoomOptions, RoomSummary, Scores, SeatView,
+    Snapshot, Status, Turn,
+};
+pub use seat::{Seat, Winner};

@@ -1,0 +1,149 @@
+//! Messages, server to client: a JSON object tagged by `t`. A direct reply to a request that
+//! carried an `id` also carries `re`; events never do.
+
+use crate::code::Code;
+use crate::event::{Event, Text};
+use crate::request::RequestId;
+use crate::room::{RoomSummary, Snapshot, Status};
+use crate::seat::Seat;
+use serde::{Deserialize, Serialize};
+
+/// A message with the `re` of the request it answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reply<'a> {
+    /// The message.
+    #[serde(flatten)]
+    pub message: Message<'a>,
+    /// The `id` of the request this answers directly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub re: Option<RequestId>,
+}
+
+impl<'a> Reply<'a> {
+    /// `message`, answering the request `re` (if it had an id).
+    pub fn new(message: Message<'a>, re: Option<RequestId>) -> Reply<'a> {
+        Reply { message, re }
+    }
+
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        // Strings, numbers, booleans and string-keyed maps only: serializing cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl<'a> From<Message<'a>> for Reply<'a> {
+    fn from(message: Message<'a>) -> Reply<'a> {
+        Reply { message, re: None }
+    }
+}
+
+/// A message, by its `t`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum Message<'a> {
+    /// Reply to `hello`.
+    Welcome {
+        /// Player id.
+        player: String,
+        /// The name as the server keeps it.
+        name: String,
+        /// The token to reconnect with.
+        token: String,
+        /// Rooms where this player holds a seat.
+        rooms: Vec<String>,
+    },
+    /// A page of the public rooms.
+    Lobby {
+        /// The rooms, in id order.
+        rooms: Vec<RoomSummary>,
+        /// More rooms follow: ask again with `after` set to the last room shown.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        more: Option<bool>,
+        /// How many rooms are listed in all.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        total: Option<u32>,
+    },
+    /// A seat was taken.
+    Joined {
+        /// Room id.
+        room: String,
+        /// The seat.
+        seat: Seat,
+        /// A private room's invite code.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+    },
+    /// Waiting for a quick match.
+    Queued {
+        /// The game.
+        game: String,
+        /// For how many players.
+        players: u8,
+    },
+    /// Left a room.
+    Left {
+        /// Room id.
+        room: String,
+    },
+    /// A room's whole state.
+    Snapshot(Box<Snapshot>),
+    /// One event of a room.
+    Event {
+        /// Room id.
+        room: Text<'a>,
+        /// Its number in the room, from 1, one more each time.
+        seq: u64,
+        /// The event.
+        ev: Event<'a>,
+    },
+    /// A page of a room's stored events.
+    History {
+        /// Room id.
+        room: String,
+        /// Game id.
+        game: String,
+        /// Where the room is in its life.
+        status: Status,
+        /// The events, in order.
+        events: Vec<Logged<'a>>,
+        /// More follow: ask again with `since` set to the last `seq`.
+        more: bool,
+    },
+    /// A refusal.
+    Error {
+        /// Why.
+        code: Code,
+        /// What was wrong, in words.
+        message: String,
+    },
+    /// Reply to `ping`.
+    Pong,
+}
+
+impl Message<'_> {
+    /// The message's `t` on the wire.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Message::Welcome { .. } => "welcome",
+            Message::Lobby { .. } => "lobby",
+            Message::Joined { .. } => "joined",
+            Message::Queued { .. } => "queued",
+            Message::Left { .. } => "left",
+            Message::Snapshot(_) => "snapshot",
+            Message::Event { .. } => "event",
+            Message::History { .. } => "history",
+            Message::Error { .. } => "error",
+            Message::Pong => "pong",
+        }
+    }
+}
+
+/// One stored event in a `history` message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Logged<'a> {
+    /// Its number in the room.
+    pub seq: u64,
+    /// The event.
+    pub ev: Event<'a>,
+}

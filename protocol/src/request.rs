@@ -1,0 +1,320 @@
+//! Requests, client to server: a JSON object tagged by `t`, with an optional `id` the server
+//! echoes as `re` in its direct reply.
+
+use crate::room::RoomOptions;
+use crate::seat::Seat;
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::Number;
+use std::fmt;
+
+/// The protocol version of this crate.
+pub const VERSION: u64 = 1;
+
+/// A request's `id`: any string or number, echoed as the reply's `re`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RequestId {
+    /// A number, kept exactly as sent.
+    Number(Number),
+    /// A string.
+    Text(String),
+}
+
+impl fmt::Display for RequestId {
+    /// The id as JSON (a string in quotes).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestId::Number(n) => write!(f, "{n}"),
+            RequestId::Text(t) => write!(f, "{}", serde_json::Value::String(t.clone())),
+        }
+    }
+}
+
+impl From<u64> for RequestId {
+    fn from(n: u64) -> RequestId {
+        RequestId::Number(n.into())
+    }
+}
+
+impl From<&str> for RequestId {
+    fn from(t: &str) -> RequestId {
+        RequestId::Text(t.to_owned())
+    }
+}
+
+impl Serialize for RequestId {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            RequestId::Number(n) => n.serialize(serializer),
+            RequestId::Text(t) => serializer.serialize_str(t),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for RequestId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RequestId, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = RequestId;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a request id: a string or a number")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RequestId, E> {
+                Ok(RequestId::Number(v.into()))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RequestId, E> {
+                Ok(RequestId::Number(v.into()))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<RequestId, E> {
+                Number::from_f64(v)
+                    .map(RequestId::Number)
+                    .ok_or_else(|| E::invalid_value(de::Unexpected::Float(v), &self))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RequestId, E> {
+                Ok(RequestId::Text(v.to_owned()))
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+/// A request with its `id`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Envelope {
+    /// Echoed as `re` in the direct reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<RequestId>,
+    /// The request.
+    #[serde(flatten)]
+    pub request: Request,
+}
+
+/// A request, by its `t`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum Request {
+    /// Identify, with the token of an earlier session to get one's seats back.
+    Hello {
+        /// Display name.
+        name: String,
+        /// The protocol version: [`VERSION`].
+        version: u64,
+        /// The token of an earlier `welcome`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+    },
+    /// List the public rooms.
+    Lobby {
+        /// Keep the list coming whenever it changes.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        watch: Option<bool>,
+        /// The page after this room id (the list is in id order and paged).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        after: Option<String>,
+    },
+    /// Open a room.
+    Create {
+        /// Game (or puzzle) id.
+        game: String,
+        /// Room and game options; left out: the game's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        options: Option<RoomOptions>,
+        /// Unlisted, joined by invite code.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        private: Option<bool>,
+    },
+    /// Take a seat, by room id or invite code.
+    Join {
+        /// Room id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<String>,
+        /// Invite code of a private room.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+        /// The seat wanted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// Find a match.
+    Quick {
+        /// Game id.
+        game: String,
+        /// How many players (2–4).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        players: Option<u8>,
+    },
+    /// Watch a room.
+    Spectate {
+        /// Room id.
+        room: String,
+    },
+    /// Give up one's seat, or stop watching.
+    Leave {
+        /// Room id.
+        room: String,
+    },
+    /// Ready to start.
+    Ready {
+        /// Room id.
+        room: String,
+    },
+    /// Turn a rotor.
+    Click {
+        /// Room id.
+        room: String,
+        /// `C4R` or `c+`.
+        click: String,
+        /// The piece being moved, named up front.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        piece: Option<String>,
+    },
+    /// Place a piece.
+    Place {
+        /// Room id.
+        room: String,
+        /// Where.
+        slot: String,
+        /// With all pieces on the board, the slot of the piece to move there.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<String>,
+    },
+    /// End the move.
+    EndTurn {
+        /// Room id.
+        room: String,
+    },
+    /// Throw the die.
+    Roll {
+        /// Room id.
+        room: String,
+    },
+    /// Take three clicks.
+    Three {
+        /// Room id.
+        room: String,
+    },
+    /// Claim a chain.
+    Claim {
+        /// Room id.
+        room: String,
+    },
+    /// Algol: choose the secret man.
+    Secret {
+        /// Room id.
+        room: String,
+        /// Piece token.
+        piece: String,
+    },
+    /// Algol: challenge a suspect.
+    Challenge {
+        /// Room id.
+        room: String,
+        /// Piece token.
+        piece: String,
+    },
+    /// Say something to the room.
+    Chat {
+        /// Room id.
+        room: String,
+        /// The line.
+        text: String,
+    },
+    /// Catch up on a room after a reconnect.
+    Resume {
+        /// Room id.
+        room: String,
+        /// The last `seq` seen.
+        since: u64,
+    },
+    /// A room's stored events, for replay.
+    History {
+        /// Room id.
+        room: String,
+        /// Only events after this `seq` (left out: from the start).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        since: Option<u64>,
+        /// A private room's invite code: its history is shown only with it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+    },
+    /// A move of another game system (Orbit, Orbs).
+    Move {
+        /// Room id.
+        room: String,
+        /// The system's move text (`h8`, `pass`, `black`; `d2-e6`).
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// Orbs: offer a draw, or accept one on offer.
+    Draw {
+        /// Room id.
+        room: String,
+        /// Accept the draw on offer.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        accept: Option<bool>,
+    },
+    /// Are you there?
+    Ping,
+}
+
+impl Request {
+    /// Every request type, to tell an unknown `t` from a malformed known one.
+    pub const TYPES: [&'static str; 22] = [
+        "hello",
+        "lobby",
+        "create",
+        "join",
+        "quick",
+        "spectate",
+        "leave",
+        "ready",
+        "click",
+        "place",
+        "end_turn",
+        "roll",
+        "three",
+        "claim",
+        "secret",
+        "challenge",
+        "chat",
+        "resume",
+        "history",
+        "move",
+        "draw",
+        "ping",
+    ];
+
+    /// The request as JSON text, without an id.
+    pub fn to_json(&self) -> String {
+        // Strings, numbers and string-keyed maps only: serializing cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The room the request is about, if any.
+    pub fn room(&self) -> Option<&str> {
+        match self {
+            Request::Hello { .. }
+            | Request::Lobby { .. }
+            | Request::Create { .. }
+            | Request::Quick { .. }
+            | Request::Ping => None,
+            Request::Join { room, .. } => room.as_deref(),
+            Request::Spectate { room }
+            | Request::Leave { room }
+            | Request::Ready { room }
+            | Request::Click { room, .. }
+            | Request::Place { room, .. }
+            | Request::EndTurn { room }
+            | Request::Roll { room }
+            | Request::Three { room }
+            | Request::Claim { room }
+            | Request::Secret { room, .. }
+            | Request::Challenge { room, .. }
+            | Request::Chat { room, .. }
+            | Request::Resume { room, .. }
+            | Request::History { room, .. }
+            | Request::Move { room, .. }
+            | Request::Draw { room, .. } => Some(room),
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! What a session asks of a room: one command per request, answered on the sender's outbox
+//! in order with the room's events.
+
+use crate::connection::Outbox;
+use crate::lobby::{Player, PlayerId};
+use crate::protocol::{ReplyTo, Request};
+use tokio::sync::oneshot;
+
+/// What a session asks of a room. Replies and errors go to the outbox in the command, in
+/// order with the room's events.
+#[derive(Debug)]
+pub enum RoomCmd {
+    /// Take a seat (or reattach to one's own).
+    Join {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// The seat wanted, by name.
+        seat: Option<String>,
+        /// His connection.
+        outbox: Outbox,
+        /// True once he is a member.
+        done: oneshot::Sender<bool>,
+    },
+    /// Watch.
+    Spectate {
+        /// Request id.
+        re: ReplyTo,
+        /// Who watches.
+        player: PlayerId,
+        /// The watcher's connection.
+        outbox: Outbox,
+        /// True once he is a member.
+        done: oneshot::Sender<bool>,
+    },
+    /// Give up a seat or stop watching.
+    Leave {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// His connection.
+        outbox: Outbox,
+    },
+    /// Ready to start.
+    Ready {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// His connection.
+        outbox: Outbox,
+    },
+    /// A game action.
+    Act {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// The game request (`click`, `place`, `move` …), for the room's game system to read.
+        request: Request,
+        /// His connection.
+        outbox: Outbox,
+    },
+    /// A chat line.
+    Chat {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// The line (checked for length by the session).
+        text: String,
+        /// His connection.
+        outbox: Outbox,
+    },
+    /// Catch up after a reconnect.
+    Resume {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// Last seq seen.
+        since: u64,
+        /// His new connection.
+        outbox: Outbox,
+        /// True once he is a member.
+        done: oneshot::Sender<bool>,
+    },
+    /// A connection went away.
+    Detach {
+        /// Its id.
+        conn: u64,
+    },
+}

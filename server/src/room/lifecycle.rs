@@ -1,0 +1,239 @@
+//! A room's beginning: made new (stored, then its task started with its first players) or
+//! rebuilt from the store after a restart (its events and actions replayed).
+
+use super::clock::TurnClock;
+use super::event::RoomEvent;
+use super::options::RoomOptions;
+use super::Occupant;
+use super::{Room, Status};
+use crate::lobby::{Player, Queued, RoomHandle, RoomId};
+use crate::protocol::{Code, Refusal};
+use crate::server::Shared;
+use crate::store::{RoomRecord, SavedRoom};
+use crate::system::{GameInfo, GameSystem, Table};
+use rand::Rng;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+/// Creates a room for `game` of `system`, seats `first` in order (the creator, or a quick
+/// match's players), stores it and starts its task.
+pub fn create(
+    shared: &Arc<Shared>,
+    system: &Arc<dyn GameSystem>,
+    game: &GameInfo,
+    options: RoomOptions,
+    private: bool,
+    auto_start: bool,
+    first: Vec<(Queued, Option<String>)>,
+) -> Result<RoomHandle, Refusal> {
+    let seed: u64 = rand::thread_rng().gen();
+    let table = system.table(game, &options.game, seed)?;
+    let id: RoomId = Arc::from(format!("r{:08x}", rand::thread_rng().gen::<u32>()));
+    let code: Option<Arc<str>> = private.then(invite_code);
+    let salt = hex::encode(rand::thread_rng().gen::<[u8; 16]>());
+    let options_json = options.to_json();
+    let record = RoomRecord {
+        id: id.to_string(),
+        game: game.id.to_string(),
+        options: options_json.to_string(),
+        seed,
+        private,
+        code: code.as_ref().map(|c| c.to_string()),
+        salt: Some(salt.clone()),
+    };
+    crate::store::blocking(|| shared.store.create_room(&record))
+        .map_err(|e| Refusal::new(Code::Server, e.to_string()))?;
+    let mut room = Room::new(
+        shared.clone(),
+        Setup {
+            id,
+            code,
+            private,
+            options,
+            options_json,
+            system: system.clone(),
+            game_id: game.id,
+            table,
+        },
+    );
+    room.salt = Some(salt);
+    room.auto_start = auto_start;
+    let (handle, rx) = room.handle();
+    if !shared.lobby.rooms.insert(handle.clone()) {
+        let now = shared.clock.now_ms();
+        let _ = crate::store::blocking(|| shared.store.set_status(&record.id, "closed", now));
+        return Err(Refusal::new(
+            Code::Full,
+            "the server has no room for more rooms",
+        ));
+    }
+    // The first seats are taken by the room's own task, before any other command reaches it.
+    tokio::spawn(room.run(Some(first), rx));
+    Ok(handle)
+}
+
+/// Rebuilds an unfinished room from the store (replaying its actions) and starts its task.
+pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, String> {
+    let rec = saved.record;
+    let (system, game) = shared
+        .find_game(&rec.game)
+        .ok_or_else(|| format!("unknown game {}", rec.game))?;
+    let stored: Value = serde_json::from_str(&rec.options).map_err(|e| format!("options: {e}"))?;
+    let options =
+        RoomOptions::parse(Some(&stored), &*system, &game, None).map_err(|e| e.to_string())?;
+    let table = system
+        .table(&game, &options.game, rec.seed)
+        .map_err(|e| e.to_string())?;
+    let options_json = options.to_json();
+    let mut room = Room::new(
+        shared.clone(),
+        Setup {
+            id: Arc::from(rec.id.as_str()),
+            code: rec.code.as_deref().map(Arc::from),
+            private: rec.private,
+            options,
+            options_json,
+            system: system.clone(),
+            game_id: game.id,
+            table,
+        },
+    );
+    room.salt = rec.salt.clone();
+    let now = shared.clock.now_ms();
+    for (seq, text) in &saved.events {
+        room.seq = *seq;
+        match RoomEvent::read(text) {
+            Some(RoomEvent::Joined { seat, player, name }) => {
+                if let Some(seat) = room.seat_named(&seat) {
+                    let player = Player {
+                        id: Arc::from(player.as_str()),
+                        name: Arc::from(name.as_str()),
+                    };
+                    let occupant = Occupant {
+                        player,
+                        conn: None,
+                        ready: false,
+                        hold_until: None,
+                    };
+                    room.seats.insert(seat, occupant);
+                }
+            }
+            Some(RoomEvent::Left { seat }) => {
+                if let Some(seat) = room.seat_named(&seat) {
+                    room.seats.remove(&seat);
+                }
+            }
+            Some(RoomEvent::Start { .. }) => room.status = Status::Playing,
+            Some(RoomEvent::Over { .. }) => room.status = Status::Finished,
+            Some(RoomEvent::Chat { .. }) => {}
+            // The game's own events: the occupant of a seat when it made a hidden choice is
+            // the one shown it.
+            None => {
+                let chooser = serde_json::from_str::<Value>(text)
+                    .ok()
+                    .and_then(|ev| room.table.hidden_choice(&ev));
+                if let Some(seat) = chooser {
+                    if let Some(o) = room.seats.get(&seat) {
+                        room.secret_owners.insert(seat, o.player.id.clone());
+                    }
+                }
+            }
+        }
+    }
+    room.appends = saved.appends;
+    for a in &saved.actions {
+        let Some(seat) = room.seat_named(&a.seat) else {
+            tracing::warn!(room = %room.id, "replayed action of no seat: {}", a.seat);
+            continue;
+        };
+        if let Err(e) = room.table.apply(seat, &a.action, a.at) {
+            tracing::warn!(room = %room.id, "replayed action refused: {e}");
+        }
+    }
+    let hold = room.hold();
+    for occupant in room.seats.values_mut() {
+        occupant.hold_until = Some(now.saturating_add(hold));
+        shared.lobby.take_seat(&occupant.player.id, &room.id);
+    }
+    room.arm_clock(now);
+    room.pause_clock_while_away(now);
+    let (handle, rx) = room.handle();
+    if !shared.lobby.rooms.insert(handle.clone()) {
+        return Err("directory full".into());
+    }
+    room.publish();
+    tokio::spawn(room.run(None, rx));
+    Ok(handle)
+}
+
+/// What a room is made of, new or restored.
+pub(super) struct Setup {
+    /// Room id.
+    pub(super) id: RoomId,
+    /// Invite code of a private room.
+    pub(super) code: Option<Arc<str>>,
+    /// Unlisted.
+    pub(super) private: bool,
+    /// Options.
+    pub(super) options: RoomOptions,
+    /// `options` as sent to clients.
+    pub(super) options_json: Value,
+    /// The game system that plays here.
+    pub(super) system: Arc<dyn GameSystem>,
+    /// The game's id.
+    pub(super) game_id: &'static str,
+    /// The game.
+    pub(super) table: Box<dyn Table>,
+}
+
+/// The commitment to a room's seed: hex SHA-256 of `"{seed}:{salt hex}"` (the seed in
+/// decimal), published in `start`; `over` reveals seed and salt.
+pub(super) fn seed_commitment(seed: u64, salt: &[u8]) -> String {
+    hex::encode(Sha256::digest(format!("{seed}:{}", hex::encode(salt))))
+}
+
+/// A six-letter invite code without look-alike letters.
+fn invite_code() -> Arc<str> {
+    const LETTERS: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut rng = rand::thread_rng();
+    let code: String = (0..6)
+        .map(|_| LETTERS[rng.gen_range(0..LETTERS.len())] as char)
+        .collect();
+    Arc::from(code)
+}
+
+impl Room {
+    pub(super) fn new(shared: Arc<Shared>, setup: Setup) -> Room {
+        let mut clock = TurnClock::default();
+        if let Some(bank) = setup.options.time_bank {
+            for s in setup.table.seats() {
+                clock.banks.insert(s.seat, bank);
+            }
+        }
+        Room {
+            id: setup.id,
+            code: setup.code,
+            private: setup.private,
+            options: setup.options,
+            options_json: setup.options_json,
+            system: setup.system,
+            game_id: setup.game_id,
+            table: setup.table,
+            status: Status::Waiting,
+            auto_start: false,
+            seats: BTreeMap::new(),
+            spectators: HashMap::new(),
+            watched_by: HashSet::new(),
+            seq: 0,
+            appends: 0,
+            clock,
+            result: None,
+            salt: None,
+            secret_owners: BTreeMap::new(),
+            published: None,
+            shared,
+        }
+    }
+}

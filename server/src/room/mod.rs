@@ -1,0 +1,366 @@
+//! One task per room: it alone owns the game, the seats, the spectators, the per-room `seq`
+//! and the clocks. Sessions send it commands; it answers on the sender's outbox, appends
+//! every event to the store before broadcasting it, and serializes each event once for all
+//! members. Claims are timed by the server clock as the room accepts them, so a claim racing
+//! the mover's next click is settled in arrival order by the engine.
+//!
+//! The room is split by concern: `options` (what a room is made with), `command` (what
+//! sessions ask of it), `lifecycle` (create, restore), `seats` (joining, watching, leaving,
+//! resuming, starting), `play` (game actions and their events), `clock` (turn clocks, holds),
+//! `view` (snapshots and the lobby listing), `event` (the room's own events, typed).
+
+mod clock;
+mod command;
+mod event;
+mod lifecycle;
+mod options;
+mod play;
+mod seats;
+mod view;
+
+use crate::clock::Millis;
+use crate::connection::Outbox;
+use crate::lobby::{Player, PlayerId, Queued, RoomHandle, RoomId};
+use crate::protocol::{self, Code, Frame, Refusal, ReplyTo};
+use crate::server::Shared;
+use crate::store::{ActionRecord, Append, StoreError};
+use crate::system::{GameSystem, Seat, Table};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+pub use command::RoomCmd;
+pub use lifecycle::{create, restore};
+pub use options::{RoomOptions, DEFAULT_SEAT_HOLD, MIN_TURN_CLOCK};
+
+/// Commands queued for one room before senders wait (a flooder is bounded by its rate limit
+/// long before this).
+pub const ROOM_QUEUE: usize = 256;
+/// Most spectators in one room; more are refused with `full`.
+pub const MAX_SPECTATORS: usize = 1_000;
+/// Most events a `resume` replays (and at most 3/4 of the send queue); a client further
+/// behind gets a snapshot.
+pub const MAX_RESUME: usize = 2_000;
+/// How long a room that has not started keeps the seat of a player who went away, whatever
+/// its `seat_hold`: a waiting room with nobody connected is closed after this, so rooms made
+/// and left cannot pile up.
+pub const WAITING_HOLD: Millis = 60_000;
+
+/// Where a room is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Seats are being filled.
+    Waiting,
+    /// The game is on.
+    Playing,
+    /// The game has ended.
+    Finished,
+}
+
+impl Status {
+    /// As on the wire and in the store.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Playing => "playing",
+            Status::Finished => "finished",
+        }
+    }
+}
+
+/// A filled seat.
+#[derive(Debug)]
+struct Occupant {
+    /// Who sits there.
+    player: Player,
+    /// His live connection; `None` while he is away.
+    conn: Option<Outbox>,
+    /// He said `ready`.
+    ready: bool,
+    /// While away: when his seat is given up.
+    hold_until: Option<Millis>,
+}
+
+/// One room, owned by its task.
+struct Room {
+    /// Room id.
+    id: RoomId,
+    /// Invite code of a private room.
+    code: Option<Arc<str>>,
+    /// Unlisted.
+    private: bool,
+    /// Options, and their JSON for snapshots and the lobby.
+    options: RoomOptions,
+    /// `options` as sent to clients.
+    options_json: Value,
+    /// The game system that plays here.
+    system: Arc<dyn GameSystem>,
+    /// The game's id (`hydra-2`).
+    game_id: &'static str,
+    /// The game (set up at creation; actions are accepted once it is playing).
+    table: Box<dyn Table>,
+    /// Waiting, playing or finished.
+    status: Status,
+    /// Start without `ready` (quick matches).
+    auto_start: bool,
+    /// Filled seats.
+    seats: BTreeMap<Seat, Occupant>,
+    /// Watchers by connection id.
+    spectators: HashMap<u64, Outbox>,
+    /// Who has watched (by player id), so that a watcher whose connection dropped may
+    /// `resume`; bounded (cleared past twice [`MAX_SPECTATORS`]).
+    watched_by: HashSet<PlayerId>,
+    /// The last event's seq (0 before the first).
+    seq: u64,
+    /// Appends stored so far (they are numbered from 1 in the store).
+    appends: u64,
+    /// The turn clock.
+    clock: clock::TurnClock,
+    /// The summary last sent to the lobby, to skip republishing an unchanged one (a publish
+    /// marks the public list for a rebuild and may wake its watchers).
+    published: Option<view::Published>,
+    /// A result the server decided (time forfeit, abandoned game), which the engine's game
+    /// does not know about.
+    result: Option<Value>,
+    /// Hex salt of the seed's commitment: the commitment goes out in `start`, seed and salt
+    /// in `over`, so anyone can check every throw and random start (`None`: an older room).
+    salt: Option<String>,
+    /// Who chose each seat's hidden choice (Algol's secret man): only he is shown it, not a
+    /// later occupant of the seat.
+    secret_owners: BTreeMap<Seat, PlayerId>,
+    /// Server-wide state.
+    shared: Arc<Shared>,
+}
+
+impl Room {
+    /// The seat of this game named `name` (`S`), if it plays here.
+    pub(super) fn seat_named(&self, name: &str) -> Option<Seat> {
+        self.table
+            .seats()
+            .iter()
+            .map(|s| s.seat)
+            .find(|s| s.0.eq_ignore_ascii_case(name))
+    }
+
+    pub(super) fn handle(&self) -> (RoomHandle, mpsc::Receiver<RoomCmd>) {
+        let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+        let handle = RoomHandle {
+            id: self.id.clone(),
+            code: self.code.clone(),
+            tx,
+        };
+        (handle, rx)
+    }
+
+    /// The room's task: seats `first` for a new room (the creator, or a quick match's
+    /// players), then takes commands until the room ends. The room lives in this one future
+    /// (a block around it would keep a second copy).
+    pub(super) async fn run(
+        mut self,
+        first: Option<Vec<(Queued, Option<String>)>>,
+        mut rx: mpsc::Receiver<RoomCmd>,
+    ) {
+        if let Some(first) = first {
+            for (q, seat) in first {
+                self.join(q.re, q.player, seat, q.outbox).await;
+            }
+            self.maybe_start().await;
+            self.publish();
+        }
+        let mut shutdown = self.shared.shutdown();
+        loop {
+            if self.is_done() {
+                break;
+            }
+            let timer = match self.next_deadline() {
+                Some(at) => self.shared.clock.sleep_until(at),
+                None => Box::pin(std::future::pending()),
+            };
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle_cmd(cmd).await,
+                    None => break,
+                },
+                _ = timer => self.on_timer().await,
+                _ = shutdown.changed() => break,
+            }
+        }
+        if self.status == Status::Waiting && self.seats.is_empty() {
+            self.set_status("closed");
+        }
+        self.shared.lobby.rooms.remove(&self.id);
+        self.shared.lobby.publish(&self.id, None);
+        for o in self.seats.values() {
+            if self.status == Status::Finished {
+                self.shared.lobby.free_seat(&o.player.id, &self.id);
+            }
+        }
+        tracing::debug!(room = %self.id, "room task ended");
+    }
+
+    /// A room ends when it can no longer be played or seen: before the start, when no seat
+    /// is held (watchers alone do not keep a room open, or one connection could hold rooms
+    /// made and left without bound); after the end, when nobody is connected.
+    pub(super) fn is_done(&self) -> bool {
+        let connected =
+            self.seats.values().any(|o| o.conn.is_some()) || !self.spectators.is_empty();
+        match self.status {
+            Status::Waiting => self.seats.is_empty(),
+            Status::Playing => false,
+            Status::Finished => !connected,
+        }
+    }
+
+    pub(super) fn next_deadline(&self) -> Option<Millis> {
+        let holds = self.seats.values().filter_map(|o| o.hold_until);
+        holds.chain(self.clock.deadline).min()
+    }
+
+    pub(super) async fn handle_cmd(&mut self, cmd: RoomCmd) {
+        match cmd {
+            RoomCmd::Join {
+                re,
+                player,
+                seat,
+                outbox,
+                done,
+            } => {
+                let ok = self.join(re, player, seat, outbox).await;
+                let _ = done.send(ok);
+                self.maybe_start().await;
+                self.publish();
+            }
+            RoomCmd::Spectate {
+                re,
+                player,
+                outbox,
+                done,
+            } => {
+                let _ = done.send(self.spectate(re, player, outbox));
+                self.publish();
+            }
+            RoomCmd::Leave { re, player, outbox } => {
+                self.leave(re, player, outbox).await;
+                self.publish();
+            }
+            RoomCmd::Ready { re, player, outbox } => self.ready(re, player, outbox).await,
+            RoomCmd::Act {
+                re,
+                player,
+                request,
+                outbox,
+            } => self.act(re, player, request, outbox).await,
+            RoomCmd::Chat {
+                re,
+                player,
+                text,
+                outbox,
+            } => self.chat(re, player, text, outbox).await,
+            RoomCmd::Resume {
+                re,
+                player,
+                since,
+                outbox,
+                done,
+            } => {
+                let _ = done.send(self.resume(re, player, since, outbox));
+                self.publish();
+            }
+            RoomCmd::Detach { conn } => self.detach(conn),
+        }
+    }
+
+    pub(super) fn seat_of(&self, player: &PlayerId) -> Option<Seat> {
+        self.seats
+            .iter()
+            .find(|(_, o)| &o.player.id == player)
+            .map(|(s, _)| *s)
+    }
+
+    pub(super) fn refuse(
+        &self,
+        re: &ReplyTo,
+        outbox: &Outbox,
+        code: Code,
+        message: impl Into<String>,
+    ) {
+        outbox.refuse(re, &Refusal::new(code, message));
+    }
+
+    pub(super) fn finish(&mut self) {
+        self.status = Status::Finished;
+        self.clock.deadline = None;
+        self.set_status("finished");
+        for o in self.seats.values() {
+            self.shared.lobby.free_seat(&o.player.id, &self.id);
+        }
+    }
+
+    pub(super) fn set_status(&self, status: &str) {
+        let now = self.shared.clock.now_ms();
+        if let Err(e) =
+            crate::store::blocking(|| self.shared.store.set_status(&self.id, status, now))
+        {
+            tracing::error!(room = %self.id, "could not store status {status}: {e}");
+        }
+    }
+
+    /// Stores `evs` (with the action that caused them) under the next seqs, waits for the
+    /// group commit that holds them, then sends each, serialized once, to every member.
+    /// Nothing is sent if the store refuses. The room takes no other command meanwhile, so
+    /// nobody sees a state that is not stored.
+    pub(super) async fn emit(
+        &mut self,
+        evs: Vec<String>,
+        action: Option<ActionRecord>,
+    ) -> Result<(), StoreError> {
+        let mut events = Vec::with_capacity(evs.len());
+        let mut frames = Vec::with_capacity(evs.len());
+        for (i, text) in evs.into_iter().enumerate() {
+            let seq = self.seq + 1 + i as u64;
+            frames.push(protocol::event_frame(&self.id, seq, &text));
+            events.push((seq, text));
+        }
+        let seq = self.seq + frames.len() as u64;
+        let append = Append {
+            room: self.id.clone(),
+            n: self.appends + 1,
+            action,
+            events,
+            seq,
+        };
+        self.shared.store.append(append).wait().await?;
+        self.appends += 1;
+        self.seq = seq;
+        self.shared
+            .metrics
+            .events_total
+            .fetch_add(frames.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        for frame in &frames {
+            self.broadcast(frame);
+        }
+        Ok(())
+    }
+
+    /// Sends a frame to every member. A member whose queue is full has been disconnected by
+    /// its outbox; it is dropped here too and may `resume` later.
+    pub(super) fn broadcast(&mut self, frame: &Frame) {
+        let now = self.shared.clock.now_ms();
+        let hold = self.hold();
+        let mut lost = false;
+        for o in self.seats.values_mut() {
+            if let Some(conn) = &o.conn {
+                if !conn.send(frame.clone()) {
+                    o.conn = None;
+                    o.hold_until = Some(now.saturating_add(hold));
+                    lost = true;
+                }
+            }
+        }
+        self.spectators.retain(|_, conn| conn.send(frame.clone()));
+        if lost {
+            self.pause_clock_while_away(now);
+        }
+    }
+}

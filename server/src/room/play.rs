@@ -1,0 +1,126 @@
+//! Game actions: the room's game system takes or refuses each; what it caused is stored and
+//! then sent, and the game's end is written with the room's seed revealed.
+
+use super::event::RoomEvent;
+use super::{Room, Status};
+use crate::clock::Millis;
+use crate::connection::Outbox;
+use crate::lobby::Player;
+use crate::protocol::{Code, ReplyTo, Request};
+use crate::store::ActionRecord;
+use crate::system::Seat;
+use serde_json::Value;
+
+impl Room {
+    pub(super) async fn act(
+        &mut self,
+        re: ReplyTo,
+        player: Player,
+        request: Request,
+        outbox: Outbox,
+    ) {
+        let action = match self.system.action(&request) {
+            Some(Ok(action)) => action,
+            Some(Err(refusal)) => return outbox.refuse(&re, &refusal),
+            None => {
+                return self.refuse(
+                    &re,
+                    &outbox,
+                    Code::BadRequest,
+                    format!("{} is not a move in {}", request.name(), self.game_id),
+                )
+            }
+        };
+        let Some(seat) = self.seat_of(&player.id) else {
+            self.refuse(
+                &re,
+                &outbox,
+                Code::NotAPlayer,
+                format!(
+                    "you hold no seat in room {}: spectators cannot move",
+                    self.id
+                ),
+            );
+            return;
+        };
+        match self.status {
+            Status::Waiting => {
+                self.refuse(
+                    &re,
+                    &outbox,
+                    Code::Illegal,
+                    "the game has not started: every seat must be filled and ready",
+                );
+                return;
+            }
+            Status::Finished => {
+                self.refuse(&re, &outbox, Code::Illegal, "the game is over");
+                return;
+            }
+            Status::Playing => {}
+        }
+        let now = self.shared.clock.now_ms();
+        if self.step(seat, &action, now, Some((&re, &outbox))).await == Some(true) {
+            self.secret_owners.insert(seat, player.id);
+        }
+    }
+
+    /// Steps the game and publishes what it caused; a refusal goes to `sender` alone. Once
+    /// the action is taken and stored: whether it made a hidden choice for its seat.
+    pub(super) async fn step(
+        &mut self,
+        seat: Seat,
+        action: &str,
+        now: Millis,
+        sender: Option<(&ReplyTo, &Outbox)>,
+    ) -> Option<bool> {
+        let before = self.table.clone_table();
+        let applied = match self.table.apply(seat, action, now) {
+            Ok(applied) => applied,
+            Err(refusal) => {
+                if let Some((re, outbox)) = sender {
+                    outbox.refuse(re, &refusal);
+                }
+                return None;
+            }
+        };
+        let mut evs = applied.events;
+        if let Some(result) = &applied.over {
+            evs.push(self.over_event(result.clone(), None).text());
+        }
+        let record = ActionRecord {
+            seat: seat.0.to_string(),
+            action: action.to_string(),
+            at: now,
+        };
+        if let Err(e) = self.emit(evs, Some(record)).await {
+            self.table = before;
+            if let Some((re, outbox)) = sender {
+                self.refuse(re, outbox, Code::Server, e.to_string());
+            }
+            return None;
+        }
+        if applied.over.is_some() {
+            self.finish();
+        } else {
+            self.arm_clock(now);
+        }
+        Some(applied.hidden)
+    }
+
+    /// An `over` event with `result` (and, when the room decided it, why and whose time
+    /// ran out), revealing the room's seed and the salt of its commitment.
+    pub(super) fn over_event(
+        &self,
+        result: Value,
+        decided: Option<(&str, Option<Seat>)>,
+    ) -> RoomEvent {
+        RoomEvent::Over {
+            result,
+            reason: decided.map(|(why, _)| why.to_string()),
+            seat: decided.and_then(|(_, seat)| seat).map(|s| s.0.to_string()),
+            seed: self.salt.as_ref().map(|_| self.table.seed().to_string()),
+            salt: self.salt.clone(),
+        }
+    }
+}

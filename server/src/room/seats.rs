@@ -1,0 +1,355 @@
+//! Who is in a room: taking, holding and giving up seats, watching, coming back, chat, and
+//! the start once every seat is filled and ready.
+
+use super::event::RoomEvent;
+use super::lifecycle::seed_commitment;
+use super::{Occupant, MAX_RESUME, MAX_SPECTATORS, WAITING_HOLD};
+use super::{Room, Status};
+use crate::clock::Millis;
+use crate::connection::Outbox;
+use crate::lobby::{Player, PlayerId};
+use crate::protocol::{self, Code, ReplyTo};
+use crate::system::Seat;
+use serde_json::json;
+
+impl Room {
+    pub(super) async fn join(
+        &mut self,
+        re: ReplyTo,
+        player: Player,
+        want: Option<String>,
+        outbox: Outbox,
+    ) -> bool {
+        if let Some(seat) = self.seat_of(&player.id) {
+            self.attach(seat, outbox.clone());
+            self.reply_joined(&re, seat, &outbox);
+            return true;
+        }
+        if self.status == Status::Finished {
+            self.refuse(&re, &outbox, Code::Illegal, "the game is over");
+            return false;
+        }
+        let all: Vec<Seat> = self.table.seats().iter().map(|s| s.seat).collect();
+        let free: Vec<Seat> = all
+            .iter()
+            .copied()
+            .filter(|s| !self.seats.contains_key(s))
+            .collect();
+        let want = want.map(|w| self.seat_named(&w).ok_or(w));
+        let seat = match want {
+            Some(Err(w)) => {
+                let names: Vec<String> = all.iter().map(|s| s.to_string()).collect();
+                self.refuse(
+                    &re,
+                    &outbox,
+                    Code::BadRequest,
+                    format!(
+                        "seat {} does not play in this game (seats: {})",
+                        w.chars().take(8).collect::<String>(),
+                        names.join(", ")
+                    ),
+                );
+                return false;
+            }
+            Some(Ok(w)) if !free.contains(&w) => {
+                self.refuse(&re, &outbox, Code::Full, format!("seat {w} is taken"));
+                return false;
+            }
+            Some(Ok(w)) => w,
+            None => match free.first() {
+                Some(s) => *s,
+                None => {
+                    self.refuse(&re, &outbox, Code::Full, "every seat is taken");
+                    return false;
+                }
+            },
+        };
+        if !self.shared.lobby.take_seat(&player.id, &self.id) {
+            self.refuse(
+                &re,
+                &outbox,
+                Code::Full,
+                format!(
+                    "you hold seats in {} rooms already",
+                    crate::lobby::MAX_SEATS_PER_PLAYER
+                ),
+            );
+            return false;
+        }
+        let ev = RoomEvent::Joined {
+            seat: seat.0.into(),
+            player: player.id.to_string(),
+            name: player.name.to_string(),
+        };
+        if let Err(e) = self.emit(vec![ev.text()], None).await {
+            self.shared.lobby.free_seat(&player.id, &self.id);
+            self.refuse(&re, &outbox, Code::Server, e.to_string());
+            return false;
+        }
+        let conn = (!outbox.is_closed()).then(|| outbox.clone());
+        let hold_until = conn
+            .is_none()
+            .then(|| self.shared.clock.now_ms().saturating_add(self.hold()));
+        self.seats.insert(
+            seat,
+            Occupant {
+                player,
+                conn,
+                ready: false,
+                hold_until,
+            },
+        );
+        self.reply_joined(&re, seat, &outbox);
+        true
+    }
+
+    pub(super) fn reply_joined(&self, re: &ReplyTo, seat: Seat, outbox: &Outbox) {
+        let mut body = json!({"t": "joined", "room": &*self.id, "seat": json!(seat.0)});
+        if let Some(code) = &self.code {
+            body["code"] = json!(&**code);
+        }
+        outbox.send(protocol::reply(re, body));
+        outbox.send(self.snapshot(&None, Some(seat)));
+    }
+
+    pub(super) fn attach(&mut self, seat: Seat, outbox: Outbox) {
+        self.spectators.remove(&outbox.id);
+        if let Some(o) = self.seats.get_mut(&seat) {
+            o.conn = Some(outbox);
+            o.hold_until = None;
+        }
+        self.pause_clock_while_away(self.shared.clock.now_ms());
+    }
+
+    /// How long the seat of a player who went away is held: the room's `seat_hold`, but at
+    /// most [`WAITING_HOLD`] before the game starts.
+    pub(super) fn hold(&self) -> Millis {
+        match self.status {
+            Status::Waiting => self.options.seat_hold.min(WAITING_HOLD),
+            _ => self.options.seat_hold,
+        }
+    }
+
+    pub(super) fn spectate(&mut self, re: ReplyTo, player: PlayerId, outbox: Outbox) -> bool {
+        if !self.add_spectator(&re, player, &outbox) {
+            return false;
+        }
+        outbox.send(self.snapshot(&re, None));
+        true
+    }
+
+    /// Makes `outbox` a watcher, unless the room has all it can take.
+    pub(super) fn add_spectator(
+        &mut self,
+        re: &ReplyTo,
+        player: PlayerId,
+        outbox: &Outbox,
+    ) -> bool {
+        if self.spectators.len() >= MAX_SPECTATORS {
+            self.refuse(
+                re,
+                outbox,
+                Code::Full,
+                "this room has all the spectators it can take",
+            );
+            return false;
+        }
+        if self.watched_by.len() >= 2 * MAX_SPECTATORS {
+            // Forget old watchers rather than grow: they can still `spectate` again.
+            self.watched_by.clear();
+        }
+        self.watched_by.insert(player);
+        self.spectators.insert(outbox.id, outbox.clone());
+        true
+    }
+
+    pub(super) async fn leave(&mut self, re: ReplyTo, player: Player, outbox: Outbox) {
+        let was_watching = self.spectators.remove(&outbox.id).is_some();
+        let seat = self.seat_of(&player.id);
+        if seat.is_none() && !was_watching {
+            self.refuse(
+                &re,
+                &outbox,
+                Code::NotAPlayer,
+                format!("you are not in room {}", self.id),
+            );
+            return;
+        }
+        if let Some(seat) = seat {
+            self.vacate(seat).await;
+        }
+        outbox.send(protocol::reply(
+            &re,
+            json!({"t": "left", "room": &*self.id}),
+        ));
+    }
+
+    /// Gives up a seat: a `left` event; a game in progress carries on with the seat empty
+    /// (anyone may `join` it); with every seat empty it ends without a winner.
+    pub(super) async fn vacate(&mut self, seat: Seat) {
+        let Some(o) = self.seats.remove(&seat) else {
+            return;
+        };
+        self.shared.lobby.free_seat(&o.player.id, &self.id);
+        let left = RoomEvent::Left {
+            seat: seat.0.into(),
+        };
+        let _ = self.emit(vec![left.text()], None).await;
+        if self.status == Status::Playing && self.seats.is_empty() {
+            let result = self.table.abandoned();
+            let ev = self.over_event(result.clone(), Some(("abandoned", None)));
+            self.result = Some(result);
+            let _ = self.emit(vec![ev.text()], None).await;
+            self.finish();
+        }
+    }
+
+    pub(super) async fn ready(&mut self, re: ReplyTo, player: Player, outbox: Outbox) {
+        let Some(seat) = self.seat_of(&player.id) else {
+            self.refuse(
+                &re,
+                &outbox,
+                Code::NotAPlayer,
+                format!("you hold no seat in room {}", self.id),
+            );
+            return;
+        };
+        if self.status != Status::Waiting {
+            self.refuse(&re, &outbox, Code::Illegal, "the game has already started");
+            return;
+        }
+        if let Some(o) = self.seats.get_mut(&seat) {
+            o.ready = true;
+        }
+        self.maybe_start().await;
+        self.publish();
+    }
+
+    pub(super) async fn maybe_start(&mut self) {
+        if self.status != Status::Waiting {
+            return;
+        }
+        let full = self
+            .table
+            .seats()
+            .iter()
+            .all(|s| self.seats.contains_key(&s.seat));
+        let ready = self.auto_start || self.seats.values().all(|o| o.ready);
+        if !(full && ready) {
+            return;
+        }
+        let salt = self.salt.as_deref().and_then(|s| hex::decode(s).ok());
+        let ev = RoomEvent::Start {
+            position: self.table.position(),
+            turn: self.table.turn(),
+            seed_commitment: salt.map(|salt| seed_commitment(self.table.seed(), &salt)),
+        };
+        if self.emit(vec![ev.text()], None).await.is_err() {
+            return;
+        }
+        self.status = Status::Playing;
+        self.set_status("playing");
+        let now = self.shared.clock.now_ms();
+        self.arm_clock(now);
+    }
+
+    pub(super) async fn chat(&mut self, re: ReplyTo, player: Player, text: String, outbox: Outbox) {
+        let seat = self.seat_of(&player.id);
+        if seat.is_none() && !self.spectators.contains_key(&outbox.id) {
+            self.refuse(
+                &re,
+                &outbox,
+                Code::NotAPlayer,
+                format!("you are not in room {}", self.id),
+            );
+            return;
+        }
+        let ev = RoomEvent::Chat {
+            seat: seat.map(|s| s.0.into()),
+            name: player.name.to_string(),
+            text,
+        };
+        if let Err(e) = self.emit(vec![ev.text()], None).await {
+            self.refuse(&re, &outbox, Code::Server, e.to_string());
+        }
+    }
+
+    pub(super) fn resume(
+        &mut self,
+        re: ReplyTo,
+        player: Player,
+        since: u64,
+        outbox: Outbox,
+    ) -> bool {
+        if since > self.seq {
+            self.refuse(
+                &re,
+                &outbox,
+                Code::BadRequest,
+                format!("since {since} is past this room's last event {}", self.seq),
+            );
+            return false;
+        }
+        let seat = self.seat_of(&player.id);
+        match seat {
+            Some(seat) => self.attach(seat, outbox.clone()),
+            None if self.private => {
+                self.refuse(&re, &outbox, Code::NotFound, format!("no room {}", self.id));
+                return false;
+            }
+            // A watcher whose connection dropped carries on watching; `resume` never makes
+            // anyone a spectator who was not one.
+            None if self.watched_by.contains(&player.id) => {
+                if !self.add_spectator(&re, player.id, &outbox) {
+                    return false;
+                }
+            }
+            None => {
+                self.refuse(
+                    &re,
+                    &outbox,
+                    Code::NotAPlayer,
+                    format!("you are not in room {}: spectate it to watch", self.id),
+                );
+                return false;
+            }
+        }
+        // Replaying more than fits in the client's send queue would only get it dropped as
+        // slow: past that, a snapshot.
+        let limit = MAX_RESUME.min(self.shared.send_queue * 3 / 4);
+        let missed = self.seq - since;
+        if missed as usize > limit {
+            outbox.send(self.snapshot(&re, seat));
+            return true;
+        }
+        match crate::store::blocking(|| self.shared.store.events(&self.id, since, limit)) {
+            Ok(events) => {
+                for (seq, ev) in events {
+                    outbox.send(protocol::event_frame(&self.id, seq, &ev));
+                }
+            }
+            Err(e) => {
+                tracing::warn!(room = %self.id, "resume from store failed: {e}");
+                outbox.send(self.snapshot(&re, seat));
+            }
+        }
+        true
+    }
+
+    pub(super) fn detach(&mut self, conn: u64) {
+        let now = self.shared.clock.now_ms();
+        let hold = self.hold();
+        let mut changed = self.spectators.remove(&conn).is_some();
+        for o in self.seats.values_mut() {
+            if o.conn.as_ref().is_some_and(|c| c.id == conn) {
+                o.conn = None;
+                o.hold_until = Some(now.saturating_add(hold));
+                changed = true;
+            }
+        }
+        if changed {
+            self.pause_clock_while_away(now);
+            self.publish();
+        }
+    }
+}

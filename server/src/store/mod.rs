@@ -1,0 +1,75 @@
+//! The durable event log. Every room's seed, options and accepted actions are stored with
+//! the events they caused, each batch committed before any of it is sent. On start the server
+//! replays the actions of every unfinished room through a fresh game (the engine is
+//! deterministic) and carries on from the last stored event. `Store` is a small trait so the
+//! log can move to another database without touching the rooms.
+//!
+//! One writer thread owns the SQLite connection. Appends from every room queue up while it
+//! commits and go into the next transaction together (group commit), so a commit's cost is
+//! shared by all the rooms that clicked meanwhile; each room awaits its own [`Commit`] before
+//! sending anything. A second thread on its own connection copies the WAL back into the
+//! database (a passive checkpoint, with its fsync) so commits never wait for that. Every
+//! [`WAL_RESET_AT`] frames the writer copies the last few frames itself between two batches,
+//! which lets the WAL start over: a short stall (one fsync) every ten seconds or so of a busy
+//! server instead of a long one per checkpoint (measurements in BENCHMARKS.md).
+
+mod commit;
+mod error;
+mod journal;
+mod lines;
+mod record;
+mod schema;
+mod sqlite;
+
+use crate::clock::Millis;
+
+pub use commit::Commit;
+pub use error::StoreError;
+pub use record::{ActionRecord, Append, PlayerRecord, RoomRecord, SavedRoom};
+pub use sqlite::SqliteStore;
+
+/// The event log and the player tokens.
+pub trait Store: Send + Sync + 'static {
+    /// Records a new room.
+    fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError>;
+    /// Appends one room's events and the action that caused them, atomically and durably;
+    /// nothing of it may be sent before the returned [`Commit`] resolves.
+    fn append(&self, append: Append) -> Commit;
+    /// Sets a room's status (`waiting`, `playing`, `finished`, `closed`) at server time `at`
+    /// (an ended room's time decides when [`Store::prune`] deletes it).
+    fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError>;
+    /// Up to `limit` events of `room` with `seq > since`, in order.
+    fn events(
+        &self,
+        room: &str,
+        since: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>, StoreError>;
+    /// A room's record and status, if it exists.
+    fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError>;
+    /// Every room that is waiting or playing, to continue after a restart.
+    fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError>;
+    /// Records (or renames) a player, seen at server time `at`.
+    fn put_player(&self, token: &str, player: &PlayerRecord, at: Millis) -> Result<(), StoreError>;
+    /// The player a token stands for.
+    fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError>;
+    /// Deletes what is older than `before` (server time): rooms that ended before it, with
+    /// their events and chat, and players last seen before it, at most [`PRUNE_BATCH`] of
+    /// each per call (it shares the writer with group commits). Returns how many rooms and
+    /// players went.
+    fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError>;
+}
+
+/// Most rooms, and most players, one [`Store::prune`] deletes.
+pub const PRUNE_BATCH: usize = 200;
+
+/// Runs a store call from async code. On a multi-threaded runtime (the binary's) the worker
+/// hands its other tasks to the rest of the pool while SQLite commits; on a current-thread
+/// runtime (tests) the call simply runs, as it is short.
+pub fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
+        _ => f(),
+    }
+}

@@ -1,0 +1,75 @@
+//! What the store keeps: rooms as created, accepted actions, appends (an action and the
+//! events it caused), players. Plain data: no game's types, no database's.
+
+use crate::clock::Millis;
+use std::sync::Arc;
+
+/// What a room is created with: enough to rebuild its game from scratch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomRecord {
+    /// Room id.
+    pub id: String,
+    /// Game id (`hydra-2`).
+    pub game: String,
+    /// Room options as JSON (server and engine options).
+    pub options: String,
+    /// Seed of the game's random source.
+    pub seed: u64,
+    /// Unlisted room.
+    pub private: bool,
+    /// Invite code, for private rooms.
+    pub code: Option<String>,
+    /// Hex salt of the seed's commitment (published in `start`, revealed with the seed in
+    /// `over`); `None` for rooms stored before commitments existed.
+    pub salt: Option<String>,
+}
+
+/// One accepted action, in the order the room accepted it. Seat and action are text the
+/// room's game system reads back (the store knows no game): stored as `SEAT AT ACTION`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionRecord {
+    /// Who acted (`S`).
+    pub seat: String,
+    /// What they did, as its game system writes it (`click C4R R7`).
+    pub action: String,
+    /// The server clock when the room accepted it (claims depend on it).
+    pub at: Millis,
+}
+
+/// An unfinished room as stored: its record, events and actions.
+#[derive(Clone, Debug)]
+pub struct SavedRoom {
+    /// How it was created.
+    pub record: RoomRecord,
+    /// Its events in `seq` order, as `(seq, ev JSON)`.
+    pub events: Vec<(u64, String)>,
+    /// Its accepted game actions in order.
+    pub actions: Vec<ActionRecord>,
+    /// How many appends it has (the next is numbered one more).
+    pub appends: u64,
+}
+
+/// A player identity: who a token stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRecord {
+    /// Stable public id.
+    pub id: String,
+    /// Last name used.
+    pub name: String,
+}
+
+/// One room's share of a group commit: an accepted action and the events (`(seq, ev JSON)`)
+/// it caused, stored as one row.
+#[derive(Debug)]
+pub struct Append {
+    /// The room.
+    pub room: Arc<str>,
+    /// This append's number within the room, from 1 ([`SavedRoom::appends`] after a restart).
+    pub n: u64,
+    /// The action that caused the events, if a game action did.
+    pub action: Option<ActionRecord>,
+    /// The events, in `seq` order.
+    pub events: Vec<(u64, String)>,
+    /// The room's last `seq` once they are added (its `seq` as it was, with no events).
+    pub seq: u64,
+}

@@ -1,0 +1,82 @@
+//! The SQLite schema, and the upgrades of a database written by an earlier build.
+
+use super::error::StoreError;
+use rusqlite::{params, Connection};
+
+pub(crate) const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    private INTEGER NOT NULL,
+    code TEXT,
+    status TEXT NOT NULL DEFAULT 'waiting',
+    salt TEXT,
+    ended_at INTEGER
+);
+-- A room's appends `n` to `last_n`, moved here together from the journal (journal.rs): their
+-- events as JSON lines, `seq` the last of them, and the actions that caused them as lines of
+-- `SEAT AT ACTION`. Rows are numbered as they come, so a move writes at the table's end and
+-- only a small index entry per room; a key holding the whole row, as before, made every
+-- search through it read the overflow pages of the big rows it passed.
+CREATE TABLE IF NOT EXISTS log (
+    id INTEGER PRIMARY KEY,
+    room TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    last_n INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    action TEXT,
+    events TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS log_room ON log (room, n);
+CREATE TABLE IF NOT EXISTS players (
+    token TEXT PRIMARY KEY,
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    seen_at INTEGER
+);
+";
+
+/// Columns added after the first release, by table: a database made before them gets them on
+/// open (`NULL` in old rows: an old room keeps no salt, an old row is pruned as never seen).
+const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
+    ("rooms", "salt", "TEXT"),
+    ("rooms", "ended_at", "INTEGER"),
+    ("players", "seen_at", "INTEGER"),
+];
+
+/// Creates the schema, and moves a `log` of one row per append keyed by room (made before
+/// chunks) into the new one, in one transaction.
+pub(super) fn upgrade_log(conn: &mut Connection, schema: &str) -> Result<(), StoreError> {
+    let tx = conn.transaction()?;
+    let columns = {
+        let mut stmt = tx.prepare("SELECT name FROM pragma_table_info('log')")?;
+        let names = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        names.collect::<Result<Vec<_>, _>>()?
+    };
+    let old = !columns.is_empty() && !columns.iter().any(|c| c == "last_n");
+    if old {
+        tx.execute_batch("ALTER TABLE log RENAME TO log_by_room")?;
+    }
+    tx.execute_batch(schema)?;
+    for (table, column, kind) in ADDED_COLUMNS {
+        let has: bool = tx.query_row(
+            "SELECT count(*) > 0 FROM pragma_table_info(?1) WHERE name = ?2",
+            params![table, column],
+            |r| r.get(0),
+        )?;
+        if !has {
+            tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))?;
+        }
+    }
+    if old {
+        tx.execute_batch(
+            "INSERT INTO log (room, n, last_n, seq, action, events)
+             SELECT room, n, n, seq, action, events FROM log_by_room ORDER BY room, n;
+             DROP TABLE log_by_room;",
+        )?;
+    }
+    tx.commit()?;
+    Ok(())
+}
