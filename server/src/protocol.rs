@@ -237,7 +237,7 @@ pub enum Request {
         room: String,
         /// The system's move text: `h8`, `pass`, `black` (Orbit); `d2-e6` (Orbs).
         #[serde(rename = "move")]
-        text: String,
+        mv: String,
     },
     /// Offer a draw, or with `accept` accept the one on offer (Orbs).
     Draw {

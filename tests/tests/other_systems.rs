@@ -9,6 +9,17 @@ use orion_tests::{remove_db, start_room, temp_db, Client, TestServer, T0};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
+/// Checks that every event `c` received reads as the typed protocol (`orion-protocol`), as a
+/// client built on it reads them.
+fn typed(c: &Client) {
+    for e in &c.events {
+        let text = e.to_string();
+        if let Err(err) = orion_protocol::parse_reply(&text) {
+            panic!("{text} is not a protocol message: {}", err.message);
+        }
+    }
+}
+
 /// Plays `mv` for `c` and returns its `move` event.
 async fn mv(c: &mut Client, room: &str, text: &str) -> Value {
     c.play(room, "move", json!({"move": text})).await
@@ -58,8 +69,8 @@ async fn orbit_through_the_pie_opening_to_a_capture_and_the_territory_result() {
     let start = s.expect_event(&room, "start").await;
     assert_eq!(
         start["ev"]["turn"],
-        json!({"seat": "S", "round": 1, "phase": "opening", "drop": 1, "colour": "B",
-               "prohibited": []})
+        json!({"seat": "S", "clicks": null, "used": 0, "round": 1, "phase": "opening",
+               "drop": 1, "colour": "B", "prohibited": []})
     );
 
     // The pie: S drops black, black, white; N may not move meanwhile.
@@ -147,6 +158,11 @@ async fn orbit_through_the_pie_opening_to_a_capture_and_the_territory_result() {
     assert_eq!(turn["seat"], "S");
     assert_eq!(turn["colour"], "B");
     assert_eq!(turn["prohibited"], json!(["e5"]));
+    typed(&watcher);
+    let snap = watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+    orion_protocol::parse_reply(&snap.to_string()).expect("a typed snapshot");
     server.shutdown();
 }
 
@@ -209,7 +225,10 @@ async fn orbs_for_three_by_quick_match_trades_opposite_elements() {
     let seats: Vec<&str> = players.iter().map(|p| p.seat.as_str()).collect();
     assert_eq!(seats, ["S", "NW", "NE"]);
     let start = players[0].expect_event(&room, "start").await;
-    assert_eq!(start["ev"]["turn"], json!({"seat": "S", "round": 1}));
+    assert_eq!(
+        start["ev"]["turn"],
+        json!({"seat": "S", "clicks": null, "used": 0, "round": 1})
+    );
     // The last to join sees every seat filled in his snapshot.
     let snap = players[2]
         .expect(|m| m["t"] == "snapshot" && m["room"] == room)
@@ -234,6 +253,7 @@ async fn orbs_for_three_by_quick_match_trades_opposite_elements() {
     }
     assert_eq!(last["ev"]["seat"], "S");
     assert_eq!(last["ev"]["removed"], json!(["g4", "h3"]));
+    assert_eq!(last["ev"]["out"], json!([]));
     let position = last["ev"]["position"].as_str().unwrap();
     assert!(!position.contains("g4:") && !position.contains("h3:"));
     assert!(position.starts_with("a1:RW b1:RA"), "{position}");
@@ -251,6 +271,10 @@ async fn orbs_for_three_by_quick_match_trades_opposite_elements() {
     assert_eq!(snap["scores"], json!({"S": 9, "NW": 9, "NE": 10}));
     assert_eq!(snap["out"], json!([]));
     assert_eq!(snap["draw"], Value::Null);
+    orion_protocol::parse_reply(&snap.to_string()).expect("a typed snapshot");
+    for p in &players {
+        typed(p);
+    }
     server.shutdown();
 }
 
@@ -296,6 +320,9 @@ async fn an_orbs_draw_offered_and_accepted_by_all_ends_the_game_drawn() {
         .refused(json!({"t": "move", "room": room, "move": "m1-m2"}))
         .await;
     assert_eq!(e["message"], "the game is over");
+    for p in &players {
+        typed(p);
+    }
     server.shutdown();
 }
 
@@ -400,13 +427,16 @@ async fn turn_clocks_pass_in_play_and_lose_the_orbit_opening() {
     let mut players = vec![server.player("red").await, server.player("blue").await];
     let room = start_room(&mut players, "orbs", json!({"turn_clock": 1000})).await;
     server.clock.advance(1001);
-    let pass = players[1].expect_event(&room, "pass").await;
-    assert_eq!(
-        pass["ev"],
-        json!({"kind": "pass", "seat": "S", "timeout": true})
-    );
+    let pass = players[1].expect_event(&room, "move").await;
+    assert_eq!(pass["ev"]["seat"], "S");
+    assert_eq!(pass["ev"]["move"], "pass");
+    assert_eq!(pass["ev"]["timeout"], true);
+    assert_eq!(pass["ev"]["removed"], json!([]));
     let turn = players[1].expect_event(&room, "turn").await;
-    assert_eq!(turn["ev"], json!({"kind": "turn", "seat": "N", "round": 2}));
+    assert_eq!(
+        turn["ev"],
+        json!({"kind": "turn", "seat": "N", "clicks": null, "used": 0, "round": 2})
+    );
     mv(&mut players[1], &room, "n1-m5").await;
 
     // Orbit in play: a pass; in the opening, where there is no pass: a loss on time.

@@ -97,7 +97,7 @@ impl GameSystem for Orbit {
     }
 
     fn action(&self, request: &Request) -> Option<Result<String, Refusal>> {
-        let Request::Move { text, .. } = request else {
+        let Request::Move { mv: text, .. } = request else {
             return None;
         };
         Some(move_text(text).and_then(|text| {
@@ -315,10 +315,8 @@ impl Table for OrbitTable {
     }
 
     fn turn(&self) -> Value {
-        let seat = (!self.is_over())
-            .then(|| self.game.seat_to_move())
-            .flatten()
-            .map(|s| s.to_string());
+        // Every turn names a seat (PROTOCOL.md), so a finished game names the last mover's.
+        let seat = self.mover().0;
         let (phase, drop) = match self.game.turn() {
             Turn::Opening { drop, .. } => ("opening", Some(drop)),
             Turn::Choice => ("choice", None),
@@ -326,7 +324,9 @@ impl Table for OrbitTable {
             Turn::Over => ("over", None),
         };
         let colour = self.colour_to_drop();
-        let mut turn = json!({"seat": seat, "round": self.round(), "phase": phase,
+        // `clicks` and `used` are every turn's fields (PROTOCOL.md); a drop is no click.
+        let mut turn = json!({"seat": seat, "clicks": null, "used": 0,
+            "round": self.round(), "phase": phase,
             "colour": colour.map(letter),
             "prohibited": colour.map(|c| self.prohibited(c)).unwrap_or_default()});
         if let Some(drop) = drop {
@@ -342,6 +342,8 @@ impl Table for OrbitTable {
     fn view(&self, _viewer: Option<Seat>) -> Map<String, Value> {
         let territory = self.game.territory();
         let mut view = Map::new();
+        // Every snapshot lists the chains open to claims (PROTOCOL.md): Orbit has none.
+        view.insert("claims".into(), json!([]));
         view.insert(
             "prohibited".into(),
             json!({"B": self.prohibited(Stone::Black), "W": self.prohibited(Stone::White)}),
@@ -367,6 +369,10 @@ impl Table for OrbitTable {
 
     fn abandoned(&self) -> Value {
         self.decided(None, "abandoned")
+    }
+
+    fn hidden_choice(&self, _event: &Value) -> Option<Seat> {
+        None
     }
 
     fn clone_table(&self) -> Box<dyn Table> {

@@ -1,8 +1,9 @@
 //! Orbs as a game system (ORBS.md, the `orion-orbs` crate) behind the core's seam: one game,
 //! `orbs`, for 2 to 6 seats named by the star's points. A `move` request's text (`d2-e6`) is
 //! the action, a `draw` request's is `draw` (offer) or `draw accept`; every move is one `move`
-//! event with the position after it and the holes whose orbs were removed, followed by who
-//! went out, who was passed over, and the next `turn`.
+//! event with the position after it, the holes whose orbs were removed and the seats it put
+//! out, followed by a `pass` (a `move` event, `move` `pass`) for each seat passed over, and
+//! the next `turn`.
 
 use super::move_text;
 use crate::clock::Millis;
@@ -176,7 +177,7 @@ impl GameSystem for Orbs {
 
     fn action(&self, request: &Request) -> Option<Result<String, Refusal>> {
         match request {
-            Request::Move { text, .. } => Some(move_text(text).and_then(|text| {
+            Request::Move { mv: text, .. } => Some(move_text(text).and_then(|text| {
                 text.parse::<Move>()
                     .map(|mv| mv.to_string())
                     .map_err(|e| Refusal::new(Code::BadRequest, e.to_string()))
@@ -273,13 +274,20 @@ impl OrbsTable {
         }
     }
 
-    /// Ends what an action did: the `pass` events of the seats passed over, then the next
-    /// `turn` or the result.
+    /// A `pass` as a `move` event (as Orbit's passes are): `why` is `timeout` (the turn
+    /// clock ran out) or `forced` (the seat had no legal move and was passed over).
+    fn pass_event(&self, seat: OrbsSeat, why: &str) -> String {
+        let mut ev = json!({"kind": "move", "seat": seat.name(), "move": "pass",
+            "position": self.game.position().to_string(), "removed": [], "out": []});
+        ev[why] = json!(true);
+        ev.to_string()
+    }
+
+    /// Ends what an action did: a `pass` for each seat passed over, then the next `turn` or
+    /// the result.
     fn settle(&self, applied: &mut Applied, passed: &[OrbsSeat]) {
-        for s in passed {
-            applied
-                .events
-                .push(json!({"kind": "pass", "seat": s.name()}).to_string());
+        for &s in passed {
+            applied.events.push(self.pass_event(s, "forced"));
         }
         match self.game.outcome() {
             Some(outcome) => applied.over = Some(self.outcome_result(outcome)),
@@ -367,9 +375,7 @@ impl Table for OrbsTable {
                 .pass()
                 .map_err(|e| Refusal::new(Code::Illegal, e.to_string()))?;
             self.turns += 1;
-            applied
-                .events
-                .push(json!({"kind": "pass", "seat": seat.name(), "timeout": true}).to_string());
+            applied.events.push(self.pass_event(seat, "timeout"));
             self.settle(&mut applied, &passed);
             return Ok(applied);
         }
@@ -384,14 +390,10 @@ impl Table for OrbsTable {
         let removed: Vec<String> = effect.removed.iter().map(|h| h.to_string()).collect();
         applied.events.push(
             json!({"kind": "move", "seat": seat.name(), "move": mv.to_string(),
-                   "position": self.game.position().to_string(), "removed": removed})
+                   "position": self.game.position().to_string(), "removed": removed,
+                   "out": names(&effect.out)})
             .to_string(),
         );
-        for s in &effect.out {
-            applied
-                .events
-                .push(json!({"kind": "out", "seat": s.name()}).to_string());
-        }
         self.settle(&mut applied, &effect.passed);
         Ok(applied)
     }
@@ -405,7 +407,10 @@ impl Table for OrbsTable {
     }
 
     fn turn(&self) -> Value {
-        json!({"seat": self.game.mover().map(OrbsSeat::name), "round": self.round()})
+        // `clicks` and `used` are every turn's fields (PROTOCOL.md); a step is no click.
+        // Every turn names a seat, so a finished game names the first seat.
+        json!({"seat": self.mover().0, "clicks": null, "used": 0,
+               "round": self.round()})
     }
 
     fn scores(&self) -> Map<String, Value> {
@@ -422,6 +427,8 @@ impl Table for OrbsTable {
 
     fn view(&self, _viewer: Option<Seat>) -> Map<String, Value> {
         let mut view = Map::new();
+        // Every snapshot lists the chains open to claims (PROTOCOL.md): Orbs has none.
+        view.insert("claims".into(), json!([]));
         view.insert("out".into(), json!(names(&self.game.out())));
         let agreed = self.game.draw_agreed();
         view.insert(
@@ -455,6 +462,10 @@ impl Table for OrbsTable {
 
     fn abandoned(&self) -> Value {
         self.result_of(None, "abandoned")
+    }
+
+    fn hidden_choice(&self, _event: &Value) -> Option<Seat> {
+        None
     }
 
     fn clone_table(&self) -> Box<dyn Table> {
