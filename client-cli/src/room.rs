@@ -541,7 +541,8 @@ impl RoomState {
                 self.say(line);
             }
             // Other game systems' moves: this client follows ORION rooms only.
-            Ev::Move { .. } => {}
+            // Orbit's and Orbs's events: this client plays ORION only.
+            Ev::Move { .. } | Ev::Draw { .. } => {}
         }
     }
 

@@ -568,6 +568,20 @@ impl Game {
         })
     }
 
+    /// The player to move gives up his turn without moving: what a server does when his
+    /// turn clock runs out (the rules themselves pass only a player who cannot move). It
+    /// removes nothing, so it counts towards the [`QUIET_MOVES`] draw, and a standing draw
+    /// offer lapses as on a move. Returns the players then passed over because they cannot
+    /// move, in turn order.
+    pub fn pass(&mut self) -> Result<Vec<Seat>, Illegal> {
+        if self.outcome.is_some() {
+            return Err(Illegal::GameOver);
+        }
+        self.quiet += 1;
+        self.agreed = 0;
+        Ok(self.settle())
+    }
+
     /// After a move (or at the start): ends the game if it is over, else hands the turn to
     /// the next seat clockwise that can move, returning those passed over.
     fn settle(&mut self) -> Vec<Seat> {

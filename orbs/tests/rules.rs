@@ -489,3 +489,26 @@ fn draw_by_agreement() {
         "seat NW is out and has no say"
     );
 }
+
+#[test]
+fn a_pass_hands_the_turn_on_and_counts_as_quiet() {
+    let mut g = game(3, "a1:RF m1:GW m13:BW");
+    g.offer_draw(Seat::NW).unwrap();
+    assert_eq!(g.mover(), Some(Seat::S));
+    assert_eq!(g.pass(), Ok(vec![]));
+    assert_eq!(g.mover(), Some(Seat::NW));
+    assert_eq!(g.quiet_moves(), 1);
+    assert!(g.draw_agreed().is_empty(), "a pass lets the offer lapse");
+    // Those who cannot move are passed over after it, as after a move.
+    let mut g = game(2, "a1:RW p1:RF p2:RF q1:BF");
+    play(&mut g, "a1-b1");
+    assert_eq!(g.pass(), Ok(vec![Seat::N]));
+    assert_eq!(g.mover(), Some(Seat::S));
+    // Quiet passes draw like quiet moves.
+    let mut g = game(2, "a1:RF q1:BW");
+    for _ in 0..QUIET_MOVES {
+        g.pass().unwrap();
+    }
+    assert_eq!(g.outcome(), Some(Outcome::Draw(Draw::Quiet)));
+    assert_eq!(g.pass(), Err(orion_orbs::Illegal::GameOver));
+}

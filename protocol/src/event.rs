@@ -170,6 +170,15 @@ pub enum Event<'a> {
         /// What the move took off the board.
         removed: Vec<Text<'a>>,
     },
+    /// Orbs: a draw offered, or accepted (the offer lapses with the next move or pass).
+    Draw {
+        /// Who offered or accepted.
+        seat: Seat,
+        /// Whether this accepts the standing offer (`false`: a new offer).
+        accept: bool,
+        /// Every seat agreeing so far, in turn order.
+        agreed: Vec<Seat>,
+    },
     /// The game ended.
     Over {
         /// How.
@@ -209,6 +218,7 @@ impl Event<'_> {
             Event::Try { .. } => "try",
             Event::Chat { .. } => "chat",
             Event::Move { .. } => "move",
+            Event::Draw { .. } => "draw",
             Event::Over { .. } => "over",
         }
     }
@@ -342,6 +352,15 @@ impl Event<'_> {
                 mv: o(mv),
                 position: o(position),
                 removed: v(removed),
+            },
+            Event::Draw {
+                seat,
+                accept,
+                agreed,
+            } => Event::Draw {
+                seat,
+                accept,
+                agreed,
             },
             Event::Over {
                 result,

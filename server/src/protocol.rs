@@ -231,6 +231,22 @@ pub enum Request {
         /// The piece.
         piece: String,
     },
+    /// A move of another game system (Orbit, Orbs): its move text.
+    Move {
+        /// Room id.
+        room: String,
+        /// The system's move text: `h8`, `pass`, `black` (Orbit); `d2-e6` (Orbs).
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// Offer a draw, or with `accept` accept the one on offer (Orbs).
+    Draw {
+        /// Room id.
+        room: String,
+        /// Accept the standing offer rather than make one.
+        #[serde(default)]
+        accept: Option<bool>,
+    },
     /// Say something to the room.
     Chat {
         /// Room id.
@@ -276,6 +292,8 @@ impl Request {
             | Request::Claim { room }
             | Request::Secret { room, .. }
             | Request::Challenge { room, .. }
+            | Request::Move { room, .. }
+            | Request::Draw { room, .. }
             | Request::Chat { room, .. }
             | Request::Resume { room, .. }
             | Request::History { room, .. } => Some(room),
@@ -306,6 +324,8 @@ impl Request {
             Request::Claim { .. } => "claim",
             Request::Secret { .. } => "secret",
             Request::Challenge { .. } => "challenge",
+            Request::Move { .. } => "move",
+            Request::Draw { .. } => "draw",
             Request::Chat { .. } => "chat",
             Request::Resume { .. } => "resume",
             Request::History { .. } => "history",
@@ -332,6 +352,8 @@ const TYPES: &[&str] = &[
     "claim",
     "secret",
     "challenge",
+    "move",
+    "draw",
     "chat",
     "resume",
     "history",

@@ -137,7 +137,9 @@ impl Session {
             | Request::Three { .. }
             | Request::Claim { .. }
             | Request::Secret { .. }
-            | Request::Challenge { .. }) => self.act(re, player()?, request).await,
+            | Request::Challenge { .. }
+            | Request::Move { .. }
+            | Request::Draw { .. }) => self.act(re, player()?, request).await,
             Request::Chat { room, text } => {
                 let text = crate::text::chat(&text)?;
                 let handle = self.room(&room)?;

@@ -1,14 +1,40 @@
 //! The game systems this server offers, each behind the seam of `system.rs`. Only the files
 //! here name a game engine.
 
+mod orbit;
+mod orbs;
 mod orion;
 
+use crate::protocol::{Code, Refusal};
 use crate::system::GameSystem;
 use std::sync::Arc;
 
+pub use orbit::Orbit;
+pub use orbs::Orbs;
 pub use orion::Orion;
 
 /// Every game system, in the order the lobby lists their games.
 pub fn all() -> Vec<Arc<dyn GameSystem>> {
-    vec![Arc::new(Orion::new())]
+    vec![
+        Arc::new(Orion::new()),
+        Arc::new(Orbit::new()),
+        Arc::new(Orbs::new()),
+    ]
+}
+
+/// Longest move text a `move` request may carry (`p16`, `black`, `m13-m12` are far shorter):
+/// refusals quote the text, so it is bounded and printable before anything reads it.
+const MAX_MOVE_TEXT: usize = 16;
+
+/// The text of a `move` request, trimmed, if it is short and plain enough to be a move.
+fn move_text(text: &str) -> Result<&str, Refusal> {
+    let text = text.trim();
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '-';
+    if text.is_empty() || text.len() > MAX_MOVE_TEXT || !text.chars().all(plain) {
+        return Err(Refusal::new(
+            Code::BadRequest,
+            format!("move must be 1 to {MAX_MOVE_TEXT} letters, digits or dashes"),
+        ));
+    }
+    Ok(text)
 }
