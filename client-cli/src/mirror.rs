@@ -172,7 +172,8 @@ impl Mirror {
             if std::env::var_os("ORION_BOT_DEBUG").is_some() {
                 eprintln!(
                     "DEBUG {:?} copy differs from the room at {}",
-                    self.me, room.seq()
+                    self.me,
+                    room.seq()
                 );
             }
             self.rebuild(room);

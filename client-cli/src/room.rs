@@ -8,11 +8,11 @@
 use crate::wire::{seat as engine_seat, wire_seat};
 use orion_engine::puzzles::TRIES;
 use orion_engine::{
-    games, parse_click, parse_position, parse_slot, Allowance, ClaimWindow, Click, Colour,
-    Options, Piece, Position, PuzzleProgress, Rules, Seat, SeatInfo, SlotSet,
+    games, parse_click, parse_position, parse_slot, Allowance, ClaimWindow, Click, Colour, Options,
+    Piece, Position, PuzzleProgress, Rules, Seat, SeatInfo, SlotSet,
 };
 use orion_protocol::{
-    ClaimWindow as WireWindow, Event as Ev, Gap, GameResult, RoomOptions, RoomView,
+    ClaimWindow as WireWindow, Event as Ev, GameResult, Gap, RoomOptions, RoomView,
     Seat as WireSeat, Snapshot,
 };
 use std::collections::VecDeque;

@@ -56,7 +56,11 @@ fn follow(id: &str, seed: u64) -> usize {
                 .cloned()
                 .collect::<Vec<_>>()
         };
-        assert_eq!(public(&copied), public(&events), "{id} seed {seed} step {step}");
+        assert_eq!(
+            public(&copied),
+            public(&events),
+            "{id} seed {seed} step {step}"
+        );
         assert_eq!(copy.position(), game.position(), "{id} {step}");
         assert_eq!(
             (copy.mover(), copy.round(), copy.clicks()),
@@ -123,7 +127,13 @@ fn a_throw_the_die_cannot_show_is_refused_and_changes_nothing() {
     assert_eq!(copy.step_roll(mover, 6), Err(ActionError::NoSuchFace(6)));
     assert_eq!(format!("{copy:?}"), before);
     let events = copy.step_roll(mover, 4).expect("a face of 1,2,2,3,4,5");
-    assert_eq!(events.first(), Some(&Event::Roll { seat: mover, value: 4 }));
+    assert_eq!(
+        events.first(),
+        Some(&Event::Roll {
+            seat: mover,
+            value: 4
+        })
+    );
     assert_eq!(copy.clicks(), (Some(4), 0));
     assert!(copy.step_roll(mover, 4).is_err(), "one throw a turn");
 }

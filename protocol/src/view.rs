@@ -355,9 +355,7 @@ mod tests {
         let events = frames
             .iter()
             .filter_map(|m| match m {
-                Message::Event { room, seq, ev } if room == "rb3b6aad7" => {
-                    Some((*seq, ev.clone()))
-                }
+                Message::Event { room, seq, ev } if room == "rb3b6aad7" => Some((*seq, ev.clone())),
                 _ => None,
             })
             .collect();
@@ -426,7 +424,10 @@ mod tests {
             view.apply(*seq, ev).unwrap();
         }
         assert_eq!(view.turn.seat, Seat::S);
-        assert_eq!((view.turn.clicks, view.turn.used, view.turn.round), (Some(2), 1, 2));
+        assert_eq!(
+            (view.turn.clicks, view.turn.used, view.turn.round),
+            (Some(2), 1, 2)
+        );
         assert_eq!(view.clicks_left(), Some(1));
     }
 

@@ -563,7 +563,9 @@ impl App {
         let conn = if self.connected { "" } else { " · offline" };
         let head = match (&self.room, self.screen) {
             (Some(r), Screen::Room) => {
-                let game = r.rules.map_or(r.view.game.clone(), |g| g.name().to_string());
+                let game = r
+                    .rules
+                    .map_or(r.view.game.clone(), |g| g.name().to_string());
                 let who = match self.seat.and_then(|s| r.colour_of(s).map(|c| (s, c))) {
                     Some((s, c)) => format!("you play {s} ({c})"),
                     None => "watching".to_string(),
