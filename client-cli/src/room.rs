@@ -3,7 +3,7 @@
 //! game's rules, the board parsed, the seats in turn order with their colours, and a log in
 //! words. Both the terminal UI and the bots read it. What the rules make of the turn (the
 //! move before, the same-piece rule, what is legal) is the engine's: a bot asks its copy of
-//! the game ([`crate::mirror`]).
+//! the game (the `mirror` module).
 
 use crate::wire::{seat as engine_seat, wire_seat};
 use orion_engine::puzzles::TRIES;
