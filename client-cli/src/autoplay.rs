@@ -211,6 +211,7 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         reconnects: 0,
         quiet: false,
         requests: 0,
+        resumed_from: None,
     };
     let mut bucket = Bucket::new();
     loop {
@@ -241,7 +242,7 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         think(|| me.decide());
         for r in me.out.drain(..) {
             if std::env::var_os("ORION_BOT_DEBUG").is_some() {
-                let seq = me.state.as_ref().map_or(0, |s| s.seq);
+                let seq = me.state.as_ref().map_or(0, |s| s.seq());
                 eprintln!("DEBUG {:?} at {seq} sends {}", me.seat, r.to_json());
             }
             bucket.take().await;
@@ -282,6 +283,8 @@ struct Player {
     quiet: bool,
     /// Requests sent in the room.
     requests: u32,
+    /// The seq a `resume` was last asked from after a gap (asked once per gap).
+    resumed_from: Option<u64>,
 }
 
 impl Player {
@@ -341,9 +344,25 @@ impl Player {
                 }
                 if let Some(s) = self.state.as_mut() {
                     // A resume may repeat events the room has already seen.
-                    if seq > s.seq {
-                        s.apply(seq, &ev);
-                        self.mirror.follow(s, &ev);
+                    if seq > s.seq() {
+                        match s.apply(seq, &ev) {
+                            Ok(()) => self.mirror.follow(s, &ev),
+                            Err(gap) => {
+                                // Events went missing: catch up from the last one applied.
+                                if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+                                    eprintln!("DEBUG {:?} in {room}: {gap}", self.seat);
+                                }
+                                // Once per gap: the events after it are missing the same one.
+                                if self.resumed_from != Some(s.seq()) {
+                                    self.resumed_from = Some(s.seq());
+                                    self.out.push(Request::Resume {
+                                        room: room.to_string(),
+                                        since: s.seq(),
+                                    });
+                                }
+                                return Ok(());
+                            }
+                        }
                     }
                 }
                 self.pending = false;
@@ -402,18 +421,17 @@ impl Player {
 
     fn finished(&self) -> Option<Report> {
         let s = self.state.as_ref()?;
-        if s.status != Status::Finished {
+        if s.status() != Status::Finished {
             return None;
         }
         Some(Report {
-            room: s.room.clone(),
+            room: s.room().to_string(),
             seat: self.seat?,
             winner: s
-                .result
-                .as_ref()
+                .result()
                 .and_then(|r| r.winner.as_ref().map(|w| w.to_string())),
             scores: s
-                .seats
+                .seats()
                 .iter()
                 .map(|x| (x.seat.to_string(), x.score))
                 .collect(),
@@ -427,8 +445,8 @@ impl Player {
     /// (the server sends them one by one): a turn whose clicks are used up with nothing to
     /// build ends by itself, and the copy of the game may know the step's end already.
     fn mid_step(&self, state: &RoomState) -> bool {
-        let m = state.moving;
-        let used_up = m.allowed > 0 && m.left() == 0 && state.eligible.is_empty();
+        let allowed = state.clicks().unwrap_or(0);
+        let used_up = allowed > 0 && state.used() >= allowed && state.eligible().is_empty();
         used_up || self.mirror.ahead(state)
     }
 
@@ -439,8 +457,8 @@ impl Player {
         let Some(state) = self.state.as_ref() else {
             return;
         };
-        let room = state.room.clone();
-        if !self.secret_sent && state.status == Status::Playing {
+        let room = state.room().to_string();
+        if !self.secret_sent && state.status() == Status::Playing {
             // Algol: the secret man is chosen at the start, whoever's turn it is.
             let sit = bot::situation(state, self.mirror.game(state));
             if let Some(a @ Action::Secret { piece }) = sit.and_then(|s| self.bot.secret(&s)) {

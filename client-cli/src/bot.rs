@@ -833,10 +833,9 @@ pub fn selfplay(
         let mut bots: Vec<Bot> = (0..seats.len())
             .map(|i| Bot::new(level_of(i), seed ^ ((g as u64) << 8) ^ i as u64))
             .collect();
-        let mut track = Tracker::new(&game);
         // Secrets (Algol) are chosen by every seat before the first move.
         for (i, seat) in seats.iter().enumerate() {
-            let sit = track.situation_of(&game, seat.seat);
+            let sit = situation_of(&game, seat.seat);
             if let Some(secret) = bots[i].secret(&sit) {
                 game.step(seat.seat, secret, 0).map_err(|e| e.to_string())?;
             }
@@ -845,13 +844,12 @@ pub fn selfplay(
         while game.outcome().is_none() && game.round() <= SELFPLAY_TURNS / seats.len() as u32 {
             let mover = game.mover();
             let i = seats.iter().position(|s| s.seat == mover).unwrap_or(0);
-            let sit = track.situation(&game);
+            let sit = situation_of(&game, mover);
             let Some(action) = bots[i].act(&sit) else {
                 break;
             };
-            let before = *game.position();
-            let events = match game.step(mover, action, 0) {
-                Ok(e) => e,
+            match game.step(mover, action, 0) {
+                Ok(_) => {}
                 Err(_) => {
                     // The bot misjudged a rule: any legal click, else the end of the turn.
                     let click = sit
@@ -862,13 +860,11 @@ pub fn selfplay(
                         click,
                         piece: None,
                     });
-                    match game.step(mover, fallback, 0) {
-                        Ok(e) => e,
-                        Err(_) => break,
+                    if game.step(mover, fallback, 0).is_err() {
+                        break;
                     }
                 }
-            };
-            track.follow(before, &events);
+            }
             actions += 1;
             tally.actions += 1;
             if actions > 20 * SELFPLAY_TURNS {
@@ -898,124 +894,90 @@ pub fn selfplay(
     Ok(tally)
 }
 
-/// Follows a local game for self-play the way [`crate::room::RoomState`] follows a room: the
-/// move before (for the no-reversal rule), which the engine keeps to itself.
-struct Tracker {
-    turn_before: Position,
-    entered: bool,
-    mover: Seat,
-    round: u32,
-    last: Option<(Position, bool, bool)>,
+/// The situation of `seat` in a game the bot can see whole (self-play, tests): everything
+/// from the engine's query API (another seat than the mover's: to choose a secret).
+pub fn situation_of(game: &Game, seat: Seat) -> Situation {
+    let me = game
+        .seats()
+        .iter()
+        .copied()
+        .find(|s| s.seat == seat)
+        .unwrap_or(SeatInfo {
+            seat,
+            colour: seat.colour(),
+        });
+    Situation {
+        rules: game.rules(),
+        seats: game.seats().to_vec(),
+        me,
+        position: *game.position(),
+        allowance: allowance_of(game),
+        moving: moving_of(game),
+        eligible: game.eligible(),
+        forbidden: game.forbidden(),
+        game: Some(game.clone()),
+    }
 }
 
-impl Tracker {
-    fn new(game: &Game) -> Tracker {
-        Tracker {
-            turn_before: *game.position(),
-            entered: false,
-            mover: game.mover(),
-            round: game.round(),
-            last: None,
-        }
+/// How the turn is to be used, with a thrown die's clicks as `Clicks`.
+fn allowance_of(game: &Game) -> Allowance {
+    match (game.allowance(), game.clicks().0) {
+        (Allowance::DieOrThree | Allowance::Die, Some(n)) => Allowance::Clicks(n),
+        (a, _) => a,
     }
+}
 
-    /// Follows the events of one step; `before` is the position the step started from.
-    fn follow(&mut self, before: Position, events: &[orion_engine::Event]) {
-        use orion_engine::Event;
-        let mut now = before;
-        for e in events {
-            match e {
-                Event::Place { position, .. } => {
-                    self.entered = true;
-                    now = *position;
-                }
-                Event::Click { position, .. } | Event::Capture { position, .. } => now = *position,
-                Event::Turn { seat, round, .. } if *seat != self.mover || *round != self.round => {
-                    // Captures at a turn's start come after this event and belong to the new
-                    // turn, as in the engine.
-                    self.last = Some((self.turn_before, self.turn_before != now, self.entered));
-                    self.turn_before = now;
-                    self.entered = false;
-                    self.mover = *seat;
-                    self.round = *round;
-                }
-                _ => {}
-            }
-        }
-    }
-
-    fn situation(&self, game: &Game) -> Situation {
-        self.situation_of(game, game.mover())
-    }
-
-    /// The situation as `seat` sees it (another seat than the mover's: to choose a secret).
-    fn situation_of(&self, game: &Game, seat: Seat) -> Situation {
-        let me = game
-            .seats()
-            .iter()
-            .copied()
-            .find(|s| s.seat == seat)
-            .unwrap_or(SeatInfo {
-                seat,
-                colour: seat.colour(),
-            });
-        let (allowed, used) = game.clicks();
-        let mut moving = MoveState::new(allowed.unwrap_or(0), SlotSet::EMPTY);
-        moving.used = used;
-        moving.candidates = game.candidates();
-        let forbidden = self.last.and_then(|(before, changed, entered)| {
-            (changed && game.rules().reversal_applies(entered, self.entered)).then_some(before)
-        });
-        Situation {
-            rules: game.rules(),
-            seats: game.seats().to_vec(),
-            me,
-            position: *game.position(),
-            allowance: match (game.allowance(), allowed) {
-                (Allowance::DieOrThree | Allowance::Die, Some(n)) => Allowance::Clicks(n),
-                (a, _) => a,
-            },
-            moving,
-            eligible: game.eligible(),
-            forbidden,
-            game: Some(game.clone()),
-        }
-    }
+/// The same-piece and clicks rules' state of the move in progress, as the engine has it.
+fn moving_of(game: &Game) -> MoveState {
+    let (allowed, used) = game.clicks();
+    let mut moving = MoveState::new(allowed.unwrap_or(0), SlotSet::EMPTY);
+    moving.used = used;
+    moving.candidates = game.candidates();
+    moving.narrows = game.rules().same_piece();
+    moving
 }
 
 /// The situation of this client's seat in a room whose game is known; `game` is the bot's
-/// copy of it when in step with the room.
+/// copy of it when in step with the room, the judge of the move before (no-reversal rule) and
+/// of the same-piece rule. Without one (a copy that lost step, a snapshot mid-move) only the
+/// basic rules of the room's turn are known.
 pub fn situation(room: &crate::room::RoomState, game: Option<&Game>) -> Option<Situation> {
     let rules = room.rules?;
     let me_seat = room.me?;
     let colour = room.colour_of(me_seat)?;
     // The copy knows what the turn is (a placement, a die the leader must throw); the room
     // knows how many clicks a thrown die gave.
-    let allowance = match (game.map(Game::allowance), room.clicks) {
+    let allowance = match (game.map(Game::allowance), room.clicks()) {
         (Some(Allowance::Place(rule)), _) => Allowance::Place(rule),
         (Some(_), Some(n)) => Allowance::Clicks(n),
         (Some(a), None) => a,
         (None, _) => room.allowance()?,
     };
+    let moving = match game {
+        Some(g) => moving_of(g),
+        None => {
+            let own = room.mover().and_then(|m| room.colour_of(m));
+            let mut m = MoveState::new(
+                room.clicks().unwrap_or(0),
+                own.map_or(SlotSet::EMPTY, |c| room.position.of(c)),
+            );
+            m.narrows = rules.same_piece();
+            m.used = room.used();
+            m
+        }
+    };
     Some(Situation {
         rules,
-        seats: room
-            .seats
-            .iter()
-            .map(|s| SeatInfo {
-                seat: s.seat,
-                colour: s.colour,
-            })
-            .collect(),
+        seats: room.order.clone(),
         me: SeatInfo {
             seat: me_seat,
             colour,
         },
         position: room.position,
         allowance,
-        moving: room.moving,
-        eligible: room.eligible,
-        forbidden: room.forbidden(),
+        moving,
+        eligible: room.eligible(),
+        forbidden: game.and_then(Game::forbidden),
         game: game.cloned(),
     })
 }
@@ -1040,8 +1002,7 @@ mod tests {
         let p = parse_position("C1w:R1 C2w:R2 C3n:R3 C4w:R4 C5w:R5 A5n:B1").unwrap();
         let rules = games::find("hydra-2").unwrap();
         let game = Game::from_position(rules, Options::default(), 1, p, Seat::S, 5).unwrap();
-        let track = Tracker::new(&game);
-        let sit = track.situation(&game);
+        let sit = situation_of(&game, game.mover());
         let mut bot = Bot::new(Level::Greedy, 7);
         let Some(Action::Click { click, .. }) = bot.act(&sit) else {
             panic!("greedy should click");

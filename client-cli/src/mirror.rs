@@ -2,21 +2,17 @@
 //! events, so the bot asks the engine itself what the rules allow (locked rotors, hops, the
 //! dragon's guarded rotors, the knights' levels, who leads the race and must throw the die).
 //!
-//! The events do not tell everything, so the copy stands in for what they leave out: its die
-//! always throws the most clicks (the room's `turn` event says how many there really are) and
-//! the other players' secret men are stand-ins. When it cannot follow (a challenge, a turn
-//! clock undoing a move), it is rebuilt from the room at the next turn.
+//! The copy is set up with [`Game::following`] (the first mover the room's `start` named: no
+//! seed of the room's is needed, and the room reveals its seed only at `over`) and thrown the
+//! room's own dice ([`Game::step_roll`] with the `roll` event's value). The events do not tell
+//! everything: the other players' secret men are stand-ins. When it cannot follow (a
+//! challenge, a turn clock undoing a move), it is rebuilt from the room at the next turn.
 
 use crate::bot::value::edge_distance;
 use crate::room::{RoomState, Status};
 use crate::wire::seat as engine_seat;
-use orion_engine::{
-    parse_click, parse_slot, Action, Allowance, Game, Piece, Seat, SlotSet, MAX_CLICKS,
-};
+use orion_engine::{parse_click, parse_slot, Action, Allowance, Game, Piece, Seat, SlotSet};
 use orion_protocol::{Event as Ev, Seat as WireSeat};
-
-/// Seeds tried to make the copy's toss give the room's first mover (Taurus tosses).
-const TOSS_SEEDS: u64 = 64;
 
 /// The copy of one room's game.
 #[derive(Clone, Default)]
@@ -60,10 +56,10 @@ impl Mirror {
     /// The copy, when it is in step with the room: same mover, clicks used and board.
     pub fn game(&self, room: &RoomState) -> Option<&Game> {
         let g = self.game.as_ref()?;
-        let in_step = room.status == Status::Playing
+        let in_step = room.status() == Status::Playing
             && g.outcome().is_none()
-            && Some(g.mover()) == room.mover
-            && g.clicks().1 == room.moving.used
+            && Some(g.mover()) == room.mover()
+            && g.clicks().1 == room.used()
             && *g.position() == room.position;
         in_step.then_some(g)
     }
@@ -82,8 +78,8 @@ impl Mirror {
         let choosing = self.secret.is_some() && self.me.is_some_and(|me| g.secret(me).is_none());
         choosing
             || g.outcome().is_some()
-            || Some(g.mover()) != room.mover
-            || (matches!(g.allowance(), Allowance::Clicks(_)) && room.clicks.is_none())
+            || Some(g.mover()) != room.mover()
+            || (g.clicks_left().is_some() && room.clicks().is_none())
     }
 
     /// Starts again from a room known by its snapshot (only at the start of a turn: the
@@ -92,7 +88,7 @@ impl Mirror {
         self.game = None;
         self.challenged = false;
         self.expected = 0;
-        if room.status == Status::Playing && room.moving.used == 0 {
+        if room.status() == Status::Playing && room.used() == 0 {
             self.rebuild(room);
         }
     }
@@ -113,7 +109,7 @@ impl Mirror {
         }
         match ev {
             Ev::Start { .. } => {
-                self.first = room.mover;
+                self.first = room.mover();
                 self.chosen.clear();
                 self.rebuild(room);
             }
@@ -133,7 +129,10 @@ impl Mirror {
                     _ => self.game = None,
                 }
             }
-            Ev::Roll { seat, .. } => self.step(*seat, Action::Roll),
+            Ev::Roll { seat, value } => match engine_seat(*seat) {
+                Some(seat) => self.throw(seat, *value),
+                None => self.game = None,
+            },
             Ev::Turn {
                 seat,
                 clicks,
@@ -165,15 +164,16 @@ impl Mirror {
     /// (at the start of a turn) or set aside until the next turn.
     fn check(&mut self, room: &RoomState) {
         let differs = self.game.as_ref().is_some_and(|g| {
-            room.status == Status::Playing
+            room.status() == Status::Playing
                 && g.outcome().is_none()
-                && (Some(g.mover()) != room.mover || *g.position() != room.position)
+                && (Some(g.mover()) != room.mover() || *g.position() != room.position)
         });
         if differs {
             if std::env::var_os("ORION_BOT_DEBUG").is_some() {
                 eprintln!(
                     "DEBUG {:?} copy differs from the room at {}",
-                    self.me, room.seq
+                    self.me,
+                    room.seq()
                 );
             }
             self.rebuild(room);
@@ -222,7 +222,26 @@ impl Mirror {
         let Some(g) = self.game.as_mut() else {
             return;
         };
-        match g.step(seat, action, 0) {
+        let stepped = g.step(seat, action, 0);
+        self.stepped(seat, action, stepped);
+    }
+
+    /// The room's die showed `value`: the copy throws the same.
+    fn throw(&mut self, seat: Seat, value: u8) {
+        let Some(g) = self.game.as_mut() else {
+            return;
+        };
+        let stepped = g.step_roll(seat, value);
+        self.stepped(seat, Action::Roll, stepped);
+    }
+
+    fn stepped(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        stepped: Result<Vec<orion_engine::Event>, orion_engine::ActionError>,
+    ) {
+        match stepped {
             // The first event is the one followed; the others are on their way.
             Ok(events) => self.expected = events.len().saturating_sub(1),
             Err(e) => {
@@ -255,23 +274,21 @@ impl Mirror {
     /// A fresh copy at the start of the room's current turn.
     fn rebuild(&mut self, room: &RoomState) {
         if std::env::var_os("ORION_BOT_DEBUG").is_some() {
-            eprintln!("DEBUG {:?} rebuilds its copy at {}", self.me, room.seq);
+            eprintln!("DEBUG {:?} rebuilds its copy at {}", self.me, room.seq());
         }
         self.game = None;
-        let (Some(rules), Some(mover)) = (room.rules, room.mover) else {
+        let (Some(rules), Some(mover)) = (room.rules, room.mover()) else {
             return;
         };
-        if room.status != Status::Playing || room.moving.used > 0 {
+        if room.status() != Status::Playing || room.used() > 0 {
             return;
         }
         let mut options = room.engine_options();
-        options.die = vec![MAX_CLICKS];
-        options.players = Some(room.seats.len() as u8);
+        options.players = Some(room.order.len() as u8);
+        // Rounds begin with the first mover; a copy made after a snapshot does not know him
+        // and takes the mover (its rounds may then differ, and it is rebuilt at each turn).
         let first = self.first.unwrap_or(mover);
-        let seed = (0..TOSS_SEEDS)
-            .find(|&seed| Game::new(rules, options.clone(), seed).is_ok_and(|g| g.mover() == first))
-            .unwrap_or(0);
-        let Ok(game) = Game::from_position(rules, options, seed, room.position, mover, room.round)
+        let Ok(game) = Game::following(rules, options, room.position, first, mover, room.round())
         else {
             return;
         };
@@ -279,15 +296,12 @@ impl Mirror {
         for seat in self.chosen.clone() {
             self.choose(seat);
         }
-        // The die or three already chosen this turn.
-        if let (Some(clicks), Some(g)) = (room.clicks, self.game.as_ref()) {
-            let choice = match g.allowance() {
-                Allowance::DieOrThree if clicks == 3 => Some(Action::Three),
-                Allowance::DieOrThree | Allowance::Die => Some(Action::Roll),
-                _ => None,
-            };
-            if let Some(action) = choice {
-                self.step_as(mover, action);
+        // The die or three already chosen this turn: the room's clicks are what the die showed.
+        if let (Some(clicks), Some(g)) = (room.clicks(), self.game.as_ref()) {
+            match g.allowance() {
+                Allowance::DieOrThree if clicks == 3 => self.step_as(mover, Action::Three),
+                Allowance::DieOrThree | Allowance::Die => self.throw(mover, clicks),
+                _ => {}
             }
         }
         // What was replayed here has been seen already.
@@ -370,9 +384,9 @@ mod tests {
             for (k, ev) in events.iter().enumerate() {
                 seq += 1;
                 for p in players.iter_mut() {
-                    p.room.apply(seq, ev);
+                    p.room.apply(seq, ev).expect("no gap");
                     p.mirror.follow(&p.room, ev);
-                    if k + 1 == events.len() && p.room.status == Status::Playing {
+                    if k + 1 == events.len() && p.room.status() == Status::Playing {
                         assert!(
                             !p.mirror.ahead(&p.room),
                             "{game_id}: {:?} waits for more after {ev:?}",
@@ -416,7 +430,7 @@ mod tests {
             assert!(
                 copy.is_some(),
                 "{game_id}: {mover}'s copy is out of step at {}: {:?}",
-                p.room.seq,
+                p.room.seq(),
                 p.mirror
                     .game
                     .as_ref()

@@ -1,35 +1,28 @@
-//! A room as the client sees it: the state of a snapshot, brought up to date event by event.
-//! Both the terminal UI and the bots read it. It also follows what the rules need to choose a
-//! legal move (the same-piece candidates, the move before, building) so a bot can ask the
-//! engine what it may do without a copy of the server's game.
+//! A room as the client sees it: the protocol's [`RoomView`] (the snapshot brought up to date
+//! event by event: seats, turn, scores, claims, result) with what this client adds — the
+//! game's rules, the board parsed, the seats in turn order with their colours, and a log in
+//! words. Both the terminal UI and the bots read it. What the rules make of the turn (the
+//! move before, the same-piece rule, what is legal) is the engine's: a bot asks its copy of
+//! the game (the `mirror` module).
 
-use crate::wire::seat as engine_seat;
+use crate::wire::{seat as engine_seat, wire_seat};
 use orion_engine::puzzles::TRIES;
 use orion_engine::{
-    games, parse_click, parse_position, parse_slot, Allowance, ClaimWindow, Click, Colour,
-    LastMove, MoveState, Options, Piece, Position, PuzzleProgress, Rules, Seat, SeatInfo, SlotSet,
+    games, parse_click, parse_position, parse_slot, Allowance, ClaimWindow, Click, Colour, Options,
+    Piece, Position, PuzzleProgress, Rules, Seat, SeatInfo, SlotSet,
 };
 use orion_protocol::{
-    ClaimWindow as WireWindow, Event as Ev, GameResult, RoomOptions, Seat as WireSeat, Snapshot,
-    Status as WireStatus,
+    ClaimWindow as WireWindow, Event as Ev, GameResult, Gap, RoomOptions, RoomView,
+    Seat as WireSeat, Snapshot,
 };
 use std::collections::VecDeque;
+
+pub use orion_protocol::Status;
 
 /// Most log lines kept; older lines scroll away.
 pub const MAX_LOG: usize = 500;
 
-/// Where the room is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Seats are being filled.
-    Waiting,
-    /// The game is on.
-    Playing,
-    /// The game is over.
-    Finished,
-}
-
-/// One seat at the table.
+/// One seat at the table, as the view tells it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeatState {
     /// The seat.
@@ -58,51 +51,16 @@ pub struct OpenClaim {
 /// A room as the client knows it.
 #[derive(Clone)]
 pub struct RoomState {
-    /// Room id.
-    pub room: String,
-    /// Last event seq applied.
-    pub seq: u64,
-    /// Game id.
-    pub game: String,
+    /// What the wire has said: the one projection of a room's events.
+    pub view: RoomView,
     /// The game's rules, when this client knows the game.
     pub rules: Option<&'static dyn Rules>,
-    /// Room options as sent.
-    pub options: RoomOptions,
-    /// Where the room is.
-    pub status: Status,
-    /// Seats in turn order.
-    pub seats: Vec<SeatState>,
-    /// Spectators.
-    pub spectators: u64,
-    /// The board.
+    /// Seats in turn order, with the colour each moves.
+    pub order: Vec<SeatInfo>,
+    /// The board: the view's position parsed (Aquarius: the chain just tried, once shown).
     pub position: Position,
-    /// The mover.
-    pub mover: Option<Seat>,
-    /// Clicks allowed this turn (`None`: die or three still to choose).
-    pub clicks: Option<u8>,
-    /// Round, 1-based.
-    pub round: u32,
-    /// The same-piece rule's state of the move in progress.
-    pub moving: MoveState,
-    /// Slots the mover may build on now.
-    pub eligible: SlotSet,
-    /// The position when this turn began.
-    pub turn_before: Position,
-    /// Whether this move has entered a new piece.
-    pub turn_entered: bool,
-    /// The previous move, for the no-reversal rule (unknown after a snapshot).
-    pub last_move: Option<LastMove>,
-    /// The last click made, to highlight.
-    pub last_click: Option<Click>,
-    /// Chains open to be claimed.
-    pub claims: Vec<OpenClaim>,
-    /// The result, once over.
-    pub result: Option<GameResult>,
     /// This client's seat, if it plays.
     pub me: Option<Seat>,
-    /// A puzzle room's progress: clicks used (Aquarius: tries made) and the booklet's
-    /// target; `None` in a game.
-    pub puzzle: Option<PuzzleProgress>,
     /// What happened, newest last (bounded by [`MAX_LOG`]).
     pub log: VecDeque<String>,
 }
@@ -146,138 +104,164 @@ pub fn engine_options(options: &RoomOptions) -> Options {
 impl RoomState {
     /// A room known from its snapshot; `me` is this client's seat if it plays.
     pub fn from_snapshot(snap: &Snapshot, me: Option<Seat>) -> RoomState {
-        let rules = games::find_any(&snap.game);
-        let puzzle = games::find_puzzle(&snap.game).map(|_| PuzzleProgress {
-            clicks: snap.turn.used,
-            target: snap.turn.target.flatten(),
-        });
-        let seat_letters: Vec<Seat> = snap.seats.keys().filter_map(|s| engine_seat(*s)).collect();
-        let infos = seat_colours(rules, &seat_letters);
-        let seats = infos
-            .iter()
-            .map(|info| {
-                let view = snap
-                    .seats
-                    .iter()
-                    .find(|(s, _)| engine_seat(**s) == Some(info.seat))
-                    .and_then(|(_, v)| v.as_ref());
-                let colour = view
-                    .and_then(|v| Colour::parse(&v.colour))
-                    .unwrap_or(info.colour);
-                let score = snap
-                    .scores
-                    .iter()
-                    .find(|(k, _)| engine_seat(**k) == Some(info.seat))
-                    .map_or(0, |(_, p)| u64::from(*p));
-                SeatState {
-                    seat: info.seat,
-                    colour,
-                    name: view.map(|v| v.name.clone()),
-                    player: view.map(|v| v.player.clone()),
-                    connected: view.is_some_and(|v| v.connected),
-                    score,
-                }
+        let view = RoomView::from_snapshot(snap);
+        let rules = games::find_any(&view.game);
+        let seat_letters: Vec<Seat> = view.seats.keys().filter_map(|s| engine_seat(*s)).collect();
+        let order = seat_colours(rules, &seat_letters)
+            .into_iter()
+            .map(|info| SeatInfo {
+                seat: info.seat,
+                colour: view
+                    .colour_of(wire_seat(info.seat))
+                    .and_then(Colour::parse)
+                    .unwrap_or(info.colour),
             })
             .collect();
-        let position = parse_position(&snap.position).unwrap_or_default();
-        let status = match snap.status {
-            WireStatus::Playing => Status::Playing,
-            WireStatus::Finished => Status::Finished,
-            WireStatus::Waiting => Status::Waiting,
-        };
-        let mut room = RoomState {
-            room: snap.room.clone(),
-            seq: snap.seq,
-            game: snap.game.clone(),
+        let position = parse_position(&view.position).unwrap_or_default();
+        RoomState {
+            view,
             rules,
-            options: snap.options.clone(),
-            status,
-            seats,
-            spectators: u64::from(snap.spectators),
+            order,
             position,
-            mover: engine_seat(snap.turn.seat),
-            clicks: snap.turn.clicks,
-            round: snap.turn.round.max(1),
-            moving: MoveState::new(0, SlotSet::EMPTY),
-            eligible: SlotSet::EMPTY,
-            turn_before: position,
-            turn_entered: false,
-            last_move: None,
-            last_click: None,
-            claims: snap
-                .claims
-                .iter()
-                .filter_map(|c| {
-                    Colour::parse(&c.colour).map(|colour| OpenClaim {
-                        colour,
-                        until: c.until,
-                    })
-                })
-                .collect(),
-            result: snap.result.clone(),
             me,
-            puzzle,
             log: VecDeque::new(),
-        };
-        room.reset_moving(snap.turn.clicks.unwrap_or(0));
-        room.moving.used = u8::try_from(snap.turn.used).unwrap_or(u8::MAX);
-        room
+        }
     }
 
-    fn reset_moving(&mut self, allowed: u8) {
-        let own = self
-            .mover
-            .and_then(|s| self.colour_of(s))
-            .map_or(SlotSet::EMPTY, |c| self.position.of(c));
-        self.moving = MoveState::new(allowed, own);
-        self.moving.narrows = self.rules.is_none_or(|r| r.same_piece());
+    /// Room id.
+    pub fn room(&self) -> &str {
+        &self.view.room
+    }
+
+    /// The last event applied.
+    pub fn seq(&self) -> u64 {
+        self.view.seq
+    }
+
+    /// Where the room is in its life.
+    pub fn status(&self) -> Status {
+        self.view.status
+    }
+
+    /// The seat to move (also before the start: the one the game will begin with).
+    pub fn mover(&self) -> Option<Seat> {
+        engine_seat(self.view.turn.seat)
+    }
+
+    /// Clicks allowed this turn (`None`: die or three still to choose, or a puzzle).
+    pub fn clicks(&self) -> Option<u8> {
+        self.view.turn.clicks
+    }
+
+    /// Clicks made this turn (a puzzle: in the whole puzzle; Aquarius: tries).
+    pub fn used(&self) -> u8 {
+        u8::try_from(self.view.turn.used).unwrap_or(u8::MAX)
+    }
+
+    /// Round, 1-based.
+    pub fn round(&self) -> u32 {
+        self.view.turn.round.max(1)
+    }
+
+    /// Slots the mover may build on now.
+    pub fn eligible(&self) -> SlotSet {
+        self.view
+            .eligible
+            .iter()
+            .filter_map(|s| parse_slot(s).ok())
+            .collect()
+    }
+
+    /// The last click made, to highlight.
+    pub fn last_click(&self) -> Option<Click> {
+        parse_click(&self.view.last_click.as_ref()?.click).ok()
+    }
+
+    /// Chains open to be claimed.
+    pub fn claims(&self) -> Vec<OpenClaim> {
+        self.view
+            .claims
+            .iter()
+            .filter_map(|c| {
+                Colour::parse(&c.colour).map(|colour| OpenClaim {
+                    colour,
+                    until: c.until,
+                })
+            })
+            .collect()
+    }
+
+    /// The result, once over.
+    pub fn result(&self) -> Option<&GameResult> {
+        self.view.result.as_ref()
+    }
+
+    /// A puzzle room's progress: clicks used (Aquarius: tries made) and the booklet's
+    /// target; `None` in a game.
+    pub fn puzzle(&self) -> Option<PuzzleProgress> {
+        games::find_puzzle(&self.view.game).map(|_| PuzzleProgress {
+            clicks: self.view.turn.used,
+            target: self.view.turn.target.flatten(),
+        })
+    }
+
+    /// Every seat in turn order: who sits there and its points.
+    pub fn seats(&self) -> Vec<SeatState> {
+        self.order
+            .iter()
+            .map(|info| {
+                let wire = wire_seat(info.seat);
+                let sitter = self.view.seats.get(&wire).and_then(Option::as_ref);
+                SeatState {
+                    seat: info.seat,
+                    colour: info.colour,
+                    name: sitter.map(|s| s.name.clone()),
+                    player: sitter.map(|s| s.player.clone()),
+                    connected: sitter.is_some_and(|s| s.connected),
+                    score: u64::from(self.view.scores.get(&wire).copied().unwrap_or(0)),
+                }
+            })
+            .collect()
     }
 
     /// The colour `seat` moves.
     pub fn colour_of(&self, seat: Seat) -> Option<Colour> {
-        self.seats.iter().find(|s| s.seat == seat).map(|s| s.colour)
+        self.order.iter().find(|s| s.seat == seat).map(|s| s.colour)
     }
 
     /// The display name of `seat` (its letter when empty).
     pub fn name_of(&self, seat: Seat) -> String {
-        self.seats
-            .iter()
-            .find(|s| s.seat == seat)
-            .and_then(|s| s.name.clone())
-            .unwrap_or_else(|| seat.to_string())
+        self.view
+            .seats
+            .get(&wire_seat(seat))
+            .and_then(Option::as_ref)
+            .map_or_else(|| seat.to_string(), |s| s.name.clone())
     }
 
     /// The engine options of this room.
     pub fn engine_options(&self) -> Options {
-        engine_options(&self.options)
+        engine_options(&self.view.options)
     }
 
     /// How the current turn is to be used, as the rules say, with a thrown die's clicks.
     pub fn allowance(&self) -> Option<Allowance> {
         let rules = self.rules?;
-        let mover = self.mover?;
-        let a = rules.allowance(mover, self.round, &self.engine_options());
-        Some(match (a, self.clicks) {
+        let mover = self.mover()?;
+        let a = rules.allowance(mover, self.round(), &self.engine_options());
+        Some(match (a, self.clicks()) {
             (Allowance::DieOrThree | Allowance::Die, Some(n)) => Allowance::Clicks(n),
             (a, _) => a,
         })
     }
 
-    /// The position the mover may not end on (no-reversal rule), if any.
-    pub fn forbidden(&self) -> Option<Position> {
-        let rules = self.rules?;
-        let m = self.last_move?;
-        (m.changed && rules.reversal_applies(m.entered, self.turn_entered)).then_some(m.before)
-    }
-
     /// Whether it is this client's turn in a game in progress.
     pub fn my_turn(&self) -> bool {
-        self.status == Status::Playing && self.me.is_some() && self.me == self.mover
+        self.view.status == Status::Playing && self.me.is_some() && self.me == self.mover()
     }
 
     /// The turn clock option in ms, if the room has one.
     pub fn turn_clock(&self) -> Option<u64> {
-        self.options.turn_clock.flatten()
+        self.view.options.turn_clock.flatten()
     }
 
     fn say(&mut self, line: String) {
@@ -291,188 +275,27 @@ impl RoomState {
         engine_seat(seat).map_or_else(|| seat.to_string(), |s| self.name_of(s))
     }
 
-    fn set_position(&mut self, text: &str) {
-        if let Ok(p) = parse_position(text) {
-            self.position = p;
-        }
-    }
-
-    fn new_turn(&mut self, seat: Option<Seat>, clicks: Option<u8>, round: u32) {
-        self.last_move = Some(LastMove {
-            before: self.turn_before,
-            changed: self.turn_before != self.position,
-            entered: self.turn_entered,
-        });
-        self.turn_before = self.position;
-        self.turn_entered = false;
-        self.eligible = SlotSet::EMPTY;
-        self.mover = seat;
-        self.clicks = clicks;
-        self.round = round.max(1);
-        self.reset_moving(clicks.unwrap_or(0));
-    }
-
     /// Applies one event. Events at or before the last seq seen are ignored (a resume may
-    /// repeat them).
-    pub fn apply(&mut self, seq: u64, ev: &Ev<'_>) {
-        if seq != 0 && seq <= self.seq {
-            return;
+    /// repeat them); a missing one is a [`Gap`], and nothing is applied: resume from
+    /// [`RoomState::seq`].
+    pub fn apply(&mut self, seq: u64, ev: &Ev<'_>) -> Result<(), Gap> {
+        if seq <= self.view.seq {
+            return Ok(());
         }
-        self.seq = seq.max(self.seq);
+        // Names as they were before the event (a `left` seat has none after it).
+        let line = self.line(ev);
+        self.view.apply(seq, ev)?;
         match ev {
-            Ev::Joined { seat, player, name } => {
-                if let Some(s) = self
-                    .seats
-                    .iter_mut()
-                    .find(|s| engine_seat(*seat) == Some(s.seat))
-                {
-                    s.name = Some(name.to_string());
-                    s.player = Some(player.to_string());
-                    s.connected = true;
-                }
-                self.say(format!("{name} sits at {seat}"));
-            }
-            Ev::Left { seat } => {
-                let who = self.seat_name(*seat);
-                if let Some(s) = self
-                    .seats
-                    .iter_mut()
-                    .find(|s| engine_seat(*seat) == Some(s.seat))
-                {
-                    s.name = None;
-                    s.player = None;
-                    s.connected = false;
-                }
-                self.say(format!("{who} left seat {seat}"));
-            }
-            Ev::Start { position, turn, .. } => {
-                self.set_position(position);
-                self.status = Status::Playing;
-                self.turn_before = self.position;
-                self.last_move = None;
-                self.mover = engine_seat(turn.seat);
-                self.clicks = turn.clicks;
-                self.round = turn.round.max(1);
-                self.reset_moving(turn.clicks.unwrap_or(0));
-                if let Some(p) = self.puzzle.as_mut() {
-                    p.clicks = turn.used;
-                    p.target = turn.target.flatten();
-                }
-                self.say("the game starts".to_string());
-            }
-            Ev::Click {
-                seat,
-                click,
-                position,
-            } => {
-                if let Ok(c) = parse_click(click) {
-                    self.last_click = Some(c);
-                    if let Some(p) = self.puzzle.as_mut() {
-                        p.clicks = p.clicks.saturating_add(1);
-                    } else if engine_seat(*seat) == self.mover {
-                        self.moving.advance(c);
-                    }
-                }
-                self.set_position(position);
-                let who = self.seat_name(*seat);
-                self.say(format!("{who}: {click}"));
-            }
-            Ev::Place {
-                seat,
-                slot,
-                piece,
-                position,
-                ..
-            } => {
-                self.set_position(position);
-                if let Ok(s) = parse_slot(slot) {
-                    self.eligible.remove(s);
-                }
-                self.turn_entered = true;
-                let who = self.seat_name(*seat);
-                self.say(format!("{who} places {piece} on {slot}"));
-            }
-            Ev::Eligible { slots } => {
-                self.eligible = slots.iter().filter_map(|s| parse_slot(s).ok()).collect();
-            }
-            Ev::Roll { seat, value } => {
-                let who = self.seat_name(*seat);
-                self.say(format!("{who} throws the die: {value}"));
-            }
-            Ev::Turn {
-                seat,
-                clicks,
-                round,
-            } => {
-                let seat = engine_seat(*seat);
-                if seat == self.mover && *round == self.round {
-                    // The same turn, its clicks now known (the die or three was chosen) or
-                    // more of them (a Lepus hop): a seat never moves twice in one round.
-                    self.clicks = *clicks;
-                    self.moving.allowed = clicks.unwrap_or(0);
-                } else {
-                    self.new_turn(seat, *clicks, *round);
+            Ev::Start { .. }
+            | Ev::Click { .. }
+            | Ev::Place { .. }
+            | Ev::Capture { .. }
+            | Ev::Challenge { .. } => {
+                if let Ok(p) = parse_position(&self.view.position) {
+                    self.position = p;
                 }
             }
-            Ev::Chain {
-                colour,
-                claim_until,
-            } => {
-                let c = Colour::parse(colour);
-                match (c, claim_until) {
-                    (Some(colour), Some(until)) => {
-                        self.claims.retain(|o| o.colour != colour);
-                        self.claims.push(OpenClaim {
-                            colour,
-                            until: *until,
-                        });
-                        self.say(format!("a {colour} chain! {colour} may claim it"));
-                    }
-                    (Some(colour), None) => self.say(format!("a {colour} chain")),
-                    _ => {}
-                }
-            }
-            Ev::Claim { seat, ok } => {
-                let who = self.seat_name(*seat);
-                if let Some(c) = engine_seat(*seat).and_then(|s| self.colour_of(s)) {
-                    self.claims.retain(|o| o.colour != c);
-                }
-                let how = if *ok {
-                    "claims the chain"
-                } else {
-                    "claims in vain"
-                };
-                self.say(format!("{who} {how}"));
-            }
-            Ev::Capture {
-                seat,
-                slots,
-                points,
-                position,
-            } => {
-                self.set_position(position);
-                if let Some(s) = self
-                    .seats
-                    .iter_mut()
-                    .find(|s| engine_seat(*seat) == Some(s.seat))
-                {
-                    s.score += u64::from(*points);
-                }
-                let who = self.seat_name(*seat);
-                self.say(format!(
-                    "{who} captures {} ({points} points)",
-                    slots.join(" ")
-                ));
-            }
-            Ev::Try {
-                seat,
-                click,
-                hit,
-                chain,
-                tries,
-                hits,
-            } => {
-                self.last_click = parse_click(click).ok();
+            Ev::Try { chain, .. } => {
                 // The board shows the chain just tried, now that it may be seen.
                 let mut shown = Position::empty();
                 let slots = chain.iter().filter_map(|s| parse_slot(s).ok());
@@ -482,68 +305,101 @@ impl RoomState {
                     }
                 }
                 self.position = shown;
-                if let Some(p) = self.puzzle.as_mut() {
-                    p.clicks = u32::from(*tries);
+            }
+            _ => {}
+        }
+        let line = match ev {
+            // The result's line reads the result.
+            Ev::Over { result, .. } => Some(match (self.puzzle(), &result.winner) {
+                (Some(_), _) => self.puzzle_result(),
+                (None, Some(w)) => {
+                    format!("game over: {} wins", self.winner_name(&w.to_string()))
                 }
-                if let Some(s) = self
-                    .seats
-                    .iter_mut()
-                    .find(|s| engine_seat(*seat) == Some(s.seat))
-                {
-                    s.score = u64::from(*hits);
+                (None, None) => "game over: a draw".to_string(),
+            }),
+            _ => line,
+        };
+        if let Some(line) = line {
+            self.say(line);
+        }
+        Ok(())
+    }
+
+    /// The log line for an event, if it has one.
+    fn line(&self, ev: &Ev<'_>) -> Option<String> {
+        Some(match ev {
+            Ev::Joined { seat, name, .. } => format!("{name} sits at {seat}"),
+            Ev::Left { seat } => format!("{} left seat {seat}", self.seat_name(*seat)),
+            Ev::Start { .. } => "the game starts".to_string(),
+            Ev::Click { seat, click, .. } => format!("{}: {click}", self.seat_name(*seat)),
+            Ev::Place {
+                seat, slot, piece, ..
+            } => format!("{} places {piece} on {slot}", self.seat_name(*seat)),
+            Ev::Roll { seat, value } => {
+                format!("{} throws the die: {value}", self.seat_name(*seat))
+            }
+            Ev::Chain {
+                colour,
+                claim_until,
+            } => {
+                let colour = Colour::parse(colour)?;
+                match claim_until {
+                    Some(_) => format!("a {colour} chain! {colour} may claim it"),
+                    None => format!("a {colour} chain"),
                 }
+            }
+            Ev::Claim { seat, ok } => {
+                let how = if *ok {
+                    "claims the chain"
+                } else {
+                    "claims in vain"
+                };
+                format!("{} {how}", self.seat_name(*seat))
+            }
+            Ev::Capture {
+                seat,
+                slots,
+                points,
+                ..
+            } => format!(
+                "{} captures {} ({points} points)",
+                self.seat_name(*seat),
+                slots.join(" ")
+            ),
+            Ev::Try {
+                click,
+                hit,
+                chain,
+                tries,
+                ..
+            } => {
                 let how = if *hit { "a hit" } else { "a miss" };
-                self.say(format!(
+                format!(
                     "try {tries}: {click} · {how} · the chain was {}",
                     chain.join(" ")
-                ));
+                )
             }
             Ev::Chat { seat, name, text } => {
                 let from = seat.map_or("watching".to_string(), |s| s.to_string());
-                self.say(format!("<{name} {from}> {text}"));
+                format!("<{name} {from}> {text}")
             }
             Ev::Secret { seat, .. } => {
-                let who = self.seat_name(*seat);
-                self.say(format!("{who} has chosen a secret man"));
+                format!("{} has chosen a secret man", self.seat_name(*seat))
             }
             Ev::Challenge {
-                seat,
-                piece,
-                hit,
-                position,
-                ..
+                seat, piece, hit, ..
             } => {
-                self.set_position(position);
-                let who = self.seat_name(*seat);
                 let how = if *hit { "the secret man!" } else { "wrong" };
-                self.say(format!("{who} challenges {piece}: {how}"));
+                format!("{} challenges {piece}: {how}", self.seat_name(*seat))
             }
-            Ev::Over { result, .. } => {
-                self.status = Status::Finished;
-                self.claims.clear();
-                for (k, p) in &result.scores {
-                    if let Some(s) = self
-                        .seats
-                        .iter_mut()
-                        .find(|s| engine_seat(*k) == Some(s.seat))
-                    {
-                        s.score = u64::from(*p);
-                    }
-                }
-                self.result = Some(result.clone());
-                let line = match (&self.puzzle, &result.winner) {
-                    (Some(_), _) => self.puzzle_result(),
-                    (None, Some(w)) => {
-                        format!("game over: {} wins", self.winner_name(&w.to_string()))
-                    }
-                    (None, None) => "game over: a draw".to_string(),
-                };
-                self.say(line);
+            // Said once the result is in the view.
+            Ev::Over { .. } => return None,
+            // Their clicks are the turn box's; other game systems' moves: this client
+            // follows ORION rooms only.
+            Ev::Eligible { .. } | Ev::Turn { .. } | Ev::Move { .. } | Ev::Draw { .. } => {
+                return None
             }
-            // Other game systems' moves: this client follows ORION rooms only.
-            // Orbit's and Orbs's events: this client plays ORION only.
-            Ev::Move { .. } | Ev::Draw { .. } => {}
-        }
+        })
     }
 
     /// Whether this room is Aquarius, the telepathy test (tries and hits, not clicks).
@@ -553,12 +409,12 @@ impl RoomState {
 
     /// How a finished puzzle room ended, in words.
     pub fn puzzle_result(&self) -> String {
-        let Some(p) = self.puzzle else {
+        let Some(p) = self.puzzle() else {
             return String::new();
         };
-        let won = self.result.as_ref().is_some_and(|r| r.winner.is_some());
+        let won = self.result().is_some_and(|r| r.winner.is_some());
         let target = p.target.map_or(String::new(), |t| format!(" (target {t})"));
-        let score = self.seats.first().map_or(0, |s| s.score);
+        let score = self.seats().first().map_or(0, |s| s.score);
         match (self.is_test(), won) {
             (true, true) => format!("the test is over: {score} hits of {TRIES}: telepathy?"),
             (true, false) => format!("the test is over: {score} hits of {TRIES}"),
@@ -604,7 +460,7 @@ mod tests {
             seq: 2,
             game: "hydra-2".into(),
             options: RoomOptions::default(),
-            status: WireStatus::Playing,
+            status: Status::Playing,
             seats: [(WireSeat::S, sitter("ann")), (WireSeat::N, sitter("bob"))].into(),
             spectators: 0,
             position: "C1s:R1 C5n:B1".into(),
@@ -623,7 +479,7 @@ mod tests {
     }
 
     #[test]
-    fn events_follow_the_turns_and_the_move_before() {
+    fn events_follow_the_turns_and_a_gap_is_not_papered_over() {
         let mut r = RoomState::from_snapshot(&snap(), Some(Seat::S));
         assert!(r.my_turn());
         r.apply(
@@ -633,7 +489,10 @@ mod tests {
                 click: "C1R".into(),
                 position: "C1w:R1 C5n:B1".into(),
             },
-        );
+        )
+        .unwrap();
+        assert_eq!(r.position, parse_position("C1w:R1 C5n:B1").unwrap());
+        assert_eq!(r.last_click(), parse_click("C1R").ok());
         r.apply(
             4,
             &Ev::Turn {
@@ -641,10 +500,10 @@ mod tests {
                 clicks: Some(1),
                 round: 1,
             },
-        );
+        )
+        .unwrap();
         assert!(!r.my_turn());
-        // Blue may not simply undo red's move.
-        assert_eq!(r.forbidden(), parse_position("C1s:R1 C5n:B1").ok());
+        assert_eq!((r.mover(), r.used()), (Some(Seat::N), 0));
         // A repeated event is ignored.
         r.apply(
             4,
@@ -653,9 +512,21 @@ mod tests {
                 clicks: Some(2),
                 round: 2,
             },
-        );
-        assert_eq!(r.mover, Some(Seat::N));
+        )
+        .unwrap();
+        assert_eq!(r.mover(), Some(Seat::N));
         assert_eq!(r.log.back().map(String::as_str), Some("ann: C1R"));
+        // A missing event: nothing is applied, the caller resumes from seq 4.
+        let gap = r.apply(
+            6,
+            &Ev::Turn {
+                seat: WireSeat::S,
+                clicks: Some(2),
+                round: 2,
+            },
+        );
+        assert_eq!(gap.map_err(|g| g.expected), Err(5));
+        assert_eq!((r.seq(), r.mover()), (4, Some(Seat::N)));
     }
 
     #[test]
@@ -671,7 +542,8 @@ mod tests {
                 click: "C1R".into(),
                 position: "C1w:R1 C5n:B1".into(),
             },
-        );
+        )
+        .unwrap();
         // The hop: the same seat and round, two more clicks; the move goes on.
         r.apply(
             4,
@@ -680,8 +552,9 @@ mod tests {
                 clicks: Some(4),
                 round: 1,
             },
-        );
-        assert_eq!((r.moving.allowed, r.moving.used), (4, 1));
+        )
+        .unwrap();
+        assert_eq!((r.clicks(), r.used()), (Some(4), 1));
         assert!(r.my_turn());
         r.apply(
             5,
@@ -692,7 +565,8 @@ mod tests {
                 removed: vec!["C1w".into()],
                 position: "C5n:B1".into(),
             },
-        );
+        )
+        .unwrap();
         assert_eq!(r.position, parse_position("C5n:B1").unwrap());
         assert_eq!(
             r.log.back().map(String::as_str),

@@ -15,6 +15,7 @@ mod parse;
 mod request;
 mod room;
 mod seat;
+mod view;
 
 pub use code::Code;
 pub use event::{Event, OverReason, Seed, Text};
@@ -26,3 +27,4 @@ pub use room::{
     Snapshot, Status, Turn,
 };
 pub use seat::{Seat, Winner};
+pub use view::{ChatLine, Gap, LastClick, RoomView, Sitter, CHAT_TAIL};

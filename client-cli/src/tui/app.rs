@@ -109,6 +109,8 @@ pub struct App {
     pub help: bool,
     /// Lines the log is scrolled back.
     pub scroll: usize,
+    /// The seq a `resume` was last asked from after a gap in the room's events (once a gap).
+    resumed_from: Option<u64>,
 }
 
 impl App {
@@ -123,6 +125,7 @@ impl App {
             room_id: None,
             seat: None,
             invite: None,
+            resumed_from: None,
             input: String::new(),
             message: None,
             cursor: Rotor::at(2, 2).unwrap_or(Rotor::ALL[12]),
@@ -301,7 +304,18 @@ impl App {
         let Some(room) = self.room.as_mut() else {
             return;
         };
-        room.apply(seq, ev);
+        if let Err(gap) = room.apply(seq, ev) {
+            // Events went missing: catch up from the last one applied (once per gap).
+            if self.resumed_from != Some(room.seq()) {
+                self.resumed_from = Some(room.seq());
+                room.note(format!("! {gap}"));
+                self.out.push(Request::Resume {
+                    room: room.room().to_string(),
+                    since: room.seq(),
+                });
+            }
+            return;
+        }
         match ev {
             Ev::Turn { .. } | Ev::Start { .. } => {
                 self.turn_since = self.now;
@@ -441,8 +455,9 @@ impl App {
         let Some(room) = &self.room else {
             return Vec::new();
         };
-        if !room.eligible.is_empty() {
-            return room.eligible.into_iter().collect();
+        let eligible = room.eligible();
+        if !eligible.is_empty() {
+            return eligible.into_iter().collect();
         }
         if matches!(room.allowance(), Some(Allowance::Place(_))) {
             return self
@@ -548,12 +563,14 @@ impl App {
         let conn = if self.connected { "" } else { " · offline" };
         let head = match (&self.room, self.screen) {
             (Some(r), Screen::Room) => {
-                let game = r.rules.map_or(r.game.clone(), |g| g.name().to_string());
+                let game = r
+                    .rules
+                    .map_or(r.view.game.clone(), |g| g.name().to_string());
                 let who = match self.seat.and_then(|s| r.colour_of(s).map(|c| (s, c))) {
                     Some((s, c)) => format!("you play {s} ({c})"),
                     None => "watching".to_string(),
                 };
-                format!(" ORION · {game} · room {} · {who}{conn}", r.room)
+                format!(" ORION · {game} · room {} · {who}{conn}", r.room())
             }
             _ => format!(" ORION ONLINE · {}{conn}", self.name),
         };
@@ -692,17 +709,19 @@ impl App {
         };
         let widget = Board {
             position: room.position,
-            cursor: (self.seat.is_some() && room.status == Status::Playing).then_some(self.cursor),
-            last_click: room.last_click,
+            cursor: (self.seat.is_some() && room.status() == Status::Playing)
+                .then_some(self.cursor),
+            last_click: room.last_click(),
             eligible: if room.my_turn() {
-                room.eligible
+                room.eligible()
             } else {
                 Default::default()
             },
             picked: self.picked,
         };
         f.render_widget(widget, left);
-        let seats_h = room.seats.len() as u16 + 2;
+        let seats = room.seats();
+        let seats_h = seats.len() as u16 + 2;
         let [players, turn, log] = Layout::vertical([
             Constraint::Length(seats_h),
             Constraint::Length(4),
@@ -710,8 +729,8 @@ impl App {
         ])
         .areas(right);
         let mut lines = Vec::new();
-        for s in &room.seats {
-            let arrow = if room.mover == Some(s.seat) && room.status == Status::Playing {
+        for s in &seats {
+            let arrow = if room.mover() == Some(s.seat) && room.status() == Status::Playing {
                 "▶"
             } else {
                 " "
@@ -728,7 +747,7 @@ impl App {
                 ""
             };
             // A puzzle's progress is in the turn box; a game's seats show their points.
-            let points = match room.puzzle {
+            let points = match room.puzzle() {
                 Some(_) => String::new(),
                 None => format!("  {} pts", s.score),
             };
@@ -742,7 +761,7 @@ impl App {
             Paragraph::new(lines).block(
                 Block::default()
                     .borders(Borders::ALL)
-                    .title(format!(" players · {} watching ", room.spectators)),
+                    .title(format!(" players · {} watching ", room.view.spectators)),
             ),
             players,
         );
@@ -784,19 +803,19 @@ impl App {
     /// A puzzle in progress: clicks used against the booklet's target (Aquarius: tries and
     /// hits, and how to name a rotor), and the time since it started.
     fn puzzle_lines(&self, room: &RoomState) -> Vec<Line<'static>> {
-        let p = room.puzzle.unwrap_or(orion_engine::PuzzleProgress {
+        let p = room.puzzle().unwrap_or(orion_engine::PuzzleProgress {
             clicks: 0,
             target: None,
         });
         let elapsed = self.now.saturating_sub(self.turn_since) / 1000;
         let clock = format!("{}:{:02}", elapsed / 60, elapsed % 60);
-        let who = match (room.my_turn(), room.mover) {
+        let who = match (room.my_turn(), room.mover()) {
             (true, _) => "YOU".to_string(),
             (false, Some(s)) => room.name_of(s),
             (false, None) => "?".to_string(),
         };
         let text = if room.is_test() {
-            let hits = room.seats.first().map_or(0, |s| s.score);
+            let hits = room.seats().first().map_or(0, |s| s.score);
             let of = p.target.unwrap_or(0);
             format!(
                 "{who} · try {} of {of} · hits: {hits} · {clock}",
@@ -824,9 +843,9 @@ impl App {
 
     fn turn_lines(&self, room: &RoomState) -> Vec<Line<'static>> {
         let mut out = Vec::new();
-        match room.status {
+        match room.status() {
             Status::Waiting => {
-                let free = room.seats.iter().filter(|s| s.name.is_none()).count();
+                let free = room.seats().iter().filter(|s| s.name.is_none()).count();
                 let mut l = format!("waiting for {free} more player(s); type ready when set");
                 if let Some(code) = &self.invite {
                     l.push_str(&format!(" · invite code {code}"));
@@ -834,8 +853,8 @@ impl App {
                 out.push(Line::from(l));
             }
             Status::Finished => {
-                let l = match room.result.as_ref().and_then(|r| r.winner.as_ref()) {
-                    _ if room.puzzle.is_some() => room.puzzle_result(),
+                let l = match room.result().and_then(|r| r.winner.as_ref()) {
+                    _ if room.puzzle().is_some() => room.puzzle_result(),
                     Some(w) => format!("game over · {} wins", room.winner_name(&w.to_string())),
                     None => "game over · a draw".to_string(),
                 };
@@ -844,12 +863,12 @@ impl App {
                     Style::default().add_modifier(Modifier::BOLD),
                 ));
             }
-            Status::Playing if room.puzzle.is_some() => out.extend(self.puzzle_lines(room)),
+            Status::Playing if room.puzzle().is_some() => out.extend(self.puzzle_lines(room)),
             Status::Playing => {
-                let mover = room.mover.map_or("?".to_string(), |s| room.name_of(s));
+                let mover = room.mover().map_or("?".to_string(), |s| room.name_of(s));
                 let what = match room.allowance() {
                     Some(Allowance::Clicks(n)) => {
-                        format!("{} of {n} clicks left", n.saturating_sub(room.moving.used))
+                        format!("{} of {n} clicks left", n.saturating_sub(room.used()))
                     }
                     Some(Allowance::Place(_)) => "place a piece".to_string(),
                     Some(Allowance::DieOrThree) => "roll or three?".to_string(),
@@ -877,13 +896,13 @@ impl App {
                     format!("{mover} to move")
                 };
                 out.push(Line::styled(
-                    format!("{who} · round {} · {what} · {clock}", room.round),
+                    format!("{who} · round {} · {what} · {clock}", room.round()),
                     style,
                 ));
             }
         }
         let mine = self.seat.and_then(|s| room.colour_of(s));
-        for c in &room.claims {
+        for c in &room.claims() {
             let left = c.until.saturating_sub(self.now);
             if left == 0 {
                 continue;

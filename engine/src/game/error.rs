@@ -30,6 +30,9 @@ pub enum ActionError {
     /// A claim with nothing to claim.
     #[error("no chain of yours is open to claim")]
     NothingToClaim,
+    /// A throw fed in ([`crate::Game::step_roll`]) that the room's die cannot show.
+    #[error("the die has no face {0}")]
+    NoSuchFace(u8),
 }
 
 impl ActionError {

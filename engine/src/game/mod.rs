@@ -176,6 +176,29 @@ impl Game {
         Ok(game)
     }
 
+    /// Sets up a copy of a game that is played elsewhere and followed from its events (a
+    /// client fed a room's events): as [`Game::from_position`], with `first` the seat that
+    /// moved first (rounds begin with it; the room's `start` event names it, where a seeded
+    /// toss chose it). The copy has no seed of the room's: it throws no die of its own, so feed
+    /// it the room's throws with [`Game::step_roll`]; its [`Game::seed`] is 0.
+    pub fn following(
+        rules: &'static dyn Rules,
+        options: Options,
+        position: Position,
+        first: Seat,
+        mover: Seat,
+        round: u32,
+    ) -> Result<Game, SetupError> {
+        let mut game = Game::new(rules, options, 0)?;
+        let index = |game: &Game, seat| game.seat_index(seat).ok_or(SetupError::NoSuchSeat(seat));
+        let (first, mover) = (index(&game, first)?, index(&game, mover)?);
+        game.first = first;
+        game.position = position;
+        game.chains_before = game.chain_mask();
+        game.begin_turn(mover, round.max(1));
+        Ok(game)
+    }
+
     /// The events that open the game: the start position and the first turn.
     pub fn start_events(&self) -> Vec<Event> {
         vec![self.turn_event()]

@@ -131,18 +131,15 @@ impl Game {
                 self.check_end_turn(seat)?;
                 self.end_turn(events);
             }
-            Action::Roll | Action::Three => {
+            Action::Roll => {
                 self.check_choice(seat, action)?;
-                let value = if action == Action::Roll {
-                    let v = self.die.roll(&mut self.rng);
-                    events.push(Event::Roll { seat, value: v });
-                    v
-                } else {
-                    3
-                };
-                self.turn.allowance = Allowance::Clicks(value);
-                self.turn.state.allowed = value;
-                events.push(self.turn_event());
+                let value = self.die.roll(&mut self.rng);
+                events.push(Event::Roll { seat, value });
+                self.take_clicks(value, events);
+            }
+            Action::Three => {
+                self.check_choice(seat, action)?;
+                self.take_clicks(3, events);
             }
             Action::Timeout => {
                 self.check_mover(seat)?;
@@ -168,6 +165,30 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// As [`Game::step`] with [`Action::Roll`], the die showing `value` instead of a throw of
+    /// the game's own: for a copy of a game followed from a room's events, whose `roll` event
+    /// carries the value (the seed that threw it is the server's secret until the end).
+    /// `value` must be one of the die's faces.
+    pub fn step_roll(&mut self, seat: Seat, value: u8) -> Result<Vec<Event>, ActionError> {
+        if self.outcome.is_some() {
+            return Err(ActionError::GameOver);
+        }
+        self.check_choice(seat, Action::Roll)?;
+        if !self.die.faces.contains(&value) {
+            return Err(ActionError::NoSuchFace(value));
+        }
+        let mut events = vec![Event::Roll { seat, value }];
+        self.take_clicks(value, &mut events);
+        Ok(events)
+    }
+
+    /// The die or three chosen: the turn has `clicks` clicks.
+    fn take_clicks(&mut self, clicks: u8, events: &mut Vec<Event>) {
+        self.turn.allowance = Allowance::Clicks(clicks);
+        self.turn.state.allowed = clicks;
+        events.push(self.turn_event());
     }
 
     /// Checks that `seat` may end its turn now.
