@@ -87,6 +87,7 @@ impl Asset {
 }
 
 /// Bytes of the page and every asset: what a first visit downloads.
+#[cfg(test)]
 pub fn total_bytes() -> usize {
     INDEX.body.len() + ASSETS.iter().map(|a| a.body.len()).sum::<usize>()
 }
