@@ -118,7 +118,13 @@ mod tests {
             assert_eq!(find(path).map(|a| a.name), Some("index.html"), "{path}");
         }
         assert_eq!(find("/assets/board.js").map(|a| a.name), Some("board.js"));
-        for path in ["/r/", "/r/a/b", "/assets/", "/assets/../Cargo.toml", "/index.html"] {
+        for path in [
+            "/r/",
+            "/r/a/b",
+            "/assets/",
+            "/assets/../Cargo.toml",
+            "/index.html",
+        ] {
             assert!(find(path).is_none(), "{path}");
         }
     }

@@ -201,7 +201,12 @@ async fn open(page: &Browser, base: &str, path: &str, name: &str) {
 
 /// The room id in the page's URL (`/r/ROOM`), once it got there.
 async fn room_of(page: &Browser) -> String {
-    wait_js(page, "/^\\/r\\/r[0-9a-f]+$/.test(location.pathname)", "a room URL").await;
+    wait_js(
+        page,
+        "/^\\/r\\/r[0-9a-f]+$/.test(location.pathname)",
+        "a room URL",
+    )
+    .await;
     let url = page.current_url().await.expect("url");
     url.path().trim_start_matches("/r/").to_string()
 }
@@ -218,9 +223,19 @@ async fn hydra_from_pages(base: &str, a: &Browser, b: &Browser) -> String {
         .expect("hydra-2 offered");
     press(a, "#create-room").await;
     let room = room_of(a).await;
-    wait_js(a, "document.getElementById('status').textContent === 'waiting'", "waiting").await;
+    wait_js(
+        a,
+        "document.getElementById('status').textContent === 'waiting'",
+        "waiting",
+    )
+    .await;
     open(b, base, &format!("/r/{room}"), "bob").await;
-    wait_js(b, "document.getElementById('status').textContent === 'waiting'", "waiting").await;
+    wait_js(
+        b,
+        "document.getElementById('status').textContent === 'waiting'",
+        "waiting",
+    )
+    .await;
     room
 }
 
@@ -270,7 +285,12 @@ async fn two_pages_play_hydra_for_two_while_a_page_and_a_client_watch() {
     open(&carol, &base, &format!("/r/{room}"), "carol").await;
     let pages = [("alice", &alice), ("bob", &bob), ("carol", &carol)];
     for (who, page) in pages {
-        wait_js(page, "document.getElementById('status').textContent === 'playing'", "playing").await;
+        wait_js(
+            page,
+            "document.getElementById('status').textContent === 'playing'",
+            "playing",
+        )
+        .await;
         wait_board(page, position, who).await;
     }
     assert!(text(&carol, "seats").await.contains("alice"));
@@ -358,6 +378,12 @@ async fn two_pages_play_hydra_for_two_while_a_page_and_a_client_watch() {
         max(&arrival_lags)
     );
     if let Ok(path) = std::env::var("ORION_SCREENSHOT") {
+        wait_js(
+            &alice,
+            "!window.__orion.room.board.anim",
+            "the board at rest",
+        )
+        .await;
         let png = alice.screenshot().await.expect("screenshot");
         std::fs::write(&path, png).expect("write the screenshot");
     }
@@ -411,7 +437,12 @@ async fn a_puzzle_is_solved_from_the_page_and_replayed() {
 
     // The finished room's link steps through its history, forward and back.
     page.refresh().await.expect("reload");
-    wait_js(&page, "window.__orion && window.__orion.replaying", "the replay").await;
+    wait_js(
+        &page,
+        "window.__orion && window.__orion.replaying",
+        "the replay",
+    )
+    .await;
     wait_board(&page, positions.last().expect("end"), "the replay's end").await;
     press(&page, "#replay-first").await;
     wait_board(&page, &positions[0], "the replay's start").await;
@@ -469,5 +500,66 @@ async fn a_reload_mid_game_brings_back_the_seat_and_the_board() {
     .await;
     for page in [alice, bob] {
         let _ = page.close().await;
+    }
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served_with_types_and_etags() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start();
+    let page = orion_tests::http_get(server.addr, "/r/r0123abcd").await;
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(
+        page.contains("content-type: text/html; charset=utf-8"),
+        "{page}"
+    );
+    let (_, body) = page.split_once("\r\n\r\n").expect("a body");
+    let mut weight = body.len();
+    let assets: Vec<&str> = [
+        "style.css",
+        "app.js",
+        "net.js",
+        "lobby.js",
+        "room.js",
+        "board.js",
+        "games.js",
+        "icon.svg",
+    ]
+    .to_vec();
+    for name in &assets {
+        let answer = orion_tests::http_get(server.addr, &format!("/assets/{name}")).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{name}: {answer}");
+        let (head, body) = answer.split_once("\r\n\r\n").expect("a body");
+        let wanted = match name.rsplit('.').next() {
+            Some("js") => "text/javascript",
+            Some("css") => "text/css",
+            _ => "image/svg+xml",
+        };
+        assert!(head.contains(&format!("content-type: {wanted}")), "{head}");
+        assert!(head.contains("cache-control: no-cache"), "{head}");
+        weight += body.len();
+        // A browser holding the same build gets a body-less 304.
+        let etag = head
+            .lines()
+            .find_map(|l| l.strip_prefix("etag: "))
+            .expect("an etag");
+        let mut stream = tokio::net::TcpStream::connect(server.addr)
+            .await
+            .expect("connect");
+        let request =
+            format!("GET /assets/{name} HTTP/1.1\r\nhost: test\r\nif-none-match: {etag}\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.expect("write");
+        let mut again = String::new();
+        stream.read_to_string(&mut again).await.expect("read");
+        assert!(again.starts_with("HTTP/1.1 304"), "{again}");
+    }
+    eprintln!(
+        "page weight: {weight} bytes (the page and {} assets, uncompressed)",
+        assets.len()
+    );
+    assert!(weight < 150 * 1024, "{weight} bytes");
+    for path in ["/assets/nope.js", "/r/", "/r/a/b"] {
+        let answer = orion_tests::http_get(server.addr, path).await;
+        assert!(answer.starts_with("HTTP/1.1 404"), "{path}: {answer}");
     }
 }
