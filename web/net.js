@@ -99,6 +99,7 @@ export class Net {
   request(req) {
     return new Promise((resolve) => {
       const id = this.send(req);
+      this.lastId = id;
       this.waiting.set(id, resolve);
     });
   }

@@ -112,7 +112,10 @@ export class Room {
 
   async enter() {
     this.entered = true;
-    const r = await this.net.request(this.code ? { t: 'join', code: this.code } : { t: 'join', room: this.room });
+    const joining = this.net.request(this.code ? { t: 'join', code: this.code } : { t: 'join', room: this.room });
+    // A full or finished room is watched instead: its refusal is no news to the player.
+    if (!this.code) this.quiet = this.net.lastId;
+    const r = await joining;
     if (r.t === 'joined') {
       this.room = r.room;
       this.seat = r.seat;
@@ -120,7 +123,9 @@ export class Room {
       return; // the snapshot follows
     }
     if (this.code) { this.note(r.message || 'no such room'); return; }
-    const s = await this.net.request({ t: 'spectate', room: this.room });
+    const watching = this.net.request({ t: 'spectate', room: this.room });
+    this.quiet = this.net.lastId;
+    const s = await watching;
     if (s.t === 'snapshot') return;
     // Gone from memory (finished and left): its stored history can still be replayed.
     this.loadHistory();
@@ -168,7 +173,10 @@ export class Room {
   note(text) { this.el.note.textContent = text || ''; }
 
   message(m, at) {
-    if (m.t === 'error') { this.toast(m.message || m.code); return; }
+    if (m.t === 'error') {
+      if (m.re === undefined || m.re !== this.quiet) this.toast(m.message || m.code);
+      return;
+    }
     if (m.t === 'left' && m.room === this.room) { location.href = '/'; return; }
     if (m.t === 'history' && m.room === this.room) { this.historyPage(m); return; }
     if (m.room !== this.room || this.replaying) return;

@@ -386,6 +386,17 @@ async fn two_pages_play_hydra_for_two_while_a_page_and_a_client_watch() {
         .await;
         let png = alice.screenshot().await.expect("screenshot");
         std::fs::write(&path, png).expect("write the screenshot");
+        // And the watcher's page on a phone-sized screen (portrait), next to it.
+        carol.set_window_size(390, 844).await.expect("resize");
+        wait_js(
+            &carol,
+            "!window.__orion.room.board.anim",
+            "the board at rest",
+        )
+        .await;
+        let png = carol.screenshot().await.expect("screenshot");
+        let phone = path.replace(".png", "-phone.png");
+        std::fs::write(&phone, png).expect("write the phone screenshot");
     }
     for page in [alice, bob, carol] {
         let _ = page.close().await;
