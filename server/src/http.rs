@@ -1,5 +1,6 @@
 //! HTTP on the WebSocket port, served by hyper: `GET /ws` upgrades to a WebSocket (after the
-//! Origin check), `GET /healthz` and `GET /metrics` answer in plain text, anything else gets a
+//! Origin check), `GET /healthz` and `GET /metrics` answer in plain text, `GET /`, `/r/ROOM`,
+//! `/i/CODE` and `/assets/…` serve the embedded web client (`assets`), anything else gets a
 //! plain-text 404. Each TCP connection has one bounded HTTP exchange, then either becomes a
 //! WebSocket (handed back to the caller as a tungstenite stream) or is closed.
 //!
@@ -13,6 +14,7 @@
 //!   `Host` it asks) or from an origin listed with `--allow-origin`; any other gets 403. A
 //!   request with no `Origin` is not from a browser (terminal client, bots) and is let in.
 
+use crate::assets::{self, Asset};
 use crate::connection;
 use crate::shared::Shared;
 use http_body_util::Full;
@@ -113,6 +115,11 @@ fn answer(
     upgrade: &Mutex<Option<OnUpgrade>>,
 ) -> Response<Full<Bytes>> {
     let path = req.uri().path();
+    if req.method() == Method::GET {
+        if let Some(asset) = assets::find(path) {
+            return static_file(asset, req.headers());
+        }
+    }
     match (req.method(), path) {
         (&Method::GET, "/ws") => match check_upgrade(&req, &shared.allowed_origins) {
             Ok(accept) => {
@@ -289,6 +296,38 @@ fn switching_protocols(accept: HeaderValue) -> Response<Full<Bytes>> {
     headers.insert(header::CONNECTION, HeaderValue::from_static("upgrade"));
     headers.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
     headers.insert(header::SEC_WEBSOCKET_ACCEPT, accept);
+    response
+}
+
+/// An embedded file of the web client, or a body-less 304 when the browser's copy (its
+/// `If-None-Match`) is current. Closes the connection after it, like every plain answer.
+fn static_file(asset: &'static Asset, headers: &HeaderMap) -> Response<Full<Bytes>> {
+    let etag = asset.etag();
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+    let mut response = if fresh {
+        let mut r = Response::new(Full::default());
+        *r.status_mut() = StatusCode::NOT_MODIFIED;
+        r
+    } else {
+        Response::new(Full::new(Bytes::from_static(asset.body)))
+    };
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(asset.content_type),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if let Ok(tag) = HeaderValue::from_str(etag) {
+        h.insert(header::ETAG, tag);
+    }
+    h.insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
 }
 

@@ -2,6 +2,7 @@
 //! validated by the engine, stored, and broadcast as it happens (PROTOCOL.md version 1).
 //! `run(listener, shutdown)` is the whole server; `main` only parses arguments.
 
+mod assets;
 mod clock;
 mod connection;
 mod http;

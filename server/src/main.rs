@@ -36,6 +36,8 @@ async fn main() -> anyhow::Result<()> {
         .with_env_filter(tracing_subscriber::EnvFilter::try_new(&args.log)?)
         .init();
     let listener = TcpListener::bind(&args.listen).await?;
+    // The one line a person starting the server needs: where to point a browser.
+    println!("Orion Online: play at http://{}/", listener.local_addr()?);
     let config = orion_server::Config {
         db: args.db,
         retain: (args.retain_days > 0).then(|| args.retain_days.saturating_mul(24 * 3_600_000)),

@@ -1,0 +1,137 @@
+//! The web client (`web/` at the top of the workspace), embedded in the binary with
+//! `include_bytes!` so the server needs no files at run time and works offline. The page is
+//! served at `/`, `/r/ROOM` and `/i/CODE` (its script reads the path); the files it loads at
+//! `/assets/NAME`.
+//!
+//! Caching: every answer carries a strong `ETag` (SHA-256 of the body) and `cache-control:
+//! no-cache`, so a browser revalidates each time and gets a body-less 304 while the build is
+//! unchanged; a new server build is seen at once.
+
+use sha2::{Digest, Sha256};
+use std::sync::OnceLock;
+
+/// One embedded file.
+pub struct Asset {
+    /// Its name under `/assets/` (the file name in `web/`).
+    pub name: &'static str,
+    /// The `content-type` it is served with.
+    pub content_type: &'static str,
+    /// The bytes.
+    pub body: &'static [u8],
+}
+
+macro_rules! asset {
+    ($name:literal, $type:literal) => {
+        Asset {
+            name: $name,
+            content_type: $type,
+            body: include_bytes!(concat!("../../web/", $name)),
+        }
+    };
+}
+
+/// The page itself.
+pub const INDEX: Asset = asset!("index.html", "text/html; charset=utf-8");
+
+/// Every file under `/assets/`. Adding a file to `web/` means adding a line here (a test
+/// checks that none is left out).
+pub const ASSETS: &[Asset] = &[
+    asset!("style.css", "text/css; charset=utf-8"),
+    asset!("app.js", "text/javascript; charset=utf-8"),
+    asset!("net.js", "text/javascript; charset=utf-8"),
+    asset!("lobby.js", "text/javascript; charset=utf-8"),
+    asset!("room.js", "text/javascript; charset=utf-8"),
+    asset!("board.js", "text/javascript; charset=utf-8"),
+    asset!("games.js", "text/javascript; charset=utf-8"),
+    asset!("icon.svg", "image/svg+xml"),
+];
+
+/// The file a request path names: the page for `/`, `/r/ROOM` and `/i/CODE`, an asset for
+/// `/assets/NAME`; `None` for anything else.
+pub fn find(path: &str) -> Option<&'static Asset> {
+    if path == "/" || is_link(path, "/r/") || is_link(path, "/i/") {
+        return Some(&INDEX);
+    }
+    let name = path.strip_prefix("/assets/")?;
+    ASSETS.iter().find(|a| a.name == name)
+}
+
+/// Whether `path` is `prefix` and one id (letters, digits, `-`, `_`; at most 64).
+fn is_link(path: &str, prefix: &str) -> bool {
+    path.strip_prefix(prefix).is_some_and(|id| {
+        !id.is_empty()
+            && id.len() <= 64
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    })
+}
+
+impl Asset {
+    /// The strong `ETag` of the body (quoted hex of its SHA-256, computed once).
+    pub fn etag(&self) -> &'static str {
+        static TAGS: OnceLock<Vec<String>> = OnceLock::new();
+        let tags = TAGS.get_or_init(|| {
+            std::iter::once(&INDEX)
+                .chain(ASSETS)
+                .map(|a| format!("\"{}\"", &hex::encode(Sha256::digest(a.body))[..32]))
+                .collect()
+        });
+        let i = if self.name == INDEX.name {
+            0
+        } else {
+            1 + ASSETS.iter().position(|a| a.name == self.name).unwrap_or(0)
+        };
+        tags.get(i).map(String::as_str).unwrap_or("\"\"")
+    }
+}
+
+/// Bytes of the page and every asset: what a first visit downloads.
+#[cfg(test)]
+pub fn total_bytes() -> usize {
+    INDEX.body.len() + ASSETS.iter().map(|a| a.body.len()).sum::<usize>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_of_web_is_served() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../web");
+        let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+            .expect("web/")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        on_disk.sort();
+        let mut served: Vec<String> = std::iter::once(&INDEX)
+            .chain(ASSETS)
+            .map(|a| a.name.to_string())
+            .collect();
+        served.sort();
+        assert_eq!(on_disk, served);
+    }
+
+    #[test]
+    fn links_open_the_page_and_assets_are_found_by_name() {
+        for path in ["/", "/r/abc123", "/i/XK4F9Q"] {
+            assert_eq!(find(path).map(|a| a.name), Some("index.html"), "{path}");
+        }
+        assert_eq!(find("/assets/board.js").map(|a| a.name), Some("board.js"));
+        for path in [
+            "/r/",
+            "/r/a/b",
+            "/assets/",
+            "/assets/../Cargo.toml",
+            "/index.html",
+        ] {
+            assert!(find(path).is_none(), "{path}");
+        }
+    }
+
+    #[test]
+    fn the_page_stays_light() {
+        assert!(total_bytes() < 150 * 1024, "{} bytes", total_bytes());
+        assert_ne!(INDEX.etag(), ASSETS[0].etag());
+    }
+}

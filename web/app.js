@@ -1,0 +1,80 @@
+// The page: picks the player's name (`?name=` on any link, else the saved one, else a guest
+// name), opens the socket and shows the lobby (`/`) or a room (`/r/ROOM`, `/i/CODE`).
+// Moving between them keeps the one socket (history.pushState).
+
+import { Net } from './net.js';
+import { Lobby } from './lobby.js';
+import { Room } from './room.js';
+
+const NAME = 'orion.name';
+const params = new URLSearchParams(location.search);
+let name = params.get('name');
+if (name) localStorage.setItem(NAME, name);
+else name = localStorage.getItem(NAME);
+if (!name) {
+  name = `guest-${Math.floor(1000 + Math.random() * 9000)}`;
+  localStorage.setItem(NAME, name);
+}
+
+const hooks = window.__orion || (window.__orion = {});
+const main = document.getElementById('main');
+const conn = document.getElementById('conn');
+const toastEl = document.getElementById('toast');
+let toastTimer = null;
+function toast(text) {
+  hooks.errors = [...(hooks.errors || []), text];
+  toastEl.textContent = text;
+  toastEl.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { toastEl.hidden = true; }, 4000);
+}
+
+const net = new Net(name);
+hooks.net = net;
+let view = null;
+
+function route() {
+  if (view) view.close();
+  main.replaceChildren();
+  const room = /^\/r\/([\w-]+)$/.exec(location.pathname);
+  const code = /^\/i\/([\w-]+)$/.exec(location.pathname);
+  if (room) view = new Room(main, net, { room: room[1] }, toast);
+  else if (code) view = new Room(main, net, { code: code[1] }, toast);
+  else view = new Lobby(main, net, go, toast);
+  hooks.view = view;
+}
+
+function go(path) {
+  history.pushState(null, '', path);
+  route();
+}
+
+document.addEventListener('click', (e) => {
+  const a = e.target.closest && e.target.closest('a[data-link]');
+  if (!a || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  e.preventDefault();
+  go(a.getAttribute('href'));
+});
+window.addEventListener('popstate', route);
+
+document.getElementById('me').textContent = name;
+const rename = document.getElementById('rename');
+rename.addEventListener('click', () => {
+  const next = prompt('Your name', name);
+  if (next && next.trim()) {
+    localStorage.setItem(NAME, next.trim());
+    location.search = '';
+  }
+});
+net.onUp = (welcome) => {
+  conn.textContent = 'online';
+  conn.className = 'up';
+  hooks.player = welcome.player;
+  if (view && view.up) view.up(welcome);
+};
+net.onDown = () => {
+  conn.textContent = 'reconnecting\u2026';
+  conn.className = 'down';
+};
+route();
+net.connect();

@@ -1,0 +1,303 @@
+// The board: an SVG drawing of the 5x5 rotors and the 60 slots between them, drawn from a
+// position string; every click turns the four pieces of its rotor's orbit a quarter round.
+// It knows no rules: it draws what the server says and reports what the player touches.
+
+const NS = 'http://www.w3.org/2000/svg';
+const U = 100; // one rotor cell, in SVG units
+const M = 34; // margin round the grid
+const COLS = 'ABCDE';
+export const COLOURS = { R: '#d7263d', B: '#1b64c4', G: '#138a43', Y: '#e8b100' };
+const INK = { R: '#fff', B: '#fff', G: '#fff', Y: '#222' };
+const HIDDEN = { R: 'red', B: 'blue', G: 'green', Y: 'yellow' };
+export const colourName = (c) => HIDDEN[c] || c;
+
+// Grid corner (x, y), origin bottom-left, to SVG coordinates.
+const px = (x) => M + x * U;
+const py = (y) => M + (5 - y) * U;
+
+// The 60 slots in canonical order (ORION.md section 7): horizontal slots bottom line first,
+// left to right, then vertical slots, left line first, bottom to top.
+export const SLOTS = [];
+const GEOM = new Map(); // slot name -> {x, y, horizontal} (midpoint in SVG units)
+for (let y = 0; y <= 5; y++) {
+  for (let c = 0; c < 5; c++) {
+    const name = y === 0 ? `${COLS[c]}1s` : `${COLS[c]}${y}n`;
+    SLOTS.push(name);
+    GEOM.set(name, { x: px(c + 0.5), y: py(y), horizontal: true });
+  }
+}
+for (let x = 0; x <= 5; x++) {
+  for (let r = 0; r < 5; r++) {
+    const name = x === 0 ? `A${r + 1}w` : `${COLS[x - 1]}${r + 1}e`;
+    SLOTS.push(name);
+    GEOM.set(name, { x: px(x), y: py(r + 0.5), horizontal: false });
+  }
+}
+
+/** The canonical name of one side of rotor (column c, row r), both from 0. */
+function side(c, r, s) {
+  switch (s) {
+    case 'n': return `${COLS[c]}${r + 1}n`;
+    case 's': return r === 0 ? `${COLS[c]}1s` : `${COLS[c]}${r}n`;
+    case 'e': return `${COLS[c]}${r + 1}e`;
+    default: return c === 0 ? `A${r + 1}w` : `${COLS[c - 1]}${r + 1}e`;
+  }
+}
+
+/** The rotors, with their centres and orbits (north, east, south, west). */
+export const ROTORS = [];
+for (let r = 0; r < 5; r++) {
+  for (let c = 0; c < 5; c++) {
+    ROTORS.push({
+      name: `${COLS[c]}${r + 1}`, c, r, cx: px(c + 0.5), cy: py(r + 0.5),
+      orbit: ['n', 'e', 's', 'w'].map((s) => side(c, r, s)),
+    });
+  }
+}
+const ROTOR = new Map(ROTORS.map((t) => [t.name, t]));
+
+/** A position string as a Map slot -> token. */
+export function parsePosition(text) {
+  const out = new Map();
+  for (const pair of (text || '').trim().split(/\s+/)) {
+    const i = pair.indexOf(':');
+    if (i > 0) out.set(pair.slice(0, i), pair.slice(i + 1));
+  }
+  return out;
+}
+
+/** A Map slot -> token as a position string in canonical order. */
+export function positionString(map) {
+  return SLOTS.filter((s) => map.has(s)).map((s) => `${s}:${map.get(s)}`).join(' ');
+}
+
+/** A click (`C2R`, `C2L`, or the earlier server's `m+`) as {rotor, dir: +1 clockwise}. */
+export function parseClick(click) {
+  const m = /^([A-Ea-e])([1-5])([RrLl])$/.exec(click || '');
+  if (m) return { rotor: m[1].toUpperCase() + m[2], dir: /[Rr]/.test(m[3]) ? 1 : -1 };
+  const o = /^([a-y])([+-])$/.exec(click || '');
+  if (!o) return null;
+  const i = o[1].charCodeAt(0) - 97;
+  return { rotor: `${COLS[i % 5]}${5 - Math.floor(i / 5)}`, dir: o[2] === '+' ? 1 : -1 };
+}
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+/** Piece drawing: an eye along its slot, its colour and number. */
+function drawPiece(parent, token) {
+  const g = el('g', { class: 'piece', 'data-token': token }, parent);
+  const colour = token[0];
+  el('ellipse', { rx: 36, ry: 13, fill: COLOURS[colour] || '#777', class: 'eye' }, g);
+  const t = el('text', { class: 'num', fill: INK[colour] || '#fff', 'text-anchor': 'middle', dy: '0.35em' }, g);
+  t.textContent = token.slice(1);
+  return g;
+}
+
+export class Board {
+  /** Draws an empty board into `host`; `onClick(click)`, `onPlace(slot)`, `onPiece(token, slot)`. */
+  constructor(host, handlers) {
+    this.h = handlers;
+    this.position = new Map();
+    this.pieces = new Map(); // slot -> piece element
+    this.anim = null; // the running animation: {frame, finish}
+    this.hooks = window.__orion || (window.__orion = {});
+    const size = 2 * M + 5 * U;
+    const svg = el('svg', { viewBox: `0 0 ${size} ${size}`, class: 'board', role: 'group', 'aria-label': 'ORION board' });
+    this.svg = svg;
+    el('rect', { x: M - 10, y: M - 10, width: 5 * U + 20, height: 5 * U + 20, rx: 14, class: 'frame' }, svg);
+    const grid = el('g', { class: 'grid' }, svg);
+    for (let i = 0; i <= 5; i++) {
+      el('line', { x1: px(i), y1: py(0), x2: px(i), y2: py(5) }, grid);
+      el('line', { x1: px(0), y1: py(i), x2: px(5), y2: py(i) }, grid);
+    }
+    const labels = el('g', { class: 'labels' }, svg);
+    for (let c = 0; c < 5; c++) {
+      el('text', { x: px(c + 0.5), y: py(0) + 28, 'text-anchor': 'middle' }, labels).textContent = COLS[c];
+    }
+    for (let r = 0; r < 5; r++) {
+      el('text', { x: M - 22, y: py(r + 0.5) + 5, 'text-anchor': 'middle' }, labels).textContent = r + 1;
+    }
+    // Rotors: a disc in two halves, the left half turns it left (L), the right half right (R).
+    this.rotorEls = new Map();
+    const rotors = el('g', { class: 'rotors' }, svg);
+    for (const t of ROTORS) {
+      const g = el('g', { class: 'rotor', 'data-rotor': t.name }, rotors);
+      el('circle', { cx: t.cx, cy: t.cy, r: 31, class: 'disc' }, g);
+      for (const [dir, sweep, dx, glyph] of [['L', 0, -13, '\u21ba'], ['R', 1, 13, '\u21bb']]) {
+        const d = `M${t.cx},${t.cy - 29} A29,29 0 0,${sweep} ${t.cx},${t.cy + 29} Z`;
+        const half = el('path', {
+          d, class: `half ${dir}`, 'data-click': `${t.name}${dir}`, tabindex: 0, role: 'button',
+          'aria-label': `turn ${t.name} ${dir === 'R' ? 'right (clockwise)' : 'left'}`,
+        }, g);
+        half.addEventListener('click', (e) => { e.preventDefault(); this.h.onClick(`${t.name}${dir}`); });
+        half.addEventListener('keydown', (e) => {
+          if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); this.h.onClick(`${t.name}${dir}`); }
+        });
+        el('text', { x: t.cx + dx, y: t.cy + 6, 'text-anchor': 'middle', class: 'glyph' }, g).textContent = glyph;
+      }
+      el('text', { x: t.cx, y: t.cy - 12, 'text-anchor': 'middle', class: 'rname' }, g).textContent = t.name;
+      this.rotorEls.set(t.name, g);
+    }
+    // Slots: one element each, carrying data-slot and, when occupied, data-piece.
+    this.slotEls = new Map();
+    const slots = el('g', { class: 'slots' }, svg);
+    for (const name of SLOTS) {
+      const s = GEOM.get(name);
+      const e = el('rect', {
+        class: 'slot', 'data-slot': name,
+        x: s.x - (s.horizontal ? 30 : 5), y: s.y - (s.horizontal ? 5 : 30),
+        width: s.horizontal ? 60 : 10, height: s.horizontal ? 10 : 60, rx: 5,
+      }, slots);
+      this.slotEls.set(name, e);
+    }
+    this.pieceLayer = el('g', { class: 'pieces' }, svg);
+    this.pieceLayer.addEventListener('click', (e) => {
+      const g = e.target.closest('.piece');
+      if (g) this.h.onPiece && this.h.onPiece(g.dataset.token, g.dataset.slot);
+    });
+    this.placeLayer = el('g', { class: 'places' }, svg);
+    this.markLayer = el('g', { class: 'marks' }, svg);
+    host.appendChild(svg);
+  }
+
+  /** Shows `text` (a position string) at once, cancelling any animation. */
+  set(text) {
+    this.finishAnimation();
+    this.position = parsePosition(text);
+    this.updateAttributes();
+    this.redraw();
+  }
+
+  /** Puts data-piece on the slot elements: the position as the server last said it. */
+  updateAttributes() {
+    for (const [name, e] of this.slotEls) {
+      const token = this.position.get(name);
+      if (token) e.setAttribute('data-piece', token);
+      else e.removeAttribute('data-piece');
+    }
+  }
+
+  redraw() {
+    this.pieceLayer.replaceChildren();
+    this.pieces.clear();
+    for (const [slot, token] of this.position) {
+      const s = GEOM.get(slot);
+      if (!s) continue;
+      const g = drawPiece(this.pieceLayer, token);
+      g.dataset.slot = slot;
+      this.place(g, s.x, s.y, s.horizontal ? 0 : 90);
+      this.pieces.set(slot, g);
+    }
+  }
+
+  place(g, x, y, angle) {
+    g.setAttribute('transform', `translate(${x.toFixed(2)},${y.toFixed(2)})`);
+    g.firstChild.setAttribute('transform', `rotate(${angle.toFixed(2)})`);
+  }
+
+  /**
+   * A click arrived (`arrived`: performance.now() of its message): the four pieces of the
+   * orbit turn a quarter round, then the board shows `text`. data-piece changes at once.
+   */
+  click(click, text, arrived) {
+    this.finishAnimation();
+    const c = parseClick(click);
+    const rotor = c && ROTOR.get(c.rotor);
+    const next = parsePosition(text);
+    this.position = next;
+    this.updateAttributes();
+    this.markLast(c && c.rotor);
+    if (!rotor) { this.redraw(); return; }
+    const moving = rotor.orbit
+      .map((slot) => ({ slot, g: this.pieces.get(slot), s: GEOM.get(slot) }))
+      .filter((m) => m.g);
+    const duration = 240;
+    let start = null;
+    const step = (now) => {
+      if (start === null) {
+        start = now;
+        const lag = performance.now() - (arrived || now);
+        this.hooks.lastAnimationLag = lag;
+        this.hooks.lastAnimationAt = performance.timeOrigin + performance.now();
+        this.hooks.animations = (this.hooks.animations || 0) + 1;
+      }
+      const k = Math.min(1, (now - start) / duration);
+      const e = k < 0.5 ? 2 * k * k : 1 - (2 - 2 * k) ** 2 / 2;
+      const turn = c.dir * 90 * e;
+      for (const m of moving) {
+        const a0 = Math.atan2(m.s.y - rotor.cy, m.s.x - rotor.cx);
+        const a = a0 + (turn * Math.PI) / 180;
+        const x = rotor.cx + 50 * Math.cos(a);
+        const y = rotor.cy + 50 * Math.sin(a);
+        this.place(m.g, x, y, (m.s.horizontal ? 0 : 90) + turn);
+      }
+      if (k < 1) this.anim.frame = requestAnimationFrame(step);
+      else this.finishAnimation();
+    };
+    this.anim = { frame: requestAnimationFrame(step) };
+    // A background tab may never run the frame: the board is right after the duration anyway.
+    this.anim.timer = setTimeout(() => this.finishAnimation(), duration + 200);
+  }
+
+  finishAnimation() {
+    if (!this.anim) return;
+    cancelAnimationFrame(this.anim.frame);
+    clearTimeout(this.anim.timer);
+    this.anim = null;
+    this.redraw();
+  }
+
+  /** Highlights the rotor of the last click. */
+  markLast(rotor) {
+    for (const [name, g] of this.rotorEls) g.classList.toggle('last', name === rotor);
+  }
+
+  /** Marks the rotors the mover may turn (a hint: those holding a piece of `colours`). */
+  markMovable(colours) {
+    for (const t of ROTORS) {
+      const can = !!colours && t.orbit.some((s) => colours.includes((this.position.get(s) || ' ')[0]));
+      this.rotorEls.get(t.name).classList.toggle('can', can);
+    }
+  }
+
+  /** Eligible slots: clickable `data-place` marks (only when the player may build). */
+  setPlaces(slots) {
+    this.placeLayer.replaceChildren();
+    for (const slot of slots || []) {
+      const s = GEOM.get(slot);
+      if (!s || this.position.has(slot)) continue;
+      const e = el('circle', {
+        cx: s.x, cy: s.y, r: 14, class: 'place', 'data-place': slot, tabindex: 0, role: 'button',
+        'aria-label': `place on ${slot}`,
+      }, this.placeLayer);
+      const go = (ev) => { ev.preventDefault(); this.h.onPlace(slot); };
+      e.addEventListener('click', go);
+      e.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') go(ev); });
+    }
+  }
+
+  /** Outlines `slots` with class `cls` (captured slots, a chain, a try) for `ms` (0: keep). */
+  mark(slots, cls, ms) {
+    for (const old of this.markLayer.querySelectorAll(`.${cls}`)) old.remove();
+    const made = [];
+    for (const slot of slots || []) {
+      const s = GEOM.get(slot);
+      if (!s) continue;
+      made.push(el('rect', {
+        class: `mark ${cls}`, x: s.x - (s.horizontal ? 40 : 17), y: s.y - (s.horizontal ? 17 : 40),
+        width: s.horizontal ? 80 : 34, height: s.horizontal ? 34 : 80, rx: 17,
+      }, this.markLayer));
+    }
+    if (ms) setTimeout(() => made.forEach((m) => m.remove()), ms);
+  }
+
+  /** Highlights a rotor for the keyboard cursor. */
+  cursor(rotor) {
+    for (const [name, g] of this.rotorEls) g.classList.toggle('cursor', name === rotor);
+  }
+}

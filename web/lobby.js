@@ -1,0 +1,131 @@
+// The lobby: the live room list (`lobby` watch, one page at a time), quick match, a new room
+// with its options, joining by room id or invite code, and the puzzles to play alone.
+
+import { GAMES, PUZZLES, gameName } from './games.js';
+
+const h = (tag, attrs, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'on') for (const [ev, fn] of Object.entries(v)) e.addEventListener(ev, fn);
+    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const k of kids) e.append(k);
+  return e;
+};
+const gameOptions = () => GAMES.map((g) => h('option', { value: g.id }, `${g.name} (${g.players[0] === g.players[1] ? g.players[0] : g.players.join('\u2013')})`));
+
+export class Lobby {
+  constructor(host, net, go, toast) {
+    this.net = net;
+    this.go = go;
+    this.toast = toast;
+    this.after = null; // the page shown: rooms after this id
+    this.build(host);
+    this.off = net.listen((m) => this.message(m));
+    if (net.up) this.up(null);
+  }
+
+  close() {
+    this.off();
+    if (this.net.up) this.net.send({ t: 'lobby', watch: false });
+  }
+
+  up(welcome) {
+    this.net.sendNow({ t: 'lobby', watch: true, ...(this.after ? { after: this.after } : {}) });
+    if (welcome) this.mine(welcome.rooms || []);
+  }
+
+  build(host) {
+    const qGame = h('select', { id: 'quick-game', 'aria-label': 'game' }, ...gameOptions());
+    const qPlayers = h('select', { id: 'quick-players', 'aria-label': 'players' }, ...[2, 3, 4].map((n) => h('option', { value: n }, `${n} players`)));
+    const quick = h('form', { id: 'quick', on: { submit: (e) => {
+      e.preventDefault();
+      this.net.send({ t: 'quick', game: qGame.value, players: Number(qPlayers.value) });
+      this.status.textContent = `Looking for ${qPlayers.value} players for ${gameName(qGame.value)}…`;
+    } } }, qGame, qPlayers, h('button', { type: 'submit' }, 'Quick match'));
+
+    const f = (name, label, attrs) => h('label', {}, `${label} `, h('input', { name, ...attrs }));
+    const cGame = h('select', { id: 'create-game', name: 'game', 'aria-label': 'game' }, ...gameOptions());
+    const create = h('form', { id: 'create', class: 'options', on: { submit: (e) => { e.preventDefault(); this.create(create); } } },
+      cGame,
+      f('players', 'players', { type: 'number', min: 2, max: 4, placeholder: 'game\u2019s' }),
+      f('clicks', 'clicks', { type: 'number', min: 1, max: 6, placeholder: 'game\u2019s' }),
+      f('die', 'die faces', { placeholder: '1,2,2,3,4,5' }),
+      f('claim_window', 'claim window (s or auto)', { placeholder: '5' }),
+      f('turn_clock', 'turn clock (s)', { type: 'number', min: 1 }),
+      f('time_bank', 'time bank (s)', { type: 'number', min: 0 }),
+      f('seat_hold', 'seat hold (s)', { type: 'number', min: 0, placeholder: '120' }),
+      h('label', {}, h('input', { type: 'checkbox', name: 'private' }), ' private (invite code)'),
+      h('button', { type: 'submit', id: 'create-room' }, 'Create room'));
+
+    const joinText = h('input', { id: 'join-text', placeholder: 'room id or invite code', 'aria-label': 'room or code' });
+    const join = h('form', { id: 'join', on: { submit: (e) => {
+      e.preventDefault();
+      const v = joinText.value.trim();
+      if (/^r[0-9a-f]{8}$/i.test(v)) this.go(`/r/${v}`);
+      else if (v) this.go(`/i/${v.toUpperCase()}`);
+    } } }, joinText, h('button', { type: 'submit' }, 'Join'));
+
+    const puzzles = h('div', { class: 'puzzles' }, ...PUZZLES.map((p) => h('button', {
+      type: 'button', 'data-puzzle': p.id, on: { click: () => this.net.send({ t: 'create', game: p.id }) },
+    }, p.name)));
+
+    this.status = h('p', { class: 'note', 'aria-live': 'polite' });
+    this.list = h('tbody', { id: 'rooms' });
+    this.pager = h('p', { class: 'pager' });
+    this.yours = h('p', { id: 'yours' });
+    host.append(h('section', { class: 'lobby' },
+      h('div', { class: 'cards' },
+        h('div', { class: 'card' }, h('h2', {}, 'Play now'), quick, this.status, h('h3', {}, 'Join'), join, this.yours),
+        h('div', { class: 'card' }, h('h2', {}, 'New room'), create),
+        h('div', { class: 'card' }, h('h2', {}, 'Puzzles'), puzzles)),
+      h('h2', {}, 'Rooms'),
+      h('table', { class: 'rooms' }, h('thead', {}, h('tr', {}, ...['room', 'game', 'status', 'seats', 'watching', ''].map((t) => h('th', {}, t)))), this.list),
+      this.pager));
+  }
+
+  create(form) {
+    const v = (n) => form.elements[n].value.trim();
+    const options = {};
+    const secs = (n) => { if (v(n) !== '') options[n] = Math.round(Number(v(n)) * 1000); };
+    if (v('players')) options.players = Number(v('players'));
+    if (v('clicks')) options.clicks = Number(v('clicks'));
+    if (v('die')) options.die = v('die').split(/[ ,]+/).filter(Boolean).map(Number);
+    if (v('claim_window')) options.claim_window = v('claim_window') === 'auto' ? 'auto' : Math.round(Number(v('claim_window')) * 1000);
+    secs('turn_clock'); secs('time_bank'); secs('seat_hold');
+    const req = { t: 'create', game: v('game'), options };
+    if (form.elements.private.checked) req.private = true;
+    this.net.send(req);
+  }
+
+  message(m) {
+    if (m.t === 'error') { this.toast(m.message || m.code); this.status.textContent = ''; return; }
+    if (m.t === 'joined') { this.go(m.code ? `/i/${m.code}` : `/r/${m.room}`); return; }
+    if (m.t === 'lobby') this.rooms(m);
+  }
+
+  mine(rooms) {
+    this.yours.replaceChildren(...(rooms.length ? ['Your rooms: '] : []),
+      ...rooms.map((r) => h('a', { href: `/r/${r}`, 'data-link': '' }, r, ' ')));
+  }
+
+  rooms(m) {
+    const rows = (m.rooms || []).map((r) => {
+      const seats = Object.entries(r.seats || {}).map(([k, n]) => `${k}: ${n || '\u2014'}`).join(', ');
+      const free = Object.values(r.seats || {}).some((n) => n === null);
+      return h('tr', { 'data-room': r.room },
+        h('td', {}, r.room), h('td', {}, gameName(r.game)), h('td', {}, r.status), h('td', {}, seats),
+        h('td', {}, String(r.spectators)),
+        h('td', {}, h('a', { href: `/r/${r.room}`, 'data-link': '' }, r.status === 'waiting' && free ? 'join' : r.status === 'finished' ? 'replay' : 'watch')));
+    });
+    this.list.replaceChildren(...rows);
+    const last = m.rooms && m.rooms.length ? m.rooms[m.rooms.length - 1].room : null;
+    this.pager.replaceChildren(`${m.total ?? rows.length} rooms `);
+    if (this.after) {
+      this.pager.append(h('button', { type: 'button', on: { click: () => { this.after = null; this.up(null); } } }, 'first page'));
+    }
+    if (m.more && last) {
+      this.pager.append(h('button', { type: 'button', on: { click: () => { this.after = last; this.up(null); } } }, 'next page'));
+    }
+  }
+}
