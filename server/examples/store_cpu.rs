@@ -45,7 +45,9 @@ fn main() {
         .build()
         .expect("runtime");
     // A database outlives the run: its rooms get ids no earlier run used.
-    let tag = url.as_ref().map_or(String::new(), |_| format!("{}-", std::process::id()));
+    let tag = url
+        .as_ref()
+        .map_or(String::new(), |_| format!("{}-", std::process::id()));
     let mut spread = Spread::new(&tag, 1000);
     let mut run = |count: usize| {
         for _ in 0..count / together {

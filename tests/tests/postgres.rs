@@ -209,7 +209,11 @@ fn prune_deletes_rooms_that_ended_before_the_cut_and_players_not_seen_since() {
     assert!(s.room("old").unwrap().is_none());
     assert!(s.events("old", 0, 10).unwrap().is_empty());
     assert_eq!(s.events("recent", 0, 10).unwrap().len(), 1);
-    assert_eq!(s.events("live", 0, 10).unwrap().len(), 1, "a live room is kept");
+    assert_eq!(
+        s.events("live", 0, 10).unwrap().len(),
+        1,
+        "a live room is kept"
+    );
     assert!(s.player("t-old").unwrap().is_none());
     assert_eq!(s.player("t-new").unwrap(), Some(player("p2")));
     assert_eq!(s.player("t-back").unwrap(), Some(renamed));
@@ -296,7 +300,11 @@ async fn a_killed_server_restarts_on_postgres_with_no_event_lost() {
     }
     for e in &old {
         let seq = e["seq"].as_u64().unwrap() as usize;
-        assert_eq!(&s2.events[seq - 1], e, "event {seq} differs after the restart");
+        assert_eq!(
+            &s2.events[seq - 1],
+            e,
+            "event {seq} differs after the restart"
+        );
     }
     // North resumes from where he was; the game goes on mid-move and to the win.
     let (mut n2, _) = server.reconnect("north", &n.token).await;

@@ -27,8 +27,8 @@ use crate::clock::Millis;
 
 pub use commit::Commit;
 pub use error::StoreError;
-pub use record::{ActionRecord, Append, PlayerRecord, RoomRecord, SavedRoom};
 pub use postgres::PostgresStore;
+pub use record::{ActionRecord, Append, PlayerRecord, RoomRecord, SavedRoom};
 pub use sqlite::SqliteStore;
 
 /// Opens the store `db` names: a PostgreSQL URL (`postgres://user@host:port/db`, also

@@ -66,10 +66,7 @@ pub(super) async fn migrate(client: &mut Client) -> Result<(), StoreError> {
     )
     .await?;
     let current: i32 = tx
-        .query_one(
-            "SELECT COALESCE(MAX(version), 0) FROM schema_version",
-            &[],
-        )
+        .query_one("SELECT COALESCE(MAX(version), 0) FROM schema_version", &[])
         .await?
         .get(0);
     let newest = MIGRATIONS.last().map_or(0, |m| m.0);

@@ -207,9 +207,7 @@ impl Db {
                 )
                 .await?,
             last_n: client
-                .prepare(
-                    "SELECT room, MAX(n) FROM log WHERE room = ANY($1::text[]) GROUP BY room",
-                )
+                .prepare("SELECT room, MAX(n) FROM log WHERE room = ANY($1::text[]) GROUP BY room")
                 .await?,
             events: client
                 .prepare(
