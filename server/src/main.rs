@@ -11,9 +11,10 @@ struct Args {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:7878")]
     listen: String,
-    /// SQLite store path, or `:memory:` for a throwaway store.
-    #[arg(long, default_value = "orion.db")]
-    db: String,
+    /// Where events are kept: a SQLite file (the default, embedded), `:memory:` for a
+    /// throwaway store, or a PostgreSQL URL (`postgres://user[:password]@host:port/db`).
+    #[arg(long = "store", visible_alias = "db", default_value = "orion.db")]
+    store: String,
     /// Days to keep finished games (events, chat) and guest identities not seen since; 0
     /// keeps everything.
     #[arg(long, default_value_t = 90)]
@@ -39,7 +40,7 @@ async fn main() -> anyhow::Result<()> {
     // The one line a person starting the server needs: where to point a browser.
     println!("Orion Online: play at http://{}/", listener.local_addr()?);
     let config = orion_server::Config {
-        db: args.db,
+        db: args.store,
         retain: (args.retain_days > 0).then(|| args.retain_days.saturating_mul(24 * 3_600_000)),
         allowed_origins: args.allow_origin,
         ..Default::default()

@@ -13,7 +13,7 @@ use crate::metrics::Metrics;
 use crate::retention;
 use crate::room;
 use crate::shared::Shared;
-use crate::store::{SqliteStore, Store};
+use crate::store::Store;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -31,7 +31,7 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How to run a server.
 pub struct Config {
-    /// The store: a path, or `:memory:`.
+    /// The store: a SQLite path, `:memory:`, or a PostgreSQL URL (`postgres://…`).
     pub db: String,
     /// Where time comes from (tests use a `ManualClock`).
     pub clock: Arc<dyn Clock>,
@@ -79,7 +79,7 @@ pub async fn serve(
     config: Config,
     shutdown: impl Future,
 ) -> anyhow::Result<()> {
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db)?);
+    let store: Arc<dyn Store> = crate::store::blocking(|| crate::store::open(&config.db))?;
     let (notify, shutdown_rx) = watch::channel(false);
     let (drain, mut drained) = mpsc::channel::<()>(1);
     let directory: Box<dyn Directory> = Box::new(LocalDirectory::new(config.max_rooms));

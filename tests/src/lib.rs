@@ -1,6 +1,9 @@
 //! End-to-end test support: a real server on a port-0 listener, run on its own thread and
 //! runtime so a test can stop it gracefully or kill it abruptly, and a WebSocket client that
-//! keeps every message it receives so tests can assert on whole event streams.
+//! keeps every message it receives so tests can assert on whole event streams; `pg` starts a
+//! real PostgreSQL for the tests of that store.
+
+pub mod pg;
 
 use futures::{SinkExt, StreamExt};
 use orion_server::{Config, ManualClock};
@@ -38,7 +41,8 @@ impl TestServer {
         TestServer::start_on(":memory:", Arc::new(ManualClock::new(T0)))
     }
 
-    /// Starts a server on the store at `db` with `clock`.
+    /// Starts a server on the store at `db` (a SQLite path, `:memory:`, or a PostgreSQL URL
+    /// such as [`pg::Postgres::url`]) with `clock`.
     pub fn start_on(db: &str, clock: Arc<ManualClock>) -> TestServer {
         TestServer::start_with(db, clock, orion_server::SEND_QUEUE, None)
     }

@@ -1,7 +1,7 @@
 //! The store workloads shared by the `store` bench and the `store_cpu` example: appends of a
 //! click event of the size the server stores, committed together and awaited.
 
-use orion_server::{Append, Commit, SqliteStore, Store};
+use orion_server::{Append, Commit, Store};
 use std::sync::Arc;
 
 /// A click event of the size the server stores (the whole position string included).
@@ -12,13 +12,16 @@ pub fn click_event(seq: u64) -> String {
     format!(r#"{{"kind":"click","seat":"S","click":"C3R","position":"{position}","n":{seq}}}"#)
 }
 
-/// `count` room ids, as the server makes them.
-pub fn room_ids(count: usize) -> Vec<Arc<str>> {
-    (0..count).map(|r| Arc::from(format!("r{r:08x}"))).collect()
+/// `count` room ids, as the server makes them, after `tag` (to keep runs apart in a
+/// database that outlives them).
+pub fn room_ids(tag: &str, count: usize) -> Vec<Arc<str>> {
+    (0..count)
+        .map(|r| Arc::from(format!("{tag}r{r:08x}")))
+        .collect()
 }
 
 /// Queues `room`'s append number `n` (one click event).
-pub fn append(store: &SqliteStore, room: &Arc<str>, n: u64) -> Commit {
+pub fn append(store: &dyn Store, room: &Arc<str>, n: u64) -> Commit {
     store.append(Append {
         room: room.clone(),
         n,
@@ -46,10 +49,10 @@ pub struct Spread {
 }
 
 impl Spread {
-    /// `rooms` rooms with no appends yet.
-    pub fn new(rooms: usize) -> Spread {
+    /// `rooms` rooms with no appends yet, their ids after `tag`.
+    pub fn new(tag: &str, rooms: usize) -> Spread {
         Spread {
-            ids: room_ids(rooms),
+            ids: room_ids(tag, rooms),
             appended: vec![0; rooms],
             next: 0,
         }
@@ -58,7 +61,7 @@ impl Spread {
     /// One group commit of the next `together` rooms' appends, awaited.
     pub fn commit(
         &mut self,
-        store: &SqliteStore,
+        store: &dyn Store,
         runtime: &tokio::runtime::Runtime,
         together: usize,
     ) {

@@ -1,5 +1,6 @@
 //! What can go wrong in the store; a request it fails is refused with code `server`.
 
+use std::sync::Arc;
 use thiserror::Error;
 
 /// A store failure. The request that caused it is refused with code `server`.
@@ -8,10 +9,20 @@ pub enum StoreError {
     /// SQLite refused.
     #[error("store: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL refused, or could not be reached. Shared, as one failed group commit fails
+    /// every append in it.
+    #[error("store: {0}")]
+    Postgres(Arc<tokio_postgres::Error>),
     /// The writer thread has stopped (the server is shutting down).
     #[error("store: closed")]
     Closed,
     /// A stored row could not be read back.
     #[error("store: bad row: {0}")]
     Corrupt(String),
+}
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> StoreError {
+        StoreError::Postgres(Arc::new(e))
+    }
 }

@@ -17,6 +17,8 @@ mod commit;
 mod error;
 mod journal;
 mod lines;
+mod pg_schema;
+mod postgres;
 mod record;
 mod schema;
 mod sqlite;
@@ -25,8 +27,19 @@ use crate::clock::Millis;
 
 pub use commit::Commit;
 pub use error::StoreError;
+pub use postgres::PostgresStore;
 pub use record::{ActionRecord, Append, PlayerRecord, RoomRecord, SavedRoom};
 pub use sqlite::SqliteStore;
+
+/// Opens the store `db` names: a PostgreSQL URL (`postgres://user@host:port/db`, also
+/// `postgresql://`), or else a SQLite file path or `:memory:`.
+pub fn open(db: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
+    if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+        Ok(std::sync::Arc::new(PostgresStore::connect(db)?))
+    } else {
+        Ok(std::sync::Arc::new(SqliteStore::open(db)?))
+    }
+}
 
 /// The event log and the player tokens.
 pub trait Store: Send + Sync + 'static {

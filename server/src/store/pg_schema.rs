@@ -1,0 +1,89 @@
+//! The PostgreSQL schema as numbered migrations, applied by the server on start: each runs
+//! once, in order, in one transaction with its number recorded in `schema_version`, under an
+//! advisory lock so that nodes starting together migrate one at a time.
+
+use super::error::StoreError;
+use tokio_postgres::Client;
+
+/// The migrations, oldest first: `(version, SQL)`. A released one is never edited; a change
+/// of schema is a new entry at the end.
+pub(super) const MIGRATIONS: &[(i32, &str)] = &[(
+    1,
+    "
+    -- A room as created, its status, and when it ended (pruning goes by that). `ord` keeps
+    -- the order rooms were made in, which a restart restores them in.
+    CREATE TABLE rooms (
+        id TEXT PRIMARY KEY,
+        ord BIGINT GENERATED ALWAYS AS IDENTITY,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        private BOOLEAN NOT NULL,
+        code TEXT,
+        salt TEXT,
+        status TEXT NOT NULL DEFAULT 'waiting',
+        ended_at BIGINT
+    );
+    CREATE INDEX rooms_live ON rooms (ord) WHERE status IN ('waiting', 'playing');
+    CREATE INDEX rooms_ended ON rooms (ended_at) WHERE status IN ('finished', 'closed');
+    -- One row per append: the events it added as JSON lines (`seq` the last of them, or the
+    -- room's seq when it added none) and the action that caused them. The key refuses a
+    -- second append with the same number, whichever node sends it.
+    CREATE TABLE log (
+        room TEXT NOT NULL,
+        n BIGINT NOT NULL,
+        seq BIGINT NOT NULL,
+        seat TEXT,
+        acted_at BIGINT,
+        action TEXT,
+        events TEXT NOT NULL,
+        PRIMARY KEY (room, n)
+    );
+    CREATE TABLE players (
+        token TEXT PRIMARY KEY,
+        id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        seen_at BIGINT
+    );
+    CREATE INDEX players_seen ON players (seen_at);
+    ",
+)];
+
+/// Any number, the same on every node: the advisory lock migrations hold.
+const MIGRATION_LOCK: i64 = 0x6f72_696f_6e5f_7067;
+
+/// Brings the database up to the newest schema this build knows; refuses one that a newer
+/// build has migrated further.
+pub(super) async fn migrate(client: &mut Client) -> Result<(), StoreError> {
+    let tx = client.transaction().await?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .await?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_version (
+             version INTEGER PRIMARY KEY,
+             applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+         )",
+    )
+    .await?;
+    let current: i32 = tx
+        .query_one("SELECT COALESCE(MAX(version), 0) FROM schema_version", &[])
+        .await?
+        .get(0);
+    let newest = MIGRATIONS.last().map_or(0, |m| m.0);
+    if current > newest {
+        return Err(StoreError::Corrupt(format!(
+            "the database's schema is version {current}, newer than this server's {newest}"
+        )));
+    }
+    for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > current) {
+        tx.batch_execute(sql).await?;
+        tx.execute(
+            "INSERT INTO schema_version (version) VALUES ($1)",
+            &[version],
+        )
+        .await?;
+        tracing::info!(version, "store: migrated the PostgreSQL schema");
+    }
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,654 @@
+//! The store on PostgreSQL (`--store postgres://…`), for servers that outgrow one machine's
+//! SQLite file. One thread runs its own current-thread runtime with one writer task that owns
+//! the connection: appends from every room queue on a channel while a group commit is in
+//! flight and go into the next one together, as one `INSERT … SELECT FROM UNNEST(…)`
+//! statement (its own transaction, committed with `synchronous_commit = on` before any room
+//! hears back). Everything else runs on the same task between two group commits, so the
+//! server's async workers only ever wait on a channel, never on the network.
+
+use super::commit::Commit;
+use super::error::StoreError;
+use super::lines::{join_line, split_events};
+use super::pg_schema::migrate;
+use super::record::{ActionRecord, Append, PlayerRecord, RoomRecord, SavedRoom};
+use super::{Store, PRUNE_BATCH};
+use crate::clock::Millis;
+use futures::future::LocalBoxFuture;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::{Client, Config, IsolationLevel, NoTls, Statement};
+
+/// Most appends committed in one statement.
+const MAX_BATCH: usize = 1024;
+/// How long connecting may take when the URL says nothing (`connect_timeout=` in it wins).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The store on PostgreSQL, behind one writer task on a thread of its own.
+pub struct PostgresStore {
+    /// The writer's queue (`None` once dropped, to stop the writer).
+    jobs: Option<mpsc::UnboundedSender<Job>>,
+    /// The writer's thread, joined on drop so the connection closes cleanly.
+    thread: Option<JoinHandle<()>>,
+}
+
+/// Work run on the writer task between two group commits, given the database.
+type Call = Box<dyn for<'a> FnOnce(&'a mut Db) -> LocalBoxFuture<'a, ()> + Send>;
+
+/// What the writer task is asked to do, in order.
+enum Job {
+    /// Part of the next group commit.
+    Append(Append, oneshot::Sender<Result<(), StoreError>>),
+    /// Anything else, run alone between group commits.
+    Run(Call),
+}
+
+impl PostgresStore {
+    /// Connects to the database at `url` (`postgres://user[:password]@host:port/db`), creates
+    /// or migrates its schema, and starts the writer. Fails if the database cannot be reached
+    /// or its schema is newer than this server's.
+    pub fn connect(url: &str) -> Result<PostgresStore, StoreError> {
+        let mut config: Config = url.parse()?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        // Unbounded in type, bounded in fact, as for SQLite: a room has at most one append in
+        // flight, and every other call waits for its answer.
+        let (jobs, rx) = mpsc::unbounded_channel();
+        let (ready_tx, ready_rx) = std::sync::mpsc::sync_channel(1);
+        let thread = std::thread::Builder::new()
+            .name("store-postgres".into())
+            .spawn(move || {
+                let runtime = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        let e = StoreError::Corrupt(format!("cannot start the writer: {e}"));
+                        let _ = ready_tx.send(Err(e));
+                        return;
+                    }
+                };
+                runtime.block_on(async move {
+                    match Db::connect(config, true).await {
+                        Ok(db) => {
+                            let _ = ready_tx.send(Ok(()));
+                            Writer { db, jobs: rx }.run().await;
+                        }
+                        Err(e) => {
+                            let _ = ready_tx.send(Err(e));
+                        }
+                    }
+                });
+            })
+            .map_err(|e| StoreError::Corrupt(format!("cannot start the writer: {e}")))?;
+        let ready = ready_rx.recv().unwrap_or(Err(StoreError::Closed));
+        let store = PostgresStore {
+            jobs: Some(jobs),
+            thread: Some(thread),
+        };
+        ready.map(|()| store)
+    }
+
+    /// Runs `f` on the writer task, after everything queued before it, and waits for it.
+    fn call<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: for<'a> FnOnce(&'a mut Db) -> LocalBoxFuture<'a, Result<T, StoreError>> + Send + 'static,
+    {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let job = Job::Run(Box::new(move |db| {
+            Box::pin(async move {
+                let result = match db.reopen().await {
+                    Ok(()) => f(db).await,
+                    Err(e) => Err(e),
+                };
+                let _ = tx.send(result);
+            })
+        }));
+        self.jobs
+            .as_ref()
+            .ok_or(StoreError::Closed)?
+            .send(job)
+            .map_err(|_| StoreError::Closed)?;
+        rx.recv().map_err(|_| StoreError::Closed)?
+    }
+}
+
+impl Drop for PostgresStore {
+    fn drop(&mut self) {
+        self.jobs = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The writer task's state.
+struct Writer {
+    /// The connection and what is known of the rooms.
+    db: Db,
+    /// Its queue.
+    jobs: mpsc::UnboundedReceiver<Job>,
+}
+
+impl Writer {
+    async fn run(mut self) {
+        while let Some(first) = self.jobs.recv().await {
+            let mut batch = Vec::new();
+            let mut job = Some(first);
+            while let Some(j) = job.take() {
+                match j {
+                    Job::Append(a, done) => batch.push((a, done)),
+                    Job::Run(f) => {
+                        self.db.commit(std::mem::take(&mut batch)).await;
+                        f(&mut self.db).await;
+                    }
+                }
+                if batch.len() < MAX_BATCH {
+                    job = self.jobs.try_recv().ok();
+                }
+            }
+            self.db.commit(batch).await;
+        }
+    }
+}
+
+/// The prepared statements of a connection.
+struct Statements {
+    /// Writes a group commit's appends, given as parallel arrays.
+    append: Statement,
+    /// The last append number of each of a list of rooms that have any.
+    last_n: Statement,
+    /// A room's events after a seq.
+    events: Statement,
+}
+
+/// The connection, its statements, and each room's last append number.
+pub(super) struct Db {
+    /// Where to reconnect to.
+    config: Config,
+    /// The connection (its driver runs as a task of the writer's runtime).
+    client: Client,
+    /// Prepared once per connection: a statement prepared per call costs a round trip.
+    statements: Statements,
+    /// The last append number of each room appended to or restored since start, to refuse
+    /// an append out of order before it reaches the database (where the key would refuse a
+    /// duplicate, but not a gap). Rooms not in it are looked up; ended rooms are forgotten.
+    last_n: HashMap<Arc<str>, u64>,
+}
+
+impl Db {
+    /// Connects, makes every commit wait for the disk, and (on the first connection) migrates
+    /// the schema.
+    async fn connect(config: Config, migrating: bool) -> Result<Db, StoreError> {
+        let (mut client, connection) = config.connect(NoTls).await?;
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::warn!("store: the PostgreSQL connection ended: {e}");
+            }
+        });
+        // A commit must be on disk before its events are sent, whatever the server's default.
+        client
+            .batch_execute("SET synchronous_commit = on; SET application_name = 'orion-server'")
+            .await?;
+        if migrating {
+            migrate(&mut client).await?;
+        }
+        let statements = Statements {
+            append: client
+                .prepare(
+                    "INSERT INTO log (room, n, seq, seat, acted_at, action, events)
+                     SELECT * FROM UNNEST($1::text[], $2::int8[], $3::int8[], $4::text[],
+                                          $5::int8[], $6::text[], $7::text[])",
+                )
+                .await?,
+            last_n: client
+                .prepare("SELECT room, MAX(n) FROM log WHERE room = ANY($1::text[]) GROUP BY room")
+                .await?,
+            events: client
+                .prepare(
+                    "SELECT seq, events FROM log
+                     WHERE room = $1 AND seq > $2 AND events <> '' ORDER BY n LIMIT $3",
+                )
+                .await?,
+        };
+        Ok(Db {
+            config,
+            client,
+            statements,
+            last_n: HashMap::new(),
+        })
+    }
+
+    /// Connects again if the connection has ended (PostgreSQL restarted, a network cut);
+    /// what was learnt of the rooms is forgotten, as another writer may have come meanwhile.
+    async fn reopen(&mut self) -> Result<(), StoreError> {
+        if !self.client.is_closed() {
+            return Ok(());
+        }
+        let fresh = Db::connect(self.config.clone(), false).await?;
+        *self = fresh;
+        tracing::info!("store: reconnected to PostgreSQL");
+        Ok(())
+    }
+
+    /// Commits `batch` in one statement and tells each room; appends out of order are
+    /// refused first, alone, and if the statement fails each append is tried alone so one bad
+    /// append cannot sink the others.
+    async fn commit(&mut self, batch: Vec<(Append, oneshot::Sender<Result<(), StoreError>>)>) {
+        if batch.is_empty() {
+            return;
+        }
+        if let Err(e) = self.reopen().await {
+            for (_, done) in batch {
+                let _ = done.send(Err(clone_error(&e)));
+            }
+            return;
+        }
+        if let Err(e) = self.learn(batch.iter().map(|(a, _)| &a.room)).await {
+            for (_, done) in batch {
+                let _ = done.send(Err(clone_error(&e)));
+            }
+            return;
+        }
+        let mut ok = Vec::with_capacity(batch.len());
+        let mut order = HashMap::new();
+        for (a, done) in batch {
+            match self.check(&a, &mut order) {
+                Ok(()) => ok.push((a, done)),
+                Err(e) => {
+                    let _ = done.send(Err(e));
+                }
+            }
+        }
+        if self.insert(ok.iter().map(|(a, _)| a)).await.is_ok() {
+            for (a, done) in ok {
+                self.last_n.insert(a.room.clone(), a.n);
+                let _ = done.send(Ok(()));
+            }
+            return;
+        }
+        for (a, done) in ok {
+            let result = match self.learn([&a.room]).await {
+                Ok(()) => match self.check(&a, &mut HashMap::new()) {
+                    Ok(()) => self.insert([&a]).await,
+                    Err(e) => Err(e),
+                },
+                Err(e) => Err(e),
+            };
+            match &result {
+                Ok(()) => {
+                    self.last_n.insert(a.room.clone(), a.n);
+                }
+                // Whatever the database holds now is looked up again next time.
+                Err(_) => {
+                    self.last_n.remove(&a.room);
+                }
+            }
+            let _ = done.send(result);
+        }
+    }
+
+    /// Looks up the last append number of those `rooms` not known yet (0: none).
+    async fn learn<'a>(
+        &mut self,
+        rooms: impl IntoIterator<Item = &'a Arc<str>>,
+    ) -> Result<(), StoreError> {
+        let mut unknown: Vec<&Arc<str>> = rooms
+            .into_iter()
+            .filter(|r| !self.last_n.contains_key(*r))
+            .collect();
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        unknown.sort();
+        unknown.dedup();
+        let names: Vec<&str> = unknown.iter().map(|r| &***r).collect();
+        let rows = self
+            .client
+            .query(&self.statements.last_n, &[&names])
+            .await?;
+        for room in unknown {
+            self.last_n.insert(room.clone(), 0);
+        }
+        for row in rows {
+            let room: &str = row.get(0);
+            let n: i64 = row.get(1);
+            if let Some(last) = self.last_n.get_mut(room) {
+                *last = n as u64;
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses an append that does not follow its room's last one (in the database, or
+    /// earlier in `batch`).
+    fn check(&self, a: &Append, batch: &mut HashMap<Arc<str>, u64>) -> Result<(), StoreError> {
+        let last = batch
+            .get(&a.room)
+            .or_else(|| self.last_n.get(&a.room))
+            .copied()
+            .unwrap_or(0);
+        if a.n != last + 1 {
+            return Err(StoreError::Corrupt(format!(
+                "room {} append {} after {last}",
+                a.room, a.n
+            )));
+        }
+        batch.insert(a.room.clone(), a.n);
+        Ok(())
+    }
+
+    /// Writes `appends` in one statement, which is one transaction: all of them or none.
+    async fn insert<'a>(
+        &mut self,
+        appends: impl IntoIterator<Item = &'a Append>,
+    ) -> Result<(), StoreError> {
+        let mut rooms = Vec::new();
+        let mut ns = Vec::new();
+        let mut seqs = Vec::new();
+        let mut seats = Vec::new();
+        let mut ats = Vec::new();
+        let mut actions = Vec::new();
+        let mut events = Vec::new();
+        for a in appends {
+            rooms.push(&*a.room);
+            ns.push(a.n as i64);
+            seqs.push(a.seq as i64);
+            seats.push(a.action.as_ref().map(|r| r.seat.as_str()));
+            ats.push(a.action.as_ref().map(|r| r.at as i64));
+            actions.push(a.action.as_ref().map(|r| r.action.as_str()));
+            let mut text = String::with_capacity(a.events.iter().map(|e| e.1.len() + 1).sum());
+            for (_, ev) in &a.events {
+                join_line(&mut text, ev);
+            }
+            events.push(text);
+        }
+        if rooms.is_empty() {
+            return Ok(());
+        }
+        self.client
+            .execute(
+                &self.statements.append,
+                &[&rooms, &ns, &seqs, &seats, &ats, &actions, &events],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn create_room(&mut self, room: &RoomRecord) -> Result<(), StoreError> {
+        self.client
+            .execute(
+                "INSERT INTO rooms (id, game, options, seed, private, code, salt)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                &[
+                    &room.id,
+                    &room.game,
+                    &room.options,
+                    &(room.seed as i64),
+                    &room.private,
+                    &room.code,
+                    &room.salt,
+                ],
+            )
+            .await?;
+        self.last_n.insert(Arc::from(room.id.as_str()), 0);
+        Ok(())
+    }
+
+    async fn set_status(&mut self, room: &str, status: &str, at: Millis) -> Result<(), StoreError> {
+        let ended = status == "finished" || status == "closed";
+        self.client
+            .execute(
+                "UPDATE rooms SET status = $2,
+                     ended_at = CASE WHEN $3 THEN $4 ELSE ended_at END
+                 WHERE id = $1",
+                &[&room, &status, &ended, &(at as i64)],
+            )
+            .await?;
+        if ended {
+            // An ended room rarely appends again; if it does, its last number is looked up.
+            self.last_n.remove(room);
+        }
+        Ok(())
+    }
+
+    async fn events(
+        &mut self,
+        room: &str,
+        since: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>, StoreError> {
+        let since_i = i64::try_from(since).unwrap_or(i64::MAX);
+        // Every row read holds at least one event after `since` (its last), so `limit` rows
+        // are enough.
+        let rows_limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self
+            .client
+            .query(&self.statements.events, &[&room, &since_i, &rows_limit])
+            .await?;
+        let mut out = Vec::new();
+        for row in rows {
+            if out.len() >= limit {
+                break;
+            }
+            let last: i64 = row.get(0);
+            split_events(last as u64, row.get(1), since, &mut out, limit);
+        }
+        Ok(out)
+    }
+
+    async fn room(&mut self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
+        let row = self
+            .client
+            .query_opt(
+                "SELECT id, game, options, seed, private, code, salt, status
+                 FROM rooms WHERE id = $1",
+                &[&room],
+            )
+            .await?;
+        Ok(row.map(|r| (room_record(&r), r.get(7))))
+    }
+
+    /// Every waiting or playing room with its events and actions, read in one snapshot.
+    async fn unfinished(&mut self) -> Result<Vec<SavedRoom>, StoreError> {
+        let tx = self
+            .client
+            .build_transaction()
+            .isolation_level(IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .await?;
+        let rooms = tx
+            .query(
+                "SELECT id, game, options, seed, private, code, salt FROM rooms
+                 WHERE status IN ('waiting', 'playing') ORDER BY ord",
+                &[],
+            )
+            .await?;
+        let mut out: Vec<SavedRoom> = rooms
+            .iter()
+            .map(|r| SavedRoom {
+                record: room_record(r),
+                events: Vec::new(),
+                actions: Vec::new(),
+                appends: 0,
+            })
+            .collect();
+        let index: HashMap<String, usize> = out
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.record.id.clone(), i))
+            .collect();
+        let rows = tx
+            .query(
+                "SELECT l.room, l.n, l.seq, l.seat, l.acted_at, l.action, l.events
+                 FROM log l JOIN rooms r ON r.id = l.room
+                 WHERE r.status IN ('waiting', 'playing') ORDER BY l.room, l.n",
+                &[],
+            )
+            .await?;
+        tx.commit().await?;
+        for row in rows {
+            let room: &str = row.get(0);
+            let Some(saved) = index.get(room).map(|&i| &mut out[i]) else {
+                continue;
+            };
+            saved.appends = row.get::<_, i64>(1) as u64;
+            let seat: Option<String> = row.get(3);
+            let at: Option<i64> = row.get(4);
+            let action: Option<String> = row.get(5);
+            match (seat, at, action) {
+                (Some(seat), Some(at), Some(action)) => saved.actions.push(ActionRecord {
+                    seat,
+                    action,
+                    at: at as u64,
+                }),
+                (None, None, None) => {}
+                _ => return Err(StoreError::Corrupt(format!("room {room}: half an action"))),
+            }
+            let last = row.get::<_, i64>(2) as u64;
+            split_events(last, row.get(6), 0, &mut saved.events, usize::MAX);
+        }
+        for saved in &out {
+            self.last_n
+                .insert(Arc::from(saved.record.id.as_str()), saved.appends);
+        }
+        Ok(out)
+    }
+
+    async fn put_player(
+        &mut self,
+        token: &str,
+        player: &PlayerRecord,
+        at: Millis,
+    ) -> Result<(), StoreError> {
+        self.client
+            .execute(
+                "INSERT INTO players (token, id, name, seen_at) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (token) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at",
+                &[&token, &player.id, &player.name, &(at as i64)],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn player(&mut self, token: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        let row = self
+            .client
+            .query_opt("SELECT id, name FROM players WHERE token = $1", &[&token])
+            .await?;
+        Ok(row.map(|r| PlayerRecord {
+            id: r.get(0),
+            name: r.get(1),
+        }))
+    }
+
+    /// One statement, so one transaction: the rooms that ended before `before` with their
+    /// rows, and the players not seen since, [`PRUNE_BATCH`] of each at most.
+    async fn prune(&mut self, before: Millis) -> Result<(u64, u64), StoreError> {
+        let before = i64::try_from(before).unwrap_or(i64::MAX);
+        let batch = PRUNE_BATCH as i64;
+        let row = self
+            .client
+            .query_one(
+                "WITH pruned AS (
+                     SELECT id FROM rooms
+                     WHERE status IN ('finished', 'closed') AND ended_at < $1 LIMIT $2
+                 ), gone_log AS (
+                     DELETE FROM log WHERE room IN (SELECT id FROM pruned)
+                 ), gone_rooms AS (
+                     DELETE FROM rooms WHERE id IN (SELECT id FROM pruned) RETURNING 1
+                 ), gone_players AS (
+                     DELETE FROM players WHERE token IN (
+                         SELECT token FROM players WHERE seen_at IS NULL OR seen_at < $1
+                         LIMIT $2)
+                     RETURNING 1
+                 )
+                 SELECT (SELECT COUNT(*) FROM gone_rooms), (SELECT COUNT(*) FROM gone_players)",
+                &[&before, &batch],
+            )
+            .await?;
+        Ok((row.get::<_, i64>(0) as u64, row.get::<_, i64>(1) as u64))
+    }
+}
+
+/// A room's record from the first seven columns of `row` (id, game, options, seed, private,
+/// code, salt).
+fn room_record(row: &tokio_postgres::Row) -> RoomRecord {
+    RoomRecord {
+        id: row.get(0),
+        game: row.get(1),
+        options: row.get(2),
+        seed: row.get::<_, i64>(3) as u64,
+        private: row.get(4),
+        code: row.get(5),
+        salt: row.get(6),
+    }
+}
+
+/// The same failure again, for each append of a batch that failed as a whole.
+fn clone_error(e: &StoreError) -> StoreError {
+    match e {
+        StoreError::Postgres(e) => StoreError::Postgres(e.clone()),
+        StoreError::Closed => StoreError::Closed,
+        other => StoreError::Corrupt(other.to_string()),
+    }
+}
+
+impl Store for PostgresStore {
+    fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError> {
+        let room = room.clone();
+        self.call(move |db| Box::pin(async move { db.create_room(&room).await }))
+    }
+
+    fn append(&self, append: Append) -> Commit {
+        let (tx, rx) = oneshot::channel();
+        match &self.jobs {
+            Some(jobs) if jobs.send(Job::Append(append, tx)).is_ok() => Commit::pending(rx),
+            _ => Commit::failed(StoreError::Closed),
+        }
+    }
+
+    fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError> {
+        let (room, status) = (room.to_owned(), status.to_owned());
+        self.call(move |db| Box::pin(async move { db.set_status(&room, &status, at).await }))
+    }
+
+    fn events(
+        &self,
+        room: &str,
+        since: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>, StoreError> {
+        let room = room.to_owned();
+        self.call(move |db| Box::pin(async move { db.events(&room, since, limit).await }))
+    }
+
+    fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
+        let room = room.to_owned();
+        self.call(move |db| Box::pin(async move { db.room(&room).await }))
+    }
+
+    fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
+        self.call(|db| Box::pin(db.unfinished()))
+    }
+
+    fn put_player(&self, token: &str, player: &PlayerRecord, at: Millis) -> Result<(), StoreError> {
+        let (token, player) = (token.to_owned(), player.clone());
+        self.call(move |db| Box::pin(async move { db.put_player(&token, &player, at).await }))
+    }
+
+    fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError> {
+        let token = token.to_owned();
+        self.call(move |db| Box::pin(async move { db.player(&token).await }))
+    }
+
+    fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError> {
+        self.call(move |db| Box::pin(db.prune(before)))
+    }
+}

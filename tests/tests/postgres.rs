@@ -1,0 +1,339 @@
+//! The PostgreSQL store against a real PostgreSQL (started by `orion_tests::pg` for each
+//! test): the same promises as SQLite — appends committed in order before their commit
+//! resolves, a bad append refused alone, unfinished rooms restored, history kept, pruning —
+//! and a server killed mid-game that restarts on the same database with no event lost.
+
+use orion_server::{
+    ActionRecord, Append, Commit, ManualClock, PlayerRecord, PostgresStore, RoomRecord, Store,
+};
+use orion_tests::pg::Postgres;
+use orion_tests::{start_room, Client, TestServer, T0};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(f)
+}
+
+/// Waits for every commit, in order; whether each succeeded.
+fn settle(commits: Vec<Commit>) -> Vec<bool> {
+    block_on(async {
+        let mut out = Vec::new();
+        for c in commits {
+            out.push(c.wait().await.is_ok());
+        }
+        out
+    })
+}
+
+/// A Hydra room record, as the rooms create it.
+fn room(id: &str) -> RoomRecord {
+    RoomRecord {
+        id: id.into(),
+        game: "hydra-2".into(),
+        options: "{}".into(),
+        seed: u64::MAX - 7,
+        private: false,
+        code: None,
+        salt: Some("00ff".into()),
+    }
+}
+
+/// Append `n` of `room`, one event with seq `n` and no action.
+fn event(room: &str, n: u64) -> Append {
+    Append {
+        room: Arc::from(room),
+        n,
+        action: None,
+        events: vec![(n, format!("{{\"seq\":{n}}}"))],
+        seq: n,
+    }
+}
+
+/// Append `n` of `room` with a click by north.
+fn click(room: &str, n: u64) -> Append {
+    Append {
+        action: Some(ActionRecord {
+            seat: "N".into(),
+            action: format!("click C{}R", n % 5 + 1),
+            at: n * 10,
+        }),
+        ..event(room, n)
+    }
+}
+
+fn seqs(events: &[(u64, String)]) -> Vec<u64> {
+    events.iter().map(|e| e.0).collect()
+}
+
+/// Counts rows with another connection, as another process would see the database.
+fn count(pg: &Postgres, sql: &str) -> i64 {
+    block_on(async {
+        let (client, conn) = tokio_postgres::connect(&pg.url(), tokio_postgres::NoTls)
+            .await
+            .expect("connect");
+        tokio::spawn(conn);
+        client.query_one(sql, &[]).await.expect("count").get(0)
+    })
+}
+
+#[test]
+fn appends_are_committed_in_order_before_their_commit_resolves() {
+    let pg = Postgres::start();
+    let s = PostgresStore::connect(&pg.url()).expect("store");
+    s.create_room(&room("a")).unwrap();
+    s.create_room(&room("b")).unwrap();
+    // Two rooms' appends queued together, so most land in shared group commits.
+    let mut commits = Vec::new();
+    for n in 1..=300 {
+        commits.push(s.append(event("a", n)));
+        commits.push(s.append(click("b", n)));
+    }
+    assert!(settle(commits).into_iter().all(|ok| ok));
+    // Another connection sees every one of them once their commits have resolved.
+    assert_eq!(count(&pg, "SELECT COUNT(*) FROM log"), 600);
+    let a = s.events("a", 0, usize::MAX).unwrap();
+    assert_eq!(seqs(&a), (1..=300).collect::<Vec<_>>());
+    assert_eq!(a[41].1, "{\"seq\":42}");
+    assert_eq!(seqs(&s.events("b", 297, 10).unwrap()), vec![298, 299, 300]);
+    assert_eq!(seqs(&s.events("b", 10, 3).unwrap()), vec![11, 12, 13]);
+    assert!(s.events("nowhere", 0, 10).unwrap().is_empty());
+}
+
+#[test]
+fn a_bad_append_fails_alone_in_its_group_commit() {
+    let pg = Postgres::start();
+    let s = PostgresStore::connect(&pg.url()).expect("store");
+    // Queued back to back, these land in one group commit; the duplicate of room a's first
+    // append and the gap in room b must be refused without losing what is queued around them.
+    let commits = vec![
+        s.append(event("a", 1)),
+        s.append(event("b", 1)),
+        s.append(event("a", 1)),
+        s.append(event("b", 2)),
+        s.append(event("b", 4)),
+        s.append(event("a", 2)),
+    ];
+    assert_eq!(settle(commits), vec![true, true, false, true, false, true]);
+    assert_eq!(seqs(&s.events("a", 0, 10).unwrap()), vec![1, 2]);
+    assert_eq!(seqs(&s.events("b", 0, 10).unwrap()), vec![1, 2]);
+    // A second store on the same database (a restarted server) knows where each room is.
+    drop(s);
+    let s = PostgresStore::connect(&pg.url()).expect("store");
+    let late = vec![s.append(event("b", 2)), s.append(event("b", 3))];
+    assert_eq!(settle(late), vec![false, true]);
+}
+
+#[test]
+fn unfinished_rooms_come_back_with_events_actions_and_append_count() {
+    let pg = Postgres::start();
+    {
+        let s = PostgresStore::connect(&pg.url()).expect("store");
+        for id in ["r", "done", "empty"] {
+            s.create_room(&room(id)).unwrap();
+        }
+        s.set_status("r", "playing", T0).unwrap();
+        let mut commits: Vec<Commit> = (1..=9).map(|n| s.append(click("r", n))).collect();
+        // An append of two events with no action (say, a chat and a join).
+        commits.push(s.append(Append {
+            room: Arc::from("r"),
+            n: 10,
+            action: None,
+            events: vec![(10, "{\"x\":10}".into()), (11, "{\"x\":11}".into())],
+            seq: 11,
+        }));
+        commits.push(s.append(event("done", 1)));
+        assert!(settle(commits).into_iter().all(|ok| ok));
+        s.set_status("done", "finished", T0).unwrap();
+    }
+    let s = PostgresStore::connect(&pg.url()).expect("store");
+    let saved = s.unfinished().unwrap();
+    let ids: Vec<&str> = saved.iter().map(|r| r.record.id.as_str()).collect();
+    assert_eq!(ids, vec!["r", "empty"], "in the order they were created");
+    let r = &saved[0];
+    assert_eq!(r.record, room("r"), "the seed's top bit survives");
+    assert_eq!(r.appends, 10);
+    assert_eq!(seqs(&r.events), (1..=11).collect::<Vec<_>>());
+    assert_eq!(r.events[10].1, "{\"x\":11}");
+    assert_eq!(r.actions.len(), 9);
+    assert_eq!(r.actions[2], click("r", 3).action.unwrap());
+    assert_eq!(saved[1].appends, 0);
+    assert!(saved[1].events.is_empty());
+    // A finished game keeps its history.
+    let (record, status) = s.room("done").unwrap().expect("finished room");
+    assert_eq!((record.id.as_str(), status.as_str()), ("done", "finished"));
+    assert_eq!(seqs(&s.events("done", 0, 10).unwrap()), vec![1]);
+    assert!(s.room("never").unwrap().is_none());
+    // The restored room carries on from its count, and only from there.
+    let next = vec![s.append(click("r", 10)), s.append(click("r", 11))];
+    assert_eq!(settle(next), vec![false, true]);
+}
+
+#[test]
+fn prune_deletes_rooms_that_ended_before_the_cut_and_players_not_seen_since() {
+    let pg = Postgres::start();
+    let s = PostgresStore::connect(&pg.url()).expect("store");
+    for id in ["old", "live", "recent"] {
+        s.create_room(&room(id)).unwrap();
+        let chat = r#"{"kind":"chat","seat":"S","name":"ann","text":"hi"}"#;
+        let append = Append {
+            room: Arc::from(id),
+            n: 1,
+            action: None,
+            events: vec![(1, chat.into())],
+            seq: 1,
+        };
+        assert_eq!(settle(vec![s.append(append)]), vec![true]);
+    }
+    s.set_status("old", "finished", 1_000).unwrap();
+    s.set_status("recent", "closed", 5_000).unwrap();
+    let player = |id: &str| PlayerRecord {
+        id: id.into(),
+        name: id.into(),
+    };
+    s.put_player("t-old", &player("p1"), 1_000).unwrap();
+    s.put_player("t-new", &player("p2"), 5_000).unwrap();
+    // A player seen again is renamed and kept.
+    s.put_player("t-back", &player("p3"), 1_000).unwrap();
+    let renamed = PlayerRecord {
+        id: "p3".into(),
+        name: "ann".into(),
+    };
+    s.put_player("t-back", &renamed, 6_000).unwrap();
+
+    assert_eq!(s.prune(2_000).unwrap(), (1, 1));
+    assert!(s.room("old").unwrap().is_none());
+    assert!(s.events("old", 0, 10).unwrap().is_empty());
+    assert_eq!(s.events("recent", 0, 10).unwrap().len(), 1);
+    assert_eq!(
+        s.events("live", 0, 10).unwrap().len(),
+        1,
+        "a live room is kept"
+    );
+    assert!(s.player("t-old").unwrap().is_none());
+    assert_eq!(s.player("t-new").unwrap(), Some(player("p2")));
+    assert_eq!(s.player("t-back").unwrap(), Some(renamed));
+    assert_eq!(s.unfinished().unwrap().len(), 1);
+    assert_eq!(s.prune(2_000).unwrap(), (0, 0));
+}
+
+#[test]
+fn the_schema_is_migrated_once_and_a_newer_one_is_refused() {
+    let pg = Postgres::start();
+    drop(PostgresStore::connect(&pg.url()).expect("first start migrates"));
+    drop(PostgresStore::connect(&pg.url()).expect("second start finds it done"));
+    assert_eq!(count(&pg, "SELECT COUNT(*) FROM schema_version"), 1);
+    count(
+        &pg,
+        "WITH v AS (INSERT INTO schema_version (version) VALUES (999) RETURNING 1)
+         SELECT COUNT(*) FROM v",
+    );
+    let refused = PostgresStore::connect(&pg.url()).err().expect("refused");
+    assert!(refused.to_string().contains("999"), "{refused}");
+}
+
+#[test]
+fn an_unreachable_database_fails_the_start_with_a_clear_error() {
+    let mut pg = Postgres::start();
+    let url = pg.url();
+    pg.stop();
+    let err = PostgresStore::connect(&url).err().expect("no database");
+    assert!(err.to_string().starts_with("store:"), "{err}");
+}
+
+/// Hydra for Two, `S`'s moves with north passing (the script of `durability.rs`).
+const HYDRA_TWO: &[(&str, bool)] = &[
+    ("A2L", false),
+    ("B2L, C2R", false),
+    ("B2L, B3L, C3R", false),
+    ("D2L, E2R, E3R", false),
+    ("D3L, D4R", true),
+    ("C4R (2), C5R", false),
+];
+
+async fn play_moves(
+    s: &mut Client,
+    n: &mut Client,
+    room: &str,
+    moves: &[(&str, bool)],
+    last: bool,
+) {
+    for (i, (m, end)) in moves.iter().enumerate() {
+        s.clicks(room, m, *end).await;
+        if !(last && i + 1 == moves.len()) {
+            n.play(room, "end_turn", json!({})).await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_killed_server_restarts_on_postgres_with_no_event_lost() {
+    let pg = Postgres::start();
+    let url = pg.url();
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = TestServer::start_on(&url, clock.clone());
+    let mut players = vec![server.player("south").await, server.player("north").await];
+    let room = start_room(&mut players, "hydra-2", json!({})).await;
+    let [mut s, mut n] = <[Client; 2]>::try_from(players).ok().unwrap();
+    play_moves(&mut s, &mut n, &room, &HYDRA_TWO[..3], false).await;
+    // South starts his fourth move: one click, and the server dies.
+    s.play(&room, "click", json!({"click": "D2L"})).await;
+    let seen = s.last_seq(&room);
+    let old: Vec<Value> = s.events.clone();
+    server.kill();
+
+    let server = TestServer::start_on(&url, clock.clone());
+    let (mut s2, welcome) = server.reconnect("south", &s.token).await;
+    assert_eq!(welcome["rooms"], json!([room]), "{welcome}");
+    s2.seat = "S".into();
+    // Everything from the first event on comes back, identical, once each, in order.
+    s2.send(json!({"t": "resume", "room": room, "since": 0}))
+        .await;
+    s2.sync_to(&room, seen).await;
+    assert_eq!(s2.events.len() as u64, seen);
+    for (i, e) in s2.events.iter().enumerate() {
+        assert_eq!(e["seq"].as_u64(), Some(i as u64 + 1));
+    }
+    for e in &old {
+        let seq = e["seq"].as_u64().unwrap() as usize;
+        assert_eq!(
+            &s2.events[seq - 1],
+            e,
+            "event {seq} differs after the restart"
+        );
+    }
+    // North resumes from where he was; the game goes on mid-move and to the win.
+    let (mut n2, _) = server.reconnect("north", &n.token).await;
+    n2.seat = "N".into();
+    n2.send(json!({"t": "resume", "room": room, "since": n.last_seq(&room)}))
+        .await;
+    n2.sync_to(&room, seen).await;
+    s2.clicks(&room, "E2R, E3R", false).await;
+    n2.play(&room, "end_turn", json!({})).await;
+    play_moves(&mut s2, &mut n2, &room, &HYDRA_TWO[4..], true).await;
+    let over = n2.expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["winner"], "S");
+    let last = over["seq"].as_u64().unwrap();
+    // South saw every event after the restart once, in order, up to the end.
+    s2.sync_to(&room, last).await;
+    let all: Vec<u64> = s2.events.iter().filter_map(|e| e["seq"].as_u64()).collect();
+    assert_eq!(all, (1..=last).collect::<Vec<_>>());
+    server.shutdown();
+
+    // A third start finds nothing unfinished; the game's history is still there.
+    let server = TestServer::start_on(&url, clock);
+    let mut c = server.player("reader").await;
+    let history = c.request(json!({"t": "history", "room": room})).await;
+    assert_eq!(history["status"], "finished");
+    assert_eq!(
+        history["events"].as_array().map(Vec::len),
+        Some(last as usize)
+    );
+    let lobby = c.request(json!({"t": "lobby"})).await;
+    assert_eq!(lobby["rooms"], json!([]));
+    server.shutdown();
+}
