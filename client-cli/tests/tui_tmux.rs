@@ -2,9 +2,7 @@
 //! against a real server (in-process, port 0) and a greedy bot; keys go in with
 //! `tmux send-keys`, the screen comes back with `tmux capture-pane`.
 //!
-//! Ignored by default because it needs tmux, which a fresh CI machine may lack. Run it with
-//! `apt-get install -y tmux` and then
-//! `cargo test -p orion-cli --test tui_tmux -- --ignored --nocapture`.
+//! It needs tmux (`.ci/run` installs it when missing) and fails, never skips, without it.
 
 use orion_cli::autoplay::{self, BotConfig, Entry};
 use orion_cli::bot::Level;
@@ -54,7 +52,6 @@ impl Drop for Session {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs tmux: apt-get install -y tmux, then run with --ignored"]
 async fn play_a_turn_in_the_terminal_ui() {
     if Command::new("tmux").arg("-V").output().is_err() {
         panic!("tmux is not installed: apt-get install -y tmux");
