@@ -250,7 +250,9 @@ where
                     );
                     continue;
                 }
-                session.handle(&text).await;
+                // Boxed: a request's handling is the largest state the reader ever holds, and
+                // an idle connection's task would otherwise carry room for it all along.
+                Box::pin(session.handle(&text)).await;
             }
         };
         tokio::pin!(reader);

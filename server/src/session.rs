@@ -473,7 +473,7 @@ impl Session {
         let cmd = RoomCmd::Act {
             re: re.clone(),
             player,
-            request,
+            request: Box::new(request),
             outbox: self.outbox.clone(),
         };
         self.send(&handle, cmd).await

@@ -71,7 +71,8 @@ pub enum RoomCmd {
         /// Who.
         player: Player,
         /// The game request (`click`, `place`, `move` …), for the room's game system to read.
-        request: Request,
+        /// (Boxed: every room's command queue is sized by its largest command.)
+        request: Box<Request>,
         /// His connection.
         outbox: Outbox,
     },

@@ -180,10 +180,12 @@ impl Room {
             };
             tokio::select! {
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle_cmd(cmd).await,
+                    // Boxed, as the timer's: the room's future would otherwise be as large as
+                    // the largest command's state, for every room all the time.
+                    Some(cmd) => Box::pin(self.handle_cmd(cmd)).await,
                     None => break,
                 },
-                _ = timer => self.on_timer().await,
+                _ = timer => Box::pin(self.on_timer()).await,
                 _ = shutdown.changed() => break,
             }
         }
@@ -251,7 +253,7 @@ impl Room {
                 player,
                 request,
                 outbox,
-            } => self.act(re, player, request, outbox).await,
+            } => self.act(re, player, *request, outbox).await,
             RoomCmd::Chat {
                 re,
                 player,
