@@ -534,6 +534,8 @@ async fn the_page_and_its_assets_are_served_with_types_and_etags() {
         "room.js",
         "board.js",
         "games.js",
+        "orbit.js",
+        "orbs.js",
         "icon.svg",
     ]
     .to_vec();
