@@ -122,7 +122,7 @@ export class OrbsBoard {
   }
 
   markLast(holes) {
-    for (const [name, e] of this.holeEls) e.classList.toggle('last', holes.includes(name));
+    for (const [name, e] of this.holeEls) e.classList.toggle('last', (holes || []).includes(name));
   }
 
   /** Which orbs the player may pick up now: his colour letters (null: none). */
