@@ -80,8 +80,8 @@ export class OrbsBoard {
       e.addEventListener('click', (ev) => { ev.preventDefault(); this.tap(name); });
       this.holeEls.set(name, e);
     }
+    this.markLayer = el('g', { class: 'marks' }, svg); // removed orbs fade under the new ones
     this.orbLayer = el('g', { class: 'orb-layer' }, svg);
-    this.markLayer = el('g', { class: 'marks' }, svg);
     host.appendChild(svg);
   }
 

@@ -485,6 +485,7 @@ export class Room {
       this.btn.pass.hidden = !(mine && s.turn.phase === 'play');
       this.board.show(playing ? s.turn.prohibited : [], dropping);
       if (mine && s.turn.phase === 'choice') this.note('Choose your colour: black or white (white drops next)');
+      else if (this.el.note.textContent.startsWith('Choose your colour')) this.note('');
       return;
     }
     const seated = playing && this.seat && !s.out.includes(this.seat);

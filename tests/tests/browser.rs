@@ -639,11 +639,30 @@ async fn auriga_from_the_pages_enters_throws_the_die_and_takes_three_clicks() {
     let (room, mut watcher) = two_pages_ready(&server, &alice, &bob, "auriga", &[]).await;
     // Each seat's first turn is its entry: one of the two entry slots, offered as data-place.
     wait_turn(&alice, "S").await;
-    let ev = press_for(&alice, "[data-place=\"C1s\"]", &mut watcher, &room, "place", "S").await;
+    let ev = press_for(
+        &alice,
+        "[data-place=\"C1s\"]",
+        &mut watcher,
+        &room,
+        "place",
+        "S",
+    )
+    .await;
     assert_eq!(ev["ev"]["slot"], "C1s", "{ev}");
     wait_turn(&bob, "N").await;
-    let ev = press_for(&bob, "[data-place=\"C1n\"]", &mut watcher, &room, "place", "N").await;
-    let position = ev["ev"]["position"].as_str().unwrap_or_default().to_string();
+    let ev = press_for(
+        &bob,
+        "[data-place=\"C1n\"]",
+        &mut watcher,
+        &room,
+        "place",
+        "N",
+    )
+    .await;
+    let position = ev["ev"]["position"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     for (who, page) in [("alice", &alice), ("bob", &bob)] {
         wait_board(page, &position, who).await;
     }
@@ -668,7 +687,12 @@ async fn auriga_from_the_pages_enters_throws_the_die_and_takes_three_clicks() {
         "the die on the page",
     )
     .await;
-    wait_js(&bob, "document.getElementById('three').hidden", "three hidden after the roll").await;
+    wait_js(
+        &bob,
+        "document.getElementById('three').hidden",
+        "three hidden after the roll",
+    )
+    .await;
     let position = click_from_page(&bob, &mut watcher, &room, "B1R").await;
     if value > 1 {
         press_for(&bob, "#end-turn", &mut watcher, &room, "turn", "S").await;
@@ -690,23 +714,54 @@ async fn cassiopeia_from_the_pages_places_and_builds_on_an_eligible_slot() {
     let bob = driver.browser().await;
     let (room, mut watcher) = two_pages_ready(&server, &alice, &bob, "cassiopeia", &[]).await;
     wait_turn(&alice, "S").await;
-    press_for(&alice, "[data-place=\"A1s\"]", &mut watcher, &room, "place", "S").await;
+    press_for(
+        &alice,
+        "[data-place=\"A1s\"]",
+        &mut watcher,
+        &room,
+        "place",
+        "S",
+    )
+    .await;
     wait_turn(&bob, "N").await;
-    press_for(&bob, "[data-place=\"C3n\"]", &mut watcher, &room, "place", "N").await;
+    press_for(
+        &bob,
+        "[data-place=\"C3n\"]",
+        &mut watcher,
+        &room,
+        "place",
+        "N",
+    )
+    .await;
     // S's one click empties A1s: it becomes eligible, and S builds a new piece there.
     wait_turn(&alice, "S").await;
     click_from_page(&alice, &mut watcher, &room, "A1R").await;
     let eligible = watcher.expect_event(&room, "eligible").await;
     assert_eq!(eligible["ev"]["slots"], json!(["A1s"]), "{eligible}");
-    let placed = press_for(&alice, "[data-place=\"A1s\"]", &mut watcher, &room, "place", "S").await;
+    let placed = press_for(
+        &alice,
+        "[data-place=\"A1s\"]",
+        &mut watcher,
+        &room,
+        "place",
+        "S",
+    )
+    .await;
     assert_eq!(placed["ev"]["piece"], "R2", "{placed}");
-    let position = placed["ev"]["position"].as_str().unwrap_or_default().to_string();
+    let position = placed["ev"]["position"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     for (who, page) in [("alice", &alice), ("bob", &bob)] {
         wait_board(page, &position, who).await;
         wait_turn(page, "N").await;
     }
     // Bob's page offers him nothing to place on his clicking turn.
-    let places = js(&bob, "return document.querySelectorAll('[data-place]').length").await;
+    let places = js(
+        &bob,
+        "return document.querySelectorAll('[data-place]').length",
+    )
+    .await;
     assert_eq!(places, json!(0));
     for page in [alice, bob] {
         let _ = page.close().await;
@@ -902,7 +957,10 @@ async fn orbit_from_two_pages_through_the_pie_opening_to_a_capture() {
     for (i, c) in ["e5", "k10", "e4"].iter().enumerate() {
         wait_js(
             &alice,
-            &format!("document.getElementById('clicks').textContent.includes('({} of 3)')", i + 1),
+            &format!(
+                "document.getElementById('clicks').textContent.includes('({} of 3)')",
+                i + 1
+            ),
             "the opening's count",
         )
         .await;
@@ -943,10 +1001,20 @@ async fn orbit_from_two_pages_through_the_pie_opening_to_a_capture() {
             "e5 prohibited",
         )
         .await;
-        wait_js(page, "document.querySelector('[data-cell=\"e6\"]').classList.contains('last')", "e6 last").await;
+        wait_js(
+            page,
+            "document.querySelector('[data-cell=\"e6\"]').classList.contains('last')",
+            "e6 last",
+        )
+        .await;
     }
     press(&alice, &cell("e5")).await;
-    wait_js(&alice, "document.getElementById('note').textContent === 'e5 is prohibited for black'", "the page's refusal").await;
+    wait_js(
+        &alice,
+        "document.getElementById('note').textContent === 'e5 is prohibited for black'",
+        "the page's refusal",
+    )
+    .await;
     // The page's territory is the server's.
     let mut late = server.player("late").await;
     let snap = late.request(json!({"t": "spectate", "room": room})).await;
@@ -956,6 +1024,12 @@ async fn orbit_from_two_pages_through_the_pie_opening_to_a_capture() {
         assert_eq!(terr, snap["territory"]);
     }
     if let Ok(path) = std::env::var("ORION_SCREENSHOT") {
+        wait_js(
+            &bob,
+            "!document.querySelector('.gone')",
+            "the board at rest",
+        )
+        .await;
         let png = bob.screenshot().await.expect("screenshot");
         std::fs::write(path.replace(".png", "-orbit.png"), png).expect("write the screenshot");
     }
@@ -995,28 +1069,63 @@ async fn orbs_from_two_pages_moves_by_holes_a_capture_and_an_agreed_draw() {
     let pages = [("alice", &alice), ("bob", &bob)];
     for (who, page) in pages {
         wait_for(page, ORBS_START, who, ORBS).await;
-        wait_js(page, "document.querySelector('[data-hole=\"i9\"]').classList.contains('closed')", "i9 closed").await;
+        wait_js(
+            page,
+            "document.querySelector('[data-hole=\"i9\"]').classList.contains('closed')",
+            "i9 closed",
+        )
+        .await;
     }
     let hole = |h: &str| format!("[data-hole=\"{h}\"]");
     // Red's fire burns blue's air and takes its hole.
-    let ev = move_from_page(pages, 0, &[&hole("a1"), &hole("b2")], &mut watcher, &room, ORBS).await;
+    let ev = move_from_page(
+        pages,
+        0,
+        &[&hole("a1"), &hole("b2")],
+        &mut watcher,
+        &room,
+        ORBS,
+    )
+    .await;
     assert_eq!(ev["ev"]["move"], "a1-b2", "{ev}");
     assert_eq!(ev["ev"]["removed"], json!(["b2"]), "{ev}");
     assert_eq!(ev["ev"]["position"], "b2:RF i5:RW q1:BW");
     // Blue: tapping an enemy orb picks nothing; his own, then a neighbour, moves.
     wait_turn(&bob, "N").await;
     press(&bob, &hole("b2")).await;
-    assert_eq!(js(&bob, "return window.__orion.selected").await, Value::Null);
-    let ev = move_from_page(pages, 1, &[&hole("q1"), &hole("p1")], &mut watcher, &room, ORBS).await;
+    assert_eq!(
+        js(&bob, "return window.__orion.selected").await,
+        Value::Null
+    );
+    let ev = move_from_page(
+        pages,
+        1,
+        &[&hole("q1"), &hole("p1")],
+        &mut watcher,
+        &room,
+        ORBS,
+    )
+    .await;
     assert_eq!(ev["ev"]["move"], "q1-p1", "{ev}");
     if let Ok(path) = std::env::var("ORION_SCREENSHOT") {
+        wait_js(
+            &alice,
+            "!document.querySelector('.gone')",
+            "the board at rest",
+        )
+        .await;
         let png = alice.screenshot().await.expect("screenshot");
         std::fs::write(path.replace(".png", "-orbs.png"), png).expect("write the screenshot");
     }
     // A draw offered from one page and accepted from the other ends it drawn.
     let offer = press_for(&alice, "#draw", &mut watcher, &room, "draw", "S").await;
     assert_eq!(offer["ev"]["agreed"], json!(["S"]), "{offer}");
-    wait_js(&alice, "document.getElementById('accept-draw').hidden", "no accepting one's own offer").await;
+    wait_js(
+        &alice,
+        "document.getElementById('accept-draw').hidden",
+        "no accepting one's own offer",
+    )
+    .await;
     let accept = press_for(&bob, "#accept-draw", &mut watcher, &room, "draw", "N").await;
     assert_eq!(accept["ev"]["accept"], true, "{accept}");
     let over = watcher.expect_event(&room, "over").await;
@@ -1024,7 +1133,10 @@ async fn orbs_from_two_pages_moves_by_holes_a_capture_and_an_agreed_draw() {
     for page in [&alice, &bob] {
         wait_status(page, "finished").await;
         let result = text(page, "result").await;
-        assert!(result.starts_with("No winner") && result.contains("agreed"), "{result}");
+        assert!(
+            result.starts_with("No winner") && result.contains("agreed"),
+            "{result}"
+        );
     }
     for page in [alice, bob] {
         let _ = page.close().await;
