@@ -3,7 +3,11 @@
 //! for Two by clicking the rotors' `data-click` controls while a third page and a WebSocket
 //! client watch, and every page's `data-piece` board is checked against the position of the
 //! server's events; a puzzle is solved from the page and replayed; a reload mid-game brings
-//! the seat and the board back.
+//! the seat and the board back. From the page as well: Auriga's entry, three clicks and the
+//! die; building in Cassiopeia; Algol's secret men; a claim (Hydra for Four, the other three
+//! seats played by WebSocket clients); Orbit from two pages through the pie opening to a
+//! capture and the territory result; Orbs from two pages (a capture, an agreed draw). Every
+//! one is checked against a spectating client's events.
 //!
 //! No test here is skipped: without `/usr/bin/chromium` and `/usr/bin/chromedriver` they fail
 //! and say how to install them.
