@@ -17,6 +17,8 @@ if (!name) {
 }
 
 const hooks = window.__orion || (window.__orion = {});
+// Script errors, for the browser tests to report.
+window.addEventListener('error', (e) => { hooks.jsErrors = [...(hooks.jsErrors || []), `${e.message} (${e.filename}:${e.lineno})`]; });
 const main = document.getElementById('main');
 const conn = document.getElementById('conn');
 const toastEl = document.getElementById('toast');

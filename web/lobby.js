@@ -1,7 +1,7 @@
 // The lobby: the live room list (`lobby` watch, one page at a time), quick match, a new room
 // with its options, joining by room id or invite code, and the puzzles to play alone.
 
-import { GAMES, PUZZLES, gameName } from './games.js';
+import { GAMES, PUZZLES, gameName, systemOf } from './games.js';
 
 const h = (tag, attrs, ...kids) => {
   const e = document.createElement(tag);
@@ -37,7 +37,7 @@ export class Lobby {
 
   build(host) {
     const qGame = h('select', { id: 'quick-game', 'aria-label': 'game' }, ...gameOptions());
-    const qPlayers = h('select', { id: 'quick-players', 'aria-label': 'players' }, ...[2, 3, 4].map((n) => h('option', { value: n }, `${n} players`)));
+    const qPlayers = h('select', { id: 'quick-players', 'aria-label': 'players' }, ...[2, 3, 4, 5, 6].map((n) => h('option', { value: n }, `${n} players`)));
     const quick = h('form', { id: 'quick', on: { submit: (e) => {
       e.preventDefault();
       this.net.send({ t: 'quick', game: qGame.value, players: Number(qPlayers.value) });
@@ -46,17 +46,26 @@ export class Lobby {
 
     const f = (name, label, attrs) => h('label', {}, `${label} `, h('input', { name, ...attrs }));
     const cGame = h('select', { id: 'create-game', name: 'game', 'aria-label': 'game' }, ...gameOptions());
+    // ORION's own options, and Orbs' (shown for the game that takes them).
+    const only = (cls, ...kids) => h('span', { class: `only ${cls}` }, ...kids);
+    const check = (name, label) => h('label', {}, h('input', { type: 'checkbox', name }), ` ${label}`);
     const create = h('form', { id: 'create', class: 'options', on: { submit: (e) => { e.preventDefault(); this.create(create); } } },
       cGame,
-      f('players', 'players', { type: 'number', min: 2, max: 4, placeholder: 'game\u2019s' }),
-      f('clicks', 'clicks', { type: 'number', min: 1, max: 6, placeholder: 'game\u2019s' }),
-      f('die', 'die faces', { placeholder: '1,2,2,3,4,5' }),
-      f('claim_window', 'claim window (s or auto)', { placeholder: '5' }),
+      f('players', 'players', { type: 'number', min: 2, max: 6, placeholder: 'game\u2019s' }),
+      only('orion', f('clicks', 'clicks', { type: 'number', min: 1, max: 6, placeholder: 'game\u2019s' }),
+        f('die', 'die faces', { placeholder: '1,2,2,3,4,5' }),
+        f('claim_window', 'claim window (s or auto)', { placeholder: '5' })),
+      only('orbs', check('void', 'void orbs (tips)'), check('teams', 'teams (4 or 6)'),
+        f('holes', 'holes out of play', { placeholder: 'i5 e7' }),
+        f('position', 'start position (opening)', { placeholder: 'classic' })),
       f('turn_clock', 'turn clock (s)', { type: 'number', min: 1 }),
       f('time_bank', 'time bank (s)', { type: 'number', min: 0 }),
       f('seat_hold', 'seat hold (s)', { type: 'number', min: 0, placeholder: '120' }),
       h('label', {}, h('input', { type: 'checkbox', name: 'private' }), ' private (invite code)'),
       h('button', { type: 'submit', id: 'create-room' }, 'Create room'));
+    const shown = () => { create.dataset.system = systemOf(cGame.value); };
+    cGame.addEventListener('change', shown);
+    shown();
 
     const joinText = h('input', { id: 'join-text', placeholder: 'room id or invite code', 'aria-label': 'room or code' });
     const join = h('form', { id: 'join', on: { submit: (e) => {
@@ -89,9 +98,18 @@ export class Lobby {
     const options = {};
     const secs = (n) => { if (v(n) !== '') options[n] = Math.round(Number(v(n)) * 1000); };
     if (v('players')) options.players = Number(v('players'));
-    if (v('clicks')) options.clicks = Number(v('clicks'));
-    if (v('die')) options.die = v('die').split(/[ ,]+/).filter(Boolean).map(Number);
-    if (v('claim_window')) options.claim_window = v('claim_window') === 'auto' ? 'auto' : Math.round(Number(v('claim_window')) * 1000);
+    const system = systemOf(v('game'));
+    if (system === 'orbs') {
+      if (form.elements.void.checked) options.void = true;
+      if (form.elements.teams.checked) options.teams = true;
+      if (v('holes')) options.holes = v('holes').split(/[ ,]+/).filter(Boolean);
+      if (v('position')) { options.opening = 'position'; options.position = v('position'); }
+    }
+    if (system === 'orion') {
+      if (v('clicks')) options.clicks = Number(v('clicks'));
+      if (v('die')) options.die = v('die').split(/[ ,]+/).filter(Boolean).map(Number);
+      if (v('claim_window')) options.claim_window = v('claim_window') === 'auto' ? 'auto' : Math.round(Number(v('claim_window')) * 1000);
+    }
     secs('turn_clock'); secs('time_bank'); secs('seat_hold');
     const req = { t: 'create', game: v('game'), options };
     if (form.elements.private.checked) req.private = true;

@@ -1,11 +1,14 @@
 // A room: seats you if you hold or can take a seat, otherwise you watch. Draws the snapshot,
 // then applies each event in seq order (a gap asks the server to `resume`); sends what the
-// player does. A finished room steps through its `history`, click by click.
+// player does. A finished room steps through its `history`, click by click (move by move in
+// Orbit and Orbs, whose rooms get their own board and buttons).
 
 import { Board, parseClick, colourName, COLOURS } from './board.js';
-import { gameName, isPuzzle, builds, seatColour } from './games.js';
+import { OrbitBoard } from './orbit.js';
+import { OrbsBoard, ORB_COLOURS } from './orbs.js';
+import { gameName, isPuzzle, builds, seatColour, systemOf, seatsOf } from './games.js';
 
-const SEATS = ['S', 'W', 'N', 'E'];
+const STONES = { B: 'black', W: 'white' };
 const h = (tag, attrs, ...kids) => {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -71,6 +74,12 @@ export class Room {
       claim: btn('claim', 'Claim!', () => this.act({ t: 'claim' }), 'big'),
       challenge: btn('challenge', 'Challenge…', () => this.setMode(this.mode === 'challenge' ? null : 'challenge')),
       leave: btn('leave', 'Leave', () => this.act({ t: 'leave' })),
+      // Orbit and Orbs.
+      black: btn('choose-black', 'Take black', () => this.sendMove('black')),
+      white: btn('choose-white', 'Take white', () => this.sendMove('white')),
+      pass: btn('pass', 'Pass', () => this.sendMove('pass')),
+      draw: btn('draw', 'Offer a draw', () => this.act({ t: 'draw' })),
+      acceptDraw: btn('accept-draw', 'Accept the draw', () => this.act({ t: 'draw', accept: true }), 'big'),
     };
     const input = h('input', { id: 'chat-text', maxlength: 500, placeholder: 'Say something', 'aria-label': 'chat' });
     const form = h('form', { class: 'say', on: { submit: (e) => {
@@ -79,6 +88,8 @@ export class Room {
       input.value = '';
     } } }, input, h('button', { type: 'submit' }, 'Send'));
     const boardHost = h('div', { class: 'board-host' });
+    this.boardHost = boardHost;
+    this.system = 'orion';
     this.board = new Board(boardHost, {
       onClick: (click) => this.click(click),
       onPlace: (slot) => this.place(slot),
@@ -97,8 +108,8 @@ export class Room {
       h('div', { class: 'play' }, boardHost,
         h('aside', {},
           e.seats, e.note, e.die,
-          h('div', { class: 'actions' }, this.btn.claim, this.btn.ready, this.btn.roll, this.btn.three,
-            this.btn.endTurn, this.btn.challenge, this.btn.leave),
+          h('div', { class: 'actions' }, this.btn.claim, this.btn.acceptDraw, this.btn.ready, this.btn.roll, this.btn.three,
+            this.btn.endTurn, this.btn.challenge, this.btn.black, this.btn.white, this.btn.pass, this.btn.draw, this.btn.leave),
           e.result, e.replay, e.link, e.chat, form))));
   }
 
@@ -129,6 +140,35 @@ export class Room {
     if (s.t === 'snapshot') return;
     // Gone from memory (finished and left): its stored history can still be replayed.
     this.loadHistory();
+  }
+
+  /** Orbit and Orbs rooms draw their own board in place of ORION's. */
+  useBoard(game) {
+    const system = systemOf(game);
+    if (system === this.system) return;
+    this.system = system;
+    this.boardHost.replaceChildren();
+    this.boardHost.classList.add(system);
+    if (system === 'orbit') this.board = new OrbitBoard(this.boardHost, { onCell: (cell) => this.cell(cell) });
+    else this.board = new OrbsBoard(this.boardHost, { onMove: (text) => this.sendMove(text) });
+  }
+
+  /** Sends an Orbit or Orbs move (`h8`, `pass`, `white`, `d2-e6`). */
+  sendMove(text) {
+    if (this.replaying) return;
+    this.hooks.lastMoveSentAt = performance.timeOrigin + performance.now();
+    this.act({ t: 'move', move: text });
+  }
+
+  /** An Orbit cell was tapped: a drop, when it is this player's and the cell is open. */
+  cell(cell) {
+    const s = this.s;
+    if (!s || !this.isMyTurn() || !['opening', 'play'].includes(s.turn.phase)) return;
+    if (this.board.stones.has(cell) || (s.turn.prohibited || []).includes(cell)) {
+      this.note(this.board.stones.has(cell) ? `${cell} is taken` : `${cell} is prohibited for ${STONES[s.turn.colour]}`);
+      return;
+    }
+    this.sendMove(cell);
   }
 
   act(req) {
@@ -167,7 +207,9 @@ export class Room {
     this.render();
   }
 
-  myColour() { return this.seat && this.s ? (this.s.seats[this.seat] || {}).colour || seatColour(this.s.game, this.seat) : null; }
+  myColour() { return this.seat && this.s ? (this.s.seats[this.seat] || {}).colour || this.colourOf(this.seat) : null; }
+  swatch(c) { return (this.system === 'orbit' ? { B: '#111', W: '#f4f4f4' } : { ...COLOURS, ...ORB_COLOURS })[c] || '#888'; }
+  colourOf(seat) { return this.s.colours[seat] || seatColour(this.s.game, seat, this.s.options.players); }
   isMyTurn() { return !!this.s && this.s.status === 'playing' && !!this.seat && this.s.turn.seat === this.seat; }
   needsSecret() { return this.s && this.s.game === 'algol' && this.seat && this.s.status === 'playing' && !this.s.secrets[this.seat]; }
   note(text) { this.el.note.textContent = text || ''; }
@@ -193,8 +235,12 @@ export class Room {
       turn: { ...(m.turn || {}) }, scores: { ...(m.scores || {}) }, result: m.result || null,
       claims: (m.claims || []).map((c) => ({ colour: c.colour, until: c.until })),
       secrets: {}, eligible: [], roll: null, turnAt: Date.now(),
+      colours: {}, out: [...(m.out || [])], draw: m.draw || null,
     };
+    for (const [k, o] of Object.entries(seats)) if (o && o.colour) this.s.colours[k] = o.colour;
     if (m.secret && this.seat) this.s.secrets[this.seat] = m.secret;
+    this.useBoard(m.game);
+    if (this.system === 'orbs') this.board.setClosed(this.s.options.holes);
     this.board.set(m.position);
     this.board.markLast(null);
     this.render();
@@ -220,7 +266,7 @@ export class Room {
     const s = this.s;
     switch (ev.kind) {
       case 'joined':
-        s.seats[ev.seat] = { player: ev.player, name: ev.name, colour: seatColour(s.game, ev.seat), connected: true };
+        s.seats[ev.seat] = { player: ev.player, name: ev.name, colour: this.colourOf(ev.seat), connected: true };
         break;
       case 'left': s.seats[ev.seat] = null; break;
       case 'start':
@@ -246,7 +292,8 @@ export class Room {
       case 'turn':
         if (isPuzzle(s.game)) break;
         if (s.turn.seat !== ev.seat || ev.clicks === null) s.roll = null;
-        s.turn = { seat: ev.seat, clicks: ev.clicks, round: ev.round, used: s.turn.seat === ev.seat ? s.turn.used : 0 };
+        s.turn = { ...ev, used: s.turn.seat === ev.seat ? s.turn.used : 0 };
+        delete s.turn.kind;
         s.eligible = [];
         s.turnAt = Date.now();
         this.from = null;
@@ -269,6 +316,24 @@ export class Room {
         s.scores[ev.seat] = (s.scores[ev.seat] || 0) + (ev.points || 0);
         break;
       case 'secret': s.secrets[ev.seat] = s.secrets[ev.seat] || ev.commitment; break;
+      case 'move': // Orbit and Orbs
+        this.board.move(ev);
+        if (ev.move === 'black' || ev.move === 'white') {
+          // N chose ev.colour; S plays the other.
+          const other = ev.colour === 'B' ? 'W' : 'B';
+          for (const [k, c] of [[ev.seat, ev.colour], [ev.seat === 'S' ? 'N' : 'S', other]]) {
+            s.colours[k] = c;
+            if (s.seats[k]) s.seats[k].colour = c;
+          }
+        }
+        for (const k of ev.out || []) if (!s.out.includes(k)) s.out.push(k);
+        s.draw = null;
+        if (live && ev.move === 'pass' && ev.seat !== this.seat) this.note(`${ev.seat} passes${ev.forced ? ' (no move)' : ''}`);
+        break;
+      case 'draw':
+        s.draw = ev.agreed && ev.agreed.length ? { agreed: ev.agreed } : null;
+        if (live) this.note(ev.accept ? `${ev.seat} accepts the draw` : `${ev.seat} offers a draw`);
+        break;
       case 'challenge':
         this.board.set(ev.position);
         this.board.mark(ev.removed, 'captured', 1500);
@@ -308,25 +373,35 @@ export class Room {
       e.clicks.textContent = s.game === 'aquarius'
         ? `tries ${s.turn.used || 0} / 5`
         : `clicks ${s.turn.used || 0} / ${s.turn.target ?? '\u2013'}`;
+    } else if (this.system !== 'orion') {
+      e.clicks.textContent = this.otherLine();
     } else if (s.status === 'playing') {
       const c = s.turn.clicks;
       e.clicks.textContent = c === 0 ? 'place a piece' : c === null || c === undefined ? 'die or three' : `clicks ${s.turn.used || 0} / ${c}`;
     } else e.clicks.textContent = '';
     e.spectators.textContent = `${s.spectators} watching`;
-    e.seats.replaceChildren(...SEATS.filter((k) => k in s.seats).map((k) => {
+    if (this.system !== 'orion' && s.status !== 'finished') this.liveScores();
+    e.seats.replaceChildren(...seatsOf(s.game, s.options.players).filter((k) => k in s.seats).map((k) => {
       const o = s.seats[k];
-      const colour = (o && o.colour) || seatColour(s.game, k);
+      const colour = (o && o.colour) || this.colourOf(k);
       const score = s.scores[k] !== undefined && !puzzle ? ` \u00b7 ${s.scores[k]}` : '';
       return h('li', { class: `${s.turn.seat === k && s.status === 'playing' ? 'moving' : ''} ${o && o.connected === false ? 'away' : ''}`, 'data-seat': k },
-        h('i', { class: 'swatch', style: `background:${COLOURS[colour] || '#888'}` }),
+        h('i', { class: 'swatch', style: `background:${this.swatch(colour)}` }),
         `${k} `, h('b', {}, o ? o.name : 'free'), o && k === this.seat ? ' (you)' : '',
         o && o.connected === false ? ' \u00b7 away' : '', score,
-        s.game === 'algol' && s.secrets[k] ? ' \u00b7 secret chosen' : '');
+        s.game === 'algol' && s.secrets[k] ? ' \u00b7 secret chosen' : '',
+        s.out && s.out.includes(k) ? ' \u00b7 out' : '');
     }));
     const mine = this.isMyTurn();
     const colour = this.myColour();
     this.btn.ready.hidden = !(s.status === 'waiting' && this.seat);
     this.btn.leave.hidden = !(this.seat && s.status !== 'finished');
+    for (const b of [this.btn.black, this.btn.white, this.btn.pass, this.btn.draw, this.btn.acceptDraw]) b.hidden = true;
+    if (this.system !== 'orion') {
+      this.renderOther(mine, colour);
+      this.renderEnd();
+      return;
+    }
     const choosing = mine && (s.turn.clicks === null || s.turn.clicks === undefined) && !puzzle && s.roll === null;
     this.btn.roll.hidden = !choosing;
     this.btn.three.hidden = !choosing;
@@ -337,14 +412,22 @@ export class Room {
     this.btn.claim.hidden = !(claimable && s.status === 'playing');
     e.die.hidden = s.roll === null || s.status !== 'playing';
     e.die.textContent = s.roll === null ? '' : `die: ${s.roll}`;
-    // Building: eligible slots, or any empty slot on a placement turn (the server decides).
+    // Building: eligible slots, or any empty slot on a placement turn (the server decides;
+    // Auriga's entry is one of its two entry slots).
     let places = [];
-    if (mine && builds(s.game)) {
-      places = s.turn.clicks === 0 ? this.emptySlots() : s.eligible;
-    }
+    if (mine && !puzzle && s.turn.clicks === 0) places = s.game === 'auriga' ? ['C1s', 'C1n'] : this.emptySlots();
+    else if (mine && builds(s.game)) places = s.eligible;
     this.board.setPlaces(places);
     this.board.markMovable(mine && !puzzle ? [colour] : null);
     if (this.needsSecret()) this.note('Choose your secret man: tap one of your pieces (only you will know)');
+    this.renderEnd();
+  }
+
+  /** The result, the room's link and the clocks. */
+  renderEnd() {
+    const s = this.s;
+    const e = this.el;
+    const puzzle = isPuzzle(s.game);
     e.result.hidden = s.status !== 'finished' || !s.result;
     if (s.result) {
       const w = s.result.winner;
@@ -354,12 +437,61 @@ export class Room {
         : `${w ? `${w} wins` : 'No winner'}${w && w === this.seat ? ' \u2014 you!' : ''} (${scores})`;
       if (s.result.reason === 'time') text += ` \u2014 ${s.result.seat} ran out of time`;
       if (s.result.reason === 'abandoned') text += ' \u2014 abandoned';
+      if (s.result.territory) text += ` \u00b7 territory black ${s.result.territory.B}, white ${s.result.territory.W}`;
+      if (s.result.end && this.system !== 'orion') text += ` \u00b7 ${s.result.end.replace('_', ' ')}`;
       const reveals = (s.result.reveals || []).map((r) => `${r.seat}: ${r.piece}`).join(', ');
       if (reveals) text += ` \u00b7 secret men ${reveals}`;
       e.result.textContent = text;
     }
     e.link.replaceChildren(this.code ? `Invite link: ${location.origin}/i/${this.code}` : `Link: ${location.origin}/r/${this.room}`);
     this.clocks();
+  }
+
+  /** Orbit's and Orbs' turn line: the phase, the colour to drop, territory; who is out. */
+  otherLine() {
+    const s = this.s;
+    const t = s.turn;
+    if (this.system === 'orbit') {
+      const a = this.board.analysis;
+      const terr = a ? ` \u00b7 territory black ${a.territory.B}, white ${a.territory.W}` : '';
+      if (s.status !== 'playing') return terr.slice(3);
+      if (t.phase === 'opening') return `opening: ${t.seat} drops ${STONES[t.colour]} (${t.drop} of 3)${terr}`;
+      if (t.phase === 'choice') return `${t.seat} chooses a colour${terr}`;
+      return `${STONES[t.colour] || ''} to drop${terr}`;
+    }
+    const bits = [];
+    if (s.out.length) bits.push(`out: ${s.out.join(', ')}`);
+    if (s.draw) bits.push(`draw offered (agreed: ${s.draw.agreed.join(', ')})`);
+    return bits.join(' \u00b7 ');
+  }
+
+  /** Scores as the board stands: Orbit's territory by seat, Orbs' orbs left. */
+  liveScores() {
+    const s = this.s;
+    for (const k of seatsOf(s.game, s.options.players)) {
+      const c = this.colourOf(k);
+      if (this.system === 'orbit') s.scores[k] = c && this.board.analysis ? this.board.analysis.territory[c] : 0;
+      else s.scores[k] = [...this.board.orbs.values()].filter((x) => x[0] === c).length;
+    }
+  }
+
+  /** Orbit's and Orbs' buttons and board state. */
+  renderOther(mine, colour) {
+    const s = this.s;
+    const playing = s.status === 'playing' && !this.replaying;
+    if (this.system === 'orbit') {
+      const dropping = mine && ['opening', 'play'].includes(s.turn.phase);
+      this.btn.black.hidden = this.btn.white.hidden = !(mine && s.turn.phase === 'choice');
+      this.btn.pass.hidden = !(mine && s.turn.phase === 'play');
+      this.board.show(playing ? s.turn.prohibited : [], dropping);
+      if (mine && s.turn.phase === 'choice') this.note('Choose your colour: black or white (white drops next)');
+      else if (this.el.note.textContent.startsWith('Choose your colour')) this.note('');
+      return;
+    }
+    const seated = playing && this.seat && !s.out.includes(this.seat);
+    this.btn.draw.hidden = !(seated && !s.draw);
+    this.btn.acceptDraw.hidden = !(seated && s.draw && !s.draw.agreed.includes(this.seat));
+    this.board.setMovable(mine ? [colour] : null);
   }
 
   emptySlots() {
@@ -404,7 +536,9 @@ export class Room {
       this.s = {
         game: m.game, options: {}, status: m.status, seats: {}, spectators: 0, turn: {}, scores: {},
         result: null, claims: [], secrets: {}, eligible: [], roll: null, turnAt: Date.now(),
+        colours: {}, out: [], draw: null,
       };
+      this.useBoard(m.game);
     }
     // Frames: the events that change the board, each with the position after it.
     this.frames = this.history.filter((x) => typeof x.ev.position === 'string');
@@ -419,7 +553,12 @@ export class Room {
   /** Folds an event into the replay's state without touching the board (seats, result). */
   applyQuiet(ev) {
     const s = this.s;
-    if (ev.kind === 'joined') s.seats[ev.seat] = { name: ev.name, colour: seatColour(s.game, ev.seat) };
+    if (ev.kind === 'joined') s.seats[ev.seat] = { name: ev.name, colour: this.colourOf(ev.seat) };
+    if (ev.kind === 'move' && (ev.move === 'black' || ev.move === 'white')) {
+      s.colours[ev.seat] = ev.colour;
+      s.colours[ev.seat === 'S' ? 'N' : 'S'] = ev.colour === 'B' ? 'W' : 'B';
+      for (const k of ['S', 'N']) if (s.seats[k]) s.seats[k].colour = s.colours[k];
+    }
     if (ev.kind === 'over') {
       s.status = 'finished';
       s.result = { ...ev.result, reason: ev.reason, seat: ev.seat };
@@ -445,10 +584,14 @@ export class Room {
 
   showAt() {
     const f = this.frames[this.at];
-    const clicks = this.frames.slice(0, this.at + 1).filter((x) => x.ev.kind === 'click').length;
-    const total = this.frames.filter((x) => x.ev.kind === 'click').length;
-    const what = f ? (f.ev.kind === 'click' ? `${f.ev.seat} ${f.ev.click}` : f.ev.kind) : '';
-    document.getElementById('replay-at').textContent = ` ${clicks} / ${total} clicks \u00b7 ${what} `;
+    let what = f ? (f.ev.kind === 'click' ? `${f.ev.seat} ${f.ev.click}` : f.ev.kind) : '';
+    let unit = 'clicks';
+    if (this.system !== 'orion') {
+      if (f && f.ev.kind === 'move') what = `${f.ev.seat} ${f.ev.move}`;
+      unit = 'moves';
+    }
+    const count = (x) => x.ev.kind === 'click' || x.ev.kind === 'move';
+    document.getElementById('replay-at').textContent = ` ${this.frames.slice(0, this.at + 1).filter(count).length} / ${this.frames.filter(count).length} ${unit} \u00b7 ${what} `;
     this.hooks.replayAt = this.at;
   }
 
@@ -456,6 +599,7 @@ export class Room {
 
   key(e) {
     if (e.target && /INPUT|TEXTAREA|SELECT/.test(e.target.tagName)) return;
+    if (this.system !== 'orion' && !this.replaying) return;
     if (this.replaying) {
       if (e.key === 'ArrowRight') this.step(1);
       else if (e.key === 'ArrowLeft') this.step(-1);

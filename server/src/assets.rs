@@ -43,6 +43,8 @@ pub const ASSETS: &[Asset] = &[
     asset!("room.js", "text/javascript; charset=utf-8"),
     asset!("board.js", "text/javascript; charset=utf-8"),
     asset!("games.js", "text/javascript; charset=utf-8"),
+    asset!("orbit.js", "text/javascript; charset=utf-8"),
+    asset!("orbs.js", "text/javascript; charset=utf-8"),
     asset!("icon.svg", "image/svg+xml"),
 ];
 

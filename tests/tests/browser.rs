@@ -3,7 +3,11 @@
 //! for Two by clicking the rotors' `data-click` controls while a third page and a WebSocket
 //! client watch, and every page's `data-piece` board is checked against the position of the
 //! server's events; a puzzle is solved from the page and replayed; a reload mid-game brings
-//! the seat and the board back.
+//! the seat and the board back. From the page as well: Auriga's entry, three clicks and the
+//! die; building in Cassiopeia; Algol's secret men; a claim (Hydra for Four, the other three
+//! seats played by WebSocket clients); Orbit from two pages through the pie opening to a
+//! capture and the territory result; Orbs from two pages (a capture, an agreed draw). Every
+//! one is checked against a spectating client's events.
 //!
 //! No test here is skipped: without `/usr/bin/chromium` and `/usr/bin/chromedriver` they fail
 //! and say how to install them.
@@ -137,7 +141,10 @@ async fn wait_js(page: &Browser, script: &str, what: &str) -> Duration {
         if js(page, &format!("return !!({script})")).await == json!(true) {
             return start.elapsed();
         }
-        assert!(start.elapsed() < PAGE_PATIENCE, "page never showed {what}");
+        if start.elapsed() > PAGE_PATIENCE {
+            let errors = js(page, "return (window.__orion || {}).jsErrors || []").await;
+            panic!("page never showed {what} (script errors: {errors})");
+        }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
@@ -514,6 +521,632 @@ async fn a_reload_mid_game_brings_back_the_seat_and_the_board() {
     }
 }
 
+/// Creates a room of `game` from `page`'s lobby (as `name`), with the create form's fields
+/// set first (`("players", "4")`, `("void", "true")` ticks a checkbox). Returns the room id.
+async fn create_from_page(
+    page: &Browser,
+    base: &str,
+    name: &str,
+    game: &str,
+    fields: &[(&str, &str)],
+) -> String {
+    open(page, base, "/", name).await;
+    page.find(Locator::Css("#create-game"))
+        .await
+        .expect("game select")
+        .select_by_value(game)
+        .await
+        .unwrap_or_else(|e| panic!("{game} offered: {e}"));
+    for (field, value) in fields {
+        let set = if *value == "true" {
+            "e.checked = true"
+        } else {
+            "e.value = v"
+        };
+        js(
+            page,
+            &format!(
+                "const e = document.querySelector('#create [name={field}]'); const v = {}; {set}; return 1",
+                json!(value)
+            ),
+        )
+        .await;
+    }
+    press(page, "#create-room").await;
+    room_of(page).await
+}
+
+/// `a` creates a room of `game` from the lobby, `b` opens its link, both press Ready; a
+/// spectating client is there from the start. Returns the room and the spectator.
+async fn two_pages_ready(
+    server: &TestServer,
+    a: &Browser,
+    b: &Browser,
+    game: &str,
+    fields: &[(&str, &str)],
+) -> (String, Client) {
+    let base = format!("http://{}", server.addr);
+    let room = create_from_page(a, &base, "alice", game, fields).await;
+    wait_status(a, "waiting").await;
+    open(b, &base, &format!("/r/{room}"), "bob").await;
+    wait_status(b, "waiting").await;
+    let mut watcher = server.player("watcher").await;
+    let snap = watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+    assert_eq!(snap["t"], "snapshot", "{snap}");
+    assert_eq!(snap["game"], game);
+    press(a, "#ready").await;
+    press(b, "#ready").await;
+    watcher.expect_event(&room, "start").await;
+    for page in [a, b] {
+        wait_status(page, "playing").await;
+    }
+    (room, watcher)
+}
+
+async fn wait_status(page: &Browser, status: &str) {
+    wait_js(
+        page,
+        &format!("document.getElementById('status').textContent === '{status}'"),
+        status,
+    )
+    .await;
+}
+
+async fn wait_turn(page: &Browser, seat: &str) {
+    wait_js(
+        page,
+        &format!("document.getElementById('turn').textContent === '{seat}'"),
+        &format!("{seat} to move"),
+    )
+    .await;
+}
+
+/// The last event seq the page has applied.
+async fn page_seq(page: &Browser) -> u64 {
+    js(page, "return window.__orion.seq || 0")
+        .await
+        .as_u64()
+        .unwrap_or(0)
+}
+
+/// Presses `css` on `page` and returns the watcher's next event of `kind` by `seat` (one
+/// newer than anything the page or the watcher has seen).
+async fn press_for(
+    page: &Browser,
+    css: &str,
+    watcher: &mut Client,
+    room: &str,
+    kind: &str,
+    seat: &str,
+) -> Value {
+    let before = watcher.last_seq(room).max(page_seq(page).await);
+    press(page, css).await;
+    watcher
+        .expect(|m| {
+            m["t"] == "event"
+                && m["room"] == room
+                && m["ev"]["kind"] == kind
+                && m["ev"]["seat"] == seat
+                && m["seq"].as_u64() > Some(before)
+        })
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auriga_from_the_pages_enters_throws_the_die_and_takes_three_clicks() {
+    let server = TestServer::start();
+    let mut driver = Driver::start();
+    let alice = driver.browser().await;
+    let bob = driver.browser().await;
+    let (room, mut watcher) = two_pages_ready(&server, &alice, &bob, "auriga", &[]).await;
+    // Each seat's first turn is its entry: one of the two entry slots, offered as data-place.
+    wait_turn(&alice, "S").await;
+    let ev = press_for(
+        &alice,
+        "[data-place=\"C1s\"]",
+        &mut watcher,
+        &room,
+        "place",
+        "S",
+    )
+    .await;
+    assert_eq!(ev["ev"]["slot"], "C1s", "{ev}");
+    wait_turn(&bob, "N").await;
+    let ev = press_for(
+        &bob,
+        "[data-place=\"C1n\"]",
+        &mut watcher,
+        &room,
+        "place",
+        "N",
+    )
+    .await;
+    let position = ev["ev"]["position"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    for (who, page) in [("alice", &alice), ("bob", &bob)] {
+        wait_board(page, &position, who).await;
+    }
+    // S takes three clicks (the die or three: both buttons are offered).
+    wait_turn(&alice, "S").await;
+    let ev = press_for(&alice, "#three", &mut watcher, &room, "turn", "S").await;
+    assert_eq!(ev["ev"]["clicks"], 3, "{ev}");
+    let mut position = String::new();
+    for click in ["C1L", "D1L", "D1L"] {
+        position = click_from_page(&alice, &mut watcher, &room, click).await;
+    }
+    for (who, page) in [("alice", &alice), ("bob", &bob)] {
+        wait_board(page, &position, who).await;
+    }
+    // N throws the die: everyone is told the roll, the page shows it; one click, then End turn.
+    wait_turn(&bob, "N").await;
+    let roll = press_for(&bob, "#roll", &mut watcher, &room, "roll", "N").await;
+    let value = roll["ev"]["value"].as_u64().expect("a die value");
+    wait_js(
+        &bob,
+        &format!("document.getElementById('die').textContent === 'die: {value}'"),
+        "the die on the page",
+    )
+    .await;
+    wait_js(
+        &bob,
+        "document.getElementById('three').hidden",
+        "three hidden after the roll",
+    )
+    .await;
+    let position = click_from_page(&bob, &mut watcher, &room, "B1R").await;
+    if value > 1 {
+        press_for(&bob, "#end-turn", &mut watcher, &room, "turn", "S").await;
+    }
+    wait_turn(&alice, "S").await;
+    wait_board(&alice, &position, "alice").await;
+    let errors = js(&alice, "return window.__orion.errors || []").await;
+    assert_eq!(errors, json!([]), "alice's page was refused something");
+    for page in [alice, bob] {
+        let _ = page.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cassiopeia_from_the_pages_places_and_builds_on_an_eligible_slot() {
+    let server = TestServer::start();
+    let mut driver = Driver::start();
+    let alice = driver.browser().await;
+    let bob = driver.browser().await;
+    let (room, mut watcher) = two_pages_ready(&server, &alice, &bob, "cassiopeia", &[]).await;
+    wait_turn(&alice, "S").await;
+    press_for(
+        &alice,
+        "[data-place=\"A1s\"]",
+        &mut watcher,
+        &room,
+        "place",
+        "S",
+    )
+    .await;
+    wait_turn(&bob, "N").await;
+    press_for(
+        &bob,
+        "[data-place=\"C3n\"]",
+        &mut watcher,
+        &room,
+        "place",
+        "N",
+    )
+    .await;
+    // S's one click empties A1s: it becomes eligible, and S builds a new piece there.
+    wait_turn(&alice, "S").await;
+    click_from_page(&alice, &mut watcher, &room, "A1R").await;
+    let eligible = watcher.expect_event(&room, "eligible").await;
+    assert_eq!(eligible["ev"]["slots"], json!(["A1s"]), "{eligible}");
+    let placed = press_for(
+        &alice,
+        "[data-place=\"A1s\"]",
+        &mut watcher,
+        &room,
+        "place",
+        "S",
+    )
+    .await;
+    assert_eq!(placed["ev"]["piece"], "R2", "{placed}");
+    let position = placed["ev"]["position"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    for (who, page) in [("alice", &alice), ("bob", &bob)] {
+        wait_board(page, &position, who).await;
+        wait_turn(page, "N").await;
+    }
+    // Bob's page offers him nothing to place on his clicking turn.
+    let places = js(
+        &bob,
+        "return document.querySelectorAll('[data-place]').length",
+    )
+    .await;
+    assert_eq!(places, json!(0));
+    for page in [alice, bob] {
+        let _ = page.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn algol_secret_men_are_chosen_from_the_pages_and_stay_hidden() {
+    let server = TestServer::start();
+    let mut driver = Driver::start();
+    let alice = driver.browser().await;
+    let bob = driver.browser().await;
+    let (room, mut watcher) = two_pages_ready(&server, &alice, &bob, "algol", &[]).await;
+    for (page, token, seat) in [(&alice, "R5", "S"), (&bob, "B12", "N")] {
+        wait_js(
+            page,
+            "document.getElementById('note').textContent.startsWith('Choose your secret man')",
+            "the secret man prompt",
+        )
+        .await;
+        let ev = press_for(
+            page,
+            &format!("g.piece[data-token=\"{token}\"]"),
+            &mut watcher,
+            &room,
+            "secret",
+            seat,
+        )
+        .await;
+        assert!(ev["ev"]["commitment"].is_string(), "{ev}");
+        assert!(!ev.to_string().contains(token), "the piece leaked: {ev}");
+    }
+    for page in [&alice, &bob] {
+        wait_js(
+            page,
+            "document.getElementById('seats').textContent.split('secret chosen').length === 3",
+            "both secrets chosen",
+        )
+        .await;
+    }
+    // The game goes on: S's click is taken.
+    wait_turn(&alice, "S").await;
+    let position = click_from_page(&alice, &mut watcher, &room, "A1R").await;
+    wait_board(&bob, &position, "bob").await;
+    let errors = js(&alice, "return window.__orion.errors || []").await;
+    assert_eq!(errors, json!([]), "alice's page was refused something");
+    for page in [alice, bob] {
+        let _ = page.close().await;
+    }
+}
+
+/// Hydra for Four with three clicks a move (`games.rs`'s script): `S`'s moves; the others pass.
+const HYDRA_FOUR: &[&[&str]] = &[
+    &["B2L", "C2R", "C3R"],
+    &["B1L", "C1R", "C2R"],
+    &["B2L", "B3L", "C3R"],
+    &["B4R", "B4R", "B5L"],
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chain_made_by_another_is_claimed_from_the_page() {
+    let server = TestServer::start();
+    let base = format!("http://{}", server.addr);
+    let mut driver = Driver::start();
+    let alice = driver.browser().await;
+    let room = create_from_page(
+        &alice,
+        &base,
+        "alice",
+        "hydra-4",
+        &[("players", "4"), ("clicks", "3"), ("claim_window", "5")],
+    )
+    .await;
+    let mut others = Vec::new();
+    for name in ["w", "n", "e"] {
+        let mut p = server.player(name).await;
+        let j = p.request(json!({"t": "join", "room": room})).await;
+        assert_eq!(j["t"], "joined", "{j}");
+        p.seat = j["seat"].as_str().unwrap_or_default().to_string();
+        p.send(json!({"t": "ready", "room": room})).await;
+        others.push(p);
+    }
+    let seats: Vec<&str> = others.iter().map(|p| p.seat.as_str()).collect();
+    assert_eq!(seats, ["W", "N", "E"]);
+    let mut watcher = server.player("watcher").await;
+    watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+    press(&alice, "#ready").await;
+    watcher.expect_event(&room, "start").await;
+    for (i, line) in HYDRA_FOUR.iter().enumerate() {
+        wait_turn(&alice, "S").await;
+        for click in *line {
+            click_from_page(&alice, &mut watcher, &room, click).await;
+        }
+        if i + 1 < HYDRA_FOUR.len() {
+            for p in others.iter_mut() {
+                p.play(&room, "end_turn", json!({})).await;
+            }
+        }
+    }
+    // W's click makes red's chain: S's page shows the Claim button, and pressing it wins.
+    others[0]
+        .play(&room, "click", json!({"click": "C4R"}))
+        .await;
+    let chain = watcher.expect_event(&room, "chain").await;
+    assert_eq!(chain["ev"]["colour"], "R", "{chain}");
+    let claim = press_for(&alice, "#claim", &mut watcher, &room, "claim", "S").await;
+    assert_eq!(claim["ev"]["ok"], true, "{claim}");
+    let over = watcher.expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["winner"], "S", "{over}");
+    wait_status(&alice, "finished").await;
+    let result = text(&alice, "result").await;
+    assert!(result.starts_with("S wins \u{2014} you!"), "{result}");
+    let _ = alice.close().await;
+}
+
+/// Orbit's board (`data-cell` / `data-stone`) and Orbs' (`data-hole` / `data-orb`).
+const STONES: (&str, &str) = ("cell", "stone");
+const ORBS: (&str, &str) = ("hole", "orb");
+
+/// The page's board from its `data-KEY` / `data-VALUE` attributes (in reading order), as a
+/// position string.
+async fn cells(page: &Browser, (key, value): (&str, &str)) -> String {
+    let v = js(
+        page,
+        &format!(
+            "return [...document.querySelectorAll('[data-{key}]')].filter(e => e.dataset.{value})\
+             .map(e => e.dataset.{key} + ':' + e.dataset.{value}).join(' ')"
+        ),
+    )
+    .await;
+    v.as_str().unwrap_or_default().to_string()
+}
+
+/// Waits until the page's board (`what`: [`STONES`] or [`ORBS`]) is `position`.
+async fn wait_for(page: &Browser, position: &str, who: &str, what: (&str, &str)) {
+    let start = Instant::now();
+    loop {
+        let now = cells(page, what).await;
+        if now == position {
+            return;
+        }
+        assert!(
+            start.elapsed() < PAGE_PATIENCE,
+            "{who}'s board is {now:?}, the server says {position:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+/// Presses `css` on `page`, and checks the `move` event the watcher gets for it against both
+/// pages' boards (`read`). Returns the event.
+async fn move_from_page(
+    pages: [(&str, &Browser); 2],
+    mover: usize,
+    css: &[&str],
+    watcher: &mut Client,
+    room: &str,
+    read: (&str, &str),
+) -> Value {
+    let page = pages[mover].1;
+    wait_turn(page, ["S", "N"][mover]).await;
+    let before = watcher.last_seq(room).max(page_seq(page).await);
+    for c in css {
+        press(page, c).await;
+    }
+    let ev = watcher
+        .expect(|m| {
+            m["t"] == "event"
+                && m["room"] == room
+                && m["ev"]["kind"] == "move"
+                && m["seq"].as_u64() > Some(before)
+        })
+        .await;
+    let position = ev["ev"]["position"].as_str().unwrap_or_default();
+    for (who, page) in pages {
+        wait_for(page, position, who, read).await;
+    }
+    ev
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orbit_from_two_pages_through_the_pie_opening_to_a_capture() {
+    let server = TestServer::start();
+    let mut driver = Driver::start();
+    let alice = driver.browser().await;
+    let bob = driver.browser().await;
+    let (room, mut watcher) = two_pages_ready(&server, &alice, &bob, "orbit", &[]).await;
+    let pages = [("alice", &alice), ("bob", &bob)];
+    let cell = |c: &str| format!("[data-cell=\"{c}\"]");
+    // The pie: S drops black, black, white from the page; N takes white with the button.
+    for (i, c) in ["e5", "k10", "e4"].iter().enumerate() {
+        wait_js(
+            &alice,
+            &format!(
+                "document.getElementById('clicks').textContent.includes('({} of 3)')",
+                i + 1
+            ),
+            "the opening's count",
+        )
+        .await;
+        let ev = move_from_page(pages, 0, &[&cell(c)], &mut watcher, &room, STONES).await;
+        assert_eq!(ev["ev"]["move"], *c, "{ev}");
+    }
+    wait_js(
+        &alice,
+        "document.getElementById('choose-white').hidden && document.getElementById('pass').hidden",
+        "no choice for S",
+    )
+    .await;
+    let chose = move_from_page(pages, 1, &["#choose-white"], &mut watcher, &room, STONES).await;
+    assert_eq!(chose["ev"]["colour"], "W", "{chose}");
+    wait_js(
+        &alice,
+        "document.querySelector('[data-seat=\"N\"] .swatch').style.background.includes('244')",
+        "N shown as white",
+    )
+    .await;
+    // Play: white (N) drops first and rings e5.
+    for (mover, c) in [(1, "d5"), (0, "a16"), (1, "f5"), (0, "p1")] {
+        let ev = move_from_page(pages, mover, &[&cell(c)], &mut watcher, &room, STONES).await;
+        assert_eq!(ev["ev"]["removed"], json!([]), "{ev}");
+    }
+    let capture = move_from_page(pages, 1, &[&cell("e6")], &mut watcher, &room, STONES).await;
+    assert_eq!(capture["ev"]["removed"], json!(["e5"]), "{capture}");
+    // The next turn tells black e5 is prohibited: the page marks it and will not send it.
+    let after = capture["seq"].as_u64();
+    let turn = watcher
+        .expect(|m| m["ev"]["kind"] == "turn" && m["room"] == room && m["seq"].as_u64() > after)
+        .await;
+    assert_eq!(turn["ev"]["prohibited"], json!(["e5"]), "{turn}");
+    for page in [&alice, &bob] {
+        wait_js(
+            page,
+            "[...document.querySelectorAll('[data-prohibited]')].map(e => e.dataset.cell).join() === 'e5'",
+            "e5 prohibited",
+        )
+        .await;
+        wait_js(
+            page,
+            "document.querySelector('[data-cell=\"e6\"]').classList.contains('last')",
+            "e6 last",
+        )
+        .await;
+    }
+    press(&alice, &cell("e5")).await;
+    wait_js(
+        &alice,
+        "document.getElementById('note').textContent === 'e5 is prohibited for black'",
+        "the page's refusal",
+    )
+    .await;
+    // The page's territory is the server's.
+    let mut late = server.player("late").await;
+    let snap = late.request(json!({"t": "spectate", "room": room})).await;
+    assert_eq!(snap["territory"], json!({"B": 0, "W": 1}), "{snap}");
+    for page in [&alice, &bob] {
+        let terr = js(page, "return window.__orion.territory").await;
+        assert_eq!(terr, snap["territory"]);
+    }
+    if let Ok(path) = std::env::var("ORION_SCREENSHOT") {
+        wait_js(
+            &bob,
+            "!document.querySelector('.gone')",
+            "the board at rest",
+        )
+        .await;
+        let png = bob.screenshot().await.expect("screenshot");
+        std::fs::write(path.replace(".png", "-orbit.png"), png).expect("write the screenshot");
+    }
+    // Two passes from the pages end it; white's orbit holds one cell of territory.
+    move_from_page(pages, 0, &["#pass"], &mut watcher, &room, STONES).await;
+    move_from_page(pages, 1, &["#pass"], &mut watcher, &room, STONES).await;
+    let over = watcher.expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["winner"], "N", "{over}");
+    for page in [&alice, &bob] {
+        wait_status(page, "finished").await;
+        let result = text(page, "result").await;
+        assert!(result.starts_with("N wins"), "{result}");
+        assert!(result.contains("territory black 0, white 1"), "{result}");
+    }
+    for page in [alice, bob] {
+        let _ = page.close().await;
+    }
+}
+
+/// Orbs from a position given in the lobby: red's fire next to blue's air, waters far apart.
+const ORBS_START: &str = "a1:RF b2:BA i5:RW q1:BW";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orbs_from_two_pages_moves_by_holes_a_capture_and_an_agreed_draw() {
+    let server = TestServer::start();
+    let mut driver = Driver::start();
+    let alice = driver.browser().await;
+    let bob = driver.browser().await;
+    let (room, mut watcher) = two_pages_ready(
+        &server,
+        &alice,
+        &bob,
+        "orbs",
+        &[("players", "2"), ("position", ORBS_START), ("holes", "i9")],
+    )
+    .await;
+    let pages = [("alice", &alice), ("bob", &bob)];
+    for (who, page) in pages {
+        wait_for(page, ORBS_START, who, ORBS).await;
+        wait_js(
+            page,
+            "document.querySelector('[data-hole=\"i9\"]').classList.contains('closed')",
+            "i9 closed",
+        )
+        .await;
+    }
+    let hole = |h: &str| format!("[data-hole=\"{h}\"]");
+    // Red's fire burns blue's air and takes its hole.
+    let ev = move_from_page(
+        pages,
+        0,
+        &[&hole("a1"), &hole("b2")],
+        &mut watcher,
+        &room,
+        ORBS,
+    )
+    .await;
+    assert_eq!(ev["ev"]["move"], "a1-b2", "{ev}");
+    assert_eq!(ev["ev"]["removed"], json!(["b2"]), "{ev}");
+    assert_eq!(ev["ev"]["position"], "b2:RF i5:RW q1:BW");
+    // Blue: tapping an enemy orb picks nothing; his own, then a neighbour, moves.
+    wait_turn(&bob, "N").await;
+    press(&bob, &hole("b2")).await;
+    assert_eq!(
+        js(&bob, "return window.__orion.selected").await,
+        Value::Null
+    );
+    let ev = move_from_page(
+        pages,
+        1,
+        &[&hole("q1"), &hole("p1")],
+        &mut watcher,
+        &room,
+        ORBS,
+    )
+    .await;
+    assert_eq!(ev["ev"]["move"], "q1-p1", "{ev}");
+    if let Ok(path) = std::env::var("ORION_SCREENSHOT") {
+        wait_js(
+            &alice,
+            "!document.querySelector('.gone')",
+            "the board at rest",
+        )
+        .await;
+        let png = alice.screenshot().await.expect("screenshot");
+        std::fs::write(path.replace(".png", "-orbs.png"), png).expect("write the screenshot");
+    }
+    // A draw offered from one page and accepted from the other ends it drawn.
+    let offer = press_for(&alice, "#draw", &mut watcher, &room, "draw", "S").await;
+    assert_eq!(offer["ev"]["agreed"], json!(["S"]), "{offer}");
+    wait_js(
+        &alice,
+        "document.getElementById('accept-draw').hidden",
+        "no accepting one's own offer",
+    )
+    .await;
+    let accept = press_for(&bob, "#accept-draw", &mut watcher, &room, "draw", "N").await;
+    assert_eq!(accept["ev"]["accept"], true, "{accept}");
+    let over = watcher.expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["end"], "agreed", "{over}");
+    for page in [&alice, &bob] {
+        wait_status(page, "finished").await;
+        let result = text(page, "result").await;
+        assert!(
+            result.starts_with("No winner") && result.contains("agreed"),
+            "{result}"
+        );
+    }
+    for page in [alice, bob] {
+        let _ = page.close().await;
+    }
+}
+
 #[tokio::test]
 async fn the_page_and_its_assets_are_served_with_types_and_etags() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -534,6 +1167,8 @@ async fn the_page_and_its_assets_are_served_with_types_and_etags() {
         "room.js",
         "board.js",
         "games.js",
+        "orbit.js",
+        "orbs.js",
         "icon.svg",
     ]
     .to_vec();
