@@ -179,6 +179,12 @@ impl SystemRoom {
         self.say(line.into());
     }
 
+    /// Sets the copy up again from the view (the room is right; the copy followed it
+    /// wrongly), counted in [`SystemRoom::resyncs`].
+    pub fn rebuild(&mut self) {
+        self.resync();
+    }
+
     fn resync(&mut self) {
         let last = match &self.copy {
             Copy::Orbit(o) => (o.last_drop, None),
