@@ -101,7 +101,7 @@ impl App {
         let seats = room.seats();
         let [players, turn, log] = Layout::vertical([
             Constraint::Length(seats.len() as u16 + 2),
-            Constraint::Length(5),
+            Constraint::Length(6),
             Constraint::Min(3),
         ])
         .areas(right);
@@ -235,18 +235,19 @@ impl App {
                     format!("{who} · move {} · {clock}", room.view.turn.round),
                     style,
                 ));
-                out.push(Line::from(match &room.copy {
-                    Copy::Orbit(o) => {
-                        let t = o.territory();
-                        format!(
-                            "{} · territory black {} white {}",
-                            o.phase(),
-                            t.black,
-                            t.white
-                        )
-                    }
-                    Copy::Orbs(_) => "move an orb: from-to (d2-e6) · draw · draw accept".into(),
-                }));
+                match &room.copy {
+                    Copy::Orbit(o) => out.push(Line::from(o.phase())),
+                    Copy::Orbs(_) => out.push(Line::from("move: from-to (d2-e6) · draw")),
+                }
+            }
+        }
+        if let Copy::Orbit(o) = &room.copy {
+            if room.status() != Status::Waiting {
+                let t = o.territory();
+                out.push(Line::from(format!(
+                    "territory: black {} · white {}",
+                    t.black, t.white
+                )));
             }
         }
         if let Some((seat, mv)) = &room.last_move {
@@ -255,7 +256,7 @@ impl App {
         if !room.draw.is_empty() {
             let agreed: Vec<String> = room.draw.iter().map(|s| s.to_string()).collect();
             out.push(Line::styled(
-                format!("draw offered · agreed: {}", agreed.join(" ")),
+                format!("draw offered · agreed: {} (draw accept)", agreed.join(" ")),
                 Style::default()
                     .fg(Color::LightRed)
                     .add_modifier(Modifier::BOLD),
