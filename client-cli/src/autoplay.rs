@@ -12,7 +12,7 @@ use crate::bot::{self, Bot, Level};
 use crate::mirror::Mirror;
 use crate::net::{self, NetEvent, TokenStore};
 use crate::room::{RoomState, Status};
-use crate::system::{orbs::seat as orbs_seat, Copy, SystemRoom};
+use crate::system::{orbs::seat as orbs_seat, GameCopy, SystemRoom};
 use crate::wire::seat as engine_seat;
 use orion_engine::{parse_piece, Action, Colour, Seat};
 use orion_protocol::{Code, Event as Ev, Message as Incoming, Request, Seat as WireSeat};
@@ -637,15 +637,13 @@ impl Player {
         let fallback = self.in_a_row >= 2;
         let seed = self.seed ^ (u64::from(self.refused) << 32);
         let mv = match (&room.copy, self.other_bot.as_mut()) {
-            (Copy::Orbit(o), Some(OtherBot::Orbit(b))) => {
-                if fallback {
-                    OrbitBot::new(Level::Random, seed).choose(&o.game)
-                } else {
-                    b.choose(&o.game)
-                }
-                .map(|m| m.to_string())
+            (GameCopy::Orbit(o), Some(OtherBot::Orbit(b))) => if fallback {
+                OrbitBot::new(Level::Random, seed).choose(&o.game)
+            } else {
+                b.choose(&o.game)
             }
-            (Copy::Orbs(o), Some(OtherBot::Orbs(b))) => o.game.as_ref().and_then(|g| {
+            .map(|m| m.to_string()),
+            (GameCopy::Orbs(o), Some(OtherBot::Orbs(b))) => o.game.as_ref().and_then(|g| {
                 if fallback {
                     OrbsBot::new(Level::Random, seed).choose(g)
                 } else {
@@ -668,15 +666,15 @@ impl Player {
 }
 
 /// Whether the copy of the game has `me` to move.
-fn copy_moves(copy: &Copy, me: WireSeat) -> bool {
+fn copy_moves(copy: &GameCopy, me: WireSeat) -> bool {
     match copy {
-        Copy::Orbit(o) => match o.game.turn() {
+        GameCopy::Orbit(o) => match o.game.turn() {
             orion_orbit::Turn::Opening { .. } => me == WireSeat::S,
             orion_orbit::Turn::Choice => me == WireSeat::N,
             orion_orbit::Turn::Play(c) => o.colour_of(me) == Some(c),
             orion_orbit::Turn::Over => false,
         },
-        Copy::Orbs(o) => o
+        GameCopy::Orbs(o) => o
             .game
             .as_ref()
             .is_some_and(|g| g.mover().is_some() && g.mover() == orbs_seat(me)),

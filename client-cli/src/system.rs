@@ -21,19 +21,19 @@ pub fn is_system(game: &str) -> bool {
 
 /// The game's copy, by system.
 #[derive(Clone, Debug)]
-pub enum Copy {
+pub enum GameCopy {
     /// Orbit.
     Orbit(orbit::OrbitCopy),
     /// Orbs.
-    Orbs(orbs::OrbsCopy),
+    Orbs(Box<orbs::OrbsCopy>),
 }
 
-impl Copy {
-    fn from_view(view: &RoomView) -> Copy {
+impl GameCopy {
+    fn from_view(view: &RoomView) -> GameCopy {
         if view.game == "orbit" {
-            Copy::Orbit(orbit::OrbitCopy::from_view(view))
+            GameCopy::Orbit(orbit::OrbitCopy::from_view(view))
         } else {
-            Copy::Orbs(orbs::OrbsCopy::from_view(view))
+            GameCopy::Orbs(Box::new(orbs::OrbsCopy::from_view(view)))
         }
     }
 }
@@ -63,7 +63,7 @@ pub struct SystemRoom {
     /// This client's seat, if it plays.
     pub me: Option<WireSeat>,
     /// The copy of the game.
-    pub copy: Copy,
+    pub copy: GameCopy,
     /// The last move: who and what (`h8`, `d2-e6`, `pass`).
     pub last_move: Option<(WireSeat, String)>,
     /// Orbs: the seats agreeing to the standing draw offer (empty: none stands).
@@ -84,7 +84,7 @@ impl SystemRoom {
         }
         let view = RoomView::from_snapshot(snap);
         Some(SystemRoom {
-            copy: Copy::from_view(&view),
+            copy: GameCopy::from_view(&view),
             view,
             me,
             last_move: None,
@@ -132,8 +132,8 @@ impl SystemRoom {
     /// The seats in turn order.
     pub fn seat_order(&self) -> Vec<WireSeat> {
         match &self.copy {
-            Copy::Orbit(_) => vec![WireSeat::S, WireSeat::N],
-            Copy::Orbs(o) => o.seats().iter().map(|&s| orbs::wire(s)).collect(),
+            GameCopy::Orbit(_) => vec![WireSeat::S, WireSeat::N],
+            GameCopy::Orbs(o) => o.seats().iter().map(|&s| orbs::wire(s)).collect(),
         }
     }
 
@@ -144,12 +144,12 @@ impl SystemRoom {
             .map(|seat| {
                 let sitter = self.view.seats.get(&seat).and_then(Option::as_ref);
                 let (colour, score, out) = match &self.copy {
-                    Copy::Orbit(o) => {
+                    GameCopy::Orbit(o) => {
                         let c = o.colour_of(seat);
                         let score = c.map_or(0, |c| o.territory()[c]);
                         (c.map(|c| c.letter()), score, false)
                     }
-                    Copy::Orbs(o) => (
+                    GameCopy::Orbs(o) => (
                         o.colour_of(seat).map(|c| c.letter()),
                         o.orbs_of(seat) as u32,
                         o.is_out(seat),
@@ -187,13 +187,13 @@ impl SystemRoom {
 
     fn resync(&mut self) {
         let last = match &self.copy {
-            Copy::Orbit(o) => (o.last_drop, None),
-            Copy::Orbs(o) => (None, o.last),
+            GameCopy::Orbit(o) => (o.last_drop, None),
+            GameCopy::Orbs(o) => (None, o.last),
         };
-        self.copy = Copy::from_view(&self.view);
+        self.copy = GameCopy::from_view(&self.view);
         match &mut self.copy {
-            Copy::Orbit(o) => o.last_drop = last.0,
-            Copy::Orbs(o) => o.last = last.1,
+            GameCopy::Orbit(o) => o.last_drop = last.0,
+            GameCopy::Orbs(o) => o.last = last.1,
         }
         self.resyncs += 1;
     }
@@ -208,7 +208,7 @@ impl SystemRoom {
         self.view.apply(seq, ev)?;
         match ev {
             Ev::Start { .. } => {
-                self.copy = Copy::from_view(&self.view);
+                self.copy = GameCopy::from_view(&self.view);
                 self.stale = false;
             }
             Ev::Move {
@@ -216,8 +216,8 @@ impl SystemRoom {
             } => {
                 let forced = self.forced_pass(*seat, mv);
                 let followed = match &mut self.copy {
-                    Copy::Orbit(o) => o.follow(*seat, mv, position),
-                    Copy::Orbs(o) => o.follow(*seat, mv, position),
+                    GameCopy::Orbit(o) => o.follow(*seat, mv, position),
+                    GameCopy::Orbs(o) => o.follow(*seat, mv, position),
                 };
                 if !followed {
                     self.resync();
@@ -230,7 +230,7 @@ impl SystemRoom {
             }
             Ev::Turn { .. } if self.stale => {
                 // The view's turn now names the seat to move: set the copy up from it.
-                self.copy = Copy::from_view(&self.view);
+                self.copy = GameCopy::from_view(&self.view);
                 self.stale = false;
             }
             Ev::Draw { agreed, .. } => self.draw = agreed.clone(),
@@ -254,7 +254,7 @@ impl SystemRoom {
     /// passed it already), not a turn given up.
     fn forced_pass(&self, seat: WireSeat, mv: &str) -> bool {
         match &self.copy {
-            Copy::Orbs(o) if mv == "pass" => {
+            GameCopy::Orbs(o) if mv == "pass" => {
                 o.game.as_ref().and_then(|g| g.mover()) != orbs::seat(seat)
             }
             _ => false,
@@ -327,7 +327,7 @@ impl SystemRoom {
             mv: text,
         };
         match &self.copy {
-            Copy::Orbit(_) => {
+            GameCopy::Orbit(_) => {
                 if matches!(lower.as_str(), "pass" | "black" | "white") {
                     return Some(Ok(mv(lower)));
                 }
@@ -345,11 +345,8 @@ impl SystemRoom {
                         .map_err(|e| format!("{e} (cells a1..p16, pass, black or white)")),
                 )
             }
-            Copy::Orbs(_) => match lower.as_str() {
-                "draw" | "offer draw" => Some(Ok(Request::Draw {
-                    room,
-                    accept: None,
-                })),
+            GameCopy::Orbs(_) => match lower.as_str() {
+                "draw" | "offer draw" => Some(Ok(Request::Draw { room, accept: None })),
                 "draw accept" | "accept draw" | "accept" => Some(Ok(Request::Draw {
                     room,
                     accept: Some(true),

@@ -407,8 +407,8 @@ async fn bots_and_a_spectator(game: &'static str, players: u8, levels: &[Level])
         if let orion_protocol::Event::Move { position, .. } = ev {
             moves += 1;
             let copy = match &room.copy {
-                orion_cli::system::Copy::Orbit(o) => orion_orbit::position_string(o.board()),
-                orion_cli::system::Copy::Orbs(o) => o.position.to_string(),
+                orion_cli::system::GameCopy::Orbit(o) => orion_orbit::position_string(o.board()),
+                orion_cli::system::GameCopy::Orbs(o) => o.position.to_string(),
             };
             assert_eq!(&copy, position, "the copy follows event {s}");
         }
@@ -426,14 +426,20 @@ async fn bots_and_a_spectator(game: &'static str, players: u8, levels: &[Level])
         .and_then(|r| r.winner.as_ref())
         .map(|w| w.to_string());
     assert_eq!(winner, reports[0].winner, "the spectator saw the same end");
-    println!("{game}: {moves} moves watched, {}", room.log.back().unwrap());
+    println!(
+        "{game}: {moves} moves watched, {}",
+        room.log.back().unwrap()
+    );
     reports
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn orbit_two_bots_finish_through_the_server_with_a_spectator() {
     let reports = bots_and_a_spectator("orbit", 2, &[Level::Greedy, Level::Random]).await;
-    assert!(reports.iter().any(|r| r.requests > 3), "S dropped the opening");
+    assert!(
+        reports.iter().any(|r| r.requests > 3),
+        "S dropped the opening"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

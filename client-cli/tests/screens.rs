@@ -366,7 +366,9 @@ fn an_orbit_room_shows_the_grid_the_last_drop_prohibited_cells_and_territory() {
         ]
     );
     assert!(
-        app.message.as_ref().is_some_and(|(m, err)| *err && m.contains("q9")),
+        app.message
+            .as_ref()
+            .is_some_and(|(m, err)| *err && m.contains("q9")),
         "{:?}",
         app.message
     );
@@ -388,7 +390,10 @@ fn the_orbit_opening_and_the_choice_of_colour() {
             "scores":{"S":0,"N":0},"claims":[]}"#,
     ));
     let text = screen(&app, 100, 30);
-    assert!(text.contains("opening: S drops stone 3 of 3 (white)"), "{text}");
+    assert!(
+        text.contains("opening: S drops stone 3 of 3 (white)"),
+        "{text}"
+    );
     app.on_net(msg(
         r#"{"t":"event","room":"r8","seq":5,"ev":{"kind":"move","seat":"S","move":"g7","colour":"W","position":"g7:W h8:B i9:B","removed":[]}}"#,
     ));
@@ -396,7 +401,10 @@ fn the_orbit_opening_and_the_choice_of_colour() {
         r#"{"t":"event","room":"r8","seq":6,"ev":{"kind":"turn","seat":"N","clicks":null,"used":0,"round":4,"phase":"choice"}}"#,
     ));
     let text = screen(&app, 100, 30);
-    assert!(text.contains("N chooses a colour: black or white"), "{text}");
+    assert!(
+        text.contains("N chooses a colour: black or white"),
+        "{text}"
+    );
     for c in "white".chars() {
         app.on_key(Key::Char(c));
     }

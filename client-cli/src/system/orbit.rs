@@ -2,7 +2,9 @@
 //! whose colour drops, the opening phase, the cells prohibited for the colour to drop and the
 //! territory all come from the `orion-orbit` engine, never from guesses about the wire.
 
-use orion_orbit::{parse_position, position_string, Board, ByStone, CellSet, Game, Move, Stone, Turn};
+use orion_orbit::{
+    parse_position, position_string, Board, ByStone, CellSet, Game, Move, Stone, Turn,
+};
 use orion_protocol::{RoomView, Seat as WireSeat};
 
 /// An Orbit game as the room's events tell it.
@@ -22,9 +24,8 @@ impl OrbitCopy {
     /// white: three stones cannot capture).
     pub fn from_view(view: &RoomView) -> OrbitCopy {
         let board = parse_position(&view.position).unwrap_or_default();
-        let s_colour = colour_letter(view.colour_of(WireSeat::S)).or_else(|| {
-            colour_letter(view.colour_of(WireSeat::N)).map(Stone::other)
-        });
+        let s_colour = colour_letter(view.colour_of(WireSeat::S))
+            .or_else(|| colour_letter(view.colour_of(WireSeat::N)).map(Stone::other));
         let game = match s_colour {
             Some(s) => {
                 let to_move = if view.turn.seat == WireSeat::S {

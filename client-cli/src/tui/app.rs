@@ -14,8 +14,7 @@ use crate::system::SystemRoom;
 use crate::wire::seat as engine_seat;
 use orion_engine::{games, Allowance, Click, Direction, Rotor, Seat, Slot};
 use orion_protocol::{
-    Event as Ev, Message as Incoming, Request, RoomSummary, Seat as WireSeat,
-    Status as WireStatus,
+    Event as Ev, Message as Incoming, Request, RoomSummary, Seat as WireSeat, Status as WireStatus,
 };
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -636,7 +635,11 @@ impl App {
         let conn = if self.connected { "" } else { " · offline" };
         let head = match (&self.room, self.screen) {
             (None, Screen::Room) if self.other.is_some() => {
-                let r = self.other.as_ref().map(|r| self.other_head(r)).unwrap_or_default();
+                let r = self
+                    .other
+                    .as_ref()
+                    .map(|r| self.other_head(r))
+                    .unwrap_or_default();
                 format!("{r}{conn}")
             }
             (Some(r), Screen::Room) => {

@@ -83,7 +83,10 @@ const SYSTEMS: [(&str, u8, u8); 2] = [("orbit", 2, 2), ("orbs", 2, 6)];
 
 /// The id of a game or puzzle a room can be created for.
 fn room_game_id(word: &str) -> Result<String, String> {
-    if let Some((id, _, _)) = SYSTEMS.iter().find(|(id, _, _)| id.eq_ignore_ascii_case(word)) {
+    if let Some((id, _, _)) = SYSTEMS
+        .iter()
+        .find(|(id, _, _)| id.eq_ignore_ascii_case(word))
+    {
         return Ok(id.to_string());
     }
     games::find_any(word)

@@ -88,16 +88,18 @@ impl Widget for OrbitBoard {
                     ),
                     Some(Stone::White) => (
                         "○",
-                        Style::default().fg(Color::White).add_modifier(Modifier::BOLD),
+                        Style::default()
+                            .fg(Color::White)
+                            .add_modifier(Modifier::BOLD),
                     ),
-                    None if self.prohibited.contains(cell) => {
-                        ("×", ground.fg(Color::LightRed))
-                    }
+                    None if self.prohibited.contains(cell) => ("×", ground.fg(Color::LightRed)),
                     None => ("·", ground.fg(Color::DarkGray)),
                 };
                 put(buf, area, x, y, text, style);
                 if self.last == Some(cell) {
-                    let mark = Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+                    let mark = Style::default()
+                        .fg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD);
                     put(buf, area, x - 1, y, "[", mark);
                     put(buf, area, x + 1, y, "]", mark);
                 }

@@ -92,7 +92,9 @@ impl Widget for OrbsBoard {
                     x + 2,
                     y,
                     "*",
-                    Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+                    Style::default()
+                        .fg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD),
                 );
             }
         }

@@ -3,7 +3,7 @@
 //! phase and the colour choice, draw offers, the clock), and the log.
 
 use super::App;
-use crate::system::{Copy, SystemRoom};
+use crate::system::{GameCopy, SystemRoom};
 use crate::tui::orbit_board::{self, OrbitBoard};
 use crate::tui::orbs_board::{self, OrbsBoard};
 use orion_orbit::Stone;
@@ -46,7 +46,9 @@ impl App {
                 .into_iter()
                 .find(|l| l.seat == s)
                 .and_then(|l| l.colour)
-                .map_or(String::new(), |c| format!(" ({})", colour_word(r.game(), c)));
+                .map_or(String::new(), |c| {
+                    format!(" ({})", colour_word(r.game(), c))
+                });
             format!("you play {s}{colour}")
         });
         format!(
@@ -63,13 +65,13 @@ impl App {
             return;
         };
         let width = match room.copy {
-            Copy::Orbit(_) => orbit_board::WIDTH,
-            Copy::Orbs(_) => orbs_board::WIDTH,
+            GameCopy::Orbit(_) => orbit_board::WIDTH,
+            GameCopy::Orbs(_) => orbs_board::WIDTH,
         };
         let [left, right] =
             Layout::horizontal([Constraint::Length(width + 1), Constraint::Min(20)]).areas(area);
         match &room.copy {
-            Copy::Orbit(o) => {
+            GameCopy::Orbit(o) => {
                 let territory = |c: Stone| {
                     o.game.board().vacant() & (o.game.prohibited(c.other()) - o.game.prohibited(c))
                 };
@@ -89,7 +91,7 @@ impl App {
                     left,
                 );
             }
-            Copy::Orbs(o) => f.render_widget(
+            GameCopy::Orbs(o) => f.render_widget(
                 OrbsBoard {
                     position: o.position.clone(),
                     holes: o.holes,
@@ -128,7 +130,10 @@ impl App {
                 (true, Some('B')) => ("● ", Style::default().fg(Color::LightMagenta)),
                 (true, Some(_)) => ("○ ", Style::default().fg(Color::White)),
                 (true, None) => ("  ", Style::default()),
-                (false, c) => ("■ ", Style::default().fg(c.map_or(Color::Gray, letter_colour))),
+                (false, c) => (
+                    "■ ",
+                    Style::default().fg(c.map_or(Color::Gray, letter_colour)),
+                ),
             };
             let score = match (orbit, s.out) {
                 (true, _) => match s.colour {
@@ -236,12 +241,12 @@ impl App {
                     style,
                 ));
                 match &room.copy {
-                    Copy::Orbit(o) => out.push(Line::from(o.phase())),
-                    Copy::Orbs(_) => out.push(Line::from("move: from-to (d2-e6) · draw")),
+                    GameCopy::Orbit(o) => out.push(Line::from(o.phase())),
+                    GameCopy::Orbs(_) => out.push(Line::from("move: from-to (d2-e6) · draw")),
                 }
             }
         }
-        if let Copy::Orbit(o) = &room.copy {
+        if let GameCopy::Orbit(o) = &room.copy {
             if room.status() != Status::Waiting {
                 let t = o.territory();
                 out.push(Line::from(format!(
