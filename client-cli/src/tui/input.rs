@@ -378,6 +378,33 @@ mod tests {
     }
 
     #[test]
+    fn orbit_and_orbs_rooms_with_their_options() {
+        assert_eq!(
+            parse("quick Orbs 5"),
+            Ok(Command::Quick {
+                game: "orbs".into(),
+                players: Some(5)
+            })
+        );
+        assert!(parse("quick orbs 7").unwrap_err().contains("2 to 6"));
+        assert!(parse("quick orbit 3").unwrap_err().contains("2 to 2"));
+        let Ok(Command::Create { game, options, .. }) =
+            parse("create orbs players=4 teams=true holes=i5,i6 position=a1:RW,q1:BW")
+        else {
+            panic!("create orbs")
+        };
+        assert_eq!(game, "orbs");
+        let options = options.expect("options");
+        assert_eq!(options.players, Some(Some(4)));
+        assert_eq!(options.extra["teams"], Value::Bool(true));
+        assert_eq!(options.extra["holes"], serde_json::json!(["i5", "i6"]));
+        assert_eq!(options.extra["position"], "a1:RW q1:BW");
+        assert!(
+            matches!(parse("create orbit"), Ok(Command::Create { game, .. }) if game == "orbit")
+        );
+    }
+
+    #[test]
     fn a_puzzle_is_created_never_quick_matched() {
         assert_eq!(
             parse("create Aquila"),
