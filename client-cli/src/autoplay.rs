@@ -1,16 +1,21 @@
 //! A bot at a server: joins by quick match or by room id, follows the room event by event
 //! (with its own copy of the game, [`crate::mirror`]), asks [`crate::bot::Bot`] what to do
 //! whenever it is its turn and the events of the last step are all in, claims a chain made
-//! for it the moment it appears, and returns when the game is over. With `ORION_BOT_DEBUG`
+//! for it the moment it appears, and returns when the game is over. In an Orbit or Orbs room
+//! it follows the room with [`SystemRoom`] (an engine copy fed the `move` events) and plays
+//! the policies of [`crate::bot::orbit`] and [`crate::bot::orbs`]. With `ORION_BOT_DEBUG`
 //! set in the environment it prints every event, request and refusal to stderr.
 
+use crate::bot::orbit::OrbitBot;
+use crate::bot::orbs::OrbsBot;
 use crate::bot::{self, Bot, Level};
 use crate::mirror::Mirror;
 use crate::net::{self, NetEvent, TokenStore};
 use crate::room::{RoomState, Status};
+use crate::system::{orbs::seat as orbs_seat, GameCopy, SystemRoom};
 use crate::wire::seat as engine_seat;
 use orion_engine::{parse_piece, Action, Colour, Seat};
-use orion_protocol::{Code, Event as Ev, Message as Incoming, Request};
+use orion_protocol::{Code, Event as Ev, Message as Incoming, Request, Seat as WireSeat};
 
 /// How the bot finds its game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +52,7 @@ pub struct Report {
     /// Room id.
     pub room: String,
     /// The bot's seat.
-    pub seat: Seat,
+    pub seat: WireSeat,
     /// The winner (`S`, or a team `S+N`), `None` for a draw.
     pub winner: Option<String>,
     /// Final scores per seat letter.
@@ -65,7 +70,7 @@ impl Report {
     pub fn won(&self) -> bool {
         self.winner
             .as_deref()
-            .is_some_and(|w| w.split('+').any(|s| Seat::parse(s) == Some(self.seat)))
+            .is_some_and(|w| w.split('+').any(|s| WireSeat::parse(s) == Some(self.seat)))
     }
 
     /// One line for the terminal.
@@ -196,8 +201,14 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
     }
     let mut me = Player {
         bot: Bot::new(config.level, config.seed),
+        level: config.level,
+        seed: config.seed,
         room: None,
         seat: None,
+        wire_seat: None,
+        other: None,
+        other_bot: None,
+        acted_round: None,
         state: None,
         mirror: Mirror::new(None),
         secret_sent: false,
@@ -257,8 +268,20 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
 /// The bot's side of the room.
 struct Player {
     bot: Bot,
+    /// How it plays, and the seed of its choices (for the Orbit and Orbs bots).
+    level: Level,
+    seed: u64,
     room: Option<String>,
     seat: Option<Seat>,
+    /// The seat as the wire names it (Orbs's seats are no ORION seats).
+    wire_seat: Option<WireSeat>,
+    /// The room, when it is an Orbit or Orbs room (then `state` stays `None`).
+    other: Option<SystemRoom>,
+    /// The Orbit or Orbs policy.
+    other_bot: Option<OtherBot>,
+    /// The round (move number) of the last move sent in an Orbit or Orbs room: one move per
+    /// turn, until the room's next `turn` (or a refusal).
+    acted_round: Option<u32>,
     state: Option<RoomState>,
     /// The bot's copy of the game, for the engine to judge its moves.
     mirror: Mirror,
@@ -315,6 +338,7 @@ impl Player {
             Incoming::Joined { room, seat, .. }
                 if self.room.as_deref().is_none_or(|r| r == room) =>
             {
+                self.wire_seat = Some(seat);
                 self.seat = engine_seat(seat);
                 if let Some(seat) = self.seat {
                     self.mirror.seat(seat);
@@ -326,6 +350,19 @@ impl Player {
                 self.room = Some(room);
             }
             Incoming::Snapshot(snap) if self.room.as_deref() == Some(snap.room.as_str()) => {
+                if let Some(other) = SystemRoom::from_snapshot(&snap, self.wire_seat) {
+                    if self.other_bot.is_none() {
+                        self.other_bot = Some(if other.game() == "orbit" {
+                            OtherBot::Orbit(OrbitBot::new(self.level, self.seed))
+                        } else {
+                            OtherBot::Orbs(OrbsBot::new(self.level, self.seed))
+                        });
+                    }
+                    self.other = Some(other);
+                    self.pending = false;
+                    self.acted_round = None;
+                    return Ok(());
+                }
                 let state = RoomState::from_snapshot(&snap, self.seat);
                 if let Some(piece) = snap.secret.as_deref().and_then(|p| parse_piece(p).ok()) {
                     self.mirror.secret(piece);
@@ -340,7 +377,26 @@ impl Player {
                     return Ok(());
                 }
                 if std::env::var_os("ORION_BOT_DEBUG").is_some() {
-                    eprintln!("DEBUG {:?} in {room} sees {seq} {ev:?}", self.seat);
+                    eprintln!("DEBUG {:?} in {room} sees {seq} {ev:?}", self.wire_seat);
+                }
+                if let Some(other) = self.other.as_mut() {
+                    if let Err(gap) = other.apply(seq, &ev) {
+                        if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+                            eprintln!("DEBUG {:?} in {room}: {gap}", self.wire_seat);
+                        }
+                        if self.resumed_from != Some(other.seq()) {
+                            self.resumed_from = Some(other.seq());
+                            self.out.push(Request::Resume {
+                                room: room.to_string(),
+                                since: other.seq(),
+                            });
+                        }
+                        return Ok(());
+                    }
+                    self.pending = false;
+                    self.quiet = false;
+                    self.in_a_row = 0;
+                    return Ok(());
                 }
                 if let Some(s) = self.state.as_mut() {
                     // A resume may repeat events the room has already seen.
@@ -413,6 +469,11 @@ impl Player {
                 self.pending = false;
                 self.refused += 1;
                 self.in_a_row += 1;
+                if let Some(other) = self.other.as_mut() {
+                    // The copy may have lost the thread: set it up again, and decide afresh.
+                    other.rebuild();
+                    self.acted_round = None;
+                }
             }
             _ => {}
         }
@@ -420,13 +481,32 @@ impl Player {
     }
 
     fn finished(&self) -> Option<Report> {
+        if let Some(o) = &self.other {
+            if o.status() != Status::Finished {
+                return None;
+            }
+            let result = o.view.result.as_ref()?;
+            return Some(Report {
+                room: o.room().to_string(),
+                seat: self.wire_seat?,
+                winner: result.winner.as_ref().map(|w| w.to_string()),
+                scores: result
+                    .scores
+                    .iter()
+                    .map(|(s, p)| (s.to_string(), u64::from(*p)))
+                    .collect(),
+                refused: self.refused,
+                reconnects: self.reconnects,
+                requests: self.requests,
+            });
+        }
         let s = self.state.as_ref()?;
         if s.status() != Status::Finished {
             return None;
         }
         Some(Report {
             room: s.room().to_string(),
-            seat: self.seat?,
+            seat: self.wire_seat?,
             winner: s
                 .result()
                 .and_then(|r| r.winner.as_ref().map(|w| w.to_string())),
@@ -453,6 +533,9 @@ impl Player {
     fn decide(&mut self) {
         if self.pending {
             return;
+        }
+        if self.other.is_some() {
+            return self.decide_other();
         }
         let Some(state) = self.state.as_ref() else {
             return;
@@ -518,5 +601,82 @@ impl Player {
             self.out.push(request(&room, a));
             self.pending = true;
         }
+    }
+}
+
+/// The policy of an Orbit or Orbs bot.
+enum OtherBot {
+    /// Orbit.
+    Orbit(OrbitBot),
+    /// Orbs.
+    Orbs(OrbsBot),
+}
+
+impl Player {
+    /// The move of an Orbit or Orbs bot, once per turn of its own: the policy's choice in the
+    /// copy of the game. After a refusal the copy is set up again from the room; after two,
+    /// a random legal move is tried instead.
+    fn decide_other(&mut self) {
+        let (Some(room), Some(me)) = (self.other.as_mut(), self.wire_seat) else {
+            return;
+        };
+        if room.status() != Status::Playing || !room.my_turn() {
+            return;
+        }
+        let round = room.view.turn.round;
+        if self.acted_round == Some(round) || self.in_a_row >= MAX_REFUSALS {
+            return;
+        }
+        if !copy_moves(&room.copy, me) {
+            // The room says it is our turn and the copy does not: the room is right.
+            room.rebuild();
+            if !copy_moves(&room.copy, me) {
+                return;
+            }
+        }
+        let fallback = self.in_a_row >= 2;
+        let seed = self.seed ^ (u64::from(self.refused) << 32);
+        let mv = match (&room.copy, self.other_bot.as_mut()) {
+            (GameCopy::Orbit(o), Some(OtherBot::Orbit(b))) => if fallback {
+                OrbitBot::new(Level::Random, seed).choose(&o.game)
+            } else {
+                b.choose(&o.game)
+            }
+            .map(|m| m.to_string()),
+            (GameCopy::Orbs(o), Some(OtherBot::Orbs(b))) => o.game.as_ref().and_then(|g| {
+                if fallback {
+                    OrbsBot::new(Level::Random, seed).choose(g)
+                } else {
+                    b.choose(g)
+                }
+                .map(|m| m.to_string())
+            }),
+            _ => None,
+        };
+        let Some(mv) = mv else {
+            return;
+        };
+        self.acted_round = Some(round);
+        self.out.push(Request::Move {
+            room: room.room().to_string(),
+            mv,
+        });
+        self.pending = true;
+    }
+}
+
+/// Whether the copy of the game has `me` to move.
+fn copy_moves(copy: &GameCopy, me: WireSeat) -> bool {
+    match copy {
+        GameCopy::Orbit(o) => match o.game.turn() {
+            orion_orbit::Turn::Opening { .. } => me == WireSeat::S,
+            orion_orbit::Turn::Choice => me == WireSeat::N,
+            orion_orbit::Turn::Play(c) => o.colour_of(me) == Some(c),
+            orion_orbit::Turn::Over => false,
+        },
+        GameCopy::Orbs(o) => o
+            .game
+            .as_ref()
+            .is_some_and(|g| g.mover().is_some() && g.mover() == orbs_seat(me)),
     }
 }

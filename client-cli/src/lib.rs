@@ -8,5 +8,6 @@ pub mod lobby;
 pub mod mirror;
 pub mod net;
 pub mod room;
+pub mod system;
 pub mod tui;
 pub mod wire;

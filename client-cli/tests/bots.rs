@@ -303,3 +303,151 @@ async fn bots_reconnect_and_resume_across_a_server_restart() {
     );
     let _ = std::fs::remove_file(&db);
 }
+
+/// What a spectator of the first `game` room on the lobby saw: the room's snapshot when it
+/// began watching and every event after it, to the `over`.
+struct Watched {
+    snapshot: orion_protocol::Snapshot,
+    events: Vec<(u64, orion_protocol::Event<'static>)>,
+}
+
+/// Watches the lobby until a room of `game` appears, spectates it and records it to the end.
+async fn spectate(url: String, game: &'static str) -> Watched {
+    use orion_cli::net::{self, NetEvent, TokenStore};
+    use orion_protocol::{Event, Message, Request};
+    let mut client = net::connect(&url, "spectator", TokenStore::Memory)
+        .await
+        .expect("the spectator connects");
+    client
+        .send(Request::Lobby {
+            watch: Some(true),
+            after: None,
+        })
+        .await;
+    let mut room = None;
+    let mut snapshot = None;
+    let mut events = Vec::new();
+    while let Some(ev) = client.recv().await {
+        let NetEvent::Message(m) = ev else { continue };
+        match m {
+            Message::Lobby { rooms, .. } if room.is_none() => {
+                if let Some(r) = rooms.iter().find(|r| r.game == game) {
+                    room = Some(r.room.clone());
+                    client
+                        .send(Request::Spectate {
+                            room: r.room.clone(),
+                        })
+                        .await;
+                }
+            }
+            Message::Snapshot(s) if Some(&s.room) == room.as_ref() && snapshot.is_none() => {
+                snapshot = Some(*s);
+            }
+            Message::Event { room: r, seq, ev } if Some(&*r) == room.as_deref() => {
+                let over = matches!(ev, Event::Over { .. });
+                events.push((seq, ev));
+                if over {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    Watched {
+        snapshot: snapshot.expect("a snapshot of the room"),
+        events,
+    }
+}
+
+/// Bots of `levels` quick-match a `game` of `players` through a real server while a
+/// spectator watches; every event reaches the spectator in order, and its copy of the game
+/// (fed the `move` events) follows every one of them without being set up again.
+async fn bots_and_a_spectator(game: &'static str, players: u8, levels: &[Level]) -> Vec<Report> {
+    let server = server().await;
+    let watcher = tokio::spawn(spectate(server.url.clone(), game));
+    let mut tasks = Vec::new();
+    for (i, level) in levels.iter().enumerate() {
+        let config = BotConfig {
+            server: server.url.clone(),
+            name: format!("{level}-{i}"),
+            level: *level,
+            entry: Entry::Quick {
+                game: game.to_string(),
+                players: Some(players),
+            },
+            seed: 21 + i as u64,
+        };
+        tasks.push(tokio::spawn(autoplay::run(config)));
+    }
+    let limit = Duration::from_secs(90);
+    let mut reports = Vec::new();
+    for t in tasks {
+        let r = tokio::time::timeout(limit, t)
+            .await
+            .expect("the game ends in time")
+            .expect("the bot task does not panic")
+            .expect("the bot plays to the end");
+        reports.push(r);
+    }
+    let watched = tokio::time::timeout(Duration::from_secs(10), watcher)
+        .await
+        .expect("the spectator sees the end")
+        .expect("the spectator does not panic");
+    server.shut_down().await;
+    one_end_seen_by_all(&reports);
+
+    let mut room = orion_cli::system::SystemRoom::from_snapshot(&watched.snapshot, None)
+        .expect("an Orbit or Orbs room");
+    let mut seq = watched.snapshot.seq;
+    let mut moves = 0;
+    for (s, ev) in &watched.events {
+        assert_eq!(*s, seq + 1, "every event, in order");
+        seq = *s;
+        room.apply(*s, ev).expect("no gap");
+        if let orion_protocol::Event::Move { position, .. } = ev {
+            moves += 1;
+            let copy = match &room.copy {
+                orion_cli::system::GameCopy::Orbit(o) => orion_orbit::position_string(o.board()),
+                orion_cli::system::GameCopy::Orbs(o) => o.position.to_string(),
+            };
+            assert_eq!(&copy, position, "the copy follows event {s}");
+        }
+    }
+    assert!(moves > 0, "the spectator saw moves");
+    assert_eq!(
+        room.resyncs, 0,
+        "the copy followed every move without being set up again"
+    );
+    assert_eq!(room.status(), orion_protocol::Status::Finished);
+    let winner = room
+        .view
+        .result
+        .as_ref()
+        .and_then(|r| r.winner.as_ref())
+        .map(|w| w.to_string());
+    assert_eq!(winner, reports[0].winner, "the spectator saw the same end");
+    println!(
+        "{game}: {moves} moves watched, {}",
+        room.log.back().unwrap()
+    );
+    reports
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orbit_two_bots_finish_through_the_server_with_a_spectator() {
+    let reports = bots_and_a_spectator("orbit", 2, &[Level::Greedy, Level::Random]).await;
+    assert!(
+        reports.iter().any(|r| r.requests > 3),
+        "S dropped the opening"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orbs_three_bots_finish_through_the_server_with_a_spectator() {
+    let reports =
+        bots_and_a_spectator("orbs", 3, &[Level::Greedy, Level::Random, Level::Random]).await;
+    let seats: Vec<String> = reports.iter().map(|r| r.seat.to_string()).collect();
+    for seat in ["S", "NW", "NE"] {
+        assert!(seats.iter().any(|s| s == seat), "{seat} in {seats:?}");
+    }
+}

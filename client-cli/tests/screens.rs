@@ -314,3 +314,153 @@ fn the_lobby_lists_the_puzzles_and_creates_one() {
         vec![Request::Spectate { room: "r3".into() }]
     );
 }
+
+#[test]
+fn an_orbit_room_shows_the_grid_the_last_drop_prohibited_cells_and_territory() {
+    let mut app = App::new("ann", 1_000);
+    app.on_net(msg(r#"{"t":"joined","room":"r7","seat":"S"}"#));
+    // Mid-game: S plays black, N white; white's group round j5 encloses it.
+    app.on_net(msg(
+        r#"{"t":"snapshot","room":"r7","seq":12,"game":"orbit","options":{"players":2},"status":"playing",
+            "seats":{"S":{"player":"p1","name":"ann","colour":"B","connected":true},
+                     "N":{"player":"p2","name":"bob","colour":"W","connected":true}},
+            "spectators":2,"position":"d4:B j6:W i5:W k5:W j5:B i4:W i3:W k3:B l3:W j2:W k2:W",
+            "turn":{"seat":"N","clicks":null,"used":0,"round":12,"phase":"play","colour":"W","prohibited":[]},
+            "scores":{"S":0,"N":0},"claims":[],"prohibited":{"B":[],"W":[]},"territory":{"B":0,"W":0}}"#,
+    ));
+    // White closes the orbit at l4: two black stones are captured.
+    app.on_net(msg(
+        r#"{"t":"event","room":"r7","seq":13,"ev":{"kind":"move","seat":"N","move":"l4","colour":"W",
+            "position":"j2:W k2:W i3:W l3:W d4:B i4:W l4:W i5:W k5:W j6:W","removed":["k3","j5"]}}"#,
+    ));
+    app.on_net(msg(
+        r#"{"t":"event","room":"r7","seq":14,"ev":{"kind":"turn","seat":"S","clicks":null,"used":0,"round":14,"phase":"play","colour":"B","prohibited":["j3","j4","j5","k3","k4"]}}"#,
+    ));
+    app.tick(1_000);
+    let room = app.other.as_ref().expect("an Orbit room");
+    assert_eq!(room.resyncs, 0, "the copy followed the move");
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("YOUR TURN"), "{text}");
+    assert!(text.contains("bob: l4 · captures k3 j5"), "{text}");
+    assert!(text.contains("[○]"), "the last drop: {text}");
+    assert!(text.contains("× no drop for black"), "{text}");
+    golden("orbit-room.txt", &text);
+    // Moves in the spec's notation become `move` requests; a bad cell is said in words.
+    for line in ["j4", "pass", "q9"] {
+        for c in line.chars() {
+            app.on_key(Key::Char(c));
+        }
+        app.on_key(Key::Enter);
+    }
+    assert_eq!(
+        app.out.drain(..).collect::<Vec<_>>(),
+        vec![
+            Request::Move {
+                room: "r7".into(),
+                mv: "j4".into()
+            },
+            Request::Move {
+                room: "r7".into(),
+                mv: "pass".into()
+            },
+        ]
+    );
+    assert!(
+        app.message
+            .as_ref()
+            .is_some_and(|(m, err)| *err && m.contains("q9")),
+        "{:?}",
+        app.message
+    );
+    // The ORION keys do nothing here: no clicks go out.
+    app.on_key(Key::Char(']'));
+    assert!(app.out.is_empty());
+}
+
+#[test]
+fn the_orbit_opening_and_the_choice_of_colour() {
+    let mut app = App::new("bob", 0);
+    app.on_net(msg(r#"{"t":"joined","room":"r8","seat":"N"}"#));
+    app.on_net(msg(
+        r#"{"t":"snapshot","room":"r8","seq":4,"game":"orbit","options":{"players":2},"status":"playing",
+            "seats":{"S":{"player":"p1","name":"ann","colour":"","connected":true},
+                     "N":{"player":"p2","name":"bob","colour":"","connected":true}},
+            "spectators":0,"position":"h8:B i9:B",
+            "turn":{"seat":"S","clicks":null,"used":0,"round":3,"phase":"opening","colour":"W","drop":3,"prohibited":[]},
+            "scores":{"S":0,"N":0},"claims":[]}"#,
+    ));
+    let text = screen(&app, 100, 30);
+    assert!(
+        text.contains("opening: S drops stone 3 of 3 (white)"),
+        "{text}"
+    );
+    app.on_net(msg(
+        r#"{"t":"event","room":"r8","seq":5,"ev":{"kind":"move","seat":"S","move":"g7","colour":"W","position":"g7:W h8:B i9:B","removed":[]}}"#,
+    ));
+    app.on_net(msg(
+        r#"{"t":"event","room":"r8","seq":6,"ev":{"kind":"turn","seat":"N","clicks":null,"used":0,"round":4,"phase":"choice"}}"#,
+    ));
+    let text = screen(&app, 100, 30);
+    assert!(
+        text.contains("N chooses a colour: black or white"),
+        "{text}"
+    );
+    for c in "white".chars() {
+        app.on_key(Key::Char(c));
+    }
+    app.on_key(Key::Enter);
+    assert_eq!(
+        app.out.drain(..).collect::<Vec<_>>(),
+        vec![Request::Move {
+            room: "r8".into(),
+            mv: "white".into()
+        }]
+    );
+    app.on_net(msg(
+        r#"{"t":"event","room":"r8","seq":7,"ev":{"kind":"move","seat":"N","move":"white","colour":"W","position":"g7:W h8:B i9:B","removed":[]}}"#,
+    ));
+    app.on_net(msg(
+        r#"{"t":"event","room":"r8","seq":8,"ev":{"kind":"turn","seat":"N","clicks":null,"used":0,"round":5,"phase":"play","colour":"W","prohibited":[]}}"#,
+    ));
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("you play N (white)"), "{text}");
+    assert!(text.contains("white to drop"), "{text}");
+    assert!(text.contains("bob chooses white"), "{text}");
+    assert_eq!(app.other.as_ref().map(|r| r.resyncs), Some(0));
+}
+
+#[test]
+fn an_orbs_room_shows_the_star_the_last_move_who_is_out_and_a_draw_offer() {
+    let mut app = App::new("cy", 2_000);
+    app.watch("r9");
+    app.on_net(msg(
+        r#"{"t":"snapshot","room":"r9","seq":30,"game":"orbs","options":{"opening":"position","position":null,"void":false,"holes":["i5"],"teams":false,"players":3},"status":"playing",
+            "seats":{"S":{"player":"p1","name":"ann","colour":"R","connected":true},
+                     "NW":{"player":"p2","name":"bob","colour":"B","connected":true},
+                     "NE":{"player":"p3","name":"cy","colour":"G","connected":false}},
+            "spectators":1,"position":"a1:RW b1:RA e5:RE i6:RF j6:GA k2:BF k3:BW l1:BA",
+            "turn":{"seat":"S","clicks":null,"used":0,"round":30},
+            "scores":{"S":4,"NW":3,"NE":1},"claims":[],"out":[],"draw":null}"#,
+    ));
+    // Red fire burns green's last orb, air, and takes its hole: NE is out. Then blue
+    // offers a draw.
+    app.on_net(msg(
+        r#"{"t":"event","room":"r9","seq":31,"ev":{"kind":"move","seat":"S","move":"i6-j6","position":"a1:RW b1:RA e5:RE j6:RF k2:BF k3:BW l1:BA","removed":["j6"],"out":["NE"]}}"#,
+    ));
+    app.on_net(msg(
+        r#"{"t":"event","room":"r9","seq":32,"ev":{"kind":"turn","seat":"NW","clicks":null,"used":0,"round":31}}"#,
+    ));
+    app.on_net(msg(
+        r#"{"t":"event","room":"r9","seq":33,"ev":{"kind":"draw","seat":"NW","accept":false,"agreed":["NW"]}}"#,
+    ));
+    app.tick(2_000);
+    let room = app.other.as_ref().expect("an Orbs room");
+    assert_eq!(room.resyncs, 0, "the copy followed the move");
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("RF*"), "the last move: {text}");
+    assert!(text.contains("cy (away)  OUT"), "{text}");
+    assert!(text.contains("ann: i6-j6 · removes j6"), "{text}");
+    assert!(text.contains("draw offered · agreed: NW"), "{text}");
+    assert!(text.contains("░░"), "a hole out of play: {text}");
+    golden("orbs-room.txt", &text);
+}

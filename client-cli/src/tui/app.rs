@@ -3,15 +3,18 @@
 //! network reports and the time, and gives back requests to send and frames to draw; no
 //! terminal or socket in here, so tests drive it directly.
 
+mod system_screen;
+
 use super::board::{self, Board};
 use super::input::{self, Command, HELP};
 use crate::lobby::{seat_list, taken};
 use crate::net::NetEvent;
 use crate::room::{RoomState, Status};
+use crate::system::SystemRoom;
 use crate::wire::seat as engine_seat;
 use orion_engine::{games, Allowance, Click, Direction, Rotor, Seat, Slot};
 use orion_protocol::{
-    Event as Ev, Message as Incoming, Request, RoomSummary, Status as WireStatus,
+    Event as Ev, Message as Incoming, Request, RoomSummary, Seat as WireSeat, Status as WireStatus,
 };
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -81,6 +84,10 @@ pub struct App {
     pub room_id: Option<String>,
     /// Our seat in it, if we play.
     pub seat: Option<Seat>,
+    /// Our seat as the wire names it (Orbs's seats are no ORION seats).
+    pub wire_seat: Option<WireSeat>,
+    /// The room on screen when it is an Orbit or Orbs room (then `room` is `None`).
+    pub other: Option<SystemRoom>,
     /// Invite code of our private room.
     pub invite: Option<String>,
     /// The line being typed.
@@ -124,6 +131,8 @@ impl App {
             room: None,
             room_id: None,
             seat: None,
+            wire_seat: None,
+            other: None,
             invite: None,
             resumed_from: None,
             input: String::new(),
@@ -158,13 +167,18 @@ impl App {
         self.enter(room, None);
     }
 
-    fn enter(&mut self, room: &str, seat: Option<Seat>) {
+    fn enter(&mut self, room: &str, seat: Option<WireSeat>) {
         if self.room_id.as_deref() != Some(room) {
             self.room = None;
+            self.other = None;
             self.queue.clear();
         }
         self.room_id = Some(room.to_string());
-        self.seat = seat;
+        self.seat = seat.and_then(engine_seat);
+        self.wire_seat = seat;
+        if let Some(other) = self.other.as_mut() {
+            other.me = seat;
+        }
         self.screen = Screen::Room;
         self.scroll = 0;
     }
@@ -172,8 +186,10 @@ impl App {
     fn back_to_lobby(&mut self) {
         self.screen = Screen::Lobby;
         self.room = None;
+        self.other = None;
         self.room_id = None;
         self.seat = None;
+        self.wire_seat = None;
         self.invite = None;
         self.queue.clear();
     }
@@ -226,7 +242,7 @@ impl App {
                 self.selected = self.selected.min(self.rooms.len().saturating_sub(1));
             }
             Incoming::Joined { room, seat, code } => {
-                self.enter(&room, engine_seat(seat));
+                self.enter(&room, Some(seat));
                 self.invite = code.clone();
                 let mut text = format!("you sit at {seat} in room {room}");
                 if let Some(code) = code {
@@ -243,6 +259,16 @@ impl App {
             }
             Incoming::Snapshot(snap) => {
                 if self.room_id.as_deref() == Some(snap.room.as_str()) {
+                    if let Some(mut other) = SystemRoom::from_snapshot(&snap, self.wire_seat) {
+                        if let Some(old) = &self.other {
+                            other.log = old.log.clone();
+                        }
+                        self.other = Some(other);
+                        self.room = None;
+                        self.queue.clear();
+                        self.turn_since = self.now;
+                        return;
+                    }
                     let mut state = RoomState::from_snapshot(&snap, self.seat);
                     if let Some(old) = &self.room {
                         state.log = old.log.clone();
@@ -268,6 +294,9 @@ impl App {
                     message
                 };
                 if let Some(r) = self.room.as_mut() {
+                    r.note(format!("! {text}"));
+                }
+                if let Some(r) = self.other.as_mut() {
                     r.note(format!("! {text}"));
                 }
                 self.error(text);
@@ -301,6 +330,9 @@ impl App {
     }
 
     fn show(&mut self, seq: u64, ev: &Ev<'_>) {
+        if self.other.is_some() {
+            return self.show_other(seq, ev);
+        }
         let Some(room) = self.room.as_mut() else {
             return;
         };
@@ -339,6 +371,33 @@ impl App {
         self.scroll = 0;
     }
 
+    /// An event of an Orbit or Orbs room.
+    fn show_other(&mut self, seq: u64, ev: &Ev<'_>) {
+        let Some(room) = self.other.as_mut() else {
+            return;
+        };
+        if let Err(gap) = room.apply(seq, ev) {
+            if self.resumed_from != Some(room.seq()) {
+                self.resumed_from = Some(room.seq());
+                room.note(format!("! {gap}"));
+                self.out.push(Request::Resume {
+                    room: room.room().to_string(),
+                    since: room.seq(),
+                });
+            }
+            return;
+        }
+        match ev {
+            Ev::Turn { .. } | Ev::Start { .. } => self.turn_since = self.now,
+            Ev::Over { .. } => {
+                let line = room.log.back().cloned().unwrap_or_default();
+                self.info(format!("{line} · leave to go back to the lobby"));
+            }
+            _ => {}
+        }
+        self.scroll = 0;
+    }
+
     /// The clock moved on.
     pub fn tick(&mut self, now: u64) {
         self.now = now;
@@ -355,6 +414,17 @@ impl App {
 
     /// Runs one typed line.
     pub fn submit(&mut self, line: &str) {
+        // In an Orbit or Orbs room a move in the game's notation comes first.
+        if let Some(request) = self.other.as_ref().and_then(|r| r.request(line)) {
+            match request {
+                Ok(r) => {
+                    self.message = None;
+                    self.out.push(r);
+                }
+                Err(e) => self.error(e),
+            }
+            return;
+        }
         let command = match input::parse(line) {
             Ok(c) => c,
             Err(e) => return self.error(e),
@@ -519,13 +589,15 @@ impl App {
             }
             Key::PageUp => self.scroll = self.scroll.saturating_add(5),
             Key::PageDown => self.scroll = self.scroll.saturating_sub(5),
-            Key::Char('[') if !typing && self.screen == Screen::Room => {
+            Key::Char('[') if !typing && self.screen == Screen::Room && self.other.is_none() => {
                 self.click_cursor(Direction::Left)
             }
-            Key::Char(']') if !typing && self.screen == Screen::Room => {
+            Key::Char(']') if !typing && self.screen == Screen::Room && self.other.is_none() => {
                 self.click_cursor(Direction::Right)
             }
-            Key::Char('!') if !typing && self.screen == Screen::Room => self.submit("claim"),
+            Key::Char('!') if !typing && self.screen == Screen::Room && self.other.is_none() => {
+                self.submit("claim")
+            }
             Key::Char(c) => {
                 if self.input.chars().count() < MAX_INPUT {
                     self.input.push(c);
@@ -562,6 +634,14 @@ impl App {
         .areas(area);
         let conn = if self.connected { "" } else { " · offline" };
         let head = match (&self.room, self.screen) {
+            (None, Screen::Room) if self.other.is_some() => {
+                let r = self
+                    .other
+                    .as_ref()
+                    .map(|r| self.other_head(r))
+                    .unwrap_or_default();
+                format!("{r}{conn}")
+            }
             (Some(r), Screen::Room) => {
                 let game = r
                     .rules
@@ -596,6 +676,7 @@ impl App {
         } else {
             match self.screen {
                 Screen::Lobby => self.draw_lobby(f, body),
+                Screen::Room if self.other.is_some() => self.draw_other_room(f, body),
                 Screen::Room => self.draw_room(f, body),
             }
         }

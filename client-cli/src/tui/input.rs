@@ -78,8 +78,17 @@ fn game_id(word: &str) -> Result<String, String> {
     room_game_id(word)
 }
 
+/// The other game systems on the lobby (ORBIT.md, ORBS.md), with their player counts.
+const SYSTEMS: [(&str, u8, u8); 2] = [("orbit", 2, 2), ("orbs", 2, 6)];
+
 /// The id of a game or puzzle a room can be created for.
 fn room_game_id(word: &str) -> Result<String, String> {
+    if let Some((id, _, _)) = SYSTEMS
+        .iter()
+        .find(|(id, _, _)| id.eq_ignore_ascii_case(word))
+    {
+        return Ok(id.to_string());
+    }
     games::find_any(word)
         .map(|g| g.id().to_string())
         .ok_or_else(|| {
@@ -87,7 +96,7 @@ fn room_game_id(word: &str) -> Result<String, String> {
                 list.iter().map(|g| g.id()).collect::<Vec<_>>().join(", ")
             };
             format!(
-                "unknown game `{word}` (games: {}; puzzles: {})",
+                "unknown game `{word}` (games: {}, orbit, orbs; puzzles: {})",
                 ids(games::ALL),
                 ids(games::PUZZLES)
             )
@@ -95,6 +104,14 @@ fn room_game_id(word: &str) -> Result<String, String> {
 }
 
 fn option_value(key: &str, value: &str) -> Result<Value, String> {
+    // Orbs: holes out of play as a list, a start position with commas for its spaces.
+    if key == "holes" {
+        let holes = value.split(',').filter(|h| !h.is_empty());
+        return Ok(Value::from(holes.map(str::to_string).collect::<Vec<_>>()));
+    }
+    if key == "position" {
+        return Ok(Value::String(value.replace(',', " ")));
+    }
     if key == "die" {
         let faces: Result<Vec<u64>, _> =
             value.split(',').map(|f| f.trim().parse::<u64>()).collect();
@@ -148,12 +165,18 @@ pub fn parse(line: &str) -> Result<Command, String> {
         }
         "quick" => {
             let game = game_id(&arg(0, "game (quick hydra-2 [players])")?)?;
+            let (low, high) = SYSTEMS
+                .iter()
+                .find(|(id, _, _)| *id == game)
+                .map_or((2, 4), |&(_, low, high)| (low, high));
             let players = match rest.get(1) {
                 Some(n) => Some(
                     n.parse::<u8>()
                         .ok()
-                        .filter(|n| (2..=4).contains(n))
-                        .ok_or_else(|| format!("quick: players must be 2 to 4, not `{n}`"))?,
+                        .filter(|n| (low..=high).contains(n))
+                        .ok_or_else(|| {
+                            format!("quick: players must be {low} to {high}, not `{n}`")
+                        })?,
                 ),
                 None => None,
             };
@@ -250,6 +273,8 @@ pub const HELP: &[&str] = &[
     "lobby: quick GAME [N] · create GAME [private] [clicks=N players=N claim_window=auto|MS turn_clock=MS]",
     "       create PUZZLE (aquila, orbit-b, aquarius…): a room of your own, it starts at once",
     "       join ROOM [SEAT] · code INVITE · watch ROOM · ready · Up/Down + Enter joins (w watches)",
+    "orbit: quick orbit · create orbit · moves h8, pass, black / white (the choice after the opening)",
+    "orbs: quick orbs [2-6] · create orbs players=4 teams=true void=true holes=i5,i6 · moves d2-e6 · draw · draw accept",
 ];
 
 #[cfg(test)]
@@ -350,6 +375,33 @@ mod tests {
             .contains("unknown game `chess`"));
         assert!(parse("quick hydra-4 9").unwrap_err().contains("2 to 4"));
         assert!(parse("   ").is_err());
+    }
+
+    #[test]
+    fn orbit_and_orbs_rooms_with_their_options() {
+        assert_eq!(
+            parse("quick Orbs 5"),
+            Ok(Command::Quick {
+                game: "orbs".into(),
+                players: Some(5)
+            })
+        );
+        assert!(parse("quick orbs 7").unwrap_err().contains("2 to 6"));
+        assert!(parse("quick orbit 3").unwrap_err().contains("2 to 2"));
+        let Ok(Command::Create { game, options, .. }) =
+            parse("create orbs players=4 teams=true holes=i5,i6 position=a1:RW,q1:BW")
+        else {
+            panic!("create orbs")
+        };
+        assert_eq!(game, "orbs");
+        let options = options.expect("options");
+        assert_eq!(options.players, Some(Some(4)));
+        assert_eq!(options.extra["teams"], Value::Bool(true));
+        assert_eq!(options.extra["holes"], serde_json::json!(["i5", "i6"]));
+        assert_eq!(options.extra["position"], "a1:RW q1:BW");
+        assert!(
+            matches!(parse("create orbit"), Ok(Command::Create { game, .. }) if game == "orbit")
+        );
     }
 
     #[test]

@@ -5,6 +5,8 @@
 pub mod app;
 pub mod board;
 pub mod input;
+pub mod orbit_board;
+pub mod orbs_board;
 
 use crate::net::{self, TokenStore};
 use app::{App, Key};
