@@ -284,6 +284,34 @@ impl Request {
         "ping",
     ];
 
+    /// The request's `t` on the wire.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Request::Hello { .. } => "hello",
+            Request::Lobby { .. } => "lobby",
+            Request::Create { .. } => "create",
+            Request::Join { .. } => "join",
+            Request::Quick { .. } => "quick",
+            Request::Spectate { .. } => "spectate",
+            Request::Leave { .. } => "leave",
+            Request::Ready { .. } => "ready",
+            Request::Click { .. } => "click",
+            Request::Place { .. } => "place",
+            Request::EndTurn { .. } => "end_turn",
+            Request::Roll { .. } => "roll",
+            Request::Three { .. } => "three",
+            Request::Claim { .. } => "claim",
+            Request::Secret { .. } => "secret",
+            Request::Challenge { .. } => "challenge",
+            Request::Chat { .. } => "chat",
+            Request::Resume { .. } => "resume",
+            Request::History { .. } => "history",
+            Request::Move { .. } => "move",
+            Request::Draw { .. } => "draw",
+            Request::Ping => "ping",
+        }
+    }
+
     /// The request as JSON text, without an id.
     pub fn to_json(&self) -> String {
         // Strings, numbers and string-keyed maps only: serializing cannot fail.

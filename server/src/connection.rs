@@ -16,7 +16,7 @@
 //! * a reply over `MAX_OUT_FRAME` is not sent: the client gets a `server` error in its place.
 
 use crate::outbox::{Out, Outbox, MAX_OUT_FRAME};
-use crate::protocol::{self, Code, Refusal};
+use crate::protocol::{Code, Refusal};
 use crate::session::Session;
 use crate::shared::Shared;
 use futures::{Sink, SinkExt, Stream, StreamExt};
@@ -245,7 +245,7 @@ where
                         continue;
                     }
                     outbox.refuse(
-                        &protocol::peek_id(&text),
+                        &orion_protocol::peek_id(&text),
                         &Refusal::new(Code::RateLimited, "too many requests: slow down"),
                     );
                     continue;
@@ -380,7 +380,6 @@ mod tests {
     use super::*;
     use crate::metrics::Metrics;
     use crate::protocol::Frame;
-    use std::sync::atomic::Ordering;
     use tokio_tungstenite::tungstenite::protocol::Role;
     use tokio_tungstenite::WebSocketStream;
 
@@ -415,7 +414,7 @@ mod tests {
             e["message"],
             format!("a reply of {big_len} bytes is over the {MAX_OUT_FRAME}-byte limit")
         );
-        assert_eq!(metrics.oversized_replies.load(Ordering::Relaxed), 1);
+        assert_eq!(metrics.oversized_replies.get(), 1);
         assert!(metrics
             .render(&[])
             .contains("orion_oversized_replies_total 1\n"));

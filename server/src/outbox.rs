@@ -4,7 +4,6 @@
 
 use crate::metrics::Metrics;
 use crate::protocol::{self, Code, Frame, Refusal};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tokio::sync::{mpsc, Notify};
 
@@ -60,9 +59,7 @@ impl Outbox {
         match self.tx.try_send(Out::Text(frame)) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
-                self.metrics
-                    .slow_disconnects
-                    .fetch_add(1, Ordering::Relaxed);
+                self.metrics.slow_disconnects.inc();
                 self.kick.notify_one();
                 false
             }
@@ -80,7 +77,7 @@ impl Outbox {
             t: Option<String>,
             /// The request it answers, if any.
             #[serde(default)]
-            re: Option<serde_json::Value>,
+            re: Option<orion_protocol::RequestId>,
         }
         let head: Option<Head> = serde_json::from_str(frame.as_str()).ok();
         let (t, re) = head.map(|h| (h.t, h.re)).unwrap_or_default();
@@ -90,9 +87,7 @@ impl Outbox {
             bytes = frame.len(),
             "reply over MAX_OUT_FRAME not sent"
         );
-        self.metrics
-            .oversized_replies
-            .fetch_add(1, Ordering::Relaxed);
+        self.metrics.oversized_replies.inc();
         let refusal = Refusal::new(
             Code::Server,
             format!(

@@ -15,7 +15,7 @@ use crate::room;
 use crate::shared::Shared;
 use crate::store::Store;
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
@@ -171,14 +171,11 @@ async fn handle(stream: TcpStream, shared: Arc<Shared>) -> anyhow::Result<()> {
     let Some(ws) = Box::pin(http::handshake(stream, &shared)).await? else {
         return Ok(());
     };
-    shared.metrics.connections.fetch_add(1, Ordering::Relaxed);
-    shared
-        .metrics
-        .connections_total
-        .fetch_add(1, Ordering::Relaxed);
+    shared.metrics.connections.inc();
+    shared.metrics.connections_total.inc();
     let shutdown = shared.shutdown();
     connection::serve(ws, shared.clone(), shutdown).await;
-    shared.metrics.connections.fetch_sub(1, Ordering::Relaxed);
+    shared.metrics.connections.dec();
     Ok(())
 }
 

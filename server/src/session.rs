@@ -5,14 +5,14 @@
 use crate::lobby::Queued;
 use crate::outbox::Outbox;
 use crate::player::{Player, RoomId};
-use crate::protocol::{self, check_id, Code, Refusal, ReplyTo, Request};
+use crate::protocol::{self, check_id, Code, Refusal, ReplyTo};
 use crate::room::handle::RoomHandle;
 use crate::room::{self, RoomCmd, RoomOptions};
 use crate::shared::Shared;
 use crate::store::{blocking, PlayerRecord};
 use crate::system::{GameInfo, GameSystem};
+use orion_protocol::{Envelope, Message, Request, RoomOptions as WireOptions, Seat};
 use rand::Rng;
-use serde_json::json;
 use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::sync::oneshot;
@@ -68,10 +68,10 @@ impl Session {
 
     /// Handles one text frame; a refusal becomes exactly one `error` to the sender.
     pub async fn handle(&mut self, text: &str) {
-        let (re, request) = match protocol::parse(text) {
-            Ok(parsed) => parsed,
-            Err((re, refusal)) => {
-                self.outbox.refuse(&re, &refusal);
+        let Envelope { id: re, request } = match orion_protocol::parse_request(text) {
+            Ok(envelope) => envelope,
+            Err(e) => {
+                self.outbox.refuse(&e.id, &Refusal::new(e.code, e.message));
                 return;
             }
         };
@@ -99,15 +99,15 @@ impl Session {
                 token,
             } => self.hello(re, name, version, token),
             Request::Ping => {
-                self.outbox.send(protocol::reply(re, json!({"t": "pong"})));
+                self.outbox.send(protocol::reply(re, Message::Pong));
                 Ok(())
             }
-            Request::Lobby { watch, after } => self.lobby(re, watch, after),
+            Request::Lobby { watch, after } => self.lobby(re, watch.unwrap_or(false), after),
             Request::Create {
                 game,
                 options,
                 private,
-            } => self.create(re, player()?, &game, options, private),
+            } => self.create(re, player()?, &game, options, private.unwrap_or(false)),
             Request::Join { room, code, seat } => self.join(re, player()?, room, code, seat).await,
             Request::Quick { game, players } => self.quick(re, player()?, &game, players),
             Request::Spectate { room } => self.spectate(re, player()?, &room).await,
@@ -152,7 +152,9 @@ impl Session {
                 self.send(&handle, cmd).await
             }
             Request::Resume { room, since } => self.resume(re, player()?, &room, since).await,
-            Request::History { room, since, code } => self.history(re, &room, since, code),
+            Request::History { room, since, code } => {
+                self.history(re, &room, since.unwrap_or(0), code)
+            }
         }
     }
 
@@ -163,12 +165,12 @@ impl Session {
         version: u64,
         token: Option<String>,
     ) -> Handled {
-        if version != protocol::VERSION {
+        if version != orion_protocol::VERSION {
             return Err(Refusal::new(
                 Code::Version,
                 format!(
                     "this server speaks protocol version {}, not {version}",
-                    protocol::VERSION
+                    orion_protocol::VERSION
                 ),
             ));
         }
@@ -227,7 +229,12 @@ impl Session {
         self.token = Some(token.clone());
         self.outbox.send(protocol::reply(
             re,
-            json!({"t": "welcome", "player": id, "name": name, "token": token, "rooms": rooms}),
+            Message::Welcome {
+                player: id,
+                name,
+                token,
+                rooms,
+            },
         ));
         Ok(())
     }
@@ -287,7 +294,7 @@ impl Session {
         re: &ReplyTo,
         player: Player,
         game: &str,
-        options: Option<serde_json::Value>,
+        options: Option<WireOptions>,
         private: bool,
     ) -> Handled {
         self.check_room_cap()?;
@@ -334,7 +341,7 @@ impl Session {
         player: Player,
         room: Option<String>,
         code: Option<String>,
-        seat: Option<String>,
+        seat: Option<Seat>,
     ) -> Handled {
         let handle = match (room, code) {
             // A private room is joined by its code; by its id only by whoever holds a seat
@@ -365,7 +372,7 @@ impl Session {
                 ))
             }
         };
-        let seat = seat.map(|s| s.trim().to_string());
+        let seat = seat.map(|s| s.as_str().to_string());
         let outbox = self.outbox.clone();
         self.enter(handle, |done| RoomCmd::Join {
             re: re.clone(),
@@ -416,7 +423,13 @@ impl Session {
             outbox: self.outbox.clone(),
             re: re.clone(),
         };
-        let queued = protocol::reply(re, json!({"t": "queued", "game": info.id, "players": n}));
+        let queued = protocol::reply(
+            re,
+            Message::Queued {
+                game: info.id.into(),
+                players: n,
+            },
+        );
         match self.shared.lobby.enqueue(info.id, n, entry) {
             Err(_) => Err(Refusal::new(
                 Code::BadRequest,
@@ -515,16 +528,19 @@ impl Session {
                 break;
             }
             bytes += ev.len();
+            // Embedded as stored: the crate's `Event` does not yet carry every field Orbit and
+            // Orbs events have, and a closed room's status (`closed`) is no `Status`.
             let ev: serde_json::Value = serde_json::from_str(&ev)
                 .map_err(|e| Refusal::new(Code::Server, format!("stored event {seq}: {e}")))?;
-            list.push(json!({"seq": seq, "ev": ev}));
+            list.push(serde_json::json!({"seq": seq, "ev": ev}));
         }
         let more = total > list.len();
-        self.outbox.send(protocol::reply(
-            re,
-            json!({"t": "history", "room": record.id, "game": record.game, "status": status,
-                   "events": list, "more": more}),
-        ));
+        let mut body = serde_json::json!({"t": "history", "room": record.id, "game": record.game,
+            "status": status, "events": list, "more": more});
+        if let (Some(re), Some(map)) = (re, body.as_object_mut()) {
+            map.insert("re".into(), serde_json::json!(re));
+        }
+        self.outbox.send(protocol::Frame::from(body.to_string()));
         Ok(())
     }
 

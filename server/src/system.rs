@@ -8,7 +8,8 @@
 //! `systems::all`. Nothing else in the core changes.
 
 use crate::clock::Millis;
-use crate::protocol::{Refusal, Request};
+use crate::protocol::Refusal;
+use orion_protocol::{Request, RoomOptions};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -17,6 +18,14 @@ use std::ops::RangeInclusive;
 /// static strings, so a seat is cheap to copy and compare.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Seat(pub &'static str);
+
+impl Seat {
+    /// The seat as the protocol crate types it. Every system names its seats from the
+    /// crate's compass points; a name outside them would be a system's bug, shown as `S`.
+    pub fn wire(self) -> orion_protocol::Seat {
+        orion_protocol::Seat::parse(self.0).unwrap_or(orion_protocol::Seat::S)
+    }
+}
 
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -72,12 +81,16 @@ pub trait GameSystem: Send + Sync + 'static {
 
     /// Checks a room's game options (`options` of `create` less the server's own) and
     /// returns them complete, defaults filled in, as they are stored and shown.
-    fn options(&self, game: &GameInfo, options: Map<String, Value>) -> Result<Value, Refusal>;
+    fn options(&self, game: &GameInfo, options: RoomOptions) -> Result<RoomOptions, Refusal>;
 
     /// Sets up a game of `game` with its checked `options`; `seed` drives everything random in
     /// it, so the same seed and actions give the same game.
-    fn table(&self, game: &GameInfo, options: &Value, seed: u64)
-        -> Result<Box<dyn Table>, Refusal>;
+    fn table(
+        &self,
+        game: &GameInfo,
+        options: &RoomOptions,
+        seed: u64,
+    ) -> Result<Box<dyn Table>, Refusal>;
 
     /// The action text of a game request (`click`, `place`, `move` …); `None` for a request
     /// that is not a game action of this system.

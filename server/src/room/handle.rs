@@ -3,7 +3,8 @@
 
 use crate::outbox::Outbox;
 use crate::player::{Player, PlayerId, RoomId};
-use crate::protocol::{ReplyTo, Request};
+use crate::protocol::ReplyTo;
+use orion_protocol::Request;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 

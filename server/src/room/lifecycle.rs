@@ -35,7 +35,7 @@ pub fn create(
     let id: RoomId = Arc::from(format!("r{:08x}", rand::thread_rng().gen::<u32>()));
     let code: Option<Arc<str>> = private.then(invite_code);
     let salt = hex::encode(rand::thread_rng().gen::<[u8; 16]>());
-    let options_json = options.to_json();
+    let options_json = serde_json::to_value(options.to_wire()).unwrap_or_default();
     let record = RoomRecord {
         id: id.to_string(),
         game: game.id.to_string(),
@@ -82,13 +82,14 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
     let (system, game) = shared
         .find_game(&rec.game)
         .ok_or_else(|| format!("unknown game {}", rec.game))?;
-    let stored: Value = serde_json::from_str(&rec.options).map_err(|e| format!("options: {e}"))?;
+    let stored: orion_protocol::RoomOptions =
+        serde_json::from_str(&rec.options).map_err(|e| format!("options: {e}"))?;
     let options =
         RoomOptions::parse(Some(&stored), &*system, &game, None).map_err(|e| e.to_string())?;
     let table = system
         .table(&game, &options.game, rec.seed)
         .map_err(|e| e.to_string())?;
-    let options_json = options.to_json();
+    let options_json = serde_json::to_value(options.to_wire()).unwrap_or_default();
     let mut room = Room::new(
         shared.clone(),
         Setup {

@@ -336,10 +336,7 @@ impl Room {
         self.shared.store.append(append).wait().await?;
         self.appends += 1;
         self.seq = seq;
-        self.shared
-            .metrics
-            .events_total
-            .fetch_add(frames.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        self.shared.metrics.events_total.inc_by(frames.len() as u64);
         for frame in &frames {
             self.broadcast(frame);
         }

@@ -4,7 +4,7 @@
 use crate::clock::Millis;
 use crate::protocol::{Code, Refusal};
 use crate::system::{GameInfo, GameSystem};
-use serde_json::{json, Map, Value};
+use orion_protocol::RoomOptions as WireOptions;
 
 /// Default seat hold for a disconnected player (PROTOCOL.md: 120 s).
 pub const DEFAULT_SEAT_HOLD: Millis = 120_000;
@@ -15,7 +15,8 @@ const MAX_CLOCK: Millis = 24 * 3_600_000;
 pub const MIN_TURN_CLOCK: Millis = 1_000;
 
 /// A room's options: the server's clocks and holds, and the game's own options (checked and
-/// completed by its game system). On the wire and in the store they are one flat object.
+/// completed by its game system). On the wire and in the store they are one flat object, the
+/// crate's `RoomOptions`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoomOptions {
     /// Milliseconds per turn; on expiry the turn ends. `None`: no clock.
@@ -25,40 +26,24 @@ pub struct RoomOptions {
     pub time_bank: Option<Millis>,
     /// How long a disconnected player's seat is held, in ms.
     pub seat_hold: Millis,
-    /// The game's options as its system completed them (an object).
-    pub game: Value,
+    /// The game's options as its system completed them (the server's own left out).
+    pub game: WireOptions,
 }
 
-/// The options the server keeps for itself; every other key is the game system's.
-const SERVER_OPTIONS: [&str; 3] = ["turn_clock", "time_bank", "seat_hold"];
-
 impl RoomOptions {
-    /// Reads the `options` of a `create` (or a stored room's) for `game` of `system`,
+    /// Checks the `options` of a `create` (or a stored room's) for `game` of `system`,
     /// saying what was wrong. `players` (a quick match's count) overrides the options'.
     pub fn parse(
-        value: Option<&Value>,
+        options: Option<&WireOptions>,
         system: &dyn GameSystem,
         game: &GameInfo,
         players: Option<u8>,
     ) -> Result<RoomOptions, Refusal> {
         let bad = |m: String| Refusal::new(Code::BadRequest, format!("options: {m}"));
-        let mut rest = match value {
-            None | Some(Value::Null) => Map::new(),
-            Some(Value::Object(map)) => map.clone(),
-            Some(other) => return Err(bad(format!("expected an object, not {other}"))),
-        };
-        let ms = |rest: &mut Map<String, Value>, key: &str| -> Result<Option<Millis>, Refusal> {
-            match rest.remove(key) {
-                None | Some(Value::Null) => Ok(None),
-                Some(v) => v
-                    .as_u64()
-                    .map(Some)
-                    .ok_or_else(|| bad(format!("{key} must be a whole number of ms, not {v}"))),
-            }
-        };
-        let turn_clock = ms(&mut rest, SERVER_OPTIONS[0])?;
-        let time_bank = ms(&mut rest, SERVER_OPTIONS[1])?;
-        let seat_hold = ms(&mut rest, SERVER_OPTIONS[2])?.unwrap_or(DEFAULT_SEAT_HOLD);
+        let mut rest = options.cloned().unwrap_or_default();
+        let turn_clock = rest.turn_clock.take().flatten();
+        let time_bank = rest.time_bank.take().flatten();
+        let seat_hold = rest.seat_hold.take().unwrap_or(DEFAULT_SEAT_HOLD);
         if turn_clock.is_some_and(|ms| !(MIN_TURN_CLOCK..=MAX_CLOCK).contains(&ms)) {
             return Err(bad(format!(
                 "turn_clock must be {MIN_TURN_CLOCK} to {MAX_CLOCK} ms"
@@ -71,7 +56,7 @@ impl RoomOptions {
             return Err(bad(format!("seat_hold must be at most {MAX_CLOCK} ms")));
         }
         if let Some(n) = players {
-            rest.insert("players".into(), json!(n));
+            rest.players = Some(Some(n));
         }
         Ok(RoomOptions {
             turn_clock,
@@ -82,14 +67,12 @@ impl RoomOptions {
     }
 
     /// The options as one object, as clients are shown them and the store keeps them.
-    pub fn to_json(&self) -> Value {
-        let mut all = match &self.game {
-            Value::Object(map) => map.clone(),
-            _ => Map::new(),
-        };
-        all.insert("turn_clock".into(), json!(self.turn_clock));
-        all.insert("time_bank".into(), json!(self.time_bank));
-        all.insert("seat_hold".into(), json!(self.seat_hold));
-        Value::Object(all)
+    pub fn to_wire(&self) -> WireOptions {
+        WireOptions {
+            turn_clock: Some(self.turn_clock),
+            time_bank: Some(self.time_bank),
+            seat_hold: Some(self.seat_hold),
+            ..self.game.clone()
+        }
     }
 }

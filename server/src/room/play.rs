@@ -6,9 +6,10 @@ use super::{Room, Status};
 use crate::clock::Millis;
 use crate::outbox::Outbox;
 use crate::player::Player;
-use crate::protocol::{Code, ReplyTo, Request};
+use crate::protocol::{Code, ReplyTo};
 use crate::store::ActionRecord;
 use crate::system::Seat;
+use orion_protocol::Request;
 use serde_json::Value;
 
 impl Room {
@@ -27,7 +28,7 @@ impl Room {
                     &re,
                     &outbox,
                     Code::BadRequest,
-                    format!("{} is not a move in {}", request.name(), self.game_id),
+                    format!("{} is not a move in {}", request.kind(), self.game_id),
                 )
             }
         };

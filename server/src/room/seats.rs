@@ -10,7 +10,7 @@ use crate::outbox::Outbox;
 use crate::player::{Player, PlayerId};
 use crate::protocol::{self, Code, ReplyTo};
 use crate::system::Seat;
-use serde_json::json;
+use orion_protocol::Message;
 
 impl Room {
     pub(super) async fn join(
@@ -104,11 +104,12 @@ impl Room {
     }
 
     pub(super) fn reply_joined(&self, re: &ReplyTo, seat: Seat, outbox: &Outbox) {
-        let mut body = json!({"t": "joined", "room": &*self.id, "seat": json!(seat.0)});
-        if let Some(code) = &self.code {
-            body["code"] = json!(&**code);
-        }
-        outbox.send(protocol::reply(re, body));
+        let joined = Message::Joined {
+            room: self.id.to_string(),
+            seat: seat.wire(),
+            code: self.code.as_deref().map(str::to_string),
+        };
+        outbox.send(protocol::reply(re, joined));
         outbox.send(self.snapshot(&None, Some(seat)));
     }
 
@@ -178,10 +179,10 @@ impl Room {
         if let Some(seat) = seat {
             self.vacate(seat).await;
         }
-        outbox.send(protocol::reply(
-            &re,
-            json!({"t": "left", "room": &*self.id}),
-        ));
+        let left = Message::Left {
+            room: self.id.to_string(),
+        };
+        outbox.send(protocol::reply(&re, left));
     }
 
     /// Gives up a seat: a `left` event; a game in progress carries on with the seat empty

@@ -2,7 +2,7 @@
 //! made them) and the room's line in the lobby.
 
 use super::Room;
-use crate::protocol::{self, Frame, ReplyTo};
+use crate::protocol::{Frame, ReplyTo};
 use crate::system::Seat;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
@@ -38,8 +38,13 @@ impl Room {
         });
         if let Value::Object(body) = &mut body {
             body.extend(self.table.view(chooser));
+            if let Some(re) = re {
+                body.insert("re".into(), json!(re));
+            }
         }
-        protocol::reply(re, body)
+        // Not yet the crate's `Snapshot`: Orbit's and Orbs's snapshots carry fields it does
+        // not describe (`prohibited`, `territory`, `out`, `draw`, a turn's `phase` …).
+        Frame::from(body.to_string())
     }
 
     pub(super) fn publish(&mut self) {

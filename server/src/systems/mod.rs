@@ -7,6 +7,8 @@ mod orion;
 
 use crate::protocol::{Code, Refusal};
 use crate::system::GameSystem;
+use orion_protocol::RoomOptions;
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
 pub use orbit::Orbit;
@@ -37,4 +39,20 @@ fn move_text(text: &str) -> Result<&str, Refusal> {
         ));
     }
     Ok(text)
+}
+
+/// The game options of a system that takes none of the crate's typed ones but `players`
+/// (Orbit, Orbs): every option as one object, for the system's own options type to read
+/// (and refuse what it does not know by name).
+fn option_map(options: &RoomOptions) -> Map<String, Value> {
+    match serde_json::to_value(options) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    }
+}
+
+/// Options as the crate types them, from a system's own options type written as an object.
+fn from_map(options: Value) -> Result<RoomOptions, Refusal> {
+    serde_json::from_value(options)
+        .map_err(|e| Refusal::new(Code::BadRequest, format!("options: {e}")))
 }

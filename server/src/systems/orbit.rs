@@ -4,13 +4,14 @@
 //! cells, followed by the next `turn` (whose drop, the opening phase, the cells prohibited
 //! for the colour to drop).
 
-use super::move_text;
+use super::{from_map, move_text, option_map};
 use crate::clock::Millis;
-use crate::protocol::{Code, Refusal, Request};
+use crate::protocol::{Code, Refusal};
 use crate::system::{Applied, GameInfo, GameSystem, Seat, SeatInfo, Table};
 use orion_orbit::{
     position_string, CellSet, End, Game, Move, Outcome, Seat as OrbitSeat, Stone, Turn,
 };
+use orion_protocol::{Request, RoomOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -68,23 +69,23 @@ impl GameSystem for Orbit {
         &self.games
     }
 
-    fn options(&self, _game: &GameInfo, options: Map<String, Value>) -> Result<Value, Refusal> {
+    fn options(&self, _game: &GameInfo, options: RoomOptions) -> Result<RoomOptions, Refusal> {
         let bad = |e: String| Refusal::new(Code::BadRequest, format!("options: {e}"));
-        let parsed: OrbitOptions =
-            serde_json::from_value(Value::Object(options)).map_err(|e| bad(e.to_string()))?;
+        let parsed: OrbitOptions = serde_json::from_value(Value::Object(option_map(&options)))
+            .map_err(|e| bad(e.to_string()))?;
         if parsed.players != 2 {
             return Err(bad(format!(
                 "Orbit is for 2 players, not {}",
                 parsed.players
             )));
         }
-        serde_json::to_value(&parsed).map_err(|e| bad(e.to_string()))
+        from_map(serde_json::to_value(&parsed).map_err(|e| bad(e.to_string()))?)
     }
 
     fn table(
         &self,
         _game: &GameInfo,
-        _options: &Value,
+        _options: &RoomOptions,
         seed: u64,
     ) -> Result<Box<dyn Table>, Refusal> {
         Ok(Box::new(OrbitTable {
@@ -392,7 +393,9 @@ mod tests {
 
     fn table() -> Box<dyn Table> {
         let orbit = Orbit::new();
-        orbit.table(&orbit.games()[0], &json!({}), 7).unwrap()
+        orbit
+            .table(&orbit.games()[0], &RoomOptions::default(), 7)
+            .unwrap()
     }
 
     fn play(t: &mut Box<dyn Table>, seat: &'static str, mv: &str) -> Applied {

@@ -5,14 +5,15 @@
 //! out, followed by a `pass` (a `move` event, `move` `pass`) for each seat passed over, and
 //! the next `turn`.
 
-use super::move_text;
+use super::{from_map, move_text, option_map};
 use crate::clock::Millis;
-use crate::protocol::{Code, Refusal, Request};
+use crate::protocol::{Code, Refusal};
 use crate::system::{Applied, GameInfo, GameSystem, Seat, SeatInfo, Table};
 use orion_orbs::{
     Colour, Draw, DrawError, Game, Hole, HoleSet, Move, Opening, Options, Outcome, Position,
     Seat as OrbsSeat, Winner,
 };
+use orion_protocol::{Request, RoomOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -146,19 +147,21 @@ impl GameSystem for Orbs {
         &self.games
     }
 
-    fn options(&self, _game: &GameInfo, options: Map<String, Value>) -> Result<Value, Refusal> {
-        let (_, complete) = Orbs::setup(Value::Object(options))?;
-        serde_json::to_value(&complete)
-            .map_err(|e| Refusal::new(Code::BadRequest, format!("options: {e}")))
+    fn options(&self, _game: &GameInfo, options: RoomOptions) -> Result<RoomOptions, Refusal> {
+        let (_, complete) = Orbs::setup(Value::Object(option_map(&options)))?;
+        from_map(
+            serde_json::to_value(&complete)
+                .map_err(|e| Refusal::new(Code::BadRequest, format!("options: {e}")))?,
+        )
     }
 
     fn table(
         &self,
         _game: &GameInfo,
-        options: &Value,
+        options: &RoomOptions,
         seed: u64,
     ) -> Result<Box<dyn Table>, Refusal> {
-        let (game, _) = Orbs::setup(options.clone())?;
+        let (game, _) = Orbs::setup(Value::Object(option_map(options)))?;
         let seats = game
             .seats()
             .iter()
@@ -484,8 +487,13 @@ mod tests {
 
     fn options(v: Value) -> Result<Value, Refusal> {
         let orbs = Orbs::new();
-        let Value::Object(map) = v else { panic!() };
-        orbs.options(&orbs.games()[0], map)
+        let options = serde_json::from_value(v).unwrap();
+        let done = orbs.options(&orbs.games()[0], options)?;
+        Ok(serde_json::to_value(done).unwrap())
+    }
+
+    fn typed(v: Value) -> RoomOptions {
+        serde_json::from_value(v).unwrap()
     }
 
     #[test]
@@ -526,13 +534,15 @@ mod tests {
         let orbs = Orbs::new();
         let game = &orbs.games()[0];
         let t = orbs
-            .table(game, &options(json!({"players": 3})).unwrap(), 1)
+            .table(game, &typed(options(json!({"players": 3})).unwrap()), 1)
             .unwrap();
         assert_eq!(t.forfeit(Seat("S"))["winner"], Value::Null);
-        let t = orbs.table(game, &options(json!({})).unwrap(), 1).unwrap();
+        let t = orbs
+            .table(game, &typed(options(json!({})).unwrap()), 1)
+            .unwrap();
         assert_eq!(t.forfeit(Seat("S"))["winner"], "N");
         let teams = options(json!({"players": 4, "teams": true})).unwrap();
-        let t = orbs.table(game, &teams, 1).unwrap();
+        let t = orbs.table(game, &typed(teams), 1).unwrap();
         assert_eq!(t.forfeit(Seat("SW"))["winner"], "NW+SE");
     }
 }

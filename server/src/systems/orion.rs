@@ -3,51 +3,55 @@
 //! requests into action text, options into the engine's, and engine events into their wire
 //! form (serialized straight from the event, as one is made for every click).
 
-use crate::protocol::{Code, Refusal, Request};
+use crate::protocol::{Code, Refusal};
 use crate::system::{Applied, GameInfo, GameSystem, Seat, SeatInfo, Table};
 use orion_engine::{
     games, parse_click, parse_piece, parse_slot, position_string, Action, ClaimWindow, Click,
     Colour, Event, Game, Millis, Options, Outcome, Piece, Position, PuzzleProgress, Rules,
     Seat as EngineSeat, Slot, SlotSet, Winner,
 };
-use serde::{Deserialize, Serialize};
+use orion_protocol::{ClaimWindow as WireWindow, Request, RoomOptions};
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::fmt;
 
-/// The game options ORION rooms take (`create`'s `options` less the server's own).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct OrionOptions {
-    /// Clicks per move where the game has a fixed number.
-    clicks: Option<u8>,
-    /// Faces of the special die.
-    die: Vec<u8>,
-    /// The claim window in ms, or `"auto"`.
-    claim_window: ClaimWindow,
-    /// Players, where the game allows a range.
-    players: Option<u8>,
-}
-
-impl Default for OrionOptions {
-    fn default() -> Self {
-        let engine = Options::default();
-        OrionOptions {
-            clicks: engine.clicks,
-            die: engine.die,
-            claim_window: engine.claim_window,
-            players: engine.players,
-        }
+/// The engine's options from a room's game options: what is left out is the game's
+/// default. ORION takes the crate's typed options only; any other is refused by name.
+fn engine_options(options: &RoomOptions) -> Result<Options, Refusal> {
+    if let Some(key) = options.extra.keys().next() {
+        let shown: String = key.chars().take(40).collect();
+        return Err(Refusal::new(
+            Code::BadRequest,
+            format!(
+                "options: unknown field `{shown}`, expected one of `clicks`, `die`, \
+                 `claim_window`, `players`, `turn_clock`, `time_bank`, `seat_hold`"
+            ),
+        ));
     }
+    let default = Options::default();
+    Ok(Options {
+        clicks: options.clicks.unwrap_or(default.clicks),
+        die: options.die.clone().unwrap_or(default.die),
+        claim_window: match options.claim_window {
+            None => default.claim_window,
+            Some(WireWindow::Auto) => ClaimWindow::Auto,
+            Some(WireWindow::Millis(ms)) => ClaimWindow::Millis(ms),
+        },
+        players: options.players.unwrap_or(default.players),
+    })
 }
 
-impl OrionOptions {
-    fn engine(self) -> Options {
-        Options {
-            clicks: self.clicks,
-            die: self.die,
-            claim_window: self.claim_window,
-            players: self.players,
-        }
+/// A room's game options written out in full, as stored and shown.
+fn wire_options(options: Options) -> RoomOptions {
+    RoomOptions {
+        clicks: Some(options.clicks),
+        die: Some(options.die),
+        claim_window: Some(match options.claim_window {
+            ClaimWindow::Auto => WireWindow::Auto,
+            ClaimWindow::Millis(ms) => WireWindow::Millis(ms),
+        }),
+        players: Some(options.players),
+        ..RoomOptions::default()
     }
 }
 
@@ -95,25 +99,21 @@ impl GameSystem for Orion {
         self.games.iter().find(|g| g.id == rules.id())
     }
 
-    fn options(&self, game: &GameInfo, options: Map<String, Value>) -> Result<Value, Refusal> {
-        let bad = |e: String| Refusal::new(Code::BadRequest, format!("options: {e}"));
-        let parsed: OrionOptions =
-            serde_json::from_value(Value::Object(options)).map_err(|e| bad(e.to_string()))?;
+    fn options(&self, game: &GameInfo, options: RoomOptions) -> Result<RoomOptions, Refusal> {
+        let options = engine_options(&options)?;
         // Setting a game up checks every option against the game (players, clicks, die).
-        Game::new(Orion::rules(game)?, parsed.clone().engine(), 0)
+        Game::new(Orion::rules(game)?, options.clone(), 0)
             .map_err(|e| Refusal::new(Code::BadRequest, e.to_string()))?;
-        serde_json::to_value(&parsed).map_err(|e| bad(e.to_string()))
+        Ok(wire_options(options))
     }
 
     fn table(
         &self,
         game: &GameInfo,
-        options: &Value,
+        options: &RoomOptions,
         seed: u64,
     ) -> Result<Box<dyn Table>, Refusal> {
-        let options: OrionOptions = serde_json::from_value(options.clone())
-            .map_err(|e| Refusal::new(Code::BadRequest, format!("options: {e}")))?;
-        let game = Game::new(Orion::rules(game)?, options.engine(), seed)
+        let game = Game::new(Orion::rules(game)?, engine_options(options)?, seed)
             .map_err(|e| Refusal::new(Code::BadRequest, e.to_string()))?;
         let seats = game
             .seats()
