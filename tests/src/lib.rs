@@ -639,3 +639,30 @@ pub async fn raw_read_until_close(stream: &mut TcpStream) -> (Vec<String>, Optio
     .expect("a close or the end of the connection in time");
     (texts, code)
 }
+
+/// Hydra for Two: `S`'s moves as booklet clicks and whether he ends the turn early (`N`
+/// passes every turn); the last move makes his chain. Found by a search over the engine.
+pub const HYDRA_TWO: &[(&str, bool)] = &[
+    ("A2L", false),
+    ("B2L, C2R", false),
+    ("B2L, B3L, C3R", false),
+    ("D2L, E2R, E3R", false),
+    ("D3L, D4R", true),
+    ("C4R (2), C5R", false),
+];
+
+/// Plays `moves` for `s`, `n` passing after each (but the last when `last`).
+pub async fn play_moves(
+    s: &mut Client,
+    n: &mut Client,
+    room: &str,
+    moves: &[(&str, bool)],
+    last: bool,
+) {
+    for (i, (m, end)) in moves.iter().enumerate() {
+        s.clicks(room, m, *end).await;
+        if !(last && i + 1 == moves.len()) {
+            n.play(room, "end_turn", json!({})).await;
+        }
+    }
+}

@@ -4,34 +4,9 @@
 //! `seat_hold` and then given up.
 
 use orion_server::ManualClock;
-use orion_tests::{remove_db, start_room, temp_db, Client, TestServer, T0};
+use orion_tests::{play_moves, remove_db, start_room, temp_db, Client, TestServer, HYDRA_TWO, T0};
 use serde_json::{json, Value};
 use std::sync::Arc;
-
-/// Hydra for Two, `S`'s moves with north passing (the same script as `games.rs`).
-const HYDRA_TWO: &[(&str, bool)] = &[
-    ("A2L", false),
-    ("B2L, C2R", false),
-    ("B2L, B3L, C3R", false),
-    ("D2L, E2R, E3R", false),
-    ("D3L, D4R", true),
-    ("C4R (2), C5R", false),
-];
-
-async fn play_moves(
-    s: &mut Client,
-    n: &mut Client,
-    room: &str,
-    moves: &[(&str, bool)],
-    last: bool,
-) {
-    for (i, (m, end)) in moves.iter().enumerate() {
-        s.clicks(room, m, *end).await;
-        if !(last && i + 1 == moves.len()) {
-            n.play(room, "end_turn", json!({})).await;
-        }
-    }
-}
 
 #[tokio::test]
 async fn a_killed_server_restarts_on_its_store_with_no_event_lost() {

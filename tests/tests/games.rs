@@ -3,18 +3,8 @@
 //! claim refused, Hydra for Partners to a team win, and an Orion capture that ends the turn.
 //! The click scripts were found by a search over the engine and are replayed here.
 
-use orion_tests::{start_room, Client, TestServer};
+use orion_tests::{start_room, Client, TestServer, HYDRA_TWO};
 use serde_json::{json, Value};
-
-/// Hydra for Two: `S`'s moves (N passes every turn); the last one makes his chain.
-const HYDRA_TWO: &[(&str, bool)] = &[
-    ("A2L", false),
-    ("B2L, C2R", false),
-    ("B2L, B3L, C3R", false),
-    ("D2L, E2R, E3R", false),
-    ("D3L, D4R", true),
-    ("C4R (2), C5R", false),
-];
 
 /// Hydra for Four with 3 clicks a move: `S`'s moves (the others pass), after which `W`'s
 /// click `C4R` completes `S`'s chain for him.

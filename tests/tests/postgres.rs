@@ -7,7 +7,7 @@ use orion_server::{
     ActionRecord, Append, Commit, ManualClock, PlayerRecord, PostgresStore, RoomRecord, Store,
 };
 use orion_tests::pg::Postgres;
-use orion_tests::{start_room, Client, TestServer, T0};
+use orion_tests::{play_moves, start_room, Client, TestServer, HYDRA_TWO, T0};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -243,31 +243,6 @@ fn an_unreachable_database_fails_the_start_with_a_clear_error() {
     pg.stop();
     let err = PostgresStore::connect(&url).err().expect("no database");
     assert!(err.to_string().starts_with("store:"), "{err}");
-}
-
-/// Hydra for Two, `S`'s moves with north passing (the script of `durability.rs`).
-const HYDRA_TWO: &[(&str, bool)] = &[
-    ("A2L", false),
-    ("B2L, C2R", false),
-    ("B2L, B3L, C3R", false),
-    ("D2L, E2R, E3R", false),
-    ("D3L, D4R", true),
-    ("C4R (2), C5R", false),
-];
-
-async fn play_moves(
-    s: &mut Client,
-    n: &mut Client,
-    room: &str,
-    moves: &[(&str, bool)],
-    last: bool,
-) {
-    for (i, (m, end)) in moves.iter().enumerate() {
-        s.clicks(room, m, *end).await;
-        if !(last && i + 1 == moves.len()) {
-            n.play(room, "end_turn", json!({})).await;
-        }
-    }
 }
 
 #[tokio::test]
