@@ -7,7 +7,11 @@
 //! die; building in Cassiopeia; Algol's secret men; a claim (Hydra for Four, the other three
 //! seats played by WebSocket clients); Orbit from two pages through the pie opening to a
 //! capture and the territory result; Orbs from two pages (a capture, an agreed draw). Every
-//! one is checked against a spectating client's events.
+//! one is checked against a spectating client's events. And every other ORION game (Lepus,
+//! Taurus, Draco, Bootes, Libra, Hydra for Partners, Orion, Cassiopeia Five, Algol to a
+//! challenge) plays at least one full move with clicks from a page, each action chosen by a
+//! copy of the game in the engine and checked against the server's positions; every other
+//! puzzle opens from the lobby and takes its first two clicks (Aquarius: tries) from the page.
 //!
 //! No test here is skipped: without `/usr/bin/chromium` and `/usr/bin/chromedriver` they fail
 //! and say how to install them.
@@ -1416,8 +1420,11 @@ const SETUPS: &[Setup] = &[
 /// The engine's options of a room from its snapshot's `options`.
 fn options_of(snap: &Value) -> Options {
     let o = &snap["options"];
-    let mut options = Options::default();
-    options.clicks = o["clicks"].as_u64().map(|c| c as u8);
+    let mut options = Options {
+        clicks: o["clicks"].as_u64().map(|c| c as u8),
+        players: o["players"].as_u64().map(|p| p as u8),
+        ..Options::default()
+    };
     if let Some(faces) = o["die"].as_array() {
         options.die = faces
             .iter()
@@ -1430,7 +1437,6 @@ fn options_of(snap: &Value) -> Options {
         Value::Number(n) => options.claim_window = ClaimWindow::Millis(n.as_u64().unwrap_or(0)),
         _ => {}
     }
-    options.players = o["players"].as_u64().map(|p| p as u8);
     options
 }
 
@@ -1552,9 +1558,11 @@ async fn every_other_game_is_played_from_the_pages() {
                 table.act(seat, a).await;
             }
         }
-        // Play until a page has made a full move (Algol: and a challenge from a page).
+        // Play until a page has made a full move with clicks in it (building games: past
+        // their placement turns), and in Algol a challenge from a page.
         let wants_challenge = setup.game == "algol";
         let mut page_moves = 0;
+        let mut clicked = false;
         let mut challenged = !wants_challenge;
         let mut n = 0;
         while page_moves < 1 || !challenged {
@@ -1564,13 +1572,25 @@ async fn every_other_game_is_played_from_the_pages() {
             let on_page = matches!(table.hand(mover), Hand::Page(..));
             let a = choose(&table.game, mover, on_page && !challenged, n)
                 .unwrap_or_else(|| panic!("{}: nothing for {mover} to do", setup.game));
-            if matches!(a, Action::Challenge { .. }) {
-                challenged = true;
-            }
             table.act(mover, a).await;
             n += 1;
-            if on_page && table.game.mover() != mover {
-                page_moves += 1;
+            if let (Action::Challenge { piece }, Hand::Page(_, page)) = (a, table.hand(mover)) {
+                challenged = true;
+                wait_js(
+                    page,
+                    &format!(
+                        "document.getElementById('note').textContent.startsWith('{mover} challenges {piece}: ')"
+                    ),
+                    "the challenge's result",
+                )
+                .await;
+            }
+            clicked |= on_page && matches!(a, Action::Click { .. });
+            if table.game.mover() != mover {
+                if on_page && clicked {
+                    page_moves += 1;
+                }
+                clicked = false;
             }
         }
         for (who, page) in table.pages.clone() {
@@ -1582,7 +1602,18 @@ async fn every_other_game_is_played_from_the_pages() {
                 setup.game
             );
         }
-        report.push(format!("{}: {}", setup.game, table.done.join(", ")));
+        let done = &table.done;
+        let shown = if done.len() > 8 {
+            format!(
+                "{}, … ({} more), {}",
+                done[..4].join(", "),
+                done.len() - 8,
+                done[done.len() - 4..].join(", ")
+            )
+        } else {
+            done.join(", ")
+        };
+        report.push(format!("{}: {shown}", setup.game));
         // A player holds seats in a few rooms at most: both leave from the page.
         for page in [&alice, &bob] {
             leave(page).await;
