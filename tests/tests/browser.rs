@@ -7,13 +7,20 @@
 //! die; building in Cassiopeia; Algol's secret men; a claim (Hydra for Four, the other three
 //! seats played by WebSocket clients); Orbit from two pages through the pie opening to a
 //! capture and the territory result; Orbs from two pages (a capture, an agreed draw). Every
-//! one is checked against a spectating client's events.
+//! one is checked against a spectating client's events. And every other ORION game (Lepus,
+//! Taurus, Draco, Bootes, Libra, Hydra for Partners, Orion, Cassiopeia Five, Algol to a
+//! challenge) plays at least one full move with clicks from a page, each action chosen by a
+//! copy of the game in the engine and checked against the server's positions; every other
+//! puzzle opens from the lobby and takes its first two clicks (Aquarius: tries) from the page.
 //!
 //! No test here is skipped: without `/usr/bin/chromium` and `/usr/bin/chromedriver` they fail
 //! and say how to install them.
 
 use fantoccini::{Client as Browser, ClientBuilder, Locator};
-use orion_engine::{parse_position, puzzles, solve};
+use orion_engine::{
+    games, parse_position, position_string, puzzles, solve, Action, ClaimWindow, Game, Options,
+    Seat,
+};
 use orion_tests::{Client, TestServer};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -143,7 +150,9 @@ async fn wait_js(page: &Browser, script: &str, what: &str) -> Duration {
         }
         if start.elapsed() > PAGE_PATIENCE {
             let errors = js(page, "return (window.__orion || {}).jsErrors || []").await;
-            panic!("page never showed {what} (script errors: {errors})");
+            let refused = js(page, "return (window.__orion || {}).errors || []").await;
+            let note = text(page, "note").await;
+            panic!("page never showed {what} (script errors: {errors}; refused: {refused}; note: {note:?})");
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
@@ -1208,4 +1217,513 @@ async fn the_page_and_its_assets_are_served_with_types_and_etags() {
         let answer = orion_tests::http_get(server.addr, path).await;
         assert!(answer.starts_with("HTTP/1.1 404"), "{path}: {answer}");
     }
+}
+
+/// Leaves the page's room with its Leave button: the page goes back to the lobby.
+async fn leave(page: &Browser) {
+    press(page, "#leave").await;
+    wait_js(page, "location.pathname === '/'", "the lobby after leaving").await;
+}
+
+/// Who plays a seat in [`every_game_is_played_from_the_pages`]: a page, or a WebSocket client
+/// (by index).
+#[derive(Clone, Copy)]
+enum Hand<'a> {
+    Page(&'a str, &'a Browser),
+    Ws(usize),
+}
+
+/// A room of an ORION game played from pages (and clients for the seats no page takes),
+/// followed by a copy of the game in the engine that chooses every action.
+struct Table<'a> {
+    room: String,
+    game: Game,
+    hands: Vec<(Seat, Hand<'a>)>,
+    clients: Vec<Client>,
+    watcher: Client,
+    pages: Vec<(&'a str, &'a Browser)>,
+    /// What the page did, for the report: `seat action`.
+    done: Vec<String>,
+}
+
+impl Table<'_> {
+    fn hand(&self, seat: Seat) -> Hand<'_> {
+        self.hands
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map(|(_, h)| *h)
+            .unwrap_or_else(|| panic!("nobody plays {seat}"))
+    }
+
+    /// Performs `action` of `seat` from its page's controls (or its client), waits for the
+    /// server's event of it, follows it on the engine's copy, and checks every page's board
+    /// against the server's position.
+    async fn act(&mut self, seat: Seat, action: Action) {
+        let room = self.room.clone();
+        let hand = self.hand(seat);
+        let mut before = self.watcher.last_seq(&room);
+        let (t, extra) = match action {
+            Action::Click { click, .. } => ("click", json!({"click": click.to_string()})),
+            Action::Place { slot, from } => (
+                "place",
+                match from {
+                    Some(f) => json!({"slot": slot.to_string(), "from": f.to_string()}),
+                    None => json!({"slot": slot.to_string()}),
+                },
+            ),
+            Action::Roll => ("roll", json!({})),
+            Action::Three => ("three", json!({})),
+            Action::EndTurn => ("end_turn", json!({})),
+            Action::Claim => ("claim", json!({})),
+            Action::Secret { piece } => ("secret", json!({"piece": piece.to_string()})),
+            Action::Challenge { piece } => ("challenge", json!({"piece": piece.to_string()})),
+            Action::Timeout => unreachable!("the server's"),
+        };
+        match hand {
+            Hand::Page(who, page) => {
+                before = before.max(page_seq(page).await);
+                if !matches!(action, Action::Secret { .. } | Action::Claim) {
+                    wait_turn(page, &seat.to_string()).await;
+                }
+                match action {
+                    Action::Click { click, .. } => {
+                        press(page, &format!("[data-click=\"{click}\"]")).await
+                    }
+                    Action::Place { slot, from } => {
+                        if let Some(from) = from {
+                            let piece = self.game.position().get(from).expect("a piece to move");
+                            press(page, &format!("g.piece[data-token=\"{piece}\"]")).await;
+                        }
+                        press(page, &format!("[data-place=\"{slot}\"]")).await
+                    }
+                    Action::Roll => press(page, "#roll").await,
+                    Action::Three => press(page, "#three").await,
+                    Action::EndTurn => press(page, "#end-turn").await,
+                    Action::Claim => press(page, "#claim").await,
+                    Action::Secret { piece } => {
+                        press(page, &format!("g.piece[data-token=\"{piece}\"]")).await
+                    }
+                    Action::Challenge { piece } => {
+                        press(page, "#challenge").await;
+                        wait_js(
+                            page,
+                            "document.getElementById('note').textContent === 'tap the piece you suspect'",
+                            "the challenge prompt",
+                        )
+                        .await;
+                        press(page, &format!("g.piece[data-token=\"{piece}\"]")).await
+                    }
+                    Action::Timeout => unreachable!(),
+                }
+                self.done.push(format!("{who} ({seat}): {t} {extra}"));
+            }
+            Hand::Ws(i) => {
+                self.clients[i].play(&room, t, extra.clone()).await;
+            }
+        }
+        // The server's event of it.
+        let kind = match t {
+            "end_turn" | "three" => "turn",
+            other => other,
+        };
+        let seat_s = seat.to_string();
+        let ev = self
+            .watcher
+            .expect(|m| {
+                m["t"] == "event"
+                    && m["room"] == room
+                    && m["ev"]["kind"] == kind
+                    && m["seq"].as_u64() > Some(before)
+                    && (t == "end_turn" || m["ev"]["seat"] == json!(seat_s))
+            })
+            .await;
+        let result = match action {
+            Action::Roll => {
+                let value = ev["ev"]["value"].as_u64().expect("a die value") as u8;
+                self.game.step_roll(seat, value)
+            }
+            _ => self.game.step(seat, action, 0),
+        };
+        result.unwrap_or_else(|e| panic!("the engine refuses {action:?} of {seat}: {e:?} ({ev})"));
+        let position = position_string(self.game.position());
+        if let Some(p) = ev["ev"]["position"].as_str() {
+            assert_eq!(
+                p, position,
+                "the server and the engine's copy differ after {ev}"
+            );
+        }
+        if let Action::Challenge { piece } = action {
+            assert_eq!(ev["ev"]["piece"], piece.to_string(), "{ev}");
+        }
+        for (who, page) in self.pages.clone() {
+            wait_board(page, &position, who).await;
+        }
+    }
+}
+
+/// How an ORION game is set up from the lobby and what the test asks of it.
+struct Setup {
+    game: &'static str,
+    fields: &'static [(&'static str, &'static str)],
+    /// Names of the WebSocket clients that join after the two pages (`[]`: two pages only).
+    clients: &'static [&'static str],
+}
+
+const SETUPS: &[Setup] = &[
+    Setup {
+        game: "lepus",
+        fields: &[],
+        clients: &[],
+    },
+    Setup {
+        game: "taurus",
+        fields: &[],
+        clients: &[],
+    },
+    Setup {
+        game: "draco",
+        fields: &[],
+        clients: &[],
+    },
+    Setup {
+        game: "bootes",
+        fields: &[],
+        clients: &[],
+    },
+    Setup {
+        game: "libra",
+        fields: &[],
+        clients: &[],
+    },
+    Setup {
+        game: "hydra-partners",
+        fields: &[("players", "4")],
+        clients: &["carl", "cleo"],
+    },
+    Setup {
+        game: "orion",
+        fields: &[],
+        clients: &[],
+    },
+    Setup {
+        game: "cassiopeia-five",
+        fields: &[],
+        clients: &[],
+    },
+    Setup {
+        game: "algol",
+        fields: &[],
+        clients: &[],
+    },
+];
+
+/// The engine's options of a room from its snapshot's `options`.
+fn options_of(snap: &Value) -> Options {
+    let o = &snap["options"];
+    let mut options = Options {
+        clicks: o["clicks"].as_u64().map(|c| c as u8),
+        players: o["players"].as_u64().map(|p| p as u8),
+        ..Options::default()
+    };
+    if let Some(faces) = o["die"].as_array() {
+        options.die = faces
+            .iter()
+            .filter_map(|f| f.as_u64())
+            .map(|f| f as u8)
+            .collect();
+    }
+    match &o["claim_window"] {
+        Value::String(s) if s == "auto" => options.claim_window = ClaimWindow::Auto,
+        Value::Number(n) => options.claim_window = ClaimWindow::Millis(n.as_u64().unwrap_or(0)),
+        _ => {}
+    }
+    options
+}
+
+/// The action the test takes for `seat` from the engine's legal ones: Algol's secret man and
+/// (when `challenge`) a challenge first, then three clicks rather than the die, then
+/// building, then a click (the `n`th legal one, round), then ending the turn.
+fn choose(game: &Game, seat: Seat, challenge: bool, n: usize) -> Option<Action> {
+    let legal = game.legal_actions(seat, 0);
+    let first = |f: &dyn Fn(&Action) -> bool| legal.iter().copied().find(|a| f(a));
+    if let Some(a) = first(&|a| matches!(a, Action::Secret { .. })) {
+        return Some(a);
+    }
+    if challenge {
+        if let Some(a) = first(&|a| matches!(a, Action::Challenge { .. })) {
+            return Some(a);
+        }
+    }
+    if let Some(a) = first(&|a| *a == Action::Three)
+        .or_else(|| first(&|a| *a == Action::Roll))
+        .or_else(|| first(&|a| matches!(a, Action::Place { .. })))
+    {
+        return Some(a);
+    }
+    let clicks: Vec<Action> = legal
+        .iter()
+        .copied()
+        .filter(|a| matches!(a, Action::Click { .. }))
+        .collect();
+    if !clicks.is_empty() {
+        return Some(clicks[(n * 7) % clicks.len()]);
+    }
+    first(&|a| *a == Action::EndTurn)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_other_game_is_played_from_the_pages() {
+    let server = TestServer::start();
+    let base = format!("http://{}", server.addr);
+    let mut driver = Driver::start();
+    let alice = driver.browser().await;
+    let bob = driver.browser().await;
+    let mut report = Vec::new();
+    for setup in SETUPS {
+        eprintln!("{}", setup.game);
+        let room = create_from_page(&alice, &base, "alice", setup.game, setup.fields).await;
+        wait_status(&alice, "waiting").await;
+        open(&bob, &base, &format!("/r/{room}"), "bob").await;
+        wait_status(&bob, "waiting").await;
+        let mut clients = Vec::new();
+        for name in setup.clients {
+            let mut p = server.player(name).await;
+            let j = p.request(json!({"t": "join", "room": room})).await;
+            assert_eq!(j["t"], "joined", "{j}");
+            p.seat = j["seat"].as_str().unwrap_or_default().to_string();
+            p.send(json!({"t": "ready", "room": room})).await;
+            clients.push(p);
+        }
+        let mut watcher = server.player("watcher").await;
+        let snap = watcher
+            .request(json!({"t": "spectate", "room": room}))
+            .await;
+        assert_eq!(snap["game"], setup.game, "{snap}");
+        press(&alice, "#ready").await;
+        press(&bob, "#ready").await;
+        let start = watcher.expect_event(&room, "start").await;
+        for page in [&alice, &bob] {
+            wait_status(page, "playing").await;
+        }
+        let mut hands = Vec::new();
+        for (seat, v) in snap["seats"].as_object().expect("seats") {
+            let seat = Seat::parse(seat).expect("a seat");
+            let hand = match v["name"].as_str() {
+                Some("alice") => Hand::Page("alice", &alice),
+                Some("bob") => Hand::Page("bob", &bob),
+                Some(name) => Hand::Ws(
+                    setup
+                        .clients
+                        .iter()
+                        .position(|c| *c == name)
+                        .unwrap_or_else(|| panic!("who is {name}?")),
+                ),
+                None => continue,
+            };
+            hands.push((seat, hand));
+        }
+        let rules = games::find(setup.game).expect("a game");
+        let position = start["ev"]["position"].as_str().expect("a position");
+        let first =
+            Seat::parse(start["ev"]["turn"]["seat"].as_str().expect("a seat")).expect("seat");
+        let round = start["ev"]["turn"]["round"].as_u64().unwrap_or(1) as u32;
+        let mut options = options_of(&snap);
+        options.players = Some(hands.len() as u8);
+        let game = Game::following(
+            rules,
+            options,
+            parse_position(position).expect("a position"),
+            first,
+            first,
+            round,
+        )
+        .expect("the engine's copy");
+        let mut table = Table {
+            room: room.clone(),
+            game,
+            hands,
+            clients,
+            watcher,
+            pages: vec![("alice", &alice), ("bob", &bob)],
+            done: Vec::new(),
+        };
+        for (who, page) in table.pages.clone() {
+            wait_board(page, position, who).await;
+        }
+        // Algol: each seat's secret man first (the engine's copy is told the real ones).
+        if setup.game == "algol" {
+            for (seat, _) in table.hands.clone() {
+                let a = choose(&table.game, seat, false, 0).expect("a secret");
+                assert!(matches!(a, Action::Secret { .. }), "{a:?}");
+                table.act(seat, a).await;
+            }
+        }
+        // Play until a page has made a full move with clicks in it (building games: past
+        // their placement turns), and in Algol a challenge from a page.
+        let wants_challenge = setup.game == "algol";
+        let mut page_moves = 0;
+        let mut clicked = false;
+        let mut challenged = !wants_challenge;
+        let mut n = 0;
+        while page_moves < 1 || !challenged {
+            assert!(n < 200, "{}: no end in sight", setup.game);
+            assert!(table.game.outcome().is_none(), "{} ended", setup.game);
+            let mover = table.game.mover();
+            let on_page = matches!(table.hand(mover), Hand::Page(..));
+            let a = choose(&table.game, mover, on_page && !challenged, n)
+                .unwrap_or_else(|| panic!("{}: nothing for {mover} to do", setup.game));
+            table.act(mover, a).await;
+            n += 1;
+            if let (Action::Challenge { piece }, Hand::Page(_, page)) = (a, table.hand(mover)) {
+                challenged = true;
+                wait_js(
+                    page,
+                    &format!(
+                        "document.getElementById('note').textContent.startsWith('{mover} challenges {piece}: ')"
+                    ),
+                    "the challenge's result",
+                )
+                .await;
+            }
+            clicked |= on_page && matches!(a, Action::Click { .. });
+            if table.game.mover() != mover {
+                if on_page && clicked {
+                    page_moves += 1;
+                }
+                clicked = false;
+            }
+        }
+        for (who, page) in table.pages.clone() {
+            let errors = js(page, "return window.__orion.errors || []").await;
+            assert_eq!(
+                errors,
+                json!([]),
+                "{who}'s page was refused something in {}",
+                setup.game
+            );
+        }
+        let done = &table.done;
+        let shown = if done.len() > 8 {
+            format!(
+                "{}, … ({} more), {}",
+                done[..4].join(", "),
+                done.len() - 8,
+                done[done.len() - 4..].join(", ")
+            )
+        } else {
+            done.join(", ")
+        };
+        report.push(format!("{}: {shown}", setup.game));
+        // A player holds seats in a few rooms at most: both leave from the page.
+        for page in [&alice, &bob] {
+            leave(page).await;
+        }
+    }
+    eprintln!("from the pages:\n{}", report.join("\n"));
+    for page in [alice, bob] {
+        let _ = page.close().await;
+    }
+}
+
+/// The puzzles not solved in [`a_puzzle_is_solved_from_the_page_and_replayed`].
+const OTHER_PUZZLES: &[&str] = &[
+    "aquila",
+    "aurora-a",
+    "aurora-b",
+    "whirlpool",
+    "herdsman",
+    "binary-1",
+    "binary-2",
+    "binary-3",
+    "binary-4",
+    "orbit-b",
+    "aquarius",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_other_puzzle_is_started_from_the_lobby_and_clicked_from_the_page() {
+    let server = TestServer::start();
+    let base = format!("http://{}", server.addr);
+    let mut driver = Driver::start();
+    let page = driver.browser().await;
+    let mut watcher = server.player("watcher").await;
+    for id in OTHER_PUZZLES {
+        eprintln!("{id}");
+        open(&page, &base, "/", "dave").await;
+        press(&page, &format!("[data-puzzle=\"{id}\"]")).await;
+        let room = room_of(&page).await;
+        wait_status(&page, "playing").await;
+        let snap = watcher
+            .request(json!({"t": "spectate", "room": room}))
+            .await;
+        assert_eq!(snap["game"], *id, "{snap}");
+        let start = snap["position"].as_str().unwrap_or_default().to_string();
+        wait_board(&page, &start, id).await;
+        let seat = Seat::parse(snap["turn"]["seat"].as_str().unwrap_or("S")).expect("a seat");
+        let target = snap["turn"]["target"].as_u64();
+        let rules = games::find_puzzle(id).expect("a puzzle");
+        let mut game = Game::following(
+            rules,
+            Options::default(),
+            parse_position(&start).expect("a position"),
+            seat,
+            seat,
+            1,
+        )
+        .expect("the engine's copy");
+        let aquarius = *id == "aquarius";
+        let mut position = start.clone();
+        for i in 1..=2u64 {
+            let clicks: Vec<_> = game
+                .legal_actions(seat, 0)
+                .into_iter()
+                .filter_map(|a| match a {
+                    Action::Click { click, .. } => Some(click),
+                    _ => None,
+                })
+                .collect();
+            assert!(!clicks.is_empty(), "{id}: no click");
+            let click = clicks[(i as usize * 5) % clicks.len()];
+            let before = watcher.last_seq(&room).max(page_seq(&page).await);
+            press(&page, &format!("[data-click=\"{click}\"]")).await;
+            let kind = if aquarius { "try" } else { "click" };
+            let ev = watcher
+                .expect(|m| {
+                    m["t"] == "event"
+                        && m["room"] == room
+                        && m["ev"]["kind"] == kind
+                        && m["seq"].as_u64() > Some(before)
+                })
+                .await;
+            assert_eq!(ev["ev"]["click"], click.to_string(), "{ev}");
+            if !aquarius {
+                game.step(seat, Action::Click { click, piece: None }, 0)
+                    .unwrap_or_else(|e| panic!("{id}: {click} refused by the engine: {e:?}"));
+                position = position_string(game.position());
+                assert_eq!(ev["ev"]["position"], position, "{ev}");
+            }
+            wait_board(&page, &position, id).await;
+            let counter = if aquarius {
+                format!("tries {i} / 5")
+            } else {
+                match target {
+                    Some(t) => format!("clicks {i} / {t}"),
+                    None => format!("clicks {i} / \u{2013}"),
+                }
+            };
+            wait_js(
+                &page,
+                &format!(
+                    "document.getElementById('clicks').textContent.startsWith({})",
+                    json!(counter)
+                ),
+                &format!("{id}: {counter}"),
+            )
+            .await;
+        }
+        let errors = js(&page, "return window.__orion.errors || []").await;
+        assert_eq!(errors, json!([]), "{id}: the page was refused something");
+        leave(&page).await;
+    }
+    let _ = page.close().await;
 }
