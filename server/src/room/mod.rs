@@ -163,10 +163,11 @@ impl Room {
         mut rx: mpsc::Receiver<RoomCmd>,
     ) {
         if let Some(first) = first {
+            // Boxed like the commands below: the room's future keeps no room for them.
             for (q, seat) in first {
-                self.join(q.re, q.player, seat, q.outbox).await;
+                Box::pin(self.join(q.re, q.player, seat, q.outbox)).await;
             }
-            self.maybe_start().await;
+            Box::pin(self.maybe_start()).await;
             self.publish();
         }
         let mut shutdown = self.shared.shutdown();
