@@ -3,12 +3,9 @@
 //! resolves, a bad append refused alone, unfinished rooms restored, history kept, pruning —
 //! and a server killed mid-game that restarts on the same database with no event lost.
 
-use orion_server::{
-    ActionRecord, Append, Commit, ManualClock, PlayerRecord, PostgresStore, RoomRecord, Store,
-};
+use orion_server::{ActionRecord, Append, Commit, PlayerRecord, PostgresStore, RoomRecord, Store};
 use orion_tests::pg::Postgres;
-use orion_tests::{play_moves, start_room, Client, TestServer, HYDRA_TWO, T0};
-use serde_json::{json, Value};
+use orion_tests::T0;
 use std::sync::Arc;
 
 fn block_on<F: std::future::Future>(f: F) -> F::Output {
@@ -248,67 +245,5 @@ fn an_unreachable_database_fails_the_start_with_a_clear_error() {
 #[tokio::test]
 async fn a_killed_server_restarts_on_postgres_with_no_event_lost() {
     let pg = Postgres::start();
-    let url = pg.url();
-    let clock = Arc::new(ManualClock::new(T0));
-    let server = TestServer::start_on(&url, clock.clone());
-    let mut players = vec![server.player("south").await, server.player("north").await];
-    let room = start_room(&mut players, "hydra-2", json!({})).await;
-    let [mut s, mut n] = <[Client; 2]>::try_from(players).ok().unwrap();
-    play_moves(&mut s, &mut n, &room, &HYDRA_TWO[..3], false).await;
-    // South starts his fourth move: one click, and the server dies.
-    s.play(&room, "click", json!({"click": "D2L"})).await;
-    let seen = s.last_seq(&room);
-    let old: Vec<Value> = s.events.clone();
-    server.kill();
-
-    let server = TestServer::start_on(&url, clock.clone());
-    let (mut s2, welcome) = server.reconnect("south", &s.token).await;
-    assert_eq!(welcome["rooms"], json!([room]), "{welcome}");
-    s2.seat = "S".into();
-    // Everything from the first event on comes back, identical, once each, in order.
-    s2.send(json!({"t": "resume", "room": room, "since": 0}))
-        .await;
-    s2.sync_to(&room, seen).await;
-    assert_eq!(s2.events.len() as u64, seen);
-    for (i, e) in s2.events.iter().enumerate() {
-        assert_eq!(e["seq"].as_u64(), Some(i as u64 + 1));
-    }
-    for e in &old {
-        let seq = e["seq"].as_u64().unwrap() as usize;
-        assert_eq!(
-            &s2.events[seq - 1],
-            e,
-            "event {seq} differs after the restart"
-        );
-    }
-    // North resumes from where he was; the game goes on mid-move and to the win.
-    let (mut n2, _) = server.reconnect("north", &n.token).await;
-    n2.seat = "N".into();
-    n2.send(json!({"t": "resume", "room": room, "since": n.last_seq(&room)}))
-        .await;
-    n2.sync_to(&room, seen).await;
-    s2.clicks(&room, "E2R, E3R", false).await;
-    n2.play(&room, "end_turn", json!({})).await;
-    play_moves(&mut s2, &mut n2, &room, &HYDRA_TWO[4..], true).await;
-    let over = n2.expect_event(&room, "over").await;
-    assert_eq!(over["ev"]["result"]["winner"], "S");
-    let last = over["seq"].as_u64().unwrap();
-    // South saw every event after the restart once, in order, up to the end.
-    s2.sync_to(&room, last).await;
-    let all: Vec<u64> = s2.events.iter().filter_map(|e| e["seq"].as_u64()).collect();
-    assert_eq!(all, (1..=last).collect::<Vec<_>>());
-    server.shutdown();
-
-    // A third start finds nothing unfinished; the game's history is still there.
-    let server = TestServer::start_on(&url, clock);
-    let mut c = server.player("reader").await;
-    let history = c.request(json!({"t": "history", "room": room})).await;
-    assert_eq!(history["status"], "finished");
-    assert_eq!(
-        history["events"].as_array().map(Vec::len),
-        Some(last as usize)
-    );
-    let lobby = c.request(json!({"t": "lobby"})).await;
-    assert_eq!(lobby["rooms"], json!([]));
-    server.shutdown();
+    orion_tests::a_killed_server_loses_no_event(&pg.url()).await;
 }
