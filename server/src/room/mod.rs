@@ -10,7 +10,6 @@
 //! `view` (snapshots and the lobby listing), `event` (the room's own events, typed).
 
 mod clock;
-mod event;
 pub(crate) mod handle;
 mod lifecycle;
 mod options;
@@ -26,7 +25,7 @@ use crate::protocol::{self, Code, Frame, Refusal, ReplyTo};
 use crate::shared::Shared;
 use crate::store::{ActionRecord, Append, StoreError};
 use crate::system::{GameSystem, Seat, Table};
-use serde_json::Value;
+use orion_protocol::GameResult;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -94,7 +93,7 @@ struct Room {
     /// Options, and their JSON for snapshots and the lobby.
     options: RoomOptions,
     /// `options` as sent to clients.
-    options_json: Value,
+    wire_options: orion_protocol::RoomOptions,
     /// The game system that plays here.
     system: Arc<dyn GameSystem>,
     /// The game's id (`hydra-2`).
@@ -123,7 +122,7 @@ struct Room {
     published: Option<view::Published>,
     /// A result the server decided (time forfeit, abandoned game), which the engine's game
     /// does not know about.
-    result: Option<Value>,
+    result: Option<GameResult>,
     /// Hex salt of the seed's commitment: the commitment goes out in `start`, seed and salt
     /// in `over`, so anyone can check every throw and random start (`None`: an older room).
     salt: Option<String>,
