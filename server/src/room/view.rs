@@ -4,8 +4,7 @@
 use super::{Room, Status};
 use crate::protocol::{self, Frame, ReplyTo};
 use crate::system::Seat;
-use orion_protocol::{Message, SeatView, Snapshot, Status as WireStatus};
-use serde_json::{json, Map, Value};
+use orion_protocol::{Message, RoomSummary, SeatView, Snapshot, Status as WireStatus};
 use std::sync::Arc;
 
 impl Room {
@@ -70,14 +69,17 @@ impl Room {
         if self.published.as_ref() == Some(&seen) {
             return;
         }
-        let mut seats = Map::new();
-        for (info, name) in self.table.seats().iter().zip(&seen.seats) {
-            let name = name.as_ref().map(|n| json!(&**n));
-            seats.insert(info.seat.to_string(), name.unwrap_or(Value::Null));
-        }
-        let summary = json!({"room": &*self.id, "game": self.game_id,
-            "status": self.status.as_str(), "seats": seats,
-            "spectators": self.spectators.len(), "options": &self.wire_options});
+        let summary = RoomSummary {
+            room: self.id.to_string(),
+            game: self.game_id.to_string(),
+            status: wire_status(self.status),
+            seats: (self.table.seats().iter().zip(&seen.seats))
+                .map(|(info, name)| (info.seat.wire(), name.as_ref().map(|n| n.to_string())))
+                .collect(),
+            spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),
+            options: self.wire_options.clone(),
+        };
+        let summary = serde_json::to_string(&summary).unwrap_or_default();
         self.published = Some(seen);
         self.shared.lobby.publish(
             &self.id,

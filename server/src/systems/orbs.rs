@@ -575,25 +575,14 @@ mod tests {
         let t = orbs
             .table(game, &typed(options(json!({"players": 3})).unwrap()), 1)
             .unwrap();
-        assert_eq!(t.forfeit(Seat("S")).winner, None);
+        let winner = |t: &dyn Table, seat| t.forfeit(Seat(seat)).winner.map(|w| w.to_string());
+        assert_eq!(winner(&*t, "S"), None);
         let t = orbs
             .table(game, &typed(options(json!({})).unwrap()), 1)
             .unwrap();
-        assert_eq!(
-            t.forfeit(Seat("S"))
-                .winner
-                .map(|w| w.to_string())
-                .as_deref(),
-            Some("N")
-        );
+        assert_eq!(winner(&*t, "S").as_deref(), Some("N"));
         let teams = options(json!({"players": 4, "teams": true})).unwrap();
         let t = orbs.table(game, &typed(teams), 1).unwrap();
-        assert_eq!(
-            t.forfeit(Seat("SW"))
-                .winner
-                .map(|w| w.to_string())
-                .as_deref(),
-            Some("NW+SE")
-        );
+        assert_eq!(winner(&*t, "SW").as_deref(), Some("NW+SE"));
     }
 }
