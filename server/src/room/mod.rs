@@ -25,7 +25,7 @@ use crate::protocol::{self, Code, Frame, Refusal, ReplyTo};
 use crate::shared::Shared;
 use crate::store::{ActionRecord, Append, StoreError};
 use crate::system::{GameSystem, Seat, Table};
-use orion_protocol::GameResult;
+use orion_protocol::{GameResult, Status};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -46,28 +46,6 @@ pub const MAX_RESUME: usize = 2_000;
 /// its `seat_hold`: a waiting room with nobody connected is closed after this, so rooms made
 /// and left cannot pile up.
 pub const WAITING_HOLD: Millis = 60_000;
-
-/// Where a room is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Seats are being filled.
-    Waiting,
-    /// The game is on.
-    Playing,
-    /// The game has ended.
-    Finished,
-}
-
-impl Status {
-    /// As on the wire and in the store.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Waiting => "waiting",
-            Status::Playing => "playing",
-            Status::Finished => "finished",
-        }
-    }
-}
 
 /// A filled seat.
 #[derive(Debug)]
@@ -210,7 +188,8 @@ impl Room {
         match self.status {
             Status::Waiting => self.seats.is_empty(),
             Status::Playing => false,
-            Status::Finished => !connected,
+            // A room's task never sets `closed` (the store does, as it ends).
+            Status::Finished | Status::Closed => !connected,
         }
     }
 

@@ -52,7 +52,7 @@ impl Room {
                 );
                 return;
             }
-            Status::Finished => {
+            Status::Finished | Status::Closed => {
                 self.refuse(&re, &outbox, Code::Illegal, "the game is over");
                 return;
             }

@@ -1,10 +1,10 @@
 //! What others see of a room: a snapshot for one recipient (hidden choices only to whoever
 //! made them) and the room's line in the lobby.
 
-use super::{Room, Status};
+use super::Room;
 use crate::protocol::{self, Frame, ReplyTo};
 use crate::system::Seat;
-use orion_protocol::{Message, RoomSummary, SeatView, Snapshot, Status as WireStatus};
+use orion_protocol::{Message, RoomSummary, SeatView, Snapshot};
 use std::sync::Arc;
 
 impl Room {
@@ -30,7 +30,7 @@ impl Room {
             seq: self.seq,
             game: self.game_id.to_string(),
             options: self.wire_options.clone(),
-            status: wire_status(self.status),
+            status: self.status,
             seats,
             spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),
             position: self.table.position(),
@@ -72,7 +72,7 @@ impl Room {
         let summary = RoomSummary {
             room: self.id.to_string(),
             game: self.game_id.to_string(),
-            status: wire_status(self.status),
+            status: self.status,
             seats: (self.table.seats().iter().zip(&seen.seats))
                 .map(|(info, name)| (info.seat.wire(), name.as_ref().map(|n| n.to_string())))
                 .collect(),
@@ -97,13 +97,4 @@ pub(super) struct Published {
     seats: Vec<Option<Arc<str>>>,
     /// How many watch.
     spectators: usize,
-}
-
-/// A room's status as the protocol crate types it.
-fn wire_status(status: Status) -> WireStatus {
-    match status {
-        Status::Waiting => WireStatus::Waiting,
-        Status::Playing => WireStatus::Playing,
-        Status::Finished => WireStatus::Finished,
-    }
 }
