@@ -137,6 +137,7 @@ impl Mirror {
                 seat,
                 clicks,
                 round,
+                ..
             } => self.turn(room, *seat, *clicks, *round),
             Ev::Secret { seat, .. } => {
                 let Some(seat) = engine_seat(*seat) else {
@@ -364,11 +365,19 @@ mod tests {
                 used: 0,
                 round: 1,
                 target: None,
+                phase: None,
+                colour: None,
+                prohibited: None,
+                drop: None,
             },
             scores: Default::default(),
             claims: vec![],
             result: None,
             secret: None,
+            prohibited: None,
+            territory: None,
+            out: None,
+            draw: None,
         };
         let mut players: Vec<Player> = seats
             .iter()
@@ -405,6 +414,10 @@ mod tests {
                 used: 0,
                 round: 1,
                 target: None,
+                phase: None,
+                colour: None,
+                prohibited: None,
+                drop: None,
             },
             seed_commitment: None,
         };

@@ -470,11 +470,19 @@ mod tests {
                 used: 0,
                 round: 1,
                 target: None,
+                phase: None,
+                colour: None,
+                prohibited: None,
+                drop: None,
             },
             scores: Default::default(),
             claims: vec![],
             result: None,
             secret: None,
+            prohibited: None,
+            territory: None,
+            out: None,
+            draw: None,
         }
     }
 
@@ -499,6 +507,11 @@ mod tests {
                 seat: WireSeat::N,
                 clicks: Some(1),
                 round: 1,
+                used: None,
+                phase: None,
+                colour: None,
+                prohibited: None,
+                drop: None,
             },
         )
         .unwrap();
@@ -511,6 +524,11 @@ mod tests {
                 seat: WireSeat::S,
                 clicks: Some(2),
                 round: 2,
+                used: None,
+                phase: None,
+                colour: None,
+                prohibited: None,
+                drop: None,
             },
         )
         .unwrap();
@@ -523,6 +541,11 @@ mod tests {
                 seat: WireSeat::S,
                 clicks: Some(2),
                 round: 2,
+                used: None,
+                phase: None,
+                colour: None,
+                prohibited: None,
+                drop: None,
             },
         );
         assert_eq!(gap.map_err(|g| g.expected), Err(5));
@@ -551,6 +574,11 @@ mod tests {
                 seat: WireSeat::S,
                 clicks: Some(4),
                 round: 1,
+                used: None,
+                phase: None,
+                colour: None,
+                prohibited: None,
+                drop: None,
             },
         )
         .unwrap();

@@ -59,6 +59,11 @@ pub fn event(e: &Event) -> wire::Event<'static> {
             seat: wire_seat(*seat),
             clicks: *clicks,
             round: *round,
+            used: None,
+            phase: None,
+            colour: None,
+            prohibited: None,
+            drop: None,
         },
         Event::Chain {
             colour,
@@ -95,6 +100,8 @@ pub fn event(e: &Event) -> wire::Event<'static> {
                     .map(|(s, p)| (wire_seat(*s), *p))
                     .collect(),
                 reveals: None,
+                end: None,
+                territory: None,
             },
             seed: None,
             salt: None,

@@ -86,6 +86,25 @@ pub enum Event<'a> {
         clicks: Option<u8>,
         /// Round, from 1.
         round: u32,
+        /// Orbit: clicks made this move (always 0: a drop is no click).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        used: Option<u32>,
+        /// Orbit: the turn's phase (`opening`, `choice`, `play`, `over`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        phase: Option<Text<'a>>,
+        /// Orbit: the colour to drop (`null`: no drop due). Absent in other systems.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "fields::tristate"
+        )]
+        colour: Option<Option<Text<'a>>>,
+        /// Orbit: empty cells the colour to drop may not take.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prohibited: Option<Vec<Text<'a>>>,
+        /// Orbit's opening: which drop of the opening this is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        drop: Option<u32>,
     },
     /// A chain was made.
     Chain {
@@ -169,6 +188,18 @@ pub enum Event<'a> {
         position: Text<'a>,
         /// What the move took off the board.
         removed: Vec<Text<'a>>,
+        /// Orbit: the colour dropped.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        colour: Option<Text<'a>>,
+        /// Orbs: the seats the move put out of the game.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        out: Option<Vec<Seat>>,
+        /// A pass made because the mover's turn clock ran out.
+        #[serde(default, skip_serializing_if = "fields::is_false")]
+        timeout: bool,
+        /// Orbs: a pass made because the seat had no legal move.
+        #[serde(default, skip_serializing_if = "fields::is_false")]
+        forced: bool,
     },
     /// Orbs: a draw offered, or accepted (the offer lapses with the next move or pass).
     Draw {
@@ -281,10 +312,20 @@ impl Event<'_> {
                 seat,
                 clicks,
                 round,
+                used,
+                phase,
+                colour,
+                prohibited,
+                drop,
             } => Event::Turn {
                 seat,
                 clicks,
                 round,
+                used,
+                phase: phase.map(o),
+                colour: colour.map(|c| c.map(o)),
+                prohibited: prohibited.map(v),
+                drop,
             },
             Event::Chain {
                 colour,
@@ -347,11 +388,19 @@ impl Event<'_> {
                 mv,
                 position,
                 removed,
+                colour,
+                out,
+                timeout,
+                forced,
             } => Event::Move {
                 seat,
                 mv: o(mv),
                 position: o(position),
                 removed: v(removed),
+                colour: colour.map(o),
+                out,
+                timeout,
+                forced,
             },
             Event::Draw {
                 seat,

@@ -24,3 +24,8 @@ where
 {
     Option::<T>::deserialize(deserializer).map(Some)
 }
+
+/// For `#[serde(default, skip_serializing_if = "fields::is_false")]`: a flag sent only when set.
+pub(crate) fn is_false(b: &bool) -> bool {
+    !*b
+}

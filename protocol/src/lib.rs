@@ -23,8 +23,8 @@ pub use message::{Logged, Message, Reply};
 pub use parse::{from_value, parse_reply, parse_request, peek_id, ParseError, RequestError};
 pub use request::{Envelope, Request, RequestId, VERSION};
 pub use room::{
-    Claim, ClaimWindow, GameResult, Millis, Reveal, RoomOptions, RoomSummary, Scores, SeatView,
-    Snapshot, Status, Turn,
+    Claim, ClaimWindow, DrawOffer, GameResult, Millis, Reveal, RoomOptions, RoomSummary, Scores,
+    SeatView, Snapshot, Status, Turn,
 };
 pub use seat::{Seat, Winner};
 pub use view::{ChatLine, Gap, LastClick, RoomView, Sitter, CHAT_TAIL};

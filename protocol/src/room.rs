@@ -120,6 +120,8 @@ pub enum Status {
     Playing,
     /// The game is over.
     Finished,
+    /// The room is closed (history of a room no longer open).
+    Closed,
 }
 
 impl Status {
@@ -129,6 +131,7 @@ impl Status {
             Status::Waiting => "waiting",
             Status::Playing => "playing",
             Status::Finished => "finished",
+            Status::Closed => "closed",
         }
     }
 }
@@ -184,6 +187,22 @@ pub struct Turn {
         deserialize_with = "fields::tristate"
     )]
     pub target: Option<Option<u32>>,
+    /// Orbit: the turn's phase (`opening`, `choice`, `play`, `over`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    /// Orbit: the colour to drop (`null`: no drop due). Absent in other systems.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "fields::tristate"
+    )]
+    pub colour: Option<Option<String>>,
+    /// Orbit: empty cells the colour to drop may not take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prohibited: Option<Vec<String>>,
+    /// Orbit's opening: which drop of the opening this is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drop: Option<u32>,
 }
 
 /// A chain that may still be claimed.
@@ -219,6 +238,20 @@ pub struct GameResult {
     /// Algol: every secret man, revealed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reveals: Option<Vec<Reveal>>,
+    /// Orbit, Orbs: how the game ended (`passes`, `drop_limit`, `time`, `abandoned`,
+    /// `last_standing`, `no_capture` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<String>,
+    /// Orbit: territory by colour (`{"B": 40, "W": 41}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub territory: Option<BTreeMap<String, u32>>,
+}
+
+/// Orbs: the standing draw offer in a snapshot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawOffer {
+    /// Every seat agreeing so far, in turn order.
+    pub agreed: Vec<Seat>,
 }
 
 /// A room's whole state, as one recipient may see it.
@@ -252,4 +285,20 @@ pub struct Snapshot {
     /// Algol: the recipient's own secret man (nobody else's snapshot carries it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
+    /// Orbit: empty cells each colour may not drop on (`{"B": [..], "W": [..]}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prohibited: Option<BTreeMap<String, Vec<String>>>,
+    /// Orbit: territory by colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub territory: Option<BTreeMap<String, u32>>,
+    /// Orbs: the seats out of the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out: Option<Vec<Seat>>,
+    /// Orbs: the standing draw offer (`null`: none). Absent in other systems.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "fields::tristate"
+    )]
+    pub draw: Option<Option<DrawOffer>>,
 }

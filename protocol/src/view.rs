@@ -4,7 +4,7 @@
 //! the same view instead of re-deriving the turn. A missing `seq` is reported as a [`Gap`]
 //! (the caller resumes or asks for a snapshot); it is never papered over.
 
-use crate::event::{Event, OverReason, Seed};
+use crate::event::{Event, OverReason, Seed, Text};
 use crate::room::{Claim, GameResult, RoomOptions, Scores, Snapshot, Status, Turn};
 use crate::seat::Seat;
 use std::collections::{BTreeMap, VecDeque};
@@ -232,11 +232,29 @@ impl RoomView {
                 seat,
                 clicks,
                 round,
+                phase,
+                colour,
+                prohibited,
+                drop,
+                ..
             } => {
+                let text = |t: &Text<'_>| t.to_string();
+                let orbit = (
+                    phase.as_ref().map(text),
+                    colour.as_ref().map(|c| c.as_ref().map(text)),
+                    prohibited.as_ref().map(|p| p.iter().map(text).collect()),
+                    *drop,
+                );
                 if *seat == self.turn.seat && *round == self.turn.round {
                     // The same turn, its clicks now known (the die or three was chosen) or
                     // more of them (a Lepus hop): a seat never moves twice in one round.
                     self.turn.clicks = *clicks;
+                    (
+                        self.turn.phase,
+                        self.turn.colour,
+                        self.turn.prohibited,
+                        self.turn.drop,
+                    ) = orbit;
                 } else {
                     self.turn = Turn {
                         seat: *seat,
@@ -244,6 +262,10 @@ impl RoomView {
                         used: 0,
                         round: *round,
                         target: self.turn.target,
+                        phase: orbit.0,
+                        colour: orbit.1,
+                        prohibited: orbit.2,
+                        drop: orbit.3,
                     };
                     self.eligible.clear();
                 }
@@ -376,6 +398,7 @@ mod tests {
                     seat,
                     clicks,
                     round,
+                    ..
                 } => {
                     assert_eq!(
                         (view.turn.seat, view.turn.clicks, view.turn.round),
@@ -482,11 +505,19 @@ mod tests {
                 used: 0,
                 round: 1,
                 target: None,
+                phase: None,
+                colour: None,
+                prohibited: None,
+                drop: None,
             },
             scores: Default::default(),
             claims: vec![],
             result: None,
             secret: None,
+            prohibited: None,
+            territory: None,
+            out: None,
+            draw: None,
         });
         view.apply(seq, ev).unwrap();
         assert_eq!(view.position, *position);

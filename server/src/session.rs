@@ -11,7 +11,9 @@ use crate::room::{self, RoomCmd, RoomOptions};
 use crate::shared::Shared;
 use crate::store::{blocking, PlayerRecord};
 use crate::system::{GameInfo, GameSystem};
-use orion_protocol::{Envelope, Message, Request, RoomOptions as WireOptions, Seat};
+use orion_protocol::{
+    Envelope, Event, Logged, Message, Request, RoomOptions as WireOptions, Seat, Status,
+};
 use rand::Rng;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -528,19 +530,32 @@ impl Session {
                 break;
             }
             bytes += ev.len();
-            // Embedded as stored: the crate's `Event` does not yet carry every field Orbit and
-            // Orbs events have, and a closed room's status (`closed`) is no `Status`.
-            let ev: serde_json::Value = serde_json::from_str(&ev)
+            let ev = serde_json::from_str::<Event<'_>>(&ev)
                 .map_err(|e| Refusal::new(Code::Server, format!("stored event {seq}: {e}")))?;
-            list.push(serde_json::json!({"seq": seq, "ev": ev}));
+            list.push(Logged {
+                seq,
+                ev: ev.into_owned(),
+            });
         }
         let more = total > list.len();
-        let mut body = serde_json::json!({"t": "history", "room": record.id, "game": record.game,
-            "status": status, "events": list, "more": more});
-        if let (Some(re), Some(map)) = (re, body.as_object_mut()) {
-            map.insert("re".into(), serde_json::json!(re));
-        }
-        self.outbox.send(protocol::Frame::from(body.to_string()));
+        let status = match status.as_str() {
+            "waiting" => Status::Waiting,
+            "playing" => Status::Playing,
+            "finished" => Status::Finished,
+            "closed" => Status::Closed,
+            other => {
+                let e = format!("room {room} has status {other}");
+                return Err(Refusal::new(Code::Server, e));
+            }
+        };
+        let history = Message::History {
+            room: record.id,
+            game: record.game,
+            status,
+            events: list,
+            more,
+        };
+        self.outbox.send(protocol::reply(re, history));
         Ok(())
     }
 

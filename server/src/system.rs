@@ -9,8 +9,7 @@
 
 use crate::clock::Millis;
 use crate::protocol::Refusal;
-use orion_protocol::{Request, RoomOptions};
-use serde_json::{Map, Value};
+use orion_protocol::{Event, GameResult, Request, RoomOptions, Scores, Snapshot, Turn};
 use std::fmt;
 use std::ops::RangeInclusive;
 
@@ -63,8 +62,8 @@ pub struct Applied {
     /// The events it caused, each an `ev` object serialized, in order. The game's end is not
     /// among them: it is [`Applied::over`], and the room writes the `over` event itself.
     pub events: Vec<String>,
-    /// The result (`{winner, scores, …}`) when the action ended the game.
-    pub over: Option<Value>,
+    /// The result when the action ended the game.
+    pub over: Option<GameResult>,
     /// The action made a hidden choice for its seat, which only whoever made it may see.
     pub hidden: bool,
 }
@@ -113,23 +112,24 @@ pub trait Table: Send {
     /// The action text that ends the mover's turn when his turn clock runs out.
     fn timeout_action(&self) -> &'static str;
     /// The position as its string.
-    fn position(&self) -> Value;
-    /// The `turn` object: whose move, its allowance, the round (and a puzzle's progress).
-    fn turn(&self) -> Value;
+    fn position(&self) -> String;
+    /// The turn: whose move, its allowance, the round (and a puzzle's progress, Orbit's
+    /// phase).
+    fn turn(&self) -> Turn;
     /// Points by seat, for results and snapshots.
-    fn scores(&self) -> Map<String, Value>;
-    /// What a snapshot adds for `viewer` (a seat, or `None` for a spectator): open claims,
-    /// and hidden choices of the viewer's own seat only.
-    fn view(&self, viewer: Option<Seat>) -> Map<String, Value>;
+    fn scores(&self) -> Scores;
+    /// Fills in what a snapshot adds for `viewer` (a seat, or `None` for a spectator): open
+    /// claims, hidden choices of the viewer's own seat only, and the system's own fields.
+    fn view(&self, viewer: Option<Seat>, snapshot: &mut Snapshot);
     /// The result once the game itself has ended.
-    fn result(&self) -> Option<Value>;
+    fn result(&self) -> Option<GameResult>;
     /// The result when `seat` loses on time: the other side wins where there is one.
-    fn forfeit(&self, seat: Seat) -> Value;
+    fn forfeit(&self, seat: Seat) -> GameResult;
     /// The result when every seat has given up: no winner.
-    fn abandoned(&self) -> Value;
+    fn abandoned(&self) -> GameResult;
     /// The seat whose hidden choice a stored event of this game records (read on restore, so
     /// that only whoever made it is shown it).
-    fn hidden_choice(&self, event: &Value) -> Option<Seat>;
+    fn hidden_choice(&self, event: &Event<'_>) -> Option<Seat>;
     /// A copy, to roll back to if the store refuses the action's events.
     fn clone_table(&self) -> Box<dyn Table>;
 }

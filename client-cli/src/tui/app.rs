@@ -933,7 +933,7 @@ impl App {
                 }
                 out.push(Line::from(l));
             }
-            Status::Finished => {
+            Status::Finished | Status::Closed => {
                 let l = match room.result().and_then(|r| r.winner.as_ref()) {
                     _ if room.puzzle().is_some() => room.puzzle_result(),
                     Some(w) => format!("game over · {} wins", room.winner_name(&w.to_string())),

@@ -4,7 +4,7 @@
 use super::Lobby;
 use crate::player::RoomId;
 use crate::protocol::{Frame, ReplyTo};
-use serde_json::Value;
+use orion_protocol::{Message, Reply};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -61,7 +61,7 @@ impl Lobby {
 
     /// Sets (or, with `None`, removes) a room's listing. Watchers get the new list at once, or
     /// within [`LISTING_EVERY`] when one went out just before.
-    pub fn publish(&self, id: &RoomId, listing: Option<(&'static str, bool, Value)>) {
+    pub fn publish(&self, id: &RoomId, listing: Option<(&'static str, bool, String)>) {
         let Ok(mut all) = self.listings.lock() else {
             return;
         };
@@ -72,7 +72,7 @@ impl Lobby {
                     Listing {
                         status,
                         private,
-                        summary: Arc::from(summary.to_string()),
+                        summary: Arc::from(summary),
                     },
                 );
             }
@@ -128,24 +128,40 @@ impl Lobby {
 /// `more` (ask again with `after` set to the last room shown) and `total` (rooms listed).
 pub(super) fn lobby_page(list: &PublicList, after: Option<&str>, re: &ReplyTo) -> Frame {
     let start = after.map_or(0, |a| list.partition_point(|(id, _)| &**id <= a));
-    let mut out = String::from("{\"t\":\"lobby\",\"rooms\":[");
+    // The page: as many summaries as fit, counting their commas.
     let mut shown = 0;
+    let mut bytes = 0;
     for (_, summary) in &list[start..] {
-        if shown == LOBBY_PAGE_ROOMS || (shown > 0 && out.len() + summary.len() > LOBBY_PAGE_BYTES)
-        {
+        if shown == LOBBY_PAGE_ROOMS || (shown > 0 && bytes + summary.len() > LOBBY_PAGE_BYTES) {
             break;
         }
-        if shown > 0 {
-            out.push(',');
-        }
-        out.push_str(summary);
+        bytes += summary.len() + 1;
         shown += 1;
     }
     let more = start + shown < list.len();
-    out.push_str(&format!("],\"more\":{more},\"total\":{}", list.len()));
-    if let Some(re) = re {
-        out.push_str(&format!(",\"re\":{re}"));
+    // The message is the crate's `lobby`, its `rooms` joined in from the summaries as they
+    // were serialized when each room last changed.
+    let header = Reply::new(
+        Message::Lobby {
+            rooms: Vec::new(),
+            more: Some(more),
+            total: Some(u32::try_from(list.len()).unwrap_or(u32::MAX)),
+        },
+        re.clone(),
+    )
+    .to_json();
+    let rooms = "\"rooms\":[";
+    let Some(at) = header.find(rooms).map(|i| i + rooms.len()) else {
+        return Frame::from(header);
+    };
+    let mut out = String::with_capacity(header.len() + bytes);
+    out.push_str(&header[..at]);
+    for (i, (_, summary)) in list[start..start + shown].iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(summary);
     }
-    out.push('}');
+    out.push_str(&header[at..]);
     Frame::from(out)
 }

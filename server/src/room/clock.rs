@@ -4,6 +4,7 @@
 use super::{Room, Status};
 use crate::clock::Millis;
 use crate::system::Seat;
+use orion_protocol::OverReason;
 use std::collections::BTreeMap;
 
 /// The turn clock's state.
@@ -125,9 +126,11 @@ impl Room {
     /// `seat` ran out of time: the other side wins (no winner with several other sides).
     pub(super) async fn forfeit(&mut self, seat: Seat) {
         let result = self.table.forfeit(seat);
-        let ev = self.over_event(result.clone(), Some(("time", Some(seat))));
+        let ev = self
+            .over_event(result.clone(), Some((OverReason::Time, Some(seat))))
+            .to_json();
         self.result = Some(result);
-        if self.emit(vec![ev.text()], None).await.is_ok() {
+        if self.emit(vec![ev], None).await.is_ok() {
             self.finish();
         }
     }

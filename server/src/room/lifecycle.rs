@@ -2,7 +2,6 @@
 //! rebuilt from the store after a restart (its events and actions replayed).
 
 use super::clock::TurnClock;
-use super::event::RoomEvent;
 use super::options::RoomOptions;
 use super::Occupant;
 use super::{Room, Status};
@@ -13,8 +12,8 @@ use crate::room::handle::RoomHandle;
 use crate::shared::Shared;
 use crate::store::{RoomRecord, SavedRoom};
 use crate::system::{GameInfo, GameSystem, Table};
+use orion_protocol::Event;
 use rand::Rng;
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -35,11 +34,11 @@ pub fn create(
     let id: RoomId = Arc::from(format!("r{:08x}", rand::thread_rng().gen::<u32>()));
     let code: Option<Arc<str>> = private.then(invite_code);
     let salt = hex::encode(rand::thread_rng().gen::<[u8; 16]>());
-    let options_json = serde_json::to_value(options.to_wire()).unwrap_or_default();
+    let wire_options = options.to_wire();
     let record = RoomRecord {
         id: id.to_string(),
         game: game.id.to_string(),
-        options: options_json.to_string(),
+        options: serde_json::to_string(&wire_options).unwrap_or_default(),
         seed,
         private,
         code: code.as_ref().map(|c| c.to_string()),
@@ -54,7 +53,7 @@ pub fn create(
             code,
             private,
             options,
-            options_json,
+            wire_options,
             system: system.clone(),
             game_id: game.id,
             table,
@@ -89,7 +88,7 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
     let table = system
         .table(&game, &options.game, rec.seed)
         .map_err(|e| e.to_string())?;
-    let options_json = serde_json::to_value(options.to_wire()).unwrap_or_default();
+    let wire_options = options.to_wire();
     let mut room = Room::new(
         shared.clone(),
         Setup {
@@ -97,7 +96,7 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
             code: rec.code.as_deref().map(Arc::from),
             private: rec.private,
             options,
-            options_json,
+            wire_options,
             system: system.clone(),
             game_id: game.id,
             table,
@@ -107,12 +106,15 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
     let now = shared.clock.now_ms();
     for (seq, text) in &saved.events {
         room.seq = *seq;
-        match RoomEvent::read(text) {
-            Some(RoomEvent::Joined { seat, player, name }) => {
-                if let Some(seat) = room.seat_named(&seat) {
+        // Read through the crate: the room's own events change who sits where and the
+        // room's status; a game's are the system's (an event this server cannot read is
+        // one of those: it changes nothing here).
+        match serde_json::from_str::<Event<'_>>(text) {
+            Ok(Event::Joined { seat, player, name }) => {
+                if let Some(seat) = room.seat_named(seat.as_str()) {
                     let player = Player {
-                        id: Arc::from(player.as_str()),
-                        name: Arc::from(name.as_str()),
+                        id: Arc::from(&*player),
+                        name: Arc::from(&*name),
                     };
                     let occupant = Occupant {
                         player,
@@ -123,26 +125,24 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
                     room.seats.insert(seat, occupant);
                 }
             }
-            Some(RoomEvent::Left { seat }) => {
-                if let Some(seat) = room.seat_named(&seat) {
+            Ok(Event::Left { seat }) => {
+                if let Some(seat) = room.seat_named(seat.as_str()) {
                     room.seats.remove(&seat);
                 }
             }
-            Some(RoomEvent::Start { .. }) => room.status = Status::Playing,
-            Some(RoomEvent::Over { .. }) => room.status = Status::Finished,
-            Some(RoomEvent::Chat { .. }) => {}
+            Ok(Event::Start { .. }) => room.status = Status::Playing,
+            Ok(Event::Over { .. }) => room.status = Status::Finished,
+            Ok(Event::Chat { .. }) => {}
             // The game's own events: the occupant of a seat when it made a hidden choice is
             // the one shown it.
-            None => {
-                let chooser = serde_json::from_str::<Value>(text)
-                    .ok()
-                    .and_then(|ev| room.table.hidden_choice(&ev));
-                if let Some(seat) = chooser {
+            Ok(ev) => {
+                if let Some(seat) = room.table.hidden_choice(&ev) {
                     if let Some(o) = room.seats.get(&seat) {
                         room.secret_owners.insert(seat, o.player.id.clone());
                     }
                 }
             }
+            Err(e) => tracing::warn!(room = %room.id, "stored event {seq} unread: {e}"),
         }
     }
     room.appends = saved.appends;
@@ -182,7 +182,7 @@ pub(super) struct Setup {
     /// Options.
     pub(super) options: RoomOptions,
     /// `options` as sent to clients.
-    pub(super) options_json: Value,
+    pub(super) wire_options: orion_protocol::RoomOptions,
     /// The game system that plays here.
     pub(super) system: Arc<dyn GameSystem>,
     /// The game's id.
@@ -220,7 +220,7 @@ impl Room {
             code: setup.code,
             private: setup.private,
             options: setup.options,
-            options_json: setup.options_json,
+            wire_options: setup.wire_options,
             system: setup.system,
             game_id: setup.game_id,
             table: setup.table,

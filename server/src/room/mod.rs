@@ -10,7 +10,6 @@
 //! `view` (snapshots and the lobby listing), `event` (the room's own events, typed).
 
 mod clock;
-mod event;
 pub(crate) mod handle;
 mod lifecycle;
 mod options;
@@ -26,7 +25,7 @@ use crate::protocol::{self, Code, Frame, Refusal, ReplyTo};
 use crate::shared::Shared;
 use crate::store::{ActionRecord, Append, StoreError};
 use crate::system::{GameSystem, Seat, Table};
-use serde_json::Value;
+use orion_protocol::{GameResult, Status};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -47,28 +46,6 @@ pub const MAX_RESUME: usize = 2_000;
 /// its `seat_hold`: a waiting room with nobody connected is closed after this, so rooms made
 /// and left cannot pile up.
 pub const WAITING_HOLD: Millis = 60_000;
-
-/// Where a room is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Seats are being filled.
-    Waiting,
-    /// The game is on.
-    Playing,
-    /// The game has ended.
-    Finished,
-}
-
-impl Status {
-    /// As on the wire and in the store.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Waiting => "waiting",
-            Status::Playing => "playing",
-            Status::Finished => "finished",
-        }
-    }
-}
 
 /// A filled seat.
 #[derive(Debug)]
@@ -94,7 +71,7 @@ struct Room {
     /// Options, and their JSON for snapshots and the lobby.
     options: RoomOptions,
     /// `options` as sent to clients.
-    options_json: Value,
+    wire_options: orion_protocol::RoomOptions,
     /// The game system that plays here.
     system: Arc<dyn GameSystem>,
     /// The game's id (`hydra-2`).
@@ -123,7 +100,7 @@ struct Room {
     published: Option<view::Published>,
     /// A result the server decided (time forfeit, abandoned game), which the engine's game
     /// does not know about.
-    result: Option<Value>,
+    result: Option<GameResult>,
     /// Hex salt of the seed's commitment: the commitment goes out in `start`, seed and salt
     /// in `over`, so anyone can check every throw and random start (`None`: an older room).
     salt: Option<String>,
@@ -212,7 +189,8 @@ impl Room {
         match self.status {
             Status::Waiting => self.seats.is_empty(),
             Status::Playing => false,
-            Status::Finished => !connected,
+            // A room's task never sets `closed` (the store does, as it ends).
+            Status::Finished | Status::Closed => !connected,
         }
     }
 

@@ -1,7 +1,6 @@
 //! Game actions: the room's game system takes or refuses each; what it caused is stored and
 //! then sent, and the game's end is written with the room's seed revealed.
 
-use super::event::RoomEvent;
 use super::{Room, Status};
 use crate::clock::Millis;
 use crate::outbox::Outbox;
@@ -9,8 +8,7 @@ use crate::player::Player;
 use crate::protocol::{Code, ReplyTo};
 use crate::store::ActionRecord;
 use crate::system::Seat;
-use orion_protocol::Request;
-use serde_json::Value;
+use orion_protocol::{Event, GameResult, OverReason, Request, Seed};
 
 impl Room {
     pub(super) async fn act(
@@ -54,7 +52,7 @@ impl Room {
                 );
                 return;
             }
-            Status::Finished => {
+            Status::Finished | Status::Closed => {
                 self.refuse(&re, &outbox, Code::Illegal, "the game is over");
                 return;
             }
@@ -87,7 +85,7 @@ impl Room {
         };
         let mut evs = applied.events;
         if let Some(result) = &applied.over {
-            evs.push(self.over_event(result.clone(), None).text());
+            evs.push(self.over_event(result.clone(), None).to_json());
         }
         let record = ActionRecord {
             seat: seat.0.to_string(),
@@ -113,15 +111,15 @@ impl Room {
     /// ran out), revealing the room's seed and the salt of its commitment.
     pub(super) fn over_event(
         &self,
-        result: Value,
-        decided: Option<(&str, Option<Seat>)>,
-    ) -> RoomEvent {
-        RoomEvent::Over {
+        result: GameResult,
+        decided: Option<(OverReason, Option<Seat>)>,
+    ) -> Event<'_> {
+        Event::Over {
             result,
-            reason: decided.map(|(why, _)| why.to_string()),
-            seat: decided.and_then(|(_, seat)| seat).map(|s| s.0.to_string()),
-            seed: self.salt.as_ref().map(|_| self.table.seed().to_string()),
-            salt: self.salt.clone(),
+            reason: decided.map(|(why, _)| why),
+            seat: decided.and_then(|(_, seat)| seat).map(Seat::wire),
+            seed: self.salt.as_ref().map(|_| Seed(self.table.seed())),
+            salt: self.salt.as_deref().map(Into::into),
         }
     }
 }

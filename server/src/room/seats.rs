@@ -1,7 +1,6 @@
 //! Who is in a room: taking, holding and giving up seats, watching, coming back, chat, and
 //! the start once every seat is filled and ready.
 
-use super::event::RoomEvent;
 use super::lifecycle::seed_commitment;
 use super::{Occupant, MAX_RESUME, MAX_SPECTATORS, WAITING_HOLD};
 use super::{Room, Status};
@@ -10,7 +9,7 @@ use crate::outbox::Outbox;
 use crate::player::{Player, PlayerId};
 use crate::protocol::{self, Code, ReplyTo};
 use crate::system::Seat;
-use orion_protocol::Message;
+use orion_protocol::{Event, Message, OverReason};
 
 impl Room {
     pub(super) async fn join(
@@ -76,12 +75,12 @@ impl Room {
             );
             return false;
         }
-        let ev = RoomEvent::Joined {
-            seat: seat.0.into(),
-            player: player.id.to_string(),
-            name: player.name.to_string(),
+        let ev = Event::Joined {
+            seat: seat.wire(),
+            player: (*player.id).into(),
+            name: (*player.name).into(),
         };
-        if let Err(e) = self.emit(vec![ev.text()], None).await {
+        if let Err(e) = self.emit(vec![ev.to_json()], None).await {
             self.shared.lobby.free_seat(&player.id, &self.id);
             self.refuse(&re, &outbox, Code::Server, e.to_string());
             return false;
@@ -192,15 +191,15 @@ impl Room {
             return;
         };
         self.shared.lobby.free_seat(&o.player.id, &self.id);
-        let left = RoomEvent::Left {
-            seat: seat.0.into(),
-        };
-        let _ = self.emit(vec![left.text()], None).await;
+        let left = Event::Left { seat: seat.wire() };
+        let _ = self.emit(vec![left.to_json()], None).await;
         if self.status == Status::Playing && self.seats.is_empty() {
             let result = self.table.abandoned();
-            let ev = self.over_event(result.clone(), Some(("abandoned", None)));
+            let ev = self
+                .over_event(result.clone(), Some((OverReason::Abandoned, None)))
+                .to_json();
             self.result = Some(result);
-            let _ = self.emit(vec![ev.text()], None).await;
+            let _ = self.emit(vec![ev], None).await;
             self.finish();
         }
     }
@@ -240,12 +239,12 @@ impl Room {
             return;
         }
         let salt = self.salt.as_deref().and_then(|s| hex::decode(s).ok());
-        let ev = RoomEvent::Start {
-            position: self.table.position(),
+        let ev = Event::Start {
+            position: self.table.position().into(),
             turn: self.table.turn(),
-            seed_commitment: salt.map(|salt| seed_commitment(self.table.seed(), &salt)),
+            seed_commitment: salt.map(|salt| seed_commitment(self.table.seed(), &salt).into()),
         };
-        if self.emit(vec![ev.text()], None).await.is_err() {
+        if self.emit(vec![ev.to_json()], None).await.is_err() {
             return;
         }
         self.status = Status::Playing;
@@ -265,12 +264,12 @@ impl Room {
             );
             return;
         }
-        let ev = RoomEvent::Chat {
-            seat: seat.map(|s| s.0.into()),
-            name: player.name.to_string(),
-            text,
+        let ev = Event::Chat {
+            seat: seat.map(Seat::wire),
+            name: (*player.name).into(),
+            text: text.into(),
         };
-        if let Err(e) = self.emit(vec![ev.text()], None).await {
+        if let Err(e) = self.emit(vec![ev.to_json()], None).await {
             self.refuse(&re, &outbox, Code::Server, e.to_string());
         }
     }

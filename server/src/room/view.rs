@@ -2,49 +2,55 @@
 //! made them) and the room's line in the lobby.
 
 use super::Room;
-use crate::protocol::{Frame, ReplyTo};
+use crate::protocol::{self, Frame, ReplyTo};
 use crate::system::Seat;
-use serde_json::{json, Map, Value};
+use orion_protocol::{Message, RoomSummary, SeatView, Snapshot};
 use std::sync::Arc;
 
 impl Room {
     /// The room as it is now, for one recipient: `seat` gets his own hidden choices (Algol's
     /// secret man), if he made them, and nobody else's.
     pub(super) fn snapshot(&self, re: &ReplyTo, seat: Option<Seat>) -> Frame {
-        let mut seats = Map::new();
-        for info in self.table.seats() {
-            let v = match self.seats.get(&info.seat) {
-                Some(o) => json!({"player": &*o.player.id, "name": &*o.player.name,
-                                  "colour": info.colour, "connected": o.conn.is_some()}),
-                None => Value::Null,
-            };
-            seats.insert(info.seat.to_string(), v);
-        }
-        let mut body = json!({
-            "t": "snapshot", "room": &*self.id, "seq": self.seq,
-            "game": self.game_id, "options": self.options_json,
-            "status": self.status.as_str(), "seats": seats,
-            "spectators": self.spectators.len(),
-            "position": self.table.position(),
-            "turn": self.table.turn(), "scores": self.table.scores(),
-        });
-        if let Some(result) = self.table.result().or_else(|| self.result.clone()) {
-            body["result"] = result;
-        }
+        let seats = self
+            .table
+            .seats()
+            .iter()
+            .map(|info| {
+                let view = self.seats.get(&info.seat).map(|o| SeatView {
+                    player: o.player.id.to_string(),
+                    name: o.player.name.to_string(),
+                    colour: info.colour.to_string(),
+                    connected: o.conn.is_some(),
+                });
+                (info.seat.wire(), view)
+            })
+            .collect();
+        let mut snapshot = Snapshot {
+            room: self.id.to_string(),
+            seq: self.seq,
+            game: self.game_id.to_string(),
+            options: self.wire_options.clone(),
+            status: self.status,
+            seats,
+            spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),
+            position: self.table.position(),
+            turn: self.table.turn(),
+            scores: self.table.scores(),
+            claims: Vec::new(),
+            result: self.table.result().or_else(|| self.result.clone()),
+            secret: None,
+            prohibited: None,
+            territory: None,
+            out: None,
+            draw: None,
+        };
         // A later occupant of the seat does not see what the last one chose.
         let chooser = seat.filter(|s| {
             let owner = self.secret_owners.get(s);
             owner.is_some() && owner == self.seats.get(s).map(|o| &o.player.id)
         });
-        if let Value::Object(body) = &mut body {
-            body.extend(self.table.view(chooser));
-            if let Some(re) = re {
-                body.insert("re".into(), json!(re));
-            }
-        }
-        // Not yet the crate's `Snapshot`: Orbit's and Orbs's snapshots carry fields it does
-        // not describe (`prohibited`, `territory`, `out`, `draw`, a turn's `phase` …).
-        Frame::from(body.to_string())
+        self.table.view(chooser, &mut snapshot);
+        protocol::reply(re, Message::Snapshot(Box::new(snapshot)))
     }
 
     pub(super) fn publish(&mut self) {
@@ -63,14 +69,17 @@ impl Room {
         if self.published.as_ref() == Some(&seen) {
             return;
         }
-        let mut seats = Map::new();
-        for (info, name) in self.table.seats().iter().zip(&seen.seats) {
-            let name = name.as_ref().map(|n| json!(&**n));
-            seats.insert(info.seat.to_string(), name.unwrap_or(Value::Null));
-        }
-        let summary = json!({"room": &*self.id, "game": self.game_id,
-            "status": self.status.as_str(), "seats": seats,
-            "spectators": self.spectators.len(), "options": self.options_json});
+        let summary = RoomSummary {
+            room: self.id.to_string(),
+            game: self.game_id.to_string(),
+            status: self.status,
+            seats: (self.table.seats().iter().zip(&seen.seats))
+                .map(|(info, name)| (info.seat.wire(), name.as_ref().map(|n| n.to_string())))
+                .collect(),
+            spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),
+            options: self.wire_options.clone(),
+        };
+        let summary = serde_json::to_string(&summary).unwrap_or_default();
         self.published = Some(seen);
         self.shared.lobby.publish(
             &self.id,

@@ -4,16 +4,20 @@
 //! cells, followed by the next `turn` (whose drop, the opening phase, the cells prohibited
 //! for the colour to drop).
 
-use super::{from_map, move_text, option_map};
+use super::{from_map, move_text, option_map, turn_event};
 use crate::clock::Millis;
 use crate::protocol::{Code, Refusal};
 use crate::system::{Applied, GameInfo, GameSystem, Seat, SeatInfo, Table};
 use orion_orbit::{
     position_string, CellSet, End, Game, Move, Outcome, Seat as OrbitSeat, Stone, Turn,
 };
-use orion_protocol::{Request, RoomOptions};
+use orion_protocol::{
+    Event, GameResult, Request, RoomOptions, Scores, Seat as WireSeat, Snapshot, Turn as WireTurn,
+    Winner,
+};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// The game's id on the wire.
 const ID: &str = "orbit";
@@ -175,6 +179,19 @@ fn cells(set: CellSet) -> Vec<String> {
     set.iter().map(|c| c.to_string()).collect()
 }
 
+/// The wire's seat for an Orbit seat.
+fn wire_seat(seat: OrbitSeat) -> WireSeat {
+    match seat {
+        OrbitSeat::S => WireSeat::S,
+        OrbitSeat::N => WireSeat::N,
+    }
+}
+
+/// Something by colour letter (`{"B": …, "W": …}`).
+fn by_letter<T>(black: T, white: T) -> BTreeMap<String, T> {
+    [("B".to_string(), black), ("W".to_string(), white)].into()
+}
+
 impl OrbitTable {
     /// The colour to drop now, if a drop is due.
     fn colour_to_drop(&self) -> Option<Stone> {
@@ -190,41 +207,48 @@ impl OrbitTable {
     }
 
     /// Territory by seat (both 0 until the colours are chosen).
-    fn scores_of(&self, territory: orion_orbit::ByStone<u32>) -> Map<String, Value> {
-        let mut scores = Map::new();
-        for seat in OrbitSeat::ALL {
-            let points = Stone::ALL
-                .into_iter()
-                .find(|&c| self.game.holder(c) == Some(seat))
-                .map_or(0, |c| territory[c]);
-            scores.insert(seat.to_string(), json!(points));
-        }
-        scores
+    fn scores_of(&self, territory: orion_orbit::ByStone<u32>) -> Scores {
+        OrbitSeat::ALL
+            .into_iter()
+            .map(|seat| {
+                let points = Stone::ALL
+                    .into_iter()
+                    .find(|&c| self.game.holder(c) == Some(seat))
+                    .map_or(0, |c| territory[c]);
+                (wire_seat(seat), points)
+            })
+            .collect()
     }
 
     /// The `result` of a game over by the rules.
-    fn result_of(&self, outcome: &Outcome) -> Value {
-        let winner = outcome
-            .winner
-            .and_then(|c| self.game.holder(c))
-            .map(|s| s.to_string());
+    fn result_of(&self, outcome: &Outcome) -> GameResult {
+        let winner = outcome.winner.and_then(|c| self.game.holder(c));
         let end = match outcome.end {
             End::Passes => "passes",
             End::DropLimit => "drop_limit",
         };
-        json!({"winner": winner, "scores": self.scores_of(outcome.territory),
-               "territory": {"B": outcome.territory.black, "W": outcome.territory.white},
-               "end": end})
+        self.result_with(winner, outcome.territory, end)
     }
 
     /// The `result` of a game the server ends: `winner` (or none) with the territory as it
     /// stands.
-    fn decided(&self, winner: Option<OrbitSeat>, end: &str) -> Value {
-        let territory = self.game.territory();
-        json!({"winner": winner.map(|s| s.to_string()),
-               "scores": self.scores_of(territory),
-               "territory": {"B": territory.black, "W": territory.white},
-               "end": end})
+    fn decided(&self, winner: Option<OrbitSeat>, end: &str) -> GameResult {
+        self.result_with(winner, self.game.territory(), end)
+    }
+
+    fn result_with(
+        &self,
+        winner: Option<OrbitSeat>,
+        territory: orion_orbit::ByStone<u32>,
+        end: &str,
+    ) -> GameResult {
+        GameResult {
+            winner: winner.map(|s| Winner::seat(wire_seat(s))),
+            scores: self.scores_of(territory),
+            reveals: None,
+            end: Some(end.to_string()),
+            territory: Some(by_letter(territory.black, territory.white)),
+        }
     }
 
     fn is_over(&self) -> bool {
@@ -285,24 +309,27 @@ impl Table for OrbitTable {
         if let Move::Choose(colour) = mv {
             self.seats = seats(Some((colour.other(), colour)));
         }
-        let mut ev = json!({"kind": "move", "seat": seat.to_string(), "move": mv.to_string(),
-            "colour": letter(effect.colour),
-            "position": position_string(self.game.board()),
-            "removed": cells(effect.removed)});
-        if timeout {
-            ev["timeout"] = json!(true);
-        }
+        let ev = Event::Move {
+            seat: wire_seat(seat),
+            mv: mv.to_string().into(),
+            position: position_string(self.game.board()).into(),
+            removed: effect
+                .removed
+                .iter()
+                .map(|c| c.to_string().into())
+                .collect(),
+            colour: Some(letter(effect.colour).into()),
+            out: None,
+            timeout,
+            forced: false,
+        };
         let mut applied = Applied {
-            events: vec![ev.to_string()],
+            events: vec![ev.to_json()],
             ..Applied::default()
         };
         match &effect.outcome {
             Some(outcome) => applied.over = Some(self.result_of(outcome)),
-            None => {
-                let mut turn = self.turn();
-                turn["kind"] = json!("turn");
-                applied.events.push(turn.to_string());
-            }
+            None => applied.events.push(turn_event(self.turn()).to_json()),
         }
         Ok(applied)
     }
@@ -311,13 +338,13 @@ impl Table for OrbitTable {
         TIMEOUT
     }
 
-    fn position(&self) -> Value {
-        json!(position_string(self.game.board()))
+    fn position(&self) -> String {
+        position_string(self.game.board())
     }
 
-    fn turn(&self) -> Value {
+    fn turn(&self) -> WireTurn {
         // Every turn names a seat (PROTOCOL.md), so a finished game names the last mover's.
-        let seat = self.mover().0;
+        let seat = self.mover().wire();
         let (phase, drop) = match self.game.turn() {
             Turn::Opening { drop, .. } => ("opening", Some(drop)),
             Turn::Choice => ("choice", None),
@@ -326,53 +353,50 @@ impl Table for OrbitTable {
         };
         let colour = self.colour_to_drop();
         // `clicks` and `used` are every turn's fields (PROTOCOL.md); a drop is no click.
-        let mut turn = json!({"seat": seat, "clicks": null, "used": 0,
-            "round": self.round(), "phase": phase,
-            "colour": colour.map(letter),
-            "prohibited": colour.map(|c| self.prohibited(c)).unwrap_or_default()});
-        if let Some(drop) = drop {
-            turn["drop"] = json!(drop);
+        WireTurn {
+            seat,
+            clicks: None,
+            used: 0,
+            round: self.round(),
+            target: None,
+            phase: Some(phase.to_string()),
+            colour: Some(colour.map(|c| letter(c).to_string())),
+            prohibited: Some(colour.map(|c| self.prohibited(c)).unwrap_or_default()),
+            drop: drop.map(u32::from),
         }
-        turn
     }
 
-    fn scores(&self) -> Map<String, Value> {
+    fn scores(&self) -> Scores {
         self.scores_of(self.game.territory())
     }
 
-    fn view(&self, _viewer: Option<Seat>) -> Map<String, Value> {
-        let territory = self.game.territory();
-        let mut view = Map::new();
+    fn view(&self, _viewer: Option<Seat>, snapshot: &mut Snapshot) {
         // Every snapshot lists the chains open to claims (PROTOCOL.md): Orbit has none.
-        view.insert("claims".into(), json!([]));
-        view.insert(
-            "prohibited".into(),
-            json!({"B": self.prohibited(Stone::Black), "W": self.prohibited(Stone::White)}),
-        );
-        view.insert(
-            "territory".into(),
-            json!({"B": territory.black, "W": territory.white}),
-        );
-        view
+        let territory = self.game.territory();
+        snapshot.prohibited = Some(by_letter(
+            self.prohibited(Stone::Black),
+            self.prohibited(Stone::White),
+        ));
+        snapshot.territory = Some(by_letter(territory.black, territory.white));
     }
 
-    fn result(&self) -> Option<Value> {
+    fn result(&self) -> Option<GameResult> {
         if let Some(loser) = self.lost_on_time {
             return Some(self.decided(Some(loser.other()), "time"));
         }
         self.game.outcome().map(|o| self.result_of(&o))
     }
 
-    fn forfeit(&self, seat: Seat) -> Value {
+    fn forfeit(&self, seat: Seat) -> GameResult {
         let winner = orbit_seat(seat).ok().map(OrbitSeat::other);
         self.decided(winner, "time")
     }
 
-    fn abandoned(&self) -> Value {
+    fn abandoned(&self) -> GameResult {
         self.decided(None, "abandoned")
     }
 
-    fn hidden_choice(&self, _event: &Value) -> Option<Seat> {
+    fn hidden_choice(&self, _event: &Event<'_>) -> Option<Seat> {
         None
     }
 
@@ -390,6 +414,12 @@ impl Table for OrbitTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    /// A value as its JSON, to look at its wire fields.
+    fn wire<T: Serialize>(v: T) -> Value {
+        serde_json::to_value(v).unwrap()
+    }
 
     fn table() -> Box<dyn Table> {
         let orbit = Orbit::new();
@@ -409,7 +439,7 @@ mod tests {
         for mv in ["e5", "k10", "e4"] {
             play(&mut t, "S", mv);
         }
-        assert_eq!(t.turn()["phase"], "choice");
+        assert_eq!(t.turn().phase.as_deref(), Some("choice"));
         let chose = play(&mut t, "N", "white");
         let ev: Value = serde_json::from_str(&chose.events[0]).unwrap();
         assert_eq!(ev["colour"], "W");
@@ -428,7 +458,7 @@ mod tests {
             "e5 is prohibited for black: it lies in white's orbit"
         );
         play(&mut t, "S", "pass");
-        let over = play(&mut t, "N", "pass").over.unwrap();
+        let over = wire(play(&mut t, "N", "pass").over.unwrap());
         assert_eq!(over["winner"], "N");
         assert_eq!(over["scores"], json!({"S": 0, "N": 1}));
     }
@@ -436,7 +466,7 @@ mod tests {
     #[test]
     fn a_timeout_passes_in_play_and_loses_in_the_opening() {
         let mut t = table();
-        let lost = play(&mut t, "S", TIMEOUT).over.unwrap();
+        let lost = wire(play(&mut t, "S", TIMEOUT).over.unwrap());
         assert_eq!(lost["winner"], "N");
         assert_eq!(lost["end"], "time");
         assert!(t.apply(Seat("S"), "a1", 0).is_err());

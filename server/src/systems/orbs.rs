@@ -5,7 +5,7 @@
 //! out, followed by a `pass` (a `move` event, `move` `pass`) for each seat passed over, and
 //! the next `turn`.
 
-use super::{from_map, move_text, option_map};
+use super::{from_map, move_text, option_map, turn_event};
 use crate::clock::Millis;
 use crate::protocol::{Code, Refusal};
 use crate::system::{Applied, GameInfo, GameSystem, Seat, SeatInfo, Table};
@@ -13,9 +13,12 @@ use orion_orbs::{
     Colour, Draw, DrawError, Game, Hole, HoleSet, Move, Opening, Options, Outcome, Position,
     Seat as OrbsSeat, Winner,
 };
-use orion_protocol::{Request, RoomOptions};
+use orion_protocol::{
+    DrawOffer, Event, GameResult, Request, RoomOptions, Scores, Seat as WireSeat, Snapshot, Turn,
+    Winner as WireWinner,
+};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 /// The game's id on the wire.
 const ID: &str = "orbs";
@@ -232,17 +235,31 @@ fn letter(colour: Colour) -> &'static str {
     }
 }
 
-/// Seat names as on the wire.
-fn names(seats: &[OrbsSeat]) -> Vec<&'static str> {
-    seats.iter().map(|s| s.name()).collect()
+/// The wire's seat for an Orbs seat (Orbs's seats are compass points, as the wire's).
+fn wire_seat(seat: OrbsSeat) -> WireSeat {
+    seat_of(seat).wire()
+}
+
+/// Seats as on the wire.
+fn names(seats: &[OrbsSeat]) -> Vec<WireSeat> {
+    seats.iter().map(|&s| wire_seat(s)).collect()
 }
 
 /// A winner as on the wire: a seat, or a team `S+N`.
-fn winner_text(winner: Winner) -> String {
+fn wire_winner(winner: Winner) -> WireWinner {
     match winner {
-        Winner::Seat(s) => s.to_string(),
-        Winner::Team(a, b) => format!("{a}+{b}"),
+        Winner::Seat(s) => WireWinner::seat(wire_seat(s)),
+        Winner::Team(a, b) => {
+            WireWinner::team([a, b].map(wire_seat)).unwrap_or(WireWinner::seat(wire_seat(a)))
+        }
     }
+}
+
+/// Why a seat passed: its turn clock ran out, or it had no legal move.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Timeout,
+    Forced,
 }
 
 /// A refusal of a draw offer or acceptance.
@@ -256,12 +273,18 @@ fn draw_refusal(e: DrawError) -> Refusal {
 
 impl OrbsTable {
     /// The `result` object: the winner (or none) and orbs left per seat, and how it ended.
-    fn result_of(&self, winner: Option<Winner>, end: &str) -> Value {
-        json!({"winner": winner.map(winner_text), "scores": self.scores(), "end": end})
+    fn result_of(&self, winner: Option<Winner>, end: &str) -> GameResult {
+        GameResult {
+            winner: winner.map(wire_winner),
+            scores: self.scores(),
+            reveals: None,
+            end: Some(end.to_string()),
+            territory: None,
+        }
     }
 
     /// The `result` of a game over by the rules.
-    fn outcome_result(&self, outcome: Outcome) -> Value {
+    fn outcome_result(&self, outcome: Outcome) -> GameResult {
         match outcome {
             Outcome::Win(w) => self.result_of(Some(w), "win"),
             Outcome::Draw(draw) => self.result_of(
@@ -279,26 +302,29 @@ impl OrbsTable {
 
     /// A `pass` as a `move` event (as Orbit's passes are): `why` is `timeout` (the turn
     /// clock ran out) or `forced` (the seat had no legal move and was passed over).
-    fn pass_event(&self, seat: OrbsSeat, why: &str) -> String {
-        let mut ev = json!({"kind": "move", "seat": seat.name(), "move": "pass",
-            "position": self.game.position().to_string(), "removed": [], "out": []});
-        ev[why] = json!(true);
-        ev.to_string()
+    fn pass_event(&self, seat: OrbsSeat, why: Pass) -> String {
+        Event::Move {
+            seat: wire_seat(seat),
+            mv: "pass".into(),
+            position: self.game.position().to_string().into(),
+            removed: Vec::new(),
+            colour: None,
+            out: Some(Vec::new()),
+            timeout: why == Pass::Timeout,
+            forced: why == Pass::Forced,
+        }
+        .to_json()
     }
 
     /// Ends what an action did: a `pass` for each seat passed over, then the next `turn` or
     /// the result.
     fn settle(&self, applied: &mut Applied, passed: &[OrbsSeat]) {
         for &s in passed {
-            applied.events.push(self.pass_event(s, "forced"));
+            applied.events.push(self.pass_event(s, Pass::Forced));
         }
         match self.game.outcome() {
             Some(outcome) => applied.over = Some(self.outcome_result(outcome)),
-            None => {
-                let mut turn = self.turn();
-                turn["kind"] = json!("turn");
-                applied.events.push(turn.to_string());
-            }
+            None => applied.events.push(turn_event(self.turn()).to_json()),
         }
     }
 
@@ -354,11 +380,12 @@ impl Table for OrbsTable {
                 self.game.offer_draw(seat)
             }
             .map_err(draw_refusal)?;
-            applied.events.push(
-                json!({"kind": "draw", "seat": seat.name(), "accept": accept,
-                       "agreed": names(&self.game.draw_agreed())})
-                .to_string(),
-            );
+            let ev = Event::Draw {
+                seat: wire_seat(seat),
+                accept,
+                agreed: names(&self.game.draw_agreed()),
+            };
+            applied.events.push(ev.to_json());
             if let Some(outcome) = self.game.outcome() {
                 applied.over = Some(self.outcome_result(outcome));
             }
@@ -378,7 +405,7 @@ impl Table for OrbsTable {
                 .pass()
                 .map_err(|e| Refusal::new(Code::Illegal, e.to_string()))?;
             self.turns += 1;
-            applied.events.push(self.pass_event(seat, "timeout"));
+            applied.events.push(self.pass_event(seat, Pass::Timeout));
             self.settle(&mut applied, &passed);
             return Ok(applied);
         }
@@ -390,13 +417,21 @@ impl Table for OrbsTable {
             .play(mv)
             .map_err(|e| Refusal::new(Code::Illegal, e.to_string()))?;
         self.turns += 1;
-        let removed: Vec<String> = effect.removed.iter().map(|h| h.to_string()).collect();
-        applied.events.push(
-            json!({"kind": "move", "seat": seat.name(), "move": mv.to_string(),
-                   "position": self.game.position().to_string(), "removed": removed,
-                   "out": names(&effect.out)})
-            .to_string(),
-        );
+        let ev = Event::Move {
+            seat: wire_seat(seat),
+            mv: mv.to_string().into(),
+            position: self.game.position().to_string().into(),
+            removed: effect
+                .removed
+                .iter()
+                .map(|h| h.to_string().into())
+                .collect(),
+            colour: None,
+            out: Some(names(&effect.out)),
+            timeout: false,
+            forced: false,
+        };
+        applied.events.push(ev.to_json());
         self.settle(&mut applied, &effect.passed);
         Ok(applied)
     }
@@ -405,51 +440,54 @@ impl Table for OrbsTable {
         TIMEOUT
     }
 
-    fn position(&self) -> Value {
-        json!(self.game.position().to_string())
+    fn position(&self) -> String {
+        self.game.position().to_string()
     }
 
-    fn turn(&self) -> Value {
+    fn turn(&self) -> Turn {
         // `clicks` and `used` are every turn's fields (PROTOCOL.md); a step is no click.
         // Every turn names a seat, so a finished game names the first seat.
-        json!({"seat": self.mover().0, "clicks": null, "used": 0,
-               "round": self.round()})
-    }
-
-    fn scores(&self) -> Map<String, Value> {
-        let mut scores = Map::new();
-        for &s in self.game.seats() {
-            let left = self
-                .game
-                .colour_of(s)
-                .map_or(0, |c| self.game.position().count(c));
-            scores.insert(s.to_string(), json!(left));
+        Turn {
+            seat: self.mover().wire(),
+            clicks: None,
+            used: 0,
+            round: self.round(),
+            target: None,
+            phase: None,
+            colour: None,
+            prohibited: None,
+            drop: None,
         }
-        scores
     }
 
-    fn view(&self, _viewer: Option<Seat>) -> Map<String, Value> {
-        let mut view = Map::new();
+    fn scores(&self) -> Scores {
+        self.game
+            .seats()
+            .iter()
+            .map(|&s| {
+                let left = self
+                    .game
+                    .colour_of(s)
+                    .map_or(0, |c| self.game.position().count(c));
+                (wire_seat(s), u32::try_from(left).unwrap_or(u32::MAX))
+            })
+            .collect()
+    }
+
+    fn view(&self, _viewer: Option<Seat>, snapshot: &mut Snapshot) {
         // Every snapshot lists the chains open to claims (PROTOCOL.md): Orbs has none.
-        view.insert("claims".into(), json!([]));
-        view.insert("out".into(), json!(names(&self.game.out())));
+        snapshot.out = Some(names(&self.game.out()));
         let agreed = self.game.draw_agreed();
-        view.insert(
-            "draw".into(),
-            if agreed.is_empty() {
-                Value::Null
-            } else {
-                json!({"agreed": names(&agreed)})
-            },
-        );
-        view
+        snapshot.draw = Some((!agreed.is_empty()).then(|| DrawOffer {
+            agreed: names(&agreed),
+        }));
     }
 
-    fn result(&self) -> Option<Value> {
+    fn result(&self) -> Option<GameResult> {
         self.game.outcome().map(|o| self.outcome_result(o))
     }
 
-    fn forfeit(&self, seat: Seat) -> Value {
+    fn forfeit(&self, seat: Seat) -> GameResult {
         let loser = orbs_seat(seat).ok();
         let others: Vec<Winner> = self
             .sides_left()
@@ -463,11 +501,11 @@ impl Table for OrbsTable {
         self.result_of(winner, "time")
     }
 
-    fn abandoned(&self) -> Value {
+    fn abandoned(&self) -> GameResult {
         self.result_of(None, "abandoned")
     }
 
-    fn hidden_choice(&self, _event: &Value) -> Option<Seat> {
+    fn hidden_choice(&self, _event: &Event<'_>) -> Option<Seat> {
         None
     }
 
@@ -484,6 +522,7 @@ impl Table for OrbsTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn options(v: Value) -> Result<Value, Refusal> {
         let orbs = Orbs::new();
@@ -536,13 +575,14 @@ mod tests {
         let t = orbs
             .table(game, &typed(options(json!({"players": 3})).unwrap()), 1)
             .unwrap();
-        assert_eq!(t.forfeit(Seat("S"))["winner"], Value::Null);
+        let winner = |t: &dyn Table, seat| t.forfeit(Seat(seat)).winner.map(|w| w.to_string());
+        assert_eq!(winner(&*t, "S"), None);
         let t = orbs
             .table(game, &typed(options(json!({})).unwrap()), 1)
             .unwrap();
-        assert_eq!(t.forfeit(Seat("S"))["winner"], "N");
+        assert_eq!(winner(&*t, "S").as_deref(), Some("N"));
         let teams = options(json!({"players": 4, "teams": true})).unwrap();
         let t = orbs.table(game, &typed(teams), 1).unwrap();
-        assert_eq!(t.forfeit(Seat("SW"))["winner"], "NW+SE");
+        assert_eq!(winner(&*t, "SW").as_deref(), Some("NW+SE"));
     }
 }

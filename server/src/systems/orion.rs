@@ -1,18 +1,19 @@
 //! ORION as a game system: its twelve games and twelve puzzles (the `orion-engine` crate)
 //! behind the core's seam. The only file of the server that names the engine: it turns game
 //! requests into action text, options into the engine's, and engine events into their wire
-//! form (serialized straight from the event, as one is made for every click).
+//! form (the crate's `Event`, serialized once per event).
 
 use crate::protocol::{Code, Refusal};
 use crate::system::{Applied, GameInfo, GameSystem, Seat, SeatInfo, Table};
 use orion_engine::{
-    games, parse_click, parse_piece, parse_slot, position_string, Action, ClaimWindow, Click,
-    Colour, Event, Game, Millis, Options, Outcome, Piece, Position, PuzzleProgress, Rules,
-    Seat as EngineSeat, Slot, SlotSet, Winner,
+    games, parse_click, parse_piece, parse_slot, position_string, Action, ClaimWindow, Colour,
+    Event, Game, Millis, Options, Outcome, Rules, Seat as EngineSeat, SlotSet, Winner,
 };
-use orion_protocol::{ClaimWindow as WireWindow, Request, RoomOptions};
-use serde::Serialize;
-use serde_json::{json, Map, Value};
+use orion_protocol::{
+    Claim, ClaimWindow as WireWindow, Event as WireEvent, GameResult, Request, Reveal, RoomOptions,
+    Scores, Seat as WireSeat, Snapshot, Text, Turn, Winner as WireWinner,
+};
+use std::borrow::Cow;
 use std::fmt;
 
 /// The engine's options from a room's game options: what is left out is the game's
@@ -262,51 +263,58 @@ impl Table for OrionTable {
         "timeout"
     }
 
-    fn position(&self) -> Value {
-        position(self.game.position())
+    fn position(&self) -> String {
+        position_string(self.game.position())
     }
 
-    fn turn(&self) -> Value {
+    fn turn(&self) -> Turn {
         let (clicks, used) = self.game.clicks();
-        let mut turn = json!({"seat": seat(self.game.mover()), "clicks": clicks,
-                              "used": used, "round": self.game.round()});
+        let mut turn = Turn {
+            seat: wire_seat(self.game.mover()),
+            clicks,
+            used: used.into(),
+            round: self.game.round(),
+            target: None,
+            phase: None,
+            colour: None,
+            prohibited: None,
+            drop: None,
+        };
+        // A puzzle: `used` is the clicks made so far (the whole puzzle is one move with no
+        // clicks limit, so `clicks` stays null) and `target` the booklet's count (Aquarius:
+        // tries made, of five).
         if let Some(progress) = self.game.progress() {
-            puzzle_turn(&mut turn, &progress);
+            turn.used = progress.clicks;
+            turn.target = Some(progress.target);
         }
         turn
     }
 
-    fn scores(&self) -> Map<String, Value> {
-        let mut scores = Map::new();
-        for (s, points) in self.game.scores() {
-            scores.insert(s.to_string(), json!(points));
-        }
-        scores
+    fn scores(&self) -> Scores {
+        scores(&self.game.scores())
     }
 
-    fn view(&self, viewer: Option<Seat>) -> Map<String, Value> {
-        let mut view = Map::new();
-        let claims: Vec<Value> = self
+    fn view(&self, viewer: Option<Seat>, snapshot: &mut Snapshot) {
+        snapshot.claims = self
             .game
             .open_claims()
             .into_iter()
-            .map(|(c, until)| json!({"colour": colour(c), "until": until}))
+            .map(|(c, until)| Claim {
+                colour: c.letter().to_string(),
+                until,
+            })
             .collect();
-        view.insert("claims".into(), Value::Array(claims));
-        let secret = viewer
+        snapshot.secret = viewer
             .and_then(|s| EngineSeat::parse(s.0))
-            .and_then(|s| self.game.secret(s));
-        if let Some(piece) = secret {
-            view.insert("secret".into(), json!(piece.to_string()));
-        }
-        view
+            .and_then(|s| self.game.secret(s))
+            .map(|piece| piece.to_string());
     }
 
-    fn result(&self) -> Option<Value> {
+    fn result(&self) -> Option<GameResult> {
         self.game.outcome().map(result)
     }
 
-    fn forfeit(&self, loser: Seat) -> Value {
+    fn forfeit(&self, loser: Seat) -> GameResult {
         let loser = EngineSeat::parse(loser.0).and_then(|s| self.game.colour_of(s));
         let others: Vec<_> = self
             .game
@@ -323,20 +331,16 @@ impl Table for OrionTable {
         result_of(winner, &self.game.scores())
     }
 
-    fn abandoned(&self) -> Value {
+    fn abandoned(&self) -> GameResult {
         result_of(None, &self.game.scores())
     }
 
-    fn hidden_choice(&self, event: &Value) -> Option<Seat> {
+    fn hidden_choice(&self, event: &WireEvent<'_>) -> Option<Seat> {
         // Algol's secret man: the `secret` event carries the commitment, never the man.
-        (event["kind"] == "secret")
-            .then(|| {
-                event["seat"]
-                    .as_str()
-                    .and_then(EngineSeat::parse)
-                    .map(seat_of)
-            })
-            .flatten()
+        match event {
+            WireEvent::Secret { seat, .. } => EngineSeat::parse(seat.as_str()).map(seat_of),
+            _ => None,
+        }
     }
 
     fn clone_table(&self) -> Box<dyn Table> {
@@ -347,75 +351,71 @@ impl Table for OrionTable {
     }
 }
 
-/// A seat as sent on the wire.
-fn seat(seat: EngineSeat) -> Value {
-    Value::String(seat.to_string())
+/// The wire's seat for an engine seat.
+fn wire_seat(seat: EngineSeat) -> WireSeat {
+    match seat {
+        EngineSeat::S => WireSeat::S,
+        EngineSeat::W => WireSeat::W,
+        EngineSeat::N => WireSeat::N,
+        EngineSeat::E => WireSeat::E,
+    }
 }
 
-/// A colour as sent on the wire: its letter, as in position strings.
-fn colour(colour: Colour) -> Value {
-    Value::String(colour.letter().to_string())
+/// Points by seat.
+fn scores(scores: &[(EngineSeat, u32)]) -> Scores {
+    scores.iter().map(|&(s, p)| (wire_seat(s), p)).collect()
 }
 
-/// A position as its position string.
-fn position(position: &Position) -> Value {
-    Value::String(position_string(position))
-}
-
-/// The `result` object of an `over` event or a snapshot; with Algol's secrets revealed so
-/// anyone can check them against the commitments.
-fn result(outcome: &Outcome) -> Value {
-    let mut v = result_of(outcome.winner, &outcome.scores);
+/// The `result` of an `over` event or a snapshot; with Algol's secrets revealed so anyone
+/// can check them against the commitments.
+fn result(outcome: &Outcome) -> GameResult {
+    let mut r = result_of(outcome.winner, &outcome.scores);
     if !outcome.reveals.is_empty() {
-        v["reveals"] = Value::Array(
+        r.reveals = Some(
             outcome
                 .reveals
                 .iter()
-                .map(|r| {
-                    json!({"seat": seat(r.seat), "piece": r.piece.to_string(),
-                           "salt": r.salt, "commitment": r.commitment})
+                .map(|r| Reveal {
+                    seat: wire_seat(r.seat),
+                    piece: r.piece.to_string(),
+                    salt: r.salt.clone(),
+                    commitment: r.commitment.clone(),
                 })
                 .collect(),
         );
     }
-    v
+    r
 }
 
-/// The `result` object for a result the server decides (time, abandonment).
-fn result_of(winner: Option<Winner>, scores: &[(EngineSeat, u32)]) -> Value {
-    let outcome_scores = scores;
-    let winner = match winner {
-        None => Value::Null,
-        Some(Winner::Seat(s)) => seat(s),
-        Some(w @ Winner::Team(..)) => Value::String(w.to_string()),
-    };
-    let mut scores = Map::new();
-    for (s, points) in outcome_scores {
-        scores.insert(s.to_string(), json!(points));
+/// The `result` for a result the server decides (time, abandonment).
+fn result_of(winner: Option<Winner>, points: &[(EngineSeat, u32)]) -> GameResult {
+    GameResult {
+        winner: winner.and_then(|w| match w {
+            Winner::Seat(s) => Some(WireWinner::seat(wire_seat(s))),
+            Winner::Team(a, b) => WireWinner::team([a, b].map(wire_seat)),
+        }),
+        scores: scores(points),
+        reveals: None,
+        end: None,
+        territory: None,
     }
-    json!({"winner": winner, "scores": scores})
 }
 
-/// Adds a puzzle's progress to a `turn` object: `used` becomes the clicks made so far (the
-/// whole puzzle is one move with no clicks limit, so `clicks` stays null) and `target` is the
-/// booklet's count (Aquarius: tries made, of five).
-fn puzzle_turn(turn: &mut Value, progress: &PuzzleProgress) {
-    turn["used"] = json!(progress.clicks);
-    turn["target"] = json!(progress.target);
-}
-
-/// The `ev` object of an engine event, serialized straight from the event: it is made for
-/// every click, so it skips the `Value` tree (and its sorted map) the other frames use.
+/// The `ev` object of an engine event, serialized once from the crate's `Event` (slot names
+/// borrowed; the position string made once), then shared by every member.
 fn engine_event(event: &Event) -> String {
+    let names = |set: SlotSet| -> Vec<Text<'static>> {
+        set.into_iter().map(|s| Cow::Borrowed(s.name())).collect()
+    };
     let wire = match event {
         Event::Click {
             seat,
             click,
             position,
-        } => Wire::Click {
-            seat: seat.letter(),
-            click: Shown(click),
-            position: position_string(position),
+        } => WireEvent::Click {
+            seat: wire_seat(*seat),
+            click: click.to_string().into(),
+            position: position_string(position).into(),
         },
         Event::Place {
             seat,
@@ -423,38 +423,43 @@ fn engine_event(event: &Event) -> String {
             piece,
             from,
             position,
-        } => Wire::Place {
-            seat: seat.letter(),
-            slot: slot.name(),
-            piece: Shown(piece),
-            from: from.map(Slot::name),
-            position: position_string(position),
+        } => WireEvent::Place {
+            seat: wire_seat(*seat),
+            slot: Cow::Borrowed(slot.name()),
+            piece: piece.to_string().into(),
+            from: from.map(|f| Cow::Borrowed(f.name())),
+            position: position_string(position).into(),
         },
-        Event::Eligible { slots } => Wire::Eligible {
+        Event::Eligible { slots } => WireEvent::Eligible {
             slots: names(*slots),
         },
-        Event::Roll { seat, value } => Wire::Roll {
-            seat: seat.letter(),
+        Event::Roll { seat, value } => WireEvent::Roll {
+            seat: wire_seat(*seat),
             value: *value,
         },
         Event::Turn {
             seat,
             clicks,
             round,
-        } => Wire::Turn {
-            seat: seat.letter(),
+        } => WireEvent::Turn {
+            seat: wire_seat(*seat),
             clicks: *clicks,
             round: *round,
+            used: None,
+            phase: None,
+            colour: None,
+            prohibited: None,
+            drop: None,
         },
         Event::Chain {
             colour,
             claim_until,
-        } => Wire::Chain {
-            colour: colour.letter(),
+        } => WireEvent::Chain {
+            colour: Cow::Borrowed(colour_letter(*colour)),
             claim_until: *claim_until,
         },
-        Event::Claim { seat, ok } => Wire::Claim {
-            seat: seat.letter(),
+        Event::Claim { seat, ok } => WireEvent::Claim {
+            seat: wire_seat(*seat),
             ok: *ok,
         },
         Event::Capture {
@@ -462,19 +467,23 @@ fn engine_event(event: &Event) -> String {
             slots,
             points,
             position,
-        } => Wire::Capture {
-            seat: seat.letter(),
+        } => WireEvent::Capture {
+            seat: wire_seat(*seat),
             slots: names(*slots),
             points: *points,
-            position: position_string(position),
+            position: position_string(position).into(),
         },
-        Event::Over { outcome } => Wire::Over {
+        Event::Over { outcome } => WireEvent::Over {
             result: result(outcome),
+            seed: None,
+            salt: None,
+            reason: None,
+            seat: None,
         },
         // Only the commitment is public; the piece stays with the engine and its owner.
-        Event::Secret { seat, commitment } => Wire::Secret {
-            seat: seat.letter(),
-            commitment,
+        Event::Secret { seat, commitment } => WireEvent::Secret {
+            seat: wire_seat(*seat),
+            commitment: Cow::Borrowed(commitment),
         },
         Event::Challenge {
             seat,
@@ -482,12 +491,12 @@ fn engine_event(event: &Event) -> String {
             hit,
             removed,
             position,
-        } => Wire::Challenge {
-            seat: seat.letter(),
-            piece: Shown(piece),
+        } => WireEvent::Challenge {
+            seat: wire_seat(*seat),
+            piece: piece.to_string().into(),
             hit: *hit,
             removed: names(*removed),
-            position: position_string(position),
+            position: position_string(position).into(),
         },
         Event::Try {
             seat,
@@ -496,97 +505,16 @@ fn engine_event(event: &Event) -> String {
             chain,
             tries,
             hits,
-        } => Wire::Try {
-            seat: seat.letter(),
-            click: Shown(click),
+        } => WireEvent::Try {
+            seat: wire_seat(*seat),
+            click: click.to_string().into(),
             hit: *hit,
             chain: names(*chain),
             tries: *tries,
             hits: *hits,
         },
     };
-    // Strings, numbers and a `Value`: nothing here can fail to serialize.
-    serde_json::to_string(&wire).unwrap_or_default()
-}
-
-/// An engine event as it goes on the wire (PROTOCOL.md, "Events").
-#[derive(Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum Wire<'a> {
-    Click {
-        seat: char,
-        click: Shown<'a, Click>,
-        position: String,
-    },
-    Place {
-        seat: char,
-        slot: &'static str,
-        piece: Shown<'a, Piece>,
-        from: Option<&'static str>,
-        position: String,
-    },
-    Eligible {
-        slots: Vec<&'static str>,
-    },
-    Roll {
-        seat: char,
-        value: u8,
-    },
-    Turn {
-        seat: char,
-        clicks: Option<u8>,
-        round: u32,
-    },
-    Chain {
-        colour: char,
-        claim_until: Option<Millis>,
-    },
-    Claim {
-        seat: char,
-        ok: bool,
-    },
-    Capture {
-        seat: char,
-        slots: Vec<&'static str>,
-        points: u32,
-        position: String,
-    },
-    Over {
-        result: Value,
-    },
-    Secret {
-        seat: char,
-        commitment: &'a str,
-    },
-    Challenge {
-        seat: char,
-        piece: Shown<'a, Piece>,
-        hit: bool,
-        removed: Vec<&'static str>,
-        position: String,
-    },
-    Try {
-        seat: char,
-        click: Shown<'a, Click>,
-        hit: bool,
-        chain: Vec<&'static str>,
-        tries: u8,
-        hits: u8,
-    },
-}
-
-/// A value serialized as the string its `Display` prints.
-struct Shown<'a, T>(&'a T);
-
-impl<T: fmt::Display> Serialize for Shown<'_, T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self.0)
-    }
-}
-
-/// A slot set as canonical slot names.
-fn names(set: SlotSet) -> Vec<&'static str> {
-    set.into_iter().map(Slot::name).collect()
+    wire.to_json()
 }
 
 /// An action as one line of text: `click C4R R7`, `place C1s A1e`, `end`, `roll`, …
@@ -647,6 +575,7 @@ fn decode_action(text: &str) -> Option<Action> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Value};
 
     #[test]
     fn engine_events_keep_their_wire_fields() {

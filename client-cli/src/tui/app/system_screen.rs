@@ -204,7 +204,7 @@ impl App {
                 }
                 out.push(Line::from(l));
             }
-            Status::Finished => {
+            Status::Finished | Status::Closed => {
                 let l = match room.view.result.as_ref().and_then(|r| r.winner.as_ref()) {
                     Some(w) => format!("game over · {} wins", room.winner_name(&w.to_string())),
                     None => "game over · a draw".to_string(),
