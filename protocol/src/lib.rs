@@ -8,6 +8,8 @@
 //! sent but may be `null` must be present. Extra fields are ignored (a server may add some).
 
 mod code;
+#[cfg(feature = "engine")]
+pub mod engine;
 mod event;
 mod fields;
 mod message;

@@ -6,14 +6,16 @@
 use crate::protocol::{Code, Refusal};
 use crate::system::{Applied, GameInfo, GameSystem, Seat, SeatInfo, Table};
 use orion_engine::{
-    games, parse_click, parse_piece, parse_slot, position_string, Action, ClaimWindow, Colour,
-    Event, Game, Millis, Options, Outcome, Rules, Seat as EngineSeat, SlotSet, Winner,
+    games, parse_click, parse_piece, parse_slot, position_string, Action, ClaimWindow, Event, Game,
+    Millis, Options, Rules, Seat as EngineSeat, Winner,
+};
+use orion_protocol::engine::{
+    colour_letter, event as wire_event, result, result_of, scores, wire_seat,
 };
 use orion_protocol::{
-    Claim, ClaimWindow as WireWindow, Event as WireEvent, GameResult, Request, Reveal, RoomOptions,
-    Scores, Seat as WireSeat, Snapshot, Text, Turn, Winner as WireWinner,
+    Claim, ClaimWindow as WireWindow, Event as WireEvent, GameResult, Request, RoomOptions, Scores,
+    Snapshot, Turn,
 };
-use std::borrow::Cow;
 use std::fmt;
 
 /// The engine's options from a room's game options: what is left out is the game's
@@ -196,16 +198,6 @@ fn seat_of(seat: EngineSeat) -> Seat {
     })
 }
 
-/// A colour's letter, as a static string.
-fn colour_letter(colour: Colour) -> &'static str {
-    match colour.letter() {
-        'R' => "R",
-        'B' => "B",
-        'G' => "G",
-        _ => "Y",
-    }
-}
-
 /// The engine seat of a core seat.
 fn engine_seat(seat: Seat) -> Result<EngineSeat, Refusal> {
     EngineSeat::parse(seat.0)
@@ -351,170 +343,9 @@ impl Table for OrionTable {
     }
 }
 
-/// The wire's seat for an engine seat.
-fn wire_seat(seat: EngineSeat) -> WireSeat {
-    match seat {
-        EngineSeat::S => WireSeat::S,
-        EngineSeat::W => WireSeat::W,
-        EngineSeat::N => WireSeat::N,
-        EngineSeat::E => WireSeat::E,
-    }
-}
-
-/// Points by seat.
-fn scores(scores: &[(EngineSeat, u32)]) -> Scores {
-    scores.iter().map(|&(s, p)| (wire_seat(s), p)).collect()
-}
-
-/// The `result` of an `over` event or a snapshot; with Algol's secrets revealed so anyone
-/// can check them against the commitments.
-fn result(outcome: &Outcome) -> GameResult {
-    let mut r = result_of(outcome.winner, &outcome.scores);
-    if !outcome.reveals.is_empty() {
-        r.reveals = Some(
-            outcome
-                .reveals
-                .iter()
-                .map(|r| Reveal {
-                    seat: wire_seat(r.seat),
-                    piece: r.piece.to_string(),
-                    salt: r.salt.clone(),
-                    commitment: r.commitment.clone(),
-                })
-                .collect(),
-        );
-    }
-    r
-}
-
-/// The `result` for a result the server decides (time, abandonment).
-fn result_of(winner: Option<Winner>, points: &[(EngineSeat, u32)]) -> GameResult {
-    GameResult {
-        winner: winner.and_then(|w| match w {
-            Winner::Seat(s) => Some(WireWinner::seat(wire_seat(s))),
-            Winner::Team(a, b) => WireWinner::team([a, b].map(wire_seat)),
-        }),
-        scores: scores(points),
-        reveals: None,
-        end: None,
-        territory: None,
-    }
-}
-
-/// The `ev` object of an engine event, serialized once from the crate's `Event` (slot names
-/// borrowed; the position string made once), then shared by every member.
+/// The `ev` object of an engine event, serialized once and then shared by every member.
 fn engine_event(event: &Event) -> String {
-    let names = |set: SlotSet| -> Vec<Text<'static>> {
-        set.into_iter().map(|s| Cow::Borrowed(s.name())).collect()
-    };
-    let wire = match event {
-        Event::Click {
-            seat,
-            click,
-            position,
-        } => WireEvent::Click {
-            seat: wire_seat(*seat),
-            click: click.to_string().into(),
-            position: position_string(position).into(),
-        },
-        Event::Place {
-            seat,
-            slot,
-            piece,
-            from,
-            position,
-        } => WireEvent::Place {
-            seat: wire_seat(*seat),
-            slot: Cow::Borrowed(slot.name()),
-            piece: piece.to_string().into(),
-            from: from.map(|f| Cow::Borrowed(f.name())),
-            position: position_string(position).into(),
-        },
-        Event::Eligible { slots } => WireEvent::Eligible {
-            slots: names(*slots),
-        },
-        Event::Roll { seat, value } => WireEvent::Roll {
-            seat: wire_seat(*seat),
-            value: *value,
-        },
-        Event::Turn {
-            seat,
-            clicks,
-            round,
-        } => WireEvent::Turn {
-            seat: wire_seat(*seat),
-            clicks: *clicks,
-            round: *round,
-            used: None,
-            phase: None,
-            colour: None,
-            prohibited: None,
-            drop: None,
-        },
-        Event::Chain {
-            colour,
-            claim_until,
-        } => WireEvent::Chain {
-            colour: Cow::Borrowed(colour_letter(*colour)),
-            claim_until: *claim_until,
-        },
-        Event::Claim { seat, ok } => WireEvent::Claim {
-            seat: wire_seat(*seat),
-            ok: *ok,
-        },
-        Event::Capture {
-            seat,
-            slots,
-            points,
-            position,
-        } => WireEvent::Capture {
-            seat: wire_seat(*seat),
-            slots: names(*slots),
-            points: *points,
-            position: position_string(position).into(),
-        },
-        Event::Over { outcome } => WireEvent::Over {
-            result: result(outcome),
-            seed: None,
-            salt: None,
-            reason: None,
-            seat: None,
-        },
-        // Only the commitment is public; the piece stays with the engine and its owner.
-        Event::Secret { seat, commitment } => WireEvent::Secret {
-            seat: wire_seat(*seat),
-            commitment: Cow::Borrowed(commitment),
-        },
-        Event::Challenge {
-            seat,
-            piece,
-            hit,
-            removed,
-            position,
-        } => WireEvent::Challenge {
-            seat: wire_seat(*seat),
-            piece: piece.to_string().into(),
-            hit: *hit,
-            removed: names(*removed),
-            position: position_string(position).into(),
-        },
-        Event::Try {
-            seat,
-            click,
-            hit,
-            chain,
-            tries,
-            hits,
-        } => WireEvent::Try {
-            seat: wire_seat(*seat),
-            click: click.to_string().into(),
-            hit: *hit,
-            chain: names(*chain),
-            tries: *tries,
-            hits: *hits,
-        },
-    };
-    wire.to_json()
+    wire_event(event).to_json()
 }
 
 /// An action as one line of text: `click C4R R7`, `place C1s A1e`, `end`, `roll`, …
