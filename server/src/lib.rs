@@ -5,6 +5,7 @@
 mod assets;
 mod clock;
 mod connection;
+mod export;
 mod http;
 mod lobby;
 mod metrics;

@@ -15,7 +15,7 @@ use crate::system::{GameInfo, GameSystem, Table};
 use orion_protocol::Event;
 use rand::Rng;
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 /// Creates a room for `game` of `system`, seats `first` in order (the creator, or a quick
@@ -235,6 +235,8 @@ impl Room {
             result: None,
             salt: None,
             secret_owners: BTreeMap::new(),
+            rematch: BTreeSet::new(),
+            rematch_room: None,
             published: None,
             shared,
         }
