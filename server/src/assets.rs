@@ -41,6 +41,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("net.js", "text/javascript; charset=utf-8"),
     asset!("lobby.js", "text/javascript; charset=utf-8"),
     asset!("room.js", "text/javascript; charset=utf-8"),
+    asset!("record.js", "text/javascript; charset=utf-8"),
     asset!("board.js", "text/javascript; charset=utf-8"),
     asset!("games.js", "text/javascript; charset=utf-8"),
     asset!("orbit.js", "text/javascript; charset=utf-8"),

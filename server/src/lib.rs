@@ -30,7 +30,7 @@ pub use outbox::MAX_OUT_FRAME;
 pub use retention::DEFAULT_RETAIN;
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MIN_TURN_CLOCK, WAITING_HOLD};
 pub use server::{run, serve, Config, MAX_CONNECTIONS};
-pub use session::{HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
+pub use session::{GAMES_PAGE, HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
 pub use store::{
     ActionRecord, Append, Commit, PlayerRecord, PostgresStore, RoomRecord, SavedRoom, SqliteStore,
     Store, StoreError,

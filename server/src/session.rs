@@ -28,7 +28,7 @@ pub const HISTORY_PAGE: usize = 500;
 pub const HISTORY_PAGE_BYTES: usize = 48 * 1024;
 
 /// Most games a `games` reply lists (each a few hundred bytes); ask again with `before`.
-pub const GAMES_PAGE: usize = 50;
+pub const GAMES_PAGE: usize = 20;
 /// Longest `player` a `games` request may name (names are at most 32 characters).
 const MAX_PLAYER_QUERY: usize = 64;
 
