@@ -26,7 +26,10 @@ pub fn replay(text: &str) -> Result<Replayed, String> {
     let record = GameRecord::parse(text).map_err(|e| e.to_string())?;
     let rules = games::find_any(&record.game).ok_or_else(|| {
         if record.game == "orbit" || record.game == "orbs" {
-            format!("{}: replaying its records is not supported yet", record.game)
+            format!(
+                "{}: replaying its records is not supported yet",
+                record.game
+            )
         } else {
             format!("unknown game `{}`", record.game)
         }

@@ -118,7 +118,11 @@ pub fn describe_result(result: &GameResult) -> String {
         None => "no winner".to_string(),
     };
     if !result.scores.is_empty() {
-        let scores: Vec<String> = result.scores.iter().map(|(s, n)| format!("{s} {n}")).collect();
+        let scores: Vec<String> = result
+            .scores
+            .iter()
+            .map(|(s, n)| format!("{s} {n}"))
+            .collect();
         let _ = write!(out, " ({})", scores.join(", "));
     }
     out
@@ -452,7 +456,12 @@ mod tests {
     fn a_record_reads_back_as_it_was_written() {
         let record = record();
         let text = record.to_string();
-        assert!(text.contains("\n1. S: roll {rolled 3}, C4R R7, (N) claim {chain B} {claimed} [C1w:R1 D4e:B2]\n"), "{text}");
+        assert!(
+            text.contains(
+                "\n1. S: roll {rolled 3}, C4R R7, (N) claim {chain B} {claimed} [C1w:R1 D4e:B2]\n"
+            ),
+            "{text}"
+        );
         assert!(text.contains("result: S wins (S 3, N 1)"), "{text}");
         assert_eq!(GameRecord::parse(&text).unwrap(), record);
     }
@@ -462,7 +471,10 @@ mod tests {
         assert_eq!(GameRecord::parse("hello"), Err(RecordError::NotARecord));
         let text = record().to_string();
         let no_seed = text.replace("seed: 42\n", "");
-        assert_eq!(GameRecord::parse(&no_seed), Err(RecordError::Missing("seed")));
+        assert_eq!(
+            GameRecord::parse(&no_seed),
+            Err(RecordError::Missing("seed"))
+        );
         let bad_seed = text.replace("seed: 42", "seed: many");
         assert!(matches!(
             GameRecord::parse(&bad_seed),

@@ -84,7 +84,10 @@ pub fn record(shared: &Shared, room: &str, code: Option<&str>) -> Result<GameRec
         let applied = table.apply(seat, &action.action, action.at).map_err(|e| {
             Refusal::new(
                 Code::Server,
-                format!("room {room}: stored action `{}` refused: {}", action.action, e.message),
+                format!(
+                    "room {room}: stored action `{}` refused: {}",
+                    action.action, e.message
+                ),
             )
         })?;
         last_at = Some(action.at);
@@ -162,7 +165,9 @@ fn note(ev: &Event<'_>) -> Option<String> {
             (false, true) => format!("challenge {piece}: missed"),
             (false, false) => format!("challenge {piece}: missed, loses {}", removed.join(" ")),
         }),
-        Event::Try { hit, hits, tries, .. } => Some(format!(
+        Event::Try {
+            hit, hits, tries, ..
+        } => Some(format!(
             "{}, {hits} of {tries}",
             if *hit { "hit" } else { "miss" }
         )),

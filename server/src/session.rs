@@ -12,7 +12,8 @@ use crate::shared::Shared;
 use crate::store::{blocking, GamesQuery, PlayerRecord};
 use crate::system::{GameInfo, GameSystem};
 use orion_protocol::{
-    ArchivedGame, Envelope, Event, Logged, Message, Request, RoomOptions as WireOptions, Seat, Status,
+    ArchivedGame, Envelope, Event, Logged, Message, Request, RoomOptions as WireOptions, Seat,
+    Status,
 };
 use rand::Rng;
 use std::collections::HashMap;

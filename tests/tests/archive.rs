@@ -64,11 +64,24 @@ async fn export_replays_to_the_end(server: &TestServer, watcher: &mut Client, ro
     let replayed = orion_cli::replay::replay(&record)
         .unwrap_or_else(|e| panic!("the record of {room} does not replay: {e}\n{record}"));
     let (position, result, reason) = history_end(&history(watcher, room, None).await);
-    assert_eq!(replayed.position, position, "final position of {room}\n{record}");
+    assert_eq!(
+        replayed.position, position,
+        "final position of {room}\n{record}"
+    );
     let ours = serde_json::to_value(&replayed.result).expect("result");
-    assert_eq!(ours["winner"], result["winner"], "winner of {room}\n{record}");
-    assert_eq!(ours["scores"], result["scores"], "scores of {room}\n{record}");
-    assert_eq!(replayed.record.reason.is_some(), reason.is_some(), "{record}");
+    assert_eq!(
+        ours["winner"], result["winner"],
+        "winner of {room}\n{record}"
+    );
+    assert_eq!(
+        ours["scores"], result["scores"],
+        "scores of {room}\n{record}"
+    );
+    assert_eq!(
+        replayed.record.reason.is_some(),
+        reason.is_some(),
+        "{record}"
+    );
     assert_eq!(replayed.positions.len(), replayed.record.turns.len());
 }
 
@@ -138,7 +151,9 @@ async fn every_game_exported_from_the_server_replays_to_the_same_end() {
                 .await;
             left.push((*game, room));
         }
-        server.clock.advance(orion_server::DEFAULT_SEAT_HOLD + 1_000);
+        server
+            .clock
+            .advance(orion_server::DEFAULT_SEAT_HOLD + 1_000);
         for (game, room) in left {
             let over = watcher.expect_event(&room, "over").await;
             assert_eq!(over["ev"]["reason"], "abandoned", "{over}");
@@ -203,8 +218,14 @@ async fn a_record_is_served_only_for_finished_games_and_private_ones_only_with_t
     let right = http_get(server.addr, &format!("/g/{room}.txt?code={code}")).await;
     let (status, record) = split_response(&right);
     assert!(status.contains("200"), "{status}");
-    assert!(record.starts_with("# Orion Online game record\n"), "{record}");
-    assert!(record.contains("names: {\"N\":\"north\",\"S\":\"south\"}"), "{record}");
+    assert!(
+        record.starts_with("# Orion Online game record\n"),
+        "{record}"
+    );
+    assert!(
+        record.contains("names: {\"N\":\"north\",\"S\":\"south\"}"),
+        "{record}"
+    );
     assert!(record.contains("result: S wins"), "{record}");
     assert!(record.contains("\n1. S: A2L ["), "{record}");
     assert!(record.contains("\n2. N: end ["), "{record}");
@@ -274,7 +295,11 @@ async fn a_players_games_are_listed_newest_first_a_page_at_a_time() {
     let second = reader
         .request(json!({"t": "games", "player": "pager", "before": last}))
         .await;
-    assert_eq!(second["games"].as_array().map(Vec::len), Some(1), "{second}");
+    assert_eq!(
+        second["games"].as_array().map(Vec::len),
+        Some(1),
+        "{second}"
+    );
     assert_eq!(second["games"][0]["room"], rooms[0].as_str());
     assert_eq!(second["more"], false);
     // By the player's id as well as by his name; filtered by game.
@@ -295,9 +320,18 @@ async fn a_players_games_are_listed_newest_first_a_page_at_a_time() {
     // Bad input: each a clear error.
     for (bad, code) in [
         (json!({"t": "games", "player": ""}), "bad_request"),
-        (json!({"t": "games", "player": "x".repeat(65)}), "bad_request"),
-        (json!({"t": "games", "player": "pager", "game": "chess"}), "not_found"),
-        (json!({"t": "games", "player": "pager", "before": "r-none"}), "not_found"),
+        (
+            json!({"t": "games", "player": "x".repeat(65)}),
+            "bad_request",
+        ),
+        (
+            json!({"t": "games", "player": "pager", "game": "chess"}),
+            "not_found",
+        ),
+        (
+            json!({"t": "games", "player": "pager", "before": "r-none"}),
+            "not_found",
+        ),
         (json!({"t": "games"}), "bad_request"),
     ] {
         let error = reader.refused(bad.clone()).await;
@@ -321,7 +355,10 @@ async fn a_rematch_starts_when_both_accept_with_the_seats_swapped() {
     let export = n.request(json!({"t": "export", "room": room})).await;
     let replayed = orion_cli::replay::replay(export["text"].as_str().expect("text"))
         .expect("the record replays");
-    assert_eq!(replayed.result.winner.map(|w| w.to_string()).as_deref(), Some("S"));
+    assert_eq!(
+        replayed.result.winner.map(|w| w.to_string()).as_deref(),
+        Some("S")
+    );
 
     // An offer, a decline, an offer again and an acceptance.
     s.send(json!({"t": "rematch", "room": room})).await;
@@ -343,8 +380,12 @@ async fn a_rematch_starts_when_both_accept_with_the_seats_swapped() {
     let new_room = started["ev"]["room"].as_str().expect("room").to_string();
     assert_ne!(new_room, room);
     // Each is seated in the new room one seat on, and it starts at once.
-    let js = s.expect(|m| m["t"] == "joined" && m["room"] == new_room.as_str()).await;
-    let jn = n.expect(|m| m["t"] == "joined" && m["room"] == new_room.as_str()).await;
+    let js = s
+        .expect(|m| m["t"] == "joined" && m["room"] == new_room.as_str())
+        .await;
+    let jn = n
+        .expect(|m| m["t"] == "joined" && m["room"] == new_room.as_str())
+        .await;
     assert_eq!(js["seat"], "N");
     assert_eq!(jn["seat"], "S");
     let start = n.expect_event(&new_room, "start").await;

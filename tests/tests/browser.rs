@@ -1744,7 +1744,10 @@ async fn a_finished_game_is_stepped_through_from_its_record_and_rematched_from_t
     press(&alice, "#ready").await;
     press(&bob, "#ready").await;
     let start = watcher.expect_event(&room, "start").await;
-    let start = start["ev"]["position"].as_str().unwrap_or_default().to_string();
+    let start = start["ev"]["position"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let mut last = String::new();
     for (i, (moves, end)) in orion_tests::HYDRA_TWO.iter().enumerate() {
         wait_turn(&alice, "S").await;
@@ -1796,7 +1799,10 @@ async fn a_finished_game_is_stepped_through_from_its_record_and_rematched_from_t
     let started = watcher
         .expect(|m| m["ev"]["kind"] == "rematch" && m["ev"]["room"].is_string())
         .await;
-    let new_room = started["ev"]["room"].as_str().unwrap_or_default().to_string();
+    let new_room = started["ev"]["room"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     for (who, page, seat) in [("alice", &alice, "N"), ("bob", &bob, "S")] {
         wait_js(
             page,

@@ -331,9 +331,9 @@ impl App {
             Incoming::Export { room, text } => {
                 let file = format!("{room}.txt");
                 match std::fs::write(&file, text) {
-                    Ok(()) => self.info(format!(
-                        "saved {file} (orion replay {file} plays it back)"
-                    )),
+                    Ok(()) => {
+                        self.info(format!("saved {file} (orion replay {file} plays it back)"))
+                    }
                     Err(e) => self.error(format!("could not save {file}: {e}")),
                 }
             }

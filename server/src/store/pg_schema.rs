@@ -10,7 +10,7 @@ use tokio_postgres::Client;
 pub(super) const MIGRATIONS: &[(i32, &str)] = &[
     (
         1,
-    "
+        "
     -- A room as created, its status, and when it ended (pruning goes by that). `ord` keeps
     -- the order rooms were made in, which a restart restores them in.
     CREATE TABLE rooms (

@@ -463,7 +463,10 @@ impl Store for SqliteStore {
             )?;
             // Ended rooms' rows are all in `log` (set_status archived them from the journal).
             tx.execute("DELETE FROM log WHERE room IN (SELECT id FROM pruned)", [])?;
-            tx.execute("DELETE FROM archive WHERE room IN (SELECT id FROM pruned)", [])?;
+            tx.execute(
+                "DELETE FROM archive WHERE room IN (SELECT id FROM pruned)",
+                [],
+            )?;
             let rooms = tx.execute("DELETE FROM rooms WHERE id IN (SELECT id FROM pruned)", [])?;
             let players = tx.execute(
                 "DELETE FROM players WHERE token IN (SELECT token FROM players
