@@ -32,7 +32,7 @@ pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MIN_TURN_CLOCK, WAITING_HOLD};
 pub use server::{run, serve, Config, MAX_CONNECTIONS};
 pub use session::{GAMES_PAGE, HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
 pub use store::{
-    ActionRecord, Append, Commit, PlayerRecord, PostgresStore, RoomRecord, SavedRoom, SqliteStore,
-    Store, StoreError,
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, GamesQuery, PlayerRecord,
+    PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
 };
 pub use text::{MAX_CHAT, MAX_NAME};

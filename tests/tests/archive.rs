@@ -92,6 +92,12 @@ fn levels(players: u8) -> Vec<Level> {
         .collect()
 }
 
+#[test]
+fn the_sqlite_archive_lists_a_players_games_and_is_pruned_with_its_rooms() {
+    let store = orion_server::SqliteStore::open(":memory:").expect("store");
+    orion_tests::the_archive_keeps_a_players_games(&store);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_game_exported_from_the_server_replays_to_the_same_end() {
     let server = TestServer::start();
