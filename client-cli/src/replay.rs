@@ -1,11 +1,13 @@
 //! `orion replay FILE`: reads a finished game's record (`/g/ROOM.txt`, the `export` reply),
-//! plays every action again through the engine from the record's seed and options, checks
-//! the position after each turn and the result against the record, and prints the final
-//! position and result. The tests replay exported games with this same code.
+//! plays every action again through the game's engine (ORION's from the record's seed and
+//! options; Orbit's; Orbs' from the record's start), checks the position after each turn and
+//! the result against the record (ORION: the whole result; Orbit and Orbs: the winner), and
+//! prints the final position and result. The tests replay exported games with this code.
 
 use crate::room::engine_options;
 use orion_engine::{games, position_string, Action, Game, Seat};
 use orion_protocol::{describe_result, GameRecord, GameResult, RoomOptions};
+use serde_json::Value;
 
 /// What a replay reached.
 #[derive(Clone, Debug, PartialEq)]
@@ -16,49 +18,180 @@ pub struct Replayed {
     pub positions: Vec<String>,
     /// The final position.
     pub position: String,
-    /// The result: the engine's where the rules ended the game, the record's where the room
-    /// did (a seat out of time, every seat gone), the engine agreeing the game was not over.
+    /// The result: the record's, once the replay agrees with it (where the rules ended the
+    /// game), or the engine agrees the game was not over (where the room ended it: a seat out
+    /// of time, every seat gone).
     pub result: GameResult,
+}
+
+/// The game a record is replayed through: ORION's engine, Orbit's or Orbs'.
+enum Replay {
+    /// ORION (any of its games and puzzles).
+    Orion(Box<Game>),
+    /// Orbit.
+    Orbit(orion_orbit::Game),
+    /// Orbs.
+    Orbs(orion_orbs::Game),
+}
+
+/// How the game stands after the replay: over by the rules (with the winner as the wire
+/// writes it), ended by the room (a seat lost on time in Orbit's opening), or still on.
+enum End {
+    /// The rules ended it.
+    Rules(Option<String>),
+    /// The room ended it.
+    Room,
+    /// Not over.
+    On,
+}
+
+impl Replay {
+    fn new(record: &GameRecord, options: &RoomOptions) -> Result<Replay, String> {
+        match record.game.as_str() {
+            "orbit" => Ok(Replay::Orbit(orion_orbit::Game::new())),
+            "orbs" => {
+                // From the record's start (void orbs and the opening are on it already), as
+                // the terminal client's copy of an Orbs room starts.
+                let start = record.start.as_deref().unwrap_or_default();
+                let position: orion_orbs::Position =
+                    start.parse().map_err(|e| format!("start: {e}"))?;
+                let mut holes = orion_orbs::HoleSet::EMPTY;
+                if let Some(Value::Array(list)) = options.extra.get("holes") {
+                    for h in list.iter().filter_map(Value::as_str) {
+                        holes.insert(h.parse().map_err(|e| format!("holes: {e}"))?);
+                    }
+                }
+                let first = (record.turns.first())
+                    .and_then(|t| orion_protocol::Seat::parse(&t.seat))
+                    .and_then(crate::system::orbs::seat);
+                let game = orion_orbs::Game::new(orion_orbs::Options {
+                    players: options.players.flatten().unwrap_or(2),
+                    opening: orion_orbs::Opening::Position(Box::new(position)),
+                    void: false,
+                    holes,
+                    teams: options.extra.get("teams") == Some(&Value::Bool(true)),
+                    first,
+                })
+                .map_err(|e| format!("options: {e}"))?;
+                Ok(Replay::Orbs(game))
+            }
+            id => {
+                let rules = games::find_any(id).ok_or_else(|| format!("unknown game `{id}`"))?;
+                let game = Game::new(rules, engine_options(options), record.seed())
+                    .map_err(|e| format!("options: {e}"))?;
+                Ok(Replay::Orion(Box::new(game)))
+            }
+        }
+    }
+
+    fn position(&self) -> String {
+        match self {
+            Replay::Orion(g) => position_string(g.position()),
+            Replay::Orbit(g) => orion_orbit::position_string(g.board()),
+            Replay::Orbs(g) => g.position().to_string(),
+        }
+    }
+
+    /// Takes `seat`'s action, in the record's notation.
+    fn apply(&mut self, seat: &str, action: &str, ended: &mut bool) -> Result<(), String> {
+        let wire = orion_protocol::Seat::parse(seat).ok_or_else(|| format!("no seat {seat}"))?;
+        match self {
+            Replay::Orion(game) => {
+                let seat = Seat::parse(seat).ok_or_else(|| format!("no seat {seat}"))?;
+                let action = Action::parse(action).map_err(|e| e.to_string())?;
+                // Claims were accepted inside their window when played; the replay's clock
+                // stands still, so each claim is inside it again.
+                game.step(seat, action, 0)
+                    .map(|_| ())
+                    .map_err(|e| format!("refused: {e}"))
+            }
+            Replay::Orbit(game) => {
+                let mover = game.seat_to_move().map(|s| s.to_string());
+                if mover.as_deref() != Some(seat) {
+                    return Err(format!("it is not {seat}'s turn"));
+                }
+                let mv = match (action, game.turn()) {
+                    ("timeout", orion_orbit::Turn::Play(_)) => orion_orbit::Move::Pass,
+                    ("timeout", _) => {
+                        // No pass in the opening: the seat out of time lost.
+                        *ended = true;
+                        return Ok(());
+                    }
+                    (text, _) => text.parse().map_err(|e| format!("{e}"))?,
+                };
+                game.play(mv)
+                    .map(|_| ())
+                    .map_err(|e| format!("refused: {e}"))
+            }
+            Replay::Orbs(game) => {
+                let seat =
+                    crate::system::orbs::seat(wire).ok_or_else(|| format!("no seat {seat}"))?;
+                let refused = |e: &dyn std::fmt::Display| format!("refused: {e}");
+                match action {
+                    "draw" => game.offer_draw(seat).map(|_| ()).map_err(|e| refused(&e)),
+                    "draw accept" => game.accept_draw(seat).map(|_| ()).map_err(|e| refused(&e)),
+                    _ if game.mover() != Some(seat) => Err(format!("it is not {seat}'s turn")),
+                    "timeout" | "pass" => game.pass().map(|_| ()).map_err(|e| refused(&e)),
+                    text => {
+                        let mv: orion_orbs::Move = text.parse().map_err(|e| format!("{e}"))?;
+                        game.play(mv).map(|_| ()).map_err(|e| refused(&e))
+                    }
+                }
+            }
+        }
+    }
+
+    fn end(&self, ended: bool) -> End {
+        if ended {
+            return End::Room;
+        }
+        match self {
+            Replay::Orion(g) => g.outcome().map_or(End::On, |o| {
+                End::Rules(
+                    orion_protocol::engine::result(o)
+                        .winner
+                        .map(|w| w.to_string()),
+                )
+            }),
+            Replay::Orbit(g) => g.outcome().map_or(End::On, |o| {
+                End::Rules(o.winner.and_then(|c| g.holder(c)).map(|s| s.to_string()))
+            }),
+            Replay::Orbs(g) => g.outcome().map_or(End::On, |o| {
+                End::Rules(match o {
+                    orion_orbs::Outcome::Win(orion_orbs::Winner::Seat(s)) => Some(s.to_string()),
+                    orion_orbs::Outcome::Win(orion_orbs::Winner::Team(a, b)) => {
+                        Some(format!("{a}+{b}"))
+                    }
+                    orion_orbs::Outcome::Draw(_) => None,
+                })
+            }),
+        }
+    }
 }
 
 /// Replays the record `text`; an error says which turn or header does not hold up.
 pub fn replay(text: &str) -> Result<Replayed, String> {
     let record = GameRecord::parse(text).map_err(|e| e.to_string())?;
-    let rules = games::find_any(&record.game).ok_or_else(|| {
-        if record.game == "orbit" || record.game == "orbs" {
-            format!(
-                "{}: replaying its records is not supported yet",
-                record.game
-            )
-        } else {
-            format!("unknown game `{}`", record.game)
-        }
-    })?;
     let options: RoomOptions =
         serde_json::from_str(&record.options).map_err(|e| format!("options: {e}"))?;
-    let mut game = Game::new(rules, engine_options(&options), record.seed())
-        .map_err(|e| format!("options: {e}"))?;
+    let mut game = Replay::new(&record, &options)?;
     if let Some(start) = &record.start {
-        let ours = position_string(game.position());
+        let ours = game.position();
         if &ours != start {
             return Err(format!(
                 "the start differs: the record has `{start}`, the seed gives `{ours}`"
             ));
         }
     }
+    let mut ended = false;
     let mut positions = Vec::with_capacity(record.turns.len());
     for turn in &record.turns {
         for item in &turn.items {
-            let seat_name = item.seat.as_deref().unwrap_or(&turn.seat);
-            let at = |why: String| format!("turn {} ({}): {why}", turn.number, item.action);
-            let seat = Seat::parse(seat_name).ok_or_else(|| at(format!("no seat {seat_name}")))?;
-            let action = Action::parse(&item.action).map_err(|e| at(e.to_string()))?;
-            // Claims were accepted inside their window when played; the replay's clock stands
-            // still, so each claim is inside it again.
-            game.step(seat, action, 0)
-                .map_err(|e| at(format!("refused: {e}")))?;
+            let seat = item.seat.as_deref().unwrap_or(&turn.seat);
+            game.apply(seat, &item.action, &mut ended)
+                .map_err(|why| format!("turn {} ({}): {why}", turn.number, item.action))?;
         }
-        let position = position_string(game.position());
+        let position = game.position();
         if let Some(expected) = &turn.position {
             if expected != &position {
                 return Err(format!(
@@ -69,29 +202,41 @@ pub fn replay(text: &str) -> Result<Replayed, String> {
         }
         positions.push(position);
     }
-    let result = match (game.outcome(), &record.reason) {
-        (Some(outcome), None) => {
-            let ours = orion_protocol::engine::result(outcome);
-            if ours != record.result {
+    let recorded = record.result.winner.as_ref().map(|w| w.to_string());
+    let result = match (game.end(ended), &record.reason) {
+        (End::Rules(winner), None) => {
+            if let Replay::Orion(g) = &game {
+                // ORION's whole result (scores, Algol's revealed men) is the engine's.
+                let ours = g.outcome().map(orion_protocol::engine::result);
+                if ours.as_ref() != Some(&record.result) {
+                    return Err(format!(
+                        "the result differs: the record says {}, the replay {}",
+                        describe_result(&record.result),
+                        ours.as_ref().map_or("nothing".into(), describe_result)
+                    ));
+                }
+            } else if winner != recorded {
                 return Err(format!(
-                    "the result differs: the record says {}, the replay {}",
-                    describe_result(&record.result),
-                    describe_result(&ours)
+                    "the winner differs: the record says {}, the replay {}",
+                    recorded.as_deref().unwrap_or("nobody"),
+                    winner.as_deref().unwrap_or("nobody")
                 ));
             }
-            ours
+            record.result.clone()
         }
-        (None, Some(_)) => record.result.clone(),
-        (Some(outcome), Some(reason)) => {
+        (End::Room | End::On, Some(_)) => record.result.clone(),
+        (End::Room, None) => {
+            return Err("a seat lost on time, but the record gives no reason".to_string())
+        }
+        (End::Rules(_), Some(reason)) => {
             return Err(format!(
-                "the record says the room ended the game ({reason}), but the rules ended it: {}",
-                describe_result(&orion_protocol::engine::result(outcome))
+                "the record says the room ended the game ({reason}), but the rules ended it first"
             ))
         }
-        (None, None) => return Err("the replay does not reach the end of the game".to_string()),
+        (End::On, None) => return Err("the replay does not reach the end of the game".to_string()),
     };
     Ok(Replayed {
-        position: position_string(game.position()),
+        position: game.position(),
         record,
         positions,
         result,
