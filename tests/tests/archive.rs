@@ -290,6 +290,8 @@ async fn a_players_games_are_listed_newest_first_a_page_at_a_time() {
         server.clock.advance(1_000);
     }
     let mut reader = server.player("reader").await;
+    // A puzzle's record replays too: its twelve clicks on one line, solved.
+    export_replays_to_the_end(&server, &mut reader, &rooms[0]).await;
     let first = reader
         .request(json!({"t": "games", "player": "pager"}))
         .await;

@@ -317,6 +317,8 @@ pub const HELP: &[&str] = &[
     "       join ROOM [SEAT] · code INVITE · watch ROOM · ready · Up/Down + Enter joins (w watches)",
     "orbit: quick orbit · create orbit · moves h8, pass, black / white (the choice after the opening)",
     "orbs: quick orbs [2-6] · create orbs players=4 teams=true void=true holes=i5,i6 · moves d2-e6 · draw · draw accept",
+    "archive: games [NAME] [game=GAME] [before=ROOM] · export ROOM (saves ROOM.txt; orion replay ROOM.txt)",
+    "after the end: rematch (offer or accept) · rematch no",
 ];
 
 #[cfg(test)]
