@@ -200,7 +200,7 @@ impl Room {
                 .to_json();
             self.result = Some(result);
             let _ = self.emit(vec![ev], None).await;
-            self.finish();
+            self.finish().await;
         }
     }
 
@@ -248,7 +248,7 @@ impl Room {
             return;
         }
         self.status = Status::Playing;
-        self.set_status("playing");
+        self.set_status("playing").await;
         let now = self.shared.clock.now_ms();
         self.arm_clock(now);
     }
@@ -274,7 +274,7 @@ impl Room {
         }
     }
 
-    pub(super) fn resume(
+    pub(super) async fn resume(
         &mut self,
         re: ReplyTo,
         player: Player,
@@ -322,7 +322,7 @@ impl Room {
             outbox.send(self.snapshot(&re, seat));
             return true;
         }
-        match crate::store::blocking(|| self.shared.store.events(&self.id, since, limit)) {
+        match self.shared.store.events(&self.id, since, limit).await {
             Ok(events) => {
                 for (seq, ev) in events {
                     outbox.send(protocol::event_frame(&self.id, seq, &ev));
