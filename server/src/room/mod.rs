@@ -273,10 +273,11 @@ impl Room {
     pub(super) async fn finish(&mut self) {
         self.status = Status::Finished;
         self.clock.deadline = None;
-        self.set_status("finished").await;
+        // Seats are free with the `over` event, not once the status is stored.
         for o in self.seats.values() {
             self.shared.lobby.free_seat(&o.player.id, &self.id);
         }
+        self.set_status("finished").await;
     }
 
     /// Stores the room's status. (`&mut`: a room is not `Sync`, so its task's future may

@@ -248,9 +248,10 @@ impl Room {
             return;
         }
         self.status = Status::Playing;
-        self.set_status("playing").await;
+        // The clock starts with the `start` event, not once the status is stored.
         let now = self.shared.clock.now_ms();
         self.arm_clock(now);
+        self.set_status("playing").await;
     }
 
     pub(super) async fn chat(&mut self, re: ReplyTo, player: Player, text: String, outbox: Outbox) {
