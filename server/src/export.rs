@@ -6,7 +6,7 @@
 
 use crate::protocol::{check_id, Code, Refusal};
 use crate::shared::Shared;
-use crate::store::{blocking, StoreError};
+use crate::store::StoreError;
 use crate::system::{Seat, Table};
 use orion_protocol::{Event, GameRecord, OverReason, RecordItem, RecordTurn};
 use std::collections::BTreeMap;
@@ -17,12 +17,16 @@ const MAX_EVENTS: usize = 200_000;
 
 /// The record of finished room `room`. Private rooms need their invite `code`; a room that
 /// is unknown, private without the right code, or not finished is `not_found`.
-pub fn record(shared: &Shared, room: &str, code: Option<&str>) -> Result<GameRecord, Refusal> {
+pub async fn record(
+    shared: &Shared,
+    room: &str,
+    code: Option<&str>,
+) -> Result<GameRecord, Refusal> {
     let room = check_id("room", room)?;
     let server = |e: StoreError| Refusal::new(Code::Server, e.to_string());
     let store = &shared.store;
     let not_found = || Refusal::new(Code::NotFound, format!("no finished game {room}"));
-    let (stored, status) = blocking(|| store.room(room))
+    let (stored, status) = (store.room(room).await)
         .map_err(server)?
         .ok_or_else(not_found)?;
     if let Some(secret) = &stored.code {
@@ -40,8 +44,8 @@ pub fn record(shared: &Shared, room: &str, code: Option<&str>) -> Result<GameRec
         .map_err(|e| Refusal::new(Code::Server, format!("stored options: {e}")))?;
     let options = crate::room::RoomOptions::parse(Some(&wire), &*system, &game, None)?;
     let mut table = system.table(&game, &options.game, stored.seed)?;
-    let events = blocking(|| store.events(room, 0, MAX_EVENTS)).map_err(server)?;
-    let actions = blocking(|| store.actions(room)).map_err(server)?;
+    let events = store.events(room, 0, MAX_EVENTS).await.map_err(server)?;
+    let actions = store.actions(room).await.map_err(server)?;
 
     let mut names = BTreeMap::new();
     let mut over = None;

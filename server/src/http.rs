@@ -72,8 +72,10 @@ pub async fn handshake(
     let timeout = shared.handshake_timeout;
     // Filled by the service when it accepts an upgrade; read once the 101 is out.
     let upgrade: Mutex<Option<OnUpgrade>> = Mutex::new(None);
-    let service =
-        service_fn(|req| std::future::ready(Ok::<_, Infallible>(answer(req, shared, &upgrade))));
+    let service = service_fn(|req| {
+        let upgrade = &upgrade;
+        async move { Ok::<_, Infallible>(answer(req, shared, upgrade).await) }
+    });
     let conn = http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(timeout)
@@ -110,7 +112,7 @@ pub async fn handshake(
 }
 
 /// The response to one request; an accepted upgrade also leaves its `OnUpgrade` in `upgrade`.
-fn answer(
+async fn answer(
     mut req: Request<Incoming>,
     shared: &Shared,
     upgrade: &Mutex<Option<OnUpgrade>>,
@@ -133,7 +135,7 @@ fn answer(
         },
         (&Method::GET, "/healthz") => plain(StatusCode::OK, "text/plain", "ok\n".into()),
         (&Method::GET, p) if p.starts_with("/g/") && p.ends_with(".txt") => {
-            game_record(&p[3..p.len() - 4], req.uri().query(), shared)
+            game_record(&p[3..p.len() - 4], req.uri().query(), shared).await
         }
         (&Method::GET, "/metrics") => plain(
             StatusCode::OK,
@@ -161,12 +163,12 @@ fn answer(
 
 /// `/g/ROOM.txt[?code=CODE]`: a finished game's record as plain text; 404 (with the reason)
 /// for a room that is unknown, unfinished, or private without its invite code.
-fn game_record(room: &str, query: Option<&str>, shared: &Shared) -> Response<Full<Bytes>> {
+async fn game_record(room: &str, query: Option<&str>, shared: &Shared) -> Response<Full<Bytes>> {
     let code = query
         .into_iter()
         .flat_map(|q| q.split('&'))
         .find_map(|pair| pair.strip_prefix("code="));
-    match crate::export::record(shared, room, code) {
+    match crate::export::record(shared, room, code).await {
         Ok(record) => plain(
             StatusCode::OK,
             "text/plain; charset=utf-8",

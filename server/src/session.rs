@@ -9,7 +9,7 @@ use crate::protocol::{self, check_id, Code, Refusal, ReplyTo};
 use crate::room::handle::RoomHandle;
 use crate::room::{self, RoomCmd, RoomOptions};
 use crate::shared::Shared;
-use crate::store::{blocking, GamesQuery, PlayerRecord};
+use crate::store::{GamesQuery, PlayerRecord};
 use crate::system::{GameInfo, GameSystem};
 use orion_protocol::{
     ArchivedGame, Envelope, Event, Logged, Message, Request, RoomOptions as WireOptions, Seat,
@@ -105,7 +105,7 @@ impl Session {
                 name,
                 version,
                 token,
-            } => self.hello(re, name, version, token),
+            } => self.hello(re, name, version, token).await,
             Request::Ping => {
                 self.outbox.send(protocol::reply(re, Message::Pong));
                 Ok(())
@@ -115,12 +115,15 @@ impl Session {
                 game,
                 options,
                 private,
-            } => self.create(re, player()?, &game, options, private.unwrap_or(false)),
+            } => {
+                self.create(re, player()?, &game, options, private.unwrap_or(false))
+                    .await
+            }
             Request::Join { room, code, seat } => self.join(re, player()?, room, code, seat).await,
-            Request::Quick { game, players } => self.quick(re, player()?, &game, players),
+            Request::Quick { game, players } => self.quick(re, player()?, &game, players).await,
             Request::Spectate { room } => self.spectate(re, player()?, &room).await,
             Request::Leave { room } => {
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 self.rooms.remove(&handle.id);
                 let cmd = RoomCmd::Leave {
                     re: re.clone(),
@@ -130,7 +133,7 @@ impl Session {
                 self.send(&handle, cmd).await
             }
             Request::Ready { room } => {
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 let cmd = RoomCmd::Ready {
                     re: re.clone(),
                     player: player()?,
@@ -150,7 +153,7 @@ impl Session {
             | Request::Draw { .. }) => self.act(re, player()?, request).await,
             Request::Chat { room, text } => {
                 let text = crate::text::chat(&text)?;
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 let cmd = RoomCmd::Chat {
                     re: re.clone(),
                     player: player()?,
@@ -161,15 +164,15 @@ impl Session {
             }
             Request::Resume { room, since } => self.resume(re, player()?, &room, since).await,
             Request::History { room, since, code } => {
-                self.history(re, &room, since.unwrap_or(0), code)
+                self.history(re, &room, since.unwrap_or(0), code).await
             }
             Request::Games {
                 player,
                 game,
                 before,
-            } => self.games(re, &player, game, before),
+            } => self.games(re, &player, game, before).await,
             Request::Export { room, code } => {
-                let record = crate::export::record(&self.shared, &room, code.as_deref())?;
+                let record = crate::export::record(&self.shared, &room, code.as_deref()).await?;
                 let text = record.to_string();
                 let room = record.room;
                 self.outbox
@@ -177,7 +180,7 @@ impl Session {
                 Ok(())
             }
             Request::Rematch { room, accept } => {
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 let cmd = RoomCmd::Rematch {
                     re: re.clone(),
                     player: player()?,
@@ -190,7 +193,7 @@ impl Session {
     }
 
     /// A page of a player's finished public games, newest first.
-    fn games(
+    async fn games(
         &mut self,
         re: &ReplyTo,
         player: &str,
@@ -219,7 +222,7 @@ impl Session {
             limit: GAMES_PAGE + 1,
         };
         let store = &self.shared.store;
-        let mut games = blocking(|| store.games(&query))
+        let mut games = (store.games(&query).await)
             .map_err(|e| Refusal::new(Code::Server, e.to_string()))?
             .ok_or_else(|| {
                 Refusal::new(
@@ -253,7 +256,7 @@ impl Session {
         Ok(())
     }
 
-    fn hello(
+    async fn hello(
         &mut self,
         re: &ReplyTo,
         name: String,
@@ -286,14 +289,12 @@ impl Session {
         let (token, id) = match token {
             Some(token) => {
                 let token = check_id("token", &token)?.to_string();
-                let known = blocking(|| store.player(&token))
-                    .map_err(server)?
-                    .ok_or_else(|| {
-                        Refusal::new(
-                            Code::NotFound,
-                            "unknown token: say hello without one for a new identity",
-                        )
-                    })?;
+                let known = store.player(&token).await.map_err(server)?.ok_or_else(|| {
+                    Refusal::new(
+                        Code::NotFound,
+                        "unknown token: say hello without one for a new identity",
+                    )
+                })?;
                 (token, known.id)
             }
             None => {
@@ -308,7 +309,10 @@ impl Session {
             name: name.clone(),
         };
         let now = self.shared.clock.now_ms();
-        blocking(|| store.put_player(&token, &record, now)).map_err(server)?;
+        store
+            .put_player(&token, &record, now)
+            .await
+            .map_err(server)?;
         let player = Player {
             id: Arc::from(id.as_str()),
             name: Arc::from(name.as_str()),
@@ -384,7 +388,7 @@ impl Session {
         Ok(())
     }
 
-    fn create(
+    async fn create(
         &mut self,
         re: &ReplyTo,
         player: Player,
@@ -425,7 +429,8 @@ impl Session {
             private,
             solo,
             vec![(first, None)],
-        )?;
+        )
+        .await?;
         self.rooms.insert(handle.id.clone(), handle);
         Ok(())
     }
@@ -442,7 +447,7 @@ impl Session {
             // A private room is joined by its code; by its id only by whoever holds a seat
             // there already (coming back). To anyone else it does not exist.
             (Some(room), code) => {
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 if let Some(secret) = &handle.code {
                     let knows = code.is_some_and(|c| c.eq_ignore_ascii_case(secret));
                     if !knows && !self.shared.lobby.seats_of(&player.id).contains(&handle.id) {
@@ -456,9 +461,14 @@ impl Session {
             }
             (None, Some(code)) => {
                 let code = check_id("code", &code)?.to_ascii_uppercase();
-                self.shared.lobby.rooms.by_code(&code).ok_or_else(|| {
-                    Refusal::new(Code::NotFound, format!("no room with code {code}"))
-                })?
+                self.shared
+                    .lobby
+                    .rooms
+                    .by_code(&code)
+                    .await
+                    .ok_or_else(|| {
+                        Refusal::new(Code::NotFound, format!("no room with code {code}"))
+                    })?
             }
             (None, None) => {
                 return Err(Refusal::new(
@@ -497,7 +507,13 @@ impl Session {
         Ok(())
     }
 
-    fn quick(&mut self, re: &ReplyTo, player: Player, game: &str, players: Option<u8>) -> Handled {
+    async fn quick(
+        &mut self,
+        re: &ReplyTo,
+        player: Player,
+        game: &str,
+        players: Option<u8>,
+    ) -> Handled {
         self.check_room_cap()?;
         let (system, info) = self.find_match(game)?;
         let n = players.unwrap_or(info.default_players);
@@ -544,7 +560,8 @@ impl Session {
                     .map(|q| (q.outbox.clone(), q.re.clone()))
                     .collect();
                 let first = group.into_iter().map(|q| (q, None)).collect();
-                let made = room::create(&self.shared, &system, &info, options, false, true, first);
+                let made =
+                    room::create(&self.shared, &system, &info, options, false, true, first).await;
                 if let Err(refusal) = made {
                     for (outbox, re) in &others {
                         outbox.refuse(re, &refusal);
@@ -557,7 +574,7 @@ impl Session {
     }
 
     async fn spectate(&mut self, re: &ReplyTo, player: Player, room: &str) -> Handled {
-        let handle = self.room(room)?;
+        let handle = self.room(room).await?;
         if handle.code.is_some() {
             return Err(Refusal::new(
                 Code::NotFound,
@@ -577,7 +594,7 @@ impl Session {
     /// A game request: its room's game system reads it.
     async fn act(&mut self, re: &ReplyTo, player: Player, request: Request) -> Handled {
         let room = request.room().unwrap_or_default();
-        let handle = self.room(room)?;
+        let handle = self.room(room).await?;
         let cmd = RoomCmd::Act {
             re: re.clone(),
             player,
@@ -588,7 +605,7 @@ impl Session {
     }
 
     async fn resume(&mut self, re: &ReplyTo, player: Player, room: &str, since: u64) -> Handled {
-        let handle = self.room(room)?;
+        let handle = self.room(room).await?;
         let outbox = self.outbox.clone();
         self.enter(handle, |done| RoomCmd::Resume {
             re: re.clone(),
@@ -600,12 +617,20 @@ impl Session {
         .await
     }
 
-    fn history(&mut self, re: &ReplyTo, room: &str, since: u64, code: Option<String>) -> Handled {
+    async fn history(
+        &mut self,
+        re: &ReplyTo,
+        room: &str,
+        since: u64,
+        code: Option<String>,
+    ) -> Handled {
         let room = check_id("room", room)?;
         let server = |e: crate::store::StoreError| Refusal::new(Code::Server, e.to_string());
         let store = &self.shared.store;
         let not_found = || Refusal::new(Code::NotFound, format!("no room {room}"));
-        let (record, status) = blocking(|| store.room(room))
+        let (record, status) = store
+            .room(room)
+            .await
             .map_err(server)?
             .ok_or_else(not_found)?;
         // A private room's history is its players' (they were given the code on joining).
@@ -614,7 +639,10 @@ impl Session {
                 return Err(not_found());
             }
         }
-        let events = blocking(|| store.events(room, since, HISTORY_PAGE + 1)).map_err(server)?;
+        let events = store
+            .events(room, since, HISTORY_PAGE + 1)
+            .await
+            .map_err(server)?;
         let total = events.len();
         let mut list = Vec::with_capacity(total.min(HISTORY_PAGE));
         let mut bytes = 0;
@@ -652,12 +680,13 @@ impl Session {
         Ok(())
     }
 
-    fn room(&self, room: &str) -> Result<RoomHandle, Refusal> {
+    async fn room(&self, room: &str) -> Result<RoomHandle, Refusal> {
         let room = check_id("room", room)?;
         self.shared
             .lobby
             .rooms
             .get(room)
+            .await
             .ok_or_else(|| Refusal::new(Code::NotFound, format!("no room {room}")))
     }
 
@@ -679,7 +708,7 @@ impl Session {
                 name: player.name.to_string(),
             };
             let now = self.shared.clock.now_ms();
-            if let Err(e) = blocking(|| self.shared.store.put_player(token, &record, now)) {
+            if let Err(e) = self.shared.store.put_player(token, &record, now).await {
                 tracing::debug!("could not mark {} seen: {e}", player.id);
             }
         }
@@ -688,7 +717,7 @@ impl Session {
         if let Some(player) = &self.player {
             for id in self.shared.lobby.seats_of(&player.id) {
                 if rooms.iter().all(|r| r.id != id) {
-                    if let Some(h) = self.shared.lobby.rooms.get(&id) {
+                    if let Some(h) = self.shared.lobby.rooms.get(&id).await {
                         rooms.push(h);
                     }
                 }

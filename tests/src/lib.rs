@@ -790,7 +790,7 @@ pub async fn a_killed_server_loses_no_event(store: &str) {
 /// finished games by id or by name, newest first, paged with `before`, filtered by game; a
 /// `before` that names no archived game is `None`; pruning a room takes its archive rows with
 /// it; `actions` gives a room's actions in order.
-pub fn the_archive_keeps_a_players_games(store: &dyn orion_server::Store) {
+pub async fn the_archive_keeps_a_players_games(store: &dyn orion_server::Store) {
     use orion_server::{ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, RoomRecord};
     let seat = |seat: &str, player: &str, name: &str| ArchivedSeat {
         seat: seat.into(),
@@ -809,6 +809,7 @@ pub fn the_archive_keeps_a_players_games(store: &dyn orion_server::Store) {
                 code: None,
                 salt: None,
             })
+            .await
             .expect("room");
         store
             .archive(&ArchivedRoom {
@@ -821,6 +822,7 @@ pub fn the_archive_keeps_a_players_games(store: &dyn orion_server::Store) {
                     seat("N", &format!("p-{i}"), "bo"),
                 ],
             })
+            .await
             .expect("archive");
     }
     let query = |player: &str, game: Option<&str>, before: Option<&str>, limit| GamesQuery {
@@ -832,6 +834,7 @@ pub fn the_archive_keeps_a_players_games(store: &dyn orion_server::Store) {
     let rooms = |games: Vec<ArchivedRoom>| games.into_iter().map(|g| g.room).collect::<Vec<_>>();
     let first = store
         .games(&query("ann", None, None, 2))
+        .await
         .expect("games")
         .expect("page");
     assert_eq!(first[0].seats.len(), 2);
@@ -840,24 +843,32 @@ pub fn the_archive_keeps_a_players_games(store: &dyn orion_server::Store) {
     assert_eq!(rooms(first), ["g4", "g3"]);
     let next = store
         .games(&query("ann", None, Some("g3"), 2))
+        .await
         .expect("games");
     assert_eq!(rooms(next.expect("page")), ["g2", "g1"]);
     let by_id = store
         .games(&query("p-ann", None, Some("g1"), 9))
+        .await
         .expect("games");
     assert_eq!(rooms(by_id.expect("page")), ["g0"]);
     let orion = store
         .games(&query("bo", Some("orion"), None, 9))
+        .await
         .expect("games");
     assert_eq!(rooms(orion.expect("page")), ["g2"]);
-    let one = store.games(&query("p-3", None, None, 9)).expect("games");
+    let one = store
+        .games(&query("p-3", None, None, 9))
+        .await
+        .expect("games");
     assert_eq!(rooms(one.expect("page")), ["g3"]);
     assert!(store
         .games(&query("ann", None, Some("nope"), 9))
+        .await
         .expect("games")
         .is_none());
     assert!(store
         .games(&query("zed", None, None, 9))
+        .await
         .expect("games")
         .expect("page")
         .is_empty());
@@ -878,13 +889,10 @@ pub fn the_archive_keeps_a_players_games(store: &dyn orion_server::Store) {
         store.append(append(1, "click C1R")),
         store.append(append(2, "end")),
     ];
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .expect("runtime");
     for c in commits {
-        runtime.block_on(c.wait()).expect("committed");
+        c.wait().await.expect("committed");
     }
-    let actions = store.actions("g0").expect("actions");
+    let actions = store.actions("g0").await.expect("actions");
     let texts: Vec<&str> = actions.iter().map(|a| a.action.as_str()).collect();
     assert_eq!(texts, ["click C1R", "end"]);
     assert_eq!(actions[1].at, T0 + 2);
@@ -893,11 +901,13 @@ pub fn the_archive_keeps_a_players_games(store: &dyn orion_server::Store) {
     for i in 0..5 {
         store
             .set_status(&format!("g{i}"), "finished", T0 + i * 1_000)
+            .await
             .expect("status");
     }
-    store.prune(T0 + 2_500).expect("prune");
+    store.prune(T0 + 2_500).await.expect("prune");
     let left = store
         .games(&query("ann", None, None, 9))
+        .await
         .expect("games")
         .expect("page");
     assert_eq!(rooms(left), ["g4", "g3"]);

@@ -92,10 +92,10 @@ fn levels(players: u8) -> Vec<Level> {
         .collect()
 }
 
-#[test]
-fn the_sqlite_archive_lists_a_players_games_and_is_pruned_with_its_rooms() {
+#[tokio::test]
+async fn the_sqlite_archive_lists_a_players_games_and_is_pruned_with_its_rooms() {
     let store = orion_server::SqliteStore::open(":memory:").expect("store");
-    orion_tests::the_archive_keeps_a_players_games(&store);
+    orion_tests::the_archive_keeps_a_players_games(&store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -59,7 +59,7 @@ impl Room {
             .all(|s| self.rematch.contains(&s.seat) && self.seats.contains_key(&s.seat));
         let mut new_room = None;
         if everyone {
-            match self.start_rematch() {
+            match self.start_rematch().await {
                 Ok(id) => new_room = Some(id),
                 Err(message) => {
                     self.rematch.remove(&seat);
@@ -106,7 +106,7 @@ impl Room {
     /// Makes the rematch's room: same game and options, each player moved one seat on in
     /// turn order, started as soon as all are seated. Every player must be connected (the new
     /// room seats them through their connections).
-    fn start_rematch(&self) -> Result<String, String> {
+    async fn start_rematch(&mut self) -> Result<String, String> {
         let order: Vec<Seat> = self.table.seats().iter().map(|s| s.seat).collect();
         let mut first = Vec::with_capacity(order.len());
         for (i, seat) in order.iter().enumerate() {
@@ -133,16 +133,11 @@ impl Room {
             .shared
             .find_game(self.game_id)
             .ok_or_else(|| format!("no game {}", self.game_id))?;
-        let handle = super::create(
-            &self.shared,
-            &system,
-            &game,
-            self.options.clone(),
-            self.private,
-            true,
-            first,
-        )
-        .map_err(|r| r.message)?;
+        let shared = self.shared.clone();
+        let (options, private) = (self.options.clone(), self.private);
+        let handle = super::create(&shared, &system, &game, options, private, true, first)
+            .await
+            .map_err(|r| r.message)?;
         Ok(handle.id.to_string())
     }
 }
