@@ -34,7 +34,7 @@ pub async fn record(
             return Err(not_found());
         }
     }
-    if status != "finished" {
+    if status == "waiting" {
         return Err(not_found());
     }
     let (system, game) = shared
@@ -65,8 +65,9 @@ pub async fn record(
             _ => {}
         }
     }
-    let (result, reason, out_of_time) =
-        over.ok_or_else(|| Refusal::new(Code::Server, format!("room {room} has no result")))?;
+    // Finished is what the stored events say: the room stores its status just after the
+    // `over` event, and a player who asks at once must find the record.
+    let (result, reason, out_of_time) = over.ok_or_else(not_found)?;
     let reason = reason.map(|r| match (r, out_of_time) {
         (OverReason::Time, Some(seat)) => format!("time {seat}"),
         (OverReason::Time, None) => "time".to_string(),

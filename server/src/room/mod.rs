@@ -290,22 +290,22 @@ impl Room {
             self.shared.lobby.free_seat(&o.player.id, &self.id);
         }
         self.set_status("finished").await;
-        if !self.private && !self.seats.is_empty() {
-            self.archive().await;
-        }
     }
 
-    /// Files the finished game under the players who sat in it (`games`).
-    async fn archive(&mut self) {
-        let winner = (self.result.clone())
-            .or_else(|| self.table.result())
-            .and_then(|r| r.winner)
-            .map(|w| w.to_string());
+    /// Files a public game ending now with `result` under the players who sit in it
+    /// (`games`). Done before the `over` event is stored and sent, so that whoever hears of
+    /// the end finds the game listed; should that event not be stored, the row stays until
+    /// the game ends again (and replaces it) or is pruned. A game every player has left (an
+    /// abandoned one) has no one to file it under.
+    pub(super) async fn archive(&mut self, result: &GameResult, now: Millis) {
+        if self.private || self.seats.is_empty() {
+            return;
+        }
         let game = ArchivedRoom {
             room: self.id.to_string(),
             game: self.game_id.to_string(),
-            ended_at: self.shared.clock.now_ms(),
-            winner,
+            ended_at: now,
+            winner: result.winner.as_ref().map(|w| w.to_string()),
             seats: (self.seats.iter())
                 .map(|(seat, o)| ArchivedSeat {
                     seat: seat.0.to_string(),
