@@ -17,6 +17,7 @@ mod parse;
 mod request;
 mod room;
 mod seat;
+mod standing;
 mod view;
 
 pub use code::Code;
@@ -29,4 +30,5 @@ pub use room::{
     SeatView, Snapshot, Status, Turn,
 };
 pub use seat::{Seat, Winner};
+pub use standing::{LeaderEntry, RatingChange};
 pub use view::{ChatLine, Gap, LastClick, RoomView, Sitter, CHAT_TAIL};

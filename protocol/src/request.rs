@@ -253,13 +253,38 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         accept: Option<bool>,
     },
+    /// Claim the name this connection said hello with, for good: from now on it is an
+    /// account, reached from any device with `login` (reply: `welcome` with `account`).
+    Register {
+        /// The password (8 to 128 characters; kept only as an Argon2id hash).
+        password: String,
+    },
+    /// Become a claimed account's player on this connection, instead of `hello` or in place
+    /// of a guest who holds no room yet (reply: `welcome` with the account's token).
+    Login {
+        /// The account's name, in any case.
+        name: String,
+        /// Its password.
+        password: String,
+        /// The protocol version, as in `hello` (needed when `login` comes first).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        version: Option<u64>,
+    },
+    /// A game's ratings board, or a puzzle's fewest clicks, a page at a time.
+    Leaderboard {
+        /// Game or puzzle id.
+        game: String,
+        /// The page after this rank (left out: from the top).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        after: Option<u32>,
+    },
     /// Are you there?
     Ping,
 }
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 22] = [
+    pub const TYPES: [&'static str; 25] = [
         "hello",
         "lobby",
         "create",
@@ -281,6 +306,9 @@ impl Request {
         "history",
         "move",
         "draw",
+        "register",
+        "login",
+        "leaderboard",
         "ping",
     ];
 
@@ -308,6 +336,9 @@ impl Request {
             Request::History { .. } => "history",
             Request::Move { .. } => "move",
             Request::Draw { .. } => "draw",
+            Request::Register { .. } => "register",
+            Request::Login { .. } => "login",
+            Request::Leaderboard { .. } => "leaderboard",
             Request::Ping => "ping",
         }
     }
@@ -325,6 +356,9 @@ impl Request {
             | Request::Lobby { .. }
             | Request::Create { .. }
             | Request::Quick { .. }
+            | Request::Register { .. }
+            | Request::Login { .. }
+            | Request::Leaderboard { .. }
             | Request::Ping => None,
             Request::Join { room, .. } => room.as_deref(),
             Request::Spectate { room }

@@ -15,6 +15,7 @@ mod lifecycle;
 mod options;
 mod play;
 mod seats;
+mod standing;
 mod view;
 
 use crate::clock::Millis;
@@ -107,6 +108,10 @@ struct Room {
     /// Who chose each seat's hidden choice (Algol's secret man): only he is shown it, not a
     /// later occupant of the seat.
     secret_owners: BTreeMap<Seat, PlayerId>,
+    /// A rated game in play: its players as it started, and who has left it.
+    rated: Option<standing::Rated>,
+    /// The rating each seated account shows (guests have none), for seats and the lobby.
+    seat_ratings: BTreeMap<Seat, i32>,
     /// Server-wide state.
     shared: Arc<Shared>,
 }

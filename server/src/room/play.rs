@@ -109,12 +109,15 @@ impl Room {
 
     /// An `over` event with `result` (and, when the room decided it, why and whose time
     /// ran out), revealing the room's seed and the salt of its commitment.
+    /// A rated game's new ratings are stored here (once) and carried in it.
     pub(super) fn over_event(
-        &self,
+        &mut self,
         result: GameResult,
         decided: Option<(OverReason, Option<Seat>)>,
     ) -> Event<'_> {
+        let ratings = self.settle(&result, decided);
         Event::Over {
+            ratings,
             result,
             reason: decided.map(|(why, _)| why),
             seat: decided.and_then(|(_, seat)| seat).map(Seat::wire),

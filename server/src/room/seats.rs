@@ -75,10 +75,12 @@ impl Room {
             );
             return false;
         }
+        let rating = self.rating_of(&player.id);
         let ev = Event::Joined {
             seat: seat.wire(),
             player: (*player.id).into(),
             name: (*player.name).into(),
+            rating,
         };
         if let Err(e) = self.emit(vec![ev.to_json()], None).await {
             self.shared.lobby.free_seat(&player.id, &self.id);
@@ -98,6 +100,9 @@ impl Room {
                 hold_until,
             },
         );
+        if let Some(rating) = rating {
+            self.seat_ratings.insert(seat, rating);
+        }
         self.reply_joined(&re, seat, &outbox);
         true
     }
@@ -190,6 +195,8 @@ impl Room {
         let Some(o) = self.seats.remove(&seat) else {
             return;
         };
+        self.note_left(seat);
+        self.seat_ratings.remove(&seat);
         self.shared.lobby.free_seat(&o.player.id, &self.id);
         let left = Event::Left { seat: seat.wire() };
         let _ = self.emit(vec![left.to_json()], None).await;
@@ -243,6 +250,7 @@ impl Room {
             position: self.table.position().into(),
             turn: self.table.turn(),
             seed_commitment: salt.map(|salt| seed_commitment(self.table.seed(), &salt).into()),
+            rated: self.decide_rated(),
         };
         if self.emit(vec![ev.to_json()], None).await.is_err() {
             return;

@@ -13,6 +13,9 @@
 //! which lets the WAL start over: a short stall (one fsync) every ten seconds or so of a busy
 //! server instead of a long one per checkpoint (measurements in BENCHMARKS.md).
 
+mod accounts;
+mod accounts_pg;
+mod accounts_sqlite;
 mod commit;
 mod error;
 mod journal;
@@ -25,6 +28,9 @@ mod sqlite;
 
 use crate::clock::Millis;
 
+pub use accounts::{
+    AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine,
+};
 pub use commit::Commit;
 pub use error::StoreError;
 pub use postgres::PostgresStore;
@@ -41,8 +47,8 @@ pub fn open(db: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
     }
 }
 
-/// The event log and the player tokens.
-pub trait Store: Send + Sync + 'static {
+/// The event log and the player tokens (and, through [`AccountStore`], claimed names).
+pub trait Store: AccountStore + Send + Sync + 'static {
     /// Records a new room.
     fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError>;
     /// Appends one room's events and the action that caused them, atomically and durably;

@@ -108,7 +108,7 @@ impl SqliteStore {
     }
 
     /// Runs `f` on the writer thread, after everything queued before it, and waits for it.
-    fn call<T: Send + 'static>(
+    pub(super) fn call<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Connection, &mut Journal) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
