@@ -305,3 +305,106 @@ impl AccountStore for SqliteStore {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{RoomRecord, Store};
+
+    fn account(id: &str, name: &str) -> AccountRecord {
+        AccountRecord {
+            id: id.into(),
+            name: name.into(),
+            key: crate::text::name_key(name),
+            hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into(),
+            token: format!("t-{id}"),
+        }
+    }
+
+    fn room(id: &str) -> RoomRecord {
+        RoomRecord {
+            id: id.into(),
+            game: "hydra-2".into(),
+            options: "{}".into(),
+            seed: 1,
+            private: false,
+            code: None,
+            salt: None,
+        }
+    }
+
+    fn r(mu: f64) -> RatingRecord {
+        RatingRecord {
+            mu,
+            sigma: 5.0,
+            games: 1,
+        }
+    }
+
+    #[test]
+    fn a_name_is_claimed_once_in_any_case_and_a_player_claims_once() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        assert_eq!(s.claim(&account("p1", "Alice"), 1).unwrap(), Claimed::Done);
+        assert_eq!(s.claim(&account("p2", "ALICE"), 2).unwrap(), Claimed::NameTaken);
+        assert_eq!(s.claim(&account("p1", "Bob"), 3).unwrap(), Claimed::AlreadyClaimed);
+        let found = s.account_by_key(&crate::text::name_key("aLiCe")).unwrap().unwrap();
+        assert_eq!((found.id.as_str(), found.name.as_str()), ("p1", "Alice"));
+        assert_eq!(s.account_by_token("t-p1").unwrap().unwrap().id, "p1");
+        assert!(s.account_by_id("p2").unwrap().is_none());
+    }
+
+    #[test]
+    fn a_room_is_rated_once_and_games_are_counted() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        s.claim(&account("p1", "a"), 1).unwrap();
+        s.create_room(&room("r1")).unwrap();
+        let ids = ["p1".to_string(), "guest".to_string()];
+        assert_eq!(s.ratings("hydra-2", &ids).unwrap(), vec![("p1".into(), None)]);
+        assert!(s.record_ratings("r1", "hydra-2", &[("p1".into(), r(27.0))], 5).unwrap());
+        assert!(!s.record_ratings("r1", "hydra-2", &[("p1".into(), r(40.0))], 6).unwrap());
+        assert!(!s.record_ratings("nowhere", "hydra-2", &[("p1".into(), r(40.0))], 6).unwrap());
+        s.create_room(&room("r2")).unwrap();
+        assert!(s.record_ratings("r2", "hydra-2", &[("p1".into(), r(26.0))], 7).unwrap());
+        let got = s.ratings("hydra-2", &ids).unwrap();
+        assert_eq!(got[0].1.unwrap().mu, 26.0);
+        assert_eq!(got[0].1.unwrap().games, 2);
+        assert_eq!(s.ratings("libra", &ids).unwrap(), vec![("p1".into(), None)]);
+    }
+
+    #[test]
+    fn boards_page_in_order_and_place_anyone_on_them() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        for i in 0..7u32 {
+            let id = format!("p{i}");
+            s.claim(&account(&id, &format!("n{i}")), 1).unwrap();
+            let room_id = format!("r{i}");
+            s.create_room(&room(&room_id)).unwrap();
+            let mu = 20.0 + f64::from(i % 4);
+            s.record_ratings(&room_id, "hydra-2", &[(id.clone(), r(mu))], 2).unwrap();
+            s.record_solve("aquila", &id, 30 - i, u64::from(i)).unwrap();
+        }
+        // μ 23 (p3), 22 (p2, p6), 21 (p1, p5), 20 (p0, p4): equal μ and games by name.
+        let (first, total) = s.rated_board("hydra-2", 0, 3).unwrap();
+        assert_eq!(total, 7);
+        let ids: Vec<&str> = first.iter().map(|l| l.id.as_str()).collect();
+        assert_eq!(ids, ["p3", "p2", "p6"]);
+        let (next, _) = s.rated_board("hydra-2", 3, 3).unwrap();
+        let ids: Vec<&str> = next.iter().map(|l| l.id.as_str()).collect();
+        assert_eq!(ids, ["p1", "p5", "p0"]);
+        assert_eq!(next[0].rank, 4);
+        let (last, _) = s.rated_board("hydra-2", 6, 3).unwrap();
+        assert_eq!(last.len(), 1);
+        assert_eq!(s.rated_line("hydra-2", "p5").unwrap().unwrap().rank, 5);
+        assert!(s.rated_line("hydra-2", "nobody").unwrap().is_none());
+        // Fewer clicks only replace a best; a worse solve leaves it and its date.
+        s.record_solve("aquila", "p0", 31, 99).unwrap();
+        s.record_solve("aquila", "p1", 24, 100).unwrap();
+        let (top, total) = s.solved_board("aquila", 0, 2).unwrap();
+        assert_eq!(total, 7);
+        // Equal clicks: who got there first goes first.
+        assert_eq!((top[0].id.as_str(), top[0].clicks, top[0].at), ("p6", 24, 6));
+        assert_eq!((top[1].id.as_str(), top[1].clicks, top[1].at), ("p1", 24, 100));
+        let p0 = s.solved_line("aquila", "p0").unwrap().unwrap();
+        assert_eq!((p0.rank, p0.clicks, p0.at), (7, 30, 0));
+    }
+}
