@@ -344,3 +344,52 @@ async fn bad_names_passwords_and_logins_get_clear_errors() {
         .await;
     assert!(e["message"].as_str().unwrap().contains("not rated"), "{e}");
 }
+
+#[tokio::test]
+async fn a_solved_puzzle_goes_on_its_board_beside_the_booklets_target_and_the_optimum() {
+    let server = TestServer::start();
+    let mut eagle = claimed(&server, "eagle").await;
+    let joined = eagle
+        .request(json!({"t": "create", "game": "aquila"}))
+        .await;
+    let room = joined["room"].as_str().expect("room").to_string();
+    eagle.expect_event(&room, "start").await;
+    eagle.seat = "S".into();
+    // The booklet's line with its misprint mended: 24 clicks, the optimum.
+    let line = orion_tests::expand(
+        "E1R, D1R, C1R, D1R, C1R, C2R, C1R, C2R, C3R, B1L, B2L, C2R, B3L, C3R, B4L, B3L, \
+         C4R, B4L, C5R, B5L, B4L, B5L, A5L, C5R",
+    );
+    for click in &line {
+        eagle.play(&room, "click", json!({"click": click})).await;
+    }
+    let over = eagle.expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["scores"]["S"], 24, "{over}");
+    assert!(over["ev"].get("ratings").is_none(), "puzzles are not rated");
+    let board = eagle
+        .request(json!({"t": "leaderboard", "game": "aquila"}))
+        .await;
+    assert_eq!((board["target"].clone(), board["optimum"].clone()), (json!(24), json!(24)));
+    let first = &board["entries"][0];
+    assert_eq!((first["name"].clone(), first["clicks"].clone()), (json!("eagle"), json!(24)));
+    assert_eq!(first["at"], json!(orion_tests::T0), "the date first reached");
+    assert_eq!(board["you"]["rank"], 1);
+    // The Whirlpool has no booklet count; Orbit Solitaire deals its start (no one optimum);
+    // Aquarius counts hits and has no board.
+    let whirlpool = eagle
+        .request(json!({"t": "leaderboard", "game": "whirlpool"}))
+        .await;
+    assert_eq!((whirlpool["target"].clone(), whirlpool["optimum"].clone()), (Value::Null, json!(14)));
+    let orbit = eagle
+        .request(json!({"t": "leaderboard", "game": "orbit-b"}))
+        .await;
+    assert_eq!((orbit["target"].clone(), orbit["optimum"].clone()), (json!(25), Value::Null));
+    let e = eagle
+        .refused(json!({"t": "leaderboard", "game": "aquarius"}))
+        .await;
+    assert!(e["message"].as_str().unwrap().contains("hits"), "{e}");
+    let e = eagle
+        .refused(json!({"t": "leaderboard", "game": "chess"}))
+        .await;
+    assert_eq!(e["code"], "not_found");
+}
