@@ -121,3 +121,28 @@ fn day(ms: u64) -> String {
         .map(|t| t.date().to_string())
         .unwrap_or_default()
 }
+
+/// Fetches the room list of `server`.
+pub async fn fetch(server: &str, name: &str) -> Result<Vec<RoomSummary>, String> {
+    let mut client = net::connect(server, name, TokenStore::Memory).await?;
+    client
+        .send(Request::Lobby {
+            watch: Some(false),
+            after: None,
+        })
+        .await;
+    let wait = async {
+        while let Some(ev) = client.recv().await {
+            match ev {
+                NetEvent::Message(Message::Lobby { rooms, .. }) => return Ok(rooms),
+                NetEvent::Message(Message::Error { message, .. }) => return Err(message),
+                NetEvent::Gone(why) | NetEvent::Dropped(why) => return Err(why),
+                _ => {}
+            }
+        }
+        Err("the connection closed".to_string())
+    };
+    tokio::time::timeout(WAIT, wait)
+        .await
+        .map_err(|_| format!("{server} sent no room list within {} s", WAIT.as_secs()))?
+}

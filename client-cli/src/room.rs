@@ -459,6 +459,7 @@ mod tests {
                 name: name.into(),
                 colour: String::new(),
                 connected: false,
+                rating: None,
             })
         };
         Snapshot {
