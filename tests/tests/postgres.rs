@@ -295,5 +295,14 @@ async fn accounts_and_ratings_are_kept_in_postgres_across_a_restart() {
     assert_eq!(board["you"]["rating"], ann_rating, "{board}");
     assert_eq!(board["you"]["games"], 1);
     // The room was rated once, and marked so (a second settlement would change nothing).
-    assert_eq!(count(&pg, "SELECT COUNT(*) FROM rooms WHERE rated_at IS NOT NULL"), 1);
+    let (client, conn) = tokio_postgres::connect(&pg.url(), tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(conn);
+    let rated: i64 = client
+        .query_one("SELECT COUNT(*) FROM rooms WHERE rated_at IS NOT NULL", &[])
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!(rated, 1);
 }
