@@ -41,7 +41,11 @@ pub fn seat_list(room: &RoomSummary) -> String {
         .seats
         .iter()
         .map(|(s, n)| {
-            let rating = room.ratings.get(s).map(|r| format!("({r})")).unwrap_or_default();
+            let rating = room
+                .ratings
+                .get(s)
+                .map(|r| format!("({r})"))
+                .unwrap_or_default();
             format!("{s}:{}{rating}", n.as_deref().unwrap_or("-"))
         })
         .collect();

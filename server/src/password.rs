@@ -109,8 +109,16 @@ mod tests {
 
     #[tokio::test]
     async fn a_hash_is_argon2id_salted_and_matches_only_its_password() {
-        let a = Password::new("correct horse".into()).unwrap().hash().await.unwrap();
-        let b = Password::new("correct horse".into()).unwrap().hash().await.unwrap();
+        let a = Password::new("correct horse".into())
+            .unwrap()
+            .hash()
+            .await
+            .unwrap();
+        let b = Password::new("correct horse".into())
+            .unwrap()
+            .hash()
+            .await
+            .unwrap();
         assert!(a.starts_with("$argon2id$"), "{a}");
         assert!(!a.contains("correct horse"));
         assert_ne!(a, b, "each hash has its own salt");

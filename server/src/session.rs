@@ -216,7 +216,8 @@ impl Session {
                 let token = check_id("token", &token)?.to_string();
                 // An account's token stands for the account, under its claimed name, even
                 // after its guest row was pruned.
-                if let Some(account) = blocking(|| store.account_by_token(&token)).map_err(server)?
+                if let Some(account) =
+                    blocking(|| store.account_by_token(&token)).map_err(server)?
                 {
                     (token, account.id, account.name, true)
                 } else {

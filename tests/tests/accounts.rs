@@ -49,7 +49,10 @@ fn check(over: &Value, seat: &str, new: &WengLinRating, games: u64) {
 #[tokio::test]
 async fn two_claimed_players_finish_a_rated_game_and_see_it_in_over_the_seats_and_the_board() {
     let server = TestServer::start();
-    let mut players = vec![claimed(&server, "Alice").await, claimed(&server, "Bob").await];
+    let mut players = vec![
+        claimed(&server, "Alice").await,
+        claimed(&server, "Bob").await,
+    ];
     // A turn clock with a 1 ms bank: the mover's time runs out, and he loses.
     let options = json!({"turn_clock": 1000, "time_bank": 1});
     let room = start_room(&mut players, "hydra-2", options).await;
@@ -70,7 +73,10 @@ async fn two_claimed_players_finish_a_rated_game_and_see_it_in_over_the_seats_an
     server.clock.advance(1);
     let over = players[0].expect_event(&room, "over").await;
     assert_eq!(over["ev"]["reason"], "time", "{over}");
-    let loser = over["ev"]["seat"].as_str().expect("who ran out").to_string();
+    let loser = over["ev"]["seat"]
+        .as_str()
+        .expect("who ran out")
+        .to_string();
     let winner = if loser == "S" { "N" } else { "S" };
     assert_eq!(over["ev"]["result"]["winner"], winner);
     let (won, lost) = weng_lin(
@@ -85,14 +91,24 @@ async fn two_claimed_players_finish_a_rated_game_and_see_it_in_over_the_seats_an
     assert_eq!(seen_by_other["ev"]["ratings"], over["ev"]["ratings"]);
 
     // The board: the winner first, both with their new ratings; the asker's own line.
-    let winner_name = if players[0].seat == winner { "Alice" } else { "Bob" };
+    let winner_name = if players[0].seat == winner {
+        "Alice"
+    } else {
+        "Bob"
+    };
     let board = players[0]
         .request(json!({"t": "leaderboard", "game": "hydra-2"}))
         .await;
     assert_eq!(board["t"], "leaderboard", "{board}");
-    assert_eq!((board["total"].clone(), board["more"].clone()), (json!(2), json!(false)));
+    assert_eq!(
+        (board["total"].clone(), board["more"].clone()),
+        (json!(2), json!(false))
+    );
     let top = &board["entries"][0];
-    assert_eq!((top["rank"].clone(), top["name"].clone()), (json!(1), json!(winner_name)));
+    assert_eq!(
+        (top["rank"].clone(), top["name"].clone()),
+        (json!(1), json!(winner_name))
+    );
     assert_eq!(top["rating"], json!(shown(&won)));
     assert_eq!(top["games"], 1);
     assert_eq!(board["entries"][1]["rating"], json!(shown(&lost)));
@@ -111,7 +127,11 @@ async fn two_claimed_players_finish_a_rated_game_and_see_it_in_over_the_seats_an
     assert_eq!((empty["total"].clone(), empty.get("you")), (json!(0), None));
 
     // A new room shows the new rating in its seat.
-    let alice_new = if players[0].seat == winner { shown(&won) } else { shown(&lost) };
+    let alice_new = if players[0].seat == winner {
+        shown(&won)
+    } else {
+        shown(&lost)
+    };
     let joined = players[0]
         .request(json!({"t": "create", "game": "hydra-2"}))
         .await;
@@ -149,7 +169,9 @@ async fn four_players_placed_by_the_order_they_abandoned_are_rated_as_the_crate_
     // They leave W, E, S, N: W abandoned first and is placed last, N stayed longest.
     let order = [1, 3, 0, 2];
     for &i in &order {
-        let left = players[i].request(json!({"t": "leave", "room": room})).await;
+        let left = players[i]
+            .request(json!({"t": "leave", "room": room}))
+            .await;
         assert_eq!(left["t"], "left", "{left}");
     }
     let over = watcher.expect_event(&room, "over").await;
@@ -226,12 +248,19 @@ async fn a_guest_seat_leaves_a_game_unrated_unless_asked_and_then_keeps_nothing(
     let room = start_room(&mut players, "hydra-2", json!({})).await;
     let start = start_of(&players[0], &room);
     assert_eq!(start["ev"]["rated"], false, "{start}");
-    players[1].request(json!({"t": "leave", "room": room})).await;
-    players[0].request(json!({"t": "leave", "room": room})).await;
+    players[1]
+        .request(json!({"t": "leave", "room": room}))
+        .await;
+    players[0]
+        .request(json!({"t": "leave", "room": room}))
+        .await;
     let board = players[0]
         .request(json!({"t": "leaderboard", "game": "hydra-2"}))
         .await;
-    assert_eq!(board["total"], 0, "an unrated game changes no board: {board}");
+    assert_eq!(
+        board["total"], 0,
+        "an unrated game changes no board: {board}"
+    );
 
     // Asked for: rated, the guest playing as a newcomer; only the account is stored.
     let mut players = vec![claimed(&server, "cy").await, server.player("guest2").await];
@@ -369,21 +398,37 @@ async fn a_solved_puzzle_goes_on_its_board_beside_the_booklets_target_and_the_op
     let board = eagle
         .request(json!({"t": "leaderboard", "game": "aquila"}))
         .await;
-    assert_eq!((board["target"].clone(), board["optimum"].clone()), (json!(24), json!(24)));
+    assert_eq!(
+        (board["target"].clone(), board["optimum"].clone()),
+        (json!(24), json!(24))
+    );
     let first = &board["entries"][0];
-    assert_eq!((first["name"].clone(), first["clicks"].clone()), (json!("eagle"), json!(24)));
-    assert_eq!(first["at"], json!(orion_tests::T0), "the date first reached");
+    assert_eq!(
+        (first["name"].clone(), first["clicks"].clone()),
+        (json!("eagle"), json!(24))
+    );
+    assert_eq!(
+        first["at"],
+        json!(orion_tests::T0),
+        "the date first reached"
+    );
     assert_eq!(board["you"]["rank"], 1);
     // The Whirlpool has no booklet count; Orbit Solitaire deals its start (no one optimum);
     // Aquarius counts hits and has no board.
     let whirlpool = eagle
         .request(json!({"t": "leaderboard", "game": "whirlpool"}))
         .await;
-    assert_eq!((whirlpool["target"].clone(), whirlpool["optimum"].clone()), (Value::Null, json!(14)));
+    assert_eq!(
+        (whirlpool["target"].clone(), whirlpool["optimum"].clone()),
+        (Value::Null, json!(14))
+    );
     let orbit = eagle
         .request(json!({"t": "leaderboard", "game": "orbit-b"}))
         .await;
-    assert_eq!((orbit["target"].clone(), orbit["optimum"].clone()), (json!(25), Value::Null));
+    assert_eq!(
+        (orbit["target"].clone(), orbit["optimum"].clone()),
+        (json!(25), Value::Null)
+    );
     let e = eagle
         .refused(json!({"t": "leaderboard", "game": "aquarius"}))
         .await;

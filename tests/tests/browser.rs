@@ -1750,7 +1750,11 @@ async fn a_name_is_claimed_and_logged_into_from_pages_and_the_leaderboard_shows_
     server.clock.advance(1);
     let over = players[0].expect_event(&room, "over").await;
     let winner_seat = over["ev"]["result"]["winner"].as_str().expect("a winner");
-    let winner = if players[0].seat == winner_seat { "ann" } else { "ben" };
+    let winner = if players[0].seat == winner_seat {
+        "ann"
+    } else {
+        "ben"
+    };
     let top_rating = over["ev"]["ratings"][winner_seat]["rating"].clone();
 
     let mut driver = Driver::start();
@@ -1770,7 +1774,10 @@ async fn a_name_is_claimed_and_logged_into_from_pages_and_the_leaderboard_shows_
         "the claim confirmed",
     )
     .await;
-    assert_eq!(js(&cara, "return window.__orion.account").await, json!(true));
+    assert_eq!(
+        js(&cara, "return window.__orion.account").await,
+        json!(true)
+    );
     let mut check = server.player("probe").await;
     let e = check
         .refused(json!({"t": "login", "name": "CARA", "password": "wrong password"}))

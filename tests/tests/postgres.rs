@@ -261,18 +261,35 @@ async fn accounts_and_ratings_are_kept_in_postgres_across_a_restart() {
     let mut players = Vec::new();
     for name in ["Ann", "Ben"] {
         let mut c = server.player(name).await;
-        let w = c.request(json!({"t": "register", "password": password})).await;
+        let w = c
+            .request(json!({"t": "register", "password": password}))
+            .await;
         assert_eq!(w["account"], true, "{w}");
         players.push(c);
     }
     // The name is taken in any case, in PostgreSQL as in SQLite.
     let mut other = server.player("other").await;
-    let e = other.refused(json!({"t": "login", "name": "ANN", "password": "not it at all"})).await;
+    let e = other
+        .refused(json!({"t": "login", "name": "ANN", "password": "not it at all"}))
+        .await;
     assert_eq!(e["code"], "not_found");
     let mut late = Client::connect(&server.url()).await;
-    let e = late.refused(json!({"t": "hello", "name": "ann", "version": 1})).await;
-    assert!(e["message"].as_str().unwrap_or_default().contains("claimed"), "{e}");
-    let room = start_room(&mut players, "hydra-2", json!({"turn_clock": 1000, "time_bank": 1})).await;
+    let e = late
+        .refused(json!({"t": "hello", "name": "ann", "version": 1}))
+        .await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("claimed"),
+        "{e}"
+    );
+    let room = start_room(
+        &mut players,
+        "hydra-2",
+        json!({"turn_clock": 1000, "time_bank": 1}),
+    )
+    .await;
     server.clock.advance(1000);
     tokio::task::yield_now().await;
     server.clock.advance(1);
@@ -289,8 +306,13 @@ async fn accounts_and_ratings_are_kept_in_postgres_across_a_restart() {
     let w = phone
         .request(json!({"t": "login", "name": "ann", "password": password, "version": 1}))
         .await;
-    assert_eq!((w["t"].clone(), w["name"].clone()), (json!("welcome"), json!("Ann")));
-    let board = phone.request(json!({"t": "leaderboard", "game": "hydra-2"})).await;
+    assert_eq!(
+        (w["t"].clone(), w["name"].clone()),
+        (json!("welcome"), json!("Ann"))
+    );
+    let board = phone
+        .request(json!({"t": "leaderboard", "game": "hydra-2"}))
+        .await;
     assert_eq!(board["total"], 2, "{board}");
     assert_eq!(board["you"]["rating"], ann_rating, "{board}");
     assert_eq!(board["you"]["games"], 1);

@@ -313,7 +313,9 @@ impl App {
                 account: Some(true),
                 ..
             } => {
-                self.info(format!("you are {name}: your name is claimed, your rating kept"));
+                self.info(format!(
+                    "you are {name}: your name is claimed, your rating kept"
+                ));
                 self.name = name;
             }
             Incoming::Welcome { .. } | Incoming::History { .. } | Incoming::Pong => {}

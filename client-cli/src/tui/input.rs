@@ -356,7 +356,9 @@ mod tests {
                 password: "s3cret-pass".into()
             })
         );
-        assert!(parse("login Ann").unwrap_err().contains("login NAME PASSWORD"));
+        assert!(parse("login Ann")
+            .unwrap_err()
+            .contains("login NAME PASSWORD"));
     }
 
     #[test]

@@ -163,7 +163,11 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
             tracing::warn!(room = %room.id, "replayed action refused: {e}");
         }
     }
-    let ids: Vec<_> = room.seats.iter().map(|(s, o)| (*s, o.player.id.clone())).collect();
+    let ids: Vec<_> = room
+        .seats
+        .iter()
+        .map(|(s, o)| (*s, o.player.id.clone()))
+        .collect();
     for (seat, id) in ids {
         if let Some(rating) = room.rating_of(&id) {
             room.seat_ratings.insert(seat, rating);

@@ -54,7 +54,11 @@ impl Room {
         let rated = match self.options.rated {
             Some(asked) => asked,
             None => {
-                let ids: Vec<String> = self.seats.values().map(|o| o.player.id.to_string()).collect();
+                let ids: Vec<String> = self
+                    .seats
+                    .values()
+                    .map(|o| o.player.id.to_string())
+                    .collect();
                 match blocking(|| self.shared.store.ratings(self.game_id, &ids)) {
                     Ok(accounts) => accounts.len() == ids.len(),
                     Err(e) => {
@@ -125,7 +129,11 @@ impl Room {
             .table
             .sides()
             .into_iter()
-            .map(|side| side.into_iter().filter(|s| rated.roster.contains_key(s)).collect())
+            .map(|side| {
+                side.into_iter()
+                    .filter(|s| rated.roster.contains_key(s))
+                    .collect()
+            })
             .filter(|side: &Vec<Seat>| !side.is_empty())
             .collect();
         let wire_sides: Vec<Side> = sides
@@ -212,7 +220,10 @@ impl Room {
             };
             let id = o.player.id.to_string();
             let store = &self.shared.store;
-            let is_account = blocking(|| store.account_by_id(&id)).ok().flatten().is_some();
+            let is_account = blocking(|| store.account_by_id(&id))
+                .ok()
+                .flatten()
+                .is_some();
             if is_account {
                 if let Err(e) = blocking(|| store.record_solve(self.game_id, &id, clicks, now)) {
                     tracing::error!(room = %self.id, "puzzle best not stored: {e}");

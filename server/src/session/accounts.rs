@@ -23,7 +23,12 @@ fn server(e: StoreError) -> Refusal {
 }
 
 impl Session {
-    pub(super) async fn register(&mut self, re: &ReplyTo, player: Player, password: String) -> Handled {
+    pub(super) async fn register(
+        &mut self,
+        re: &ReplyTo,
+        player: Player,
+        password: String,
+    ) -> Handled {
         let password = Password::new(password)?;
         let store = self.shared.store.clone();
         let id = player.id.to_string();
@@ -59,7 +64,7 @@ impl Session {
         match blocking(|| store.claim(&account, now)).map_err(server)? {
             Claimed::Done => {}
             Claimed::NameTaken => return Err(taken(&account.name)),
-            Claimed::AlreadyClaimed => {
+            Claimed::AccountExists => {
                 return Err(Refusal::new(
                     Code::BadRequest,
                     "you have claimed a name already",
@@ -156,8 +161,8 @@ impl Session {
                 Some(figures.optimum),
             )
         } else {
-            let (lines, total) = blocking(|| store.rated_board(game_id, after, LEADERBOARD_PAGE))
-                .map_err(server)?;
+            let (lines, total) =
+                blocking(|| store.rated_board(game_id, after, LEADERBOARD_PAGE)).map_err(server)?;
             let you = blocking(|| store.rated_line(game_id, &me)).map_err(server)?;
             let entries = lines.into_iter().map(rated_entry).collect();
             (entries, total, you.map(rated_entry), None, None)

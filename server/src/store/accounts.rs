@@ -41,7 +41,7 @@ pub enum Claimed {
     /// Another account holds the name (in some case or width).
     NameTaken,
     /// This player has claimed a name already.
-    AlreadyClaimed,
+    AccountExists,
 }
 
 /// One line of a game's board.

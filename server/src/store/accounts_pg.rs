@@ -67,7 +67,7 @@ impl Db {
             return Ok(Claimed::Done);
         }
         if self.one_account("id", &a.id).await?.is_some() {
-            Ok(Claimed::AlreadyClaimed)
+            Ok(Claimed::AccountExists)
         } else {
             Ok(Claimed::NameTaken)
         }
@@ -178,7 +178,11 @@ impl Db {
         let Some(row) = row else {
             return Ok(None);
         };
-        let (name, key, rating) = (row.get::<_, String>(0), row.get::<_, String>(1), rating(&row, 2));
+        let (name, key, rating) = (
+            row.get::<_, String>(0),
+            row.get::<_, String>(1),
+            rating(&row, 2),
+        );
         let ahead = self
             .client
             .query_one(

@@ -52,7 +52,7 @@ impl AccountStore for SqliteStore {
         self.call(move |c, _| {
             let tx = c.transaction()?;
             if one_account(&tx, "id", &account.id)?.is_some() {
-                return Ok(Claimed::AlreadyClaimed);
+                return Ok(Claimed::AccountExists);
             }
             if one_account(&tx, "name_key", &account.key)?.is_some() {
                 return Ok(Claimed::NameTaken);
@@ -105,7 +105,10 @@ impl AccountStore for SqliteStore {
                 let row = stmt
                     .query_row(params![p, game], |r| {
                         let mu: Option<f64> = r.get(1)?;
-                        Ok((r.get::<_, String>(0)?, mu.map(|_| rating(r, 1)).transpose()?))
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            mu.map(|_| rating(r, 1)).transpose()?,
+                        ))
                     })
                     .optional()?;
                 out.extend(row);
@@ -159,7 +162,11 @@ impl AccountStore for SqliteStore {
             );
             let mut stmt = c.prepare_cached(&sql)?;
             let rows = stmt.query_map(params![game, limit, after], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, rating(r, 2)?))
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    rating(r, 2)?,
+                ))
             })?;
             let mut lines = Vec::new();
             for (i, row) in rows.enumerate() {
@@ -190,7 +197,13 @@ impl AccountStore for SqliteStore {
                     "SELECT a.name, a.name_key, r.mu, r.sigma, r.games FROM ratings r
                      JOIN accounts a ON a.id = r.account WHERE r.game = ?1 AND a.id = ?2",
                     params![game, player],
-                    |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, rating(r, 2)?)),
+                    |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            rating(r, 2)?,
+                        ))
+                    },
                 )
                 .optional()?;
             let Some((name, key, rating)) = row else {
@@ -345,9 +358,18 @@ mod tests {
     fn a_name_is_claimed_once_in_any_case_and_a_player_claims_once() {
         let s = SqliteStore::open(":memory:").unwrap();
         assert_eq!(s.claim(&account("p1", "Alice"), 1).unwrap(), Claimed::Done);
-        assert_eq!(s.claim(&account("p2", "ALICE"), 2).unwrap(), Claimed::NameTaken);
-        assert_eq!(s.claim(&account("p1", "Bob"), 3).unwrap(), Claimed::AlreadyClaimed);
-        let found = s.account_by_key(&crate::text::name_key("aLiCe")).unwrap().unwrap();
+        assert_eq!(
+            s.claim(&account("p2", "ALICE"), 2).unwrap(),
+            Claimed::NameTaken
+        );
+        assert_eq!(
+            s.claim(&account("p1", "Bob"), 3).unwrap(),
+            Claimed::AccountExists
+        );
+        let found = s
+            .account_by_key(&crate::text::name_key("aLiCe"))
+            .unwrap()
+            .unwrap();
         assert_eq!((found.id.as_str(), found.name.as_str()), ("p1", "Alice"));
         assert_eq!(s.account_by_token("t-p1").unwrap().unwrap().id, "p1");
         assert!(s.account_by_id("p2").unwrap().is_none());
@@ -359,12 +381,23 @@ mod tests {
         s.claim(&account("p1", "a"), 1).unwrap();
         s.create_room(&room("r1")).unwrap();
         let ids = ["p1".to_string(), "guest".to_string()];
-        assert_eq!(s.ratings("hydra-2", &ids).unwrap(), vec![("p1".into(), None)]);
-        assert!(s.record_ratings("r1", "hydra-2", &[("p1".into(), r(27.0))], 5).unwrap());
-        assert!(!s.record_ratings("r1", "hydra-2", &[("p1".into(), r(40.0))], 6).unwrap());
-        assert!(!s.record_ratings("nowhere", "hydra-2", &[("p1".into(), r(40.0))], 6).unwrap());
+        assert_eq!(
+            s.ratings("hydra-2", &ids).unwrap(),
+            vec![("p1".into(), None)]
+        );
+        assert!(s
+            .record_ratings("r1", "hydra-2", &[("p1".into(), r(27.0))], 5)
+            .unwrap());
+        assert!(!s
+            .record_ratings("r1", "hydra-2", &[("p1".into(), r(40.0))], 6)
+            .unwrap());
+        assert!(!s
+            .record_ratings("nowhere", "hydra-2", &[("p1".into(), r(40.0))], 6)
+            .unwrap());
         s.create_room(&room("r2")).unwrap();
-        assert!(s.record_ratings("r2", "hydra-2", &[("p1".into(), r(26.0))], 7).unwrap());
+        assert!(s
+            .record_ratings("r2", "hydra-2", &[("p1".into(), r(26.0))], 7)
+            .unwrap());
         let got = s.ratings("hydra-2", &ids).unwrap();
         assert_eq!(got[0].1.unwrap().mu, 26.0);
         assert_eq!(got[0].1.unwrap().games, 2);
@@ -380,7 +413,8 @@ mod tests {
             let room_id = format!("r{i}");
             s.create_room(&room(&room_id)).unwrap();
             let mu = 20.0 + f64::from(i % 4);
-            s.record_ratings(&room_id, "hydra-2", &[(id.clone(), r(mu))], 2).unwrap();
+            s.record_ratings(&room_id, "hydra-2", &[(id.clone(), r(mu))], 2)
+                .unwrap();
             s.record_solve("aquila", &id, 30 - i, u64::from(i)).unwrap();
         }
         // μ 23 (p3), 22 (p2, p6), 21 (p1, p5), 20 (p0, p4): equal μ and games by name.
@@ -402,8 +436,14 @@ mod tests {
         let (top, total) = s.solved_board("aquila", 0, 2).unwrap();
         assert_eq!(total, 7);
         // Equal clicks: who got there first goes first.
-        assert_eq!((top[0].id.as_str(), top[0].clicks, top[0].at), ("p6", 24, 6));
-        assert_eq!((top[1].id.as_str(), top[1].clicks, top[1].at), ("p1", 24, 100));
+        assert_eq!(
+            (top[0].id.as_str(), top[0].clicks, top[0].at),
+            ("p6", 24, 6)
+        );
+        assert_eq!(
+            (top[1].id.as_str(), top[1].clicks, top[1].at),
+            ("p1", 24, 100)
+        );
         let p0 = s.solved_line("aquila", "p0").unwrap().unwrap();
         assert_eq!((p0.rank, p0.clicks, p0.at), (7, 30, 0));
     }

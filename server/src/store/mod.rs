@@ -28,9 +28,7 @@ mod sqlite;
 
 use crate::clock::Millis;
 
-pub use accounts::{
-    AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine,
-};
+pub use accounts::{AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine};
 pub use commit::Commit;
 pub use error::StoreError;
 pub use postgres::PostgresStore;
