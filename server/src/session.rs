@@ -11,7 +11,7 @@ use crate::protocol::{self, check_id, Code, Refusal, ReplyTo};
 use crate::room::handle::RoomHandle;
 use crate::room::{self, RoomCmd, RoomOptions};
 use crate::shared::Shared;
-use crate::store::{blocking, PlayerRecord};
+use crate::store::PlayerRecord;
 use crate::system::{GameInfo, GameSystem};
 use orion_protocol::{
     Envelope, Event, Logged, Message, Request, RoomOptions as WireOptions, Seat, Status,
@@ -119,7 +119,7 @@ impl Session {
                 name,
                 version,
                 token,
-            } => self.hello(re, name, version, token),
+            } => self.hello(re, name, version, token).await,
             Request::Ping => {
                 self.outbox.send(protocol::reply(re, Message::Pong));
                 Ok(())
@@ -132,18 +132,22 @@ impl Session {
             } => self.login(re, name, password, version).await,
             Request::Leaderboard { game, after } => {
                 self.leaderboard(re, player()?, &game, after.unwrap_or(0))
+                    .await
             }
             Request::Lobby { watch, after } => self.lobby(re, watch.unwrap_or(false), after),
             Request::Create {
                 game,
                 options,
                 private,
-            } => self.create(re, player()?, &game, options, private.unwrap_or(false)),
+            } => {
+                self.create(re, player()?, &game, options, private.unwrap_or(false))
+                    .await
+            }
             Request::Join { room, code, seat } => self.join(re, player()?, room, code, seat).await,
-            Request::Quick { game, players } => self.quick(re, player()?, &game, players),
+            Request::Quick { game, players } => self.quick(re, player()?, &game, players).await,
             Request::Spectate { room } => self.spectate(re, player()?, &room).await,
             Request::Leave { room } => {
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 self.rooms.remove(&handle.id);
                 let cmd = RoomCmd::Leave {
                     re: re.clone(),
@@ -153,7 +157,7 @@ impl Session {
                 self.send(&handle, cmd).await
             }
             Request::Ready { room } => {
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 let cmd = RoomCmd::Ready {
                     re: re.clone(),
                     player: player()?,
@@ -173,7 +177,7 @@ impl Session {
             | Request::Draw { .. }) => self.act(re, player()?, request).await,
             Request::Chat { room, text } => {
                 let text = crate::text::chat(&text)?;
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 let cmd = RoomCmd::Chat {
                     re: re.clone(),
                     player: player()?,
@@ -184,12 +188,12 @@ impl Session {
             }
             Request::Resume { room, since } => self.resume(re, player()?, &room, since).await,
             Request::History { room, since, code } => {
-                self.history(re, &room, since.unwrap_or(0), code)
+                self.history(re, &room, since.unwrap_or(0), code).await
             }
         }
     }
 
-    fn hello(
+    async fn hello(
         &mut self,
         re: &ReplyTo,
         name: String,
@@ -216,39 +220,37 @@ impl Session {
                 let token = check_id("token", &token)?.to_string();
                 // An account's token stands for the account, under its claimed name, even
                 // after its guest row was pruned.
-                if let Some(account) =
-                    blocking(|| store.account_by_token(&token)).map_err(server)?
-                {
+                if let Some(account) = store.account_by_token(&token).await.map_err(server)? {
                     (token, account.id, account.name, true)
                 } else {
-                    let known = blocking(|| store.player(&token))
-                        .map_err(server)?
-                        .ok_or_else(|| {
-                            Refusal::new(
-                                Code::NotFound,
-                                "unknown token: say hello without one for a new identity",
-                            )
-                        })?;
-                    self.check_unclaimed(&name)?;
+                    let known = store.player(&token).await.map_err(server)?.ok_or_else(|| {
+                        Refusal::new(
+                            Code::NotFound,
+                            "unknown token: say hello without one for a new identity",
+                        )
+                    })?;
+                    self.check_unclaimed(&name).await?;
                     (token, known.id, name, false)
                 }
             }
             None => {
-                self.check_unclaimed(&name)?;
+                self.check_unclaimed(&name).await?;
                 let mut rng = rand::thread_rng();
                 let token = hex::encode(rng.gen::<[u8; 16]>());
                 let id = format!("p{}", hex::encode(rng.gen::<[u8; 4]>()));
                 (token, id, name, false)
             }
         };
-        self.become_player(re, token, id, name, account)
+        self.become_player(re, token, id, name, account).await
     }
 
     /// A guest may not go by a claimed name, in any case or width.
-    fn check_unclaimed(&self, name: &str) -> Handled {
+    async fn check_unclaimed(&self, name: &str) -> Handled {
         let key = crate::text::name_key(name);
         let store = &self.shared.store;
-        let claimed = blocking(|| store.account_by_key(&key))
+        let claimed = store
+            .account_by_key(&key)
+            .await
             .map_err(|e| Refusal::new(Code::Server, e.to_string()))?;
         match claimed {
             Some(account) => Err(Refusal::new(
@@ -264,7 +266,7 @@ impl Session {
 
     /// This connection speaks for player `id` from now on: recorded as seen, and told so in
     /// `welcome` with the seats he holds.
-    fn become_player(
+    async fn become_player(
         &mut self,
         re: &ReplyTo,
         token: String,
@@ -278,7 +280,9 @@ impl Session {
         };
         let now = self.shared.clock.now_ms();
         let store = &self.shared.store;
-        blocking(|| store.put_player(&token, &record, now))
+        store
+            .put_player(&token, &record, now)
+            .await
             .map_err(|e| Refusal::new(Code::Server, e.to_string()))?;
         let player = Player {
             id: Arc::from(id.as_str()),
@@ -356,7 +360,7 @@ impl Session {
         Ok(())
     }
 
-    fn create(
+    async fn create(
         &mut self,
         re: &ReplyTo,
         player: Player,
@@ -397,7 +401,8 @@ impl Session {
             private,
             solo,
             vec![(first, None)],
-        )?;
+        )
+        .await?;
         self.rooms.insert(handle.id.clone(), handle);
         Ok(())
     }
@@ -414,7 +419,7 @@ impl Session {
             // A private room is joined by its code; by its id only by whoever holds a seat
             // there already (coming back). To anyone else it does not exist.
             (Some(room), code) => {
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 if let Some(secret) = &handle.code {
                     let knows = code.is_some_and(|c| c.eq_ignore_ascii_case(secret));
                     if !knows && !self.shared.lobby.seats_of(&player.id).contains(&handle.id) {
@@ -428,9 +433,14 @@ impl Session {
             }
             (None, Some(code)) => {
                 let code = check_id("code", &code)?.to_ascii_uppercase();
-                self.shared.lobby.rooms.by_code(&code).ok_or_else(|| {
-                    Refusal::new(Code::NotFound, format!("no room with code {code}"))
-                })?
+                self.shared
+                    .lobby
+                    .rooms
+                    .by_code(&code)
+                    .await
+                    .ok_or_else(|| {
+                        Refusal::new(Code::NotFound, format!("no room with code {code}"))
+                    })?
             }
             (None, None) => {
                 return Err(Refusal::new(
@@ -469,7 +479,13 @@ impl Session {
         Ok(())
     }
 
-    fn quick(&mut self, re: &ReplyTo, player: Player, game: &str, players: Option<u8>) -> Handled {
+    async fn quick(
+        &mut self,
+        re: &ReplyTo,
+        player: Player,
+        game: &str,
+        players: Option<u8>,
+    ) -> Handled {
         self.check_room_cap()?;
         let (system, info) = self.find_match(game)?;
         let n = players.unwrap_or(info.default_players);
@@ -516,7 +532,8 @@ impl Session {
                     .map(|q| (q.outbox.clone(), q.re.clone()))
                     .collect();
                 let first = group.into_iter().map(|q| (q, None)).collect();
-                let made = room::create(&self.shared, &system, &info, options, false, true, first);
+                let made =
+                    room::create(&self.shared, &system, &info, options, false, true, first).await;
                 if let Err(refusal) = made {
                     for (outbox, re) in &others {
                         outbox.refuse(re, &refusal);
@@ -529,7 +546,7 @@ impl Session {
     }
 
     async fn spectate(&mut self, re: &ReplyTo, player: Player, room: &str) -> Handled {
-        let handle = self.room(room)?;
+        let handle = self.room(room).await?;
         if handle.code.is_some() {
             return Err(Refusal::new(
                 Code::NotFound,
@@ -549,7 +566,7 @@ impl Session {
     /// A game request: its room's game system reads it.
     async fn act(&mut self, re: &ReplyTo, player: Player, request: Request) -> Handled {
         let room = request.room().unwrap_or_default();
-        let handle = self.room(room)?;
+        let handle = self.room(room).await?;
         let cmd = RoomCmd::Act {
             re: re.clone(),
             player,
@@ -560,7 +577,7 @@ impl Session {
     }
 
     async fn resume(&mut self, re: &ReplyTo, player: Player, room: &str, since: u64) -> Handled {
-        let handle = self.room(room)?;
+        let handle = self.room(room).await?;
         let outbox = self.outbox.clone();
         self.enter(handle, |done| RoomCmd::Resume {
             re: re.clone(),
@@ -572,12 +589,20 @@ impl Session {
         .await
     }
 
-    fn history(&mut self, re: &ReplyTo, room: &str, since: u64, code: Option<String>) -> Handled {
+    async fn history(
+        &mut self,
+        re: &ReplyTo,
+        room: &str,
+        since: u64,
+        code: Option<String>,
+    ) -> Handled {
         let room = check_id("room", room)?;
         let server = |e: crate::store::StoreError| Refusal::new(Code::Server, e.to_string());
         let store = &self.shared.store;
         let not_found = || Refusal::new(Code::NotFound, format!("no room {room}"));
-        let (record, status) = blocking(|| store.room(room))
+        let (record, status) = store
+            .room(room)
+            .await
             .map_err(server)?
             .ok_or_else(not_found)?;
         // A private room's history is its players' (they were given the code on joining).
@@ -586,7 +611,10 @@ impl Session {
                 return Err(not_found());
             }
         }
-        let events = blocking(|| store.events(room, since, HISTORY_PAGE + 1)).map_err(server)?;
+        let events = store
+            .events(room, since, HISTORY_PAGE + 1)
+            .await
+            .map_err(server)?;
         let total = events.len();
         let mut list = Vec::with_capacity(total.min(HISTORY_PAGE));
         let mut bytes = 0;
@@ -624,12 +652,13 @@ impl Session {
         Ok(())
     }
 
-    fn room(&self, room: &str) -> Result<RoomHandle, Refusal> {
+    async fn room(&self, room: &str) -> Result<RoomHandle, Refusal> {
         let room = check_id("room", room)?;
         self.shared
             .lobby
             .rooms
             .get(room)
+            .await
             .ok_or_else(|| Refusal::new(Code::NotFound, format!("no room {room}")))
     }
 
@@ -651,7 +680,7 @@ impl Session {
                 name: player.name.to_string(),
             };
             let now = self.shared.clock.now_ms();
-            if let Err(e) = blocking(|| self.shared.store.put_player(token, &record, now)) {
+            if let Err(e) = self.shared.store.put_player(token, &record, now).await {
                 tracing::debug!("could not mark {} seen: {e}", player.id);
             }
         }
@@ -660,7 +689,7 @@ impl Session {
         if let Some(player) = &self.player {
             for id in self.shared.lobby.seats_of(&player.id) {
                 if rooms.iter().all(|r| r.id != id) {
-                    if let Some(h) = self.shared.lobby.rooms.get(&id) {
+                    if let Some(h) = self.shared.lobby.rooms.get(&id).await {
                         rooms.push(h);
                     }
                 }

@@ -128,10 +128,11 @@ impl Room {
         let result = self.table.forfeit(seat);
         let ev = self
             .over_event(result.clone(), Some((OverReason::Time, Some(seat))))
+            .await
             .to_json();
         self.result = Some(result);
         if self.emit(vec![ev], None).await.is_ok() {
-            self.finish();
+            self.finish().await;
         }
     }
 }

@@ -85,7 +85,7 @@ impl Room {
         };
         let mut evs = applied.events;
         if let Some(result) = &applied.over {
-            evs.push(self.over_event(result.clone(), None).to_json());
+            evs.push(self.over_event(result.clone(), None).await.to_json());
         }
         let record = ActionRecord {
             seat: seat.0.to_string(),
@@ -100,7 +100,7 @@ impl Room {
             return None;
         }
         if applied.over.is_some() {
-            self.finish();
+            self.finish().await;
         } else {
             self.arm_clock(now);
         }
@@ -110,12 +110,12 @@ impl Room {
     /// An `over` event with `result` (and, when the room decided it, why and whose time
     /// ran out), revealing the room's seed and the salt of its commitment.
     /// A rated game's new ratings are stored here (once) and carried in it.
-    pub(super) fn over_event(
+    pub(super) async fn over_event(
         &mut self,
         result: GameResult,
         decided: Option<(OverReason, Option<Seat>)>,
     ) -> Event<'_> {
-        let ratings = self.settle(&result, decided);
+        let ratings = self.settle(&result, decided).await;
         Event::Over {
             ratings,
             result,

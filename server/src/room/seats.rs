@@ -75,7 +75,7 @@ impl Room {
             );
             return false;
         }
-        let rating = self.rating_of(&player.id);
+        let rating = self.rating_of(&player.id).await;
         let ev = Event::Joined {
             seat: seat.wire(),
             player: (*player.id).into(),
@@ -204,10 +204,11 @@ impl Room {
             let result = self.table.abandoned();
             let ev = self
                 .over_event(result.clone(), Some((OverReason::Abandoned, None)))
+                .await
                 .to_json();
             self.result = Some(result);
             let _ = self.emit(vec![ev], None).await;
-            self.finish();
+            self.finish().await;
         }
     }
 
@@ -246,19 +247,21 @@ impl Room {
             return;
         }
         let salt = self.salt.as_deref().and_then(|s| hex::decode(s).ok());
+        let rated = self.decide_rated().await;
         let ev = Event::Start {
             position: self.table.position().into(),
             turn: self.table.turn(),
             seed_commitment: salt.map(|salt| seed_commitment(self.table.seed(), &salt).into()),
-            rated: self.decide_rated(),
+            rated,
         };
         if self.emit(vec![ev.to_json()], None).await.is_err() {
             return;
         }
         self.status = Status::Playing;
-        self.set_status("playing");
+        // The clock starts with the `start` event, not once the status is stored.
         let now = self.shared.clock.now_ms();
         self.arm_clock(now);
+        self.set_status("playing").await;
     }
 
     pub(super) async fn chat(&mut self, re: ReplyTo, player: Player, text: String, outbox: Outbox) {
@@ -282,7 +285,7 @@ impl Room {
         }
     }
 
-    pub(super) fn resume(
+    pub(super) async fn resume(
         &mut self,
         re: ReplyTo,
         player: Player,
@@ -330,7 +333,7 @@ impl Room {
             outbox.send(self.snapshot(&re, seat));
             return true;
         }
-        match crate::store::blocking(|| self.shared.store.events(&self.id, since, limit)) {
+        match self.shared.store.events(&self.id, since, limit).await {
             Ok(events) => {
                 for (seq, ev) in events {
                     outbox.send(protocol::event_frame(&self.id, seq, &ev));

@@ -5,7 +5,7 @@
 use super::{Room, Status};
 use crate::player::PlayerId;
 use crate::rating::{self, Side};
-use crate::store::{blocking, RatingRecord};
+use crate::store::RatingRecord;
 use crate::system::Seat;
 use orion_protocol::{GameResult, OverReason, RatingChange, Seat as WireSeat};
 use std::collections::BTreeMap;
@@ -23,12 +23,12 @@ pub(super) struct Rated {
 impl Room {
     /// The rating `player` shows in this game: an account's (1500 before its first rated
     /// game), `None` for a guest or a puzzle.
-    pub(super) fn rating_of(&self, player: &PlayerId) -> Option<i32> {
+    pub(super) async fn rating_of(&mut self, player: &PlayerId) -> Option<i32> {
         if self.solo() {
             return None;
         }
         let ids = [player.to_string()];
-        match blocking(|| self.shared.store.ratings(self.game_id, &ids)) {
+        match self.shared.store.ratings(self.game_id, &ids).await {
             Ok(found) => found
                 .into_iter()
                 .next()
@@ -47,7 +47,7 @@ impl Room {
 
     /// Decides, as the game starts, whether it is rated: as the room's `rated` option says,
     /// or when it says nothing, whether every seat is a claimed account. Puzzles: `None`.
-    pub(super) fn decide_rated(&mut self) -> Option<bool> {
+    pub(super) async fn decide_rated(&mut self) -> Option<bool> {
         if self.solo() {
             return None;
         }
@@ -59,7 +59,7 @@ impl Room {
                     .values()
                     .map(|o| o.player.id.to_string())
                     .collect();
-                match blocking(|| self.shared.store.ratings(self.game_id, &ids)) {
+                match self.shared.store.ratings(self.game_id, &ids).await {
                     Ok(accounts) => accounts.len() == ids.len(),
                     Err(e) => {
                         tracing::warn!(room = %self.id, "unrated: accounts unread: {e}");
@@ -97,19 +97,19 @@ impl Room {
     /// The game ended with `result` (and, when the room decided it, why): stores the rated
     /// game's new ratings, once, and returns them for `over`; in a puzzle room, keeps the
     /// solver's clicks if they are his fewest.
-    pub(super) fn settle(
+    pub(super) async fn settle(
         &mut self,
         result: &GameResult,
         decided: Option<(OverReason, Option<Seat>)>,
     ) -> Option<BTreeMap<WireSeat, RatingChange>> {
         let now = self.shared.clock.now_ms();
         if self.solo() {
-            self.keep_solve(result, now);
+            self.keep_solve(result, now).await;
             return None;
         }
         let rated = self.rated.take()?;
         let ids: Vec<String> = rated.roster.values().map(|p| p.to_string()).collect();
-        let known = match blocking(|| self.shared.store.ratings(self.game_id, &ids)) {
+        let known = match self.shared.store.ratings(self.game_id, &ids).await {
             Ok(known) => known,
             Err(e) => {
                 tracing::error!(room = %self.id, "not rated: ratings unread: {e}");
@@ -179,7 +179,10 @@ impl Room {
             }
         }
         let store = &self.shared.store;
-        match blocking(|| store.record_ratings(&self.id, self.game_id, &stored, now)) {
+        match store
+            .record_ratings(&self.id, self.game_id, &stored, now)
+            .await
+        {
             Ok(true) => {}
             Ok(false) => {
                 tracing::warn!(room = %self.id, "rated already: ratings left as they were");
@@ -201,7 +204,7 @@ impl Room {
     }
 
     /// A solved puzzle: the solver's clicks, kept if they are his fewest (accounts only).
-    fn keep_solve(&self, result: &GameResult, now: crate::clock::Millis) {
+    async fn keep_solve(&mut self, result: &GameResult, now: crate::clock::Millis) {
         let Some(info) = self.system.find(self.game_id) else {
             return;
         };
@@ -220,12 +223,9 @@ impl Room {
             };
             let id = o.player.id.to_string();
             let store = &self.shared.store;
-            let is_account = blocking(|| store.account_by_id(&id))
-                .ok()
-                .flatten()
-                .is_some();
+            let is_account = store.account_by_id(&id).await.ok().flatten().is_some();
             if is_account {
-                if let Err(e) = blocking(|| store.record_solve(self.game_id, &id, clicks, now)) {
+                if let Err(e) = store.record_solve(self.game_id, &id, clicks, now).await {
                     tracing::error!(room = %self.id, "puzzle best not stored: {e}");
                 }
             }

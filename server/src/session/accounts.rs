@@ -8,7 +8,7 @@ use crate::password::Password;
 use crate::player::Player;
 use crate::protocol::{self, Code, Refusal, ReplyTo};
 use crate::rating;
-use crate::store::{blocking, AccountRecord, Claimed, RatedLine, SolvedLine, StoreError};
+use crate::store::{AccountRecord, Claimed, RatedLine, SolvedLine, StoreError};
 use orion_protocol::{LeaderEntry, Message};
 
 /// Wrong passwords one connection may give; after that every `login` on it is refused with
@@ -32,7 +32,7 @@ impl Session {
         let password = Password::new(password)?;
         let store = self.shared.store.clone();
         let id = player.id.to_string();
-        if let Some(mine) = blocking(|| store.account_by_id(&id)).map_err(server)? {
+        if let Some(mine) = store.account_by_id(&id).await.map_err(server)? {
             return Err(Refusal::new(
                 Code::BadRequest,
                 format!("you have claimed the name {} already", mine.name),
@@ -45,7 +45,7 @@ impl Session {
                 format!("the name {name} is claimed by another player: say hello with another name to claim it"),
             )
         };
-        if let Some(other) = blocking(|| store.account_by_key(&key)).map_err(server)? {
+        if let Some(other) = store.account_by_key(&key).await.map_err(server)? {
             return Err(taken(&other.name));
         }
         let token = self
@@ -61,7 +61,7 @@ impl Session {
             token: token.clone(),
         };
         let now = self.shared.clock.now_ms();
-        match blocking(|| store.claim(&account, now)).map_err(server)? {
+        match store.claim(&account, now).await.map_err(server)? {
             Claimed::Done => {}
             Claimed::NameTaken => return Err(taken(&account.name)),
             Claimed::AccountExists => {
@@ -73,6 +73,7 @@ impl Session {
         }
         tracing::info!(player = %account.id, "name claimed");
         self.become_player(re, token, account.id, account.name, true)
+            .await
     }
 
     pub(super) async fn login(
@@ -106,7 +107,7 @@ impl Session {
         let password = Password::new(password);
         let key = crate::text::name_key(&name);
         let store = self.shared.store.clone();
-        let account = blocking(|| store.account_by_key(&key)).map_err(server)?;
+        let account = store.account_by_key(&key).await.map_err(server)?;
         let ok = match (account.as_ref(), password) {
             (Some(a), Ok(p)) => p.matches(a.hash.clone()).await?,
             // A password that could never have been set is wrong all the same.
@@ -122,16 +123,19 @@ impl Session {
         };
         if let Some(p) = &self.player {
             if *p.id == *account.id {
-                return self.become_player(re, account.token, account.id, account.name, true);
+                return self
+                    .become_player(re, account.token, account.id, account.name, true)
+                    .await;
             }
             // The guest this connection was goes; the account takes the connection.
             self.shared.lobby.unqueue(self.outbox.id);
             self.player = None;
         }
         self.become_player(re, account.token, account.id, account.name, true)
+            .await
     }
 
-    pub(super) fn leaderboard(
+    pub(super) async fn leaderboard(
         &mut self,
         re: &ReplyTo,
         player: Player,
@@ -149,9 +153,11 @@ impl Session {
                     format!("{game_id} is scored by hits, not clicks: it has no leaderboard"),
                 )
             })?;
-            let (lines, total) = blocking(|| store.solved_board(game_id, after, LEADERBOARD_PAGE))
+            let (lines, total) = store
+                .solved_board(game_id, after, LEADERBOARD_PAGE)
+                .await
                 .map_err(server)?;
-            let you = blocking(|| store.solved_line(game_id, &me)).map_err(server)?;
+            let you = store.solved_line(game_id, &me).await.map_err(server)?;
             let entries = lines.into_iter().map(solved_entry).collect();
             (
                 entries,
@@ -161,9 +167,11 @@ impl Session {
                 Some(figures.optimum),
             )
         } else {
-            let (lines, total) =
-                blocking(|| store.rated_board(game_id, after, LEADERBOARD_PAGE)).map_err(server)?;
-            let you = blocking(|| store.rated_line(game_id, &me)).map_err(server)?;
+            let (lines, total) = store
+                .rated_board(game_id, after, LEADERBOARD_PAGE)
+                .await
+                .map_err(server)?;
+            let you = store.rated_line(game_id, &me).await.map_err(server)?;
             let entries = lines.into_iter().map(rated_entry).collect();
             (entries, total, you.map(rated_entry), None, None)
         };

@@ -1,7 +1,8 @@
 //! What the store keeps of claimed names: accounts (name, its unique key, password hash, the
 //! token the account's player is reached by), ratings per account and game, and the fewest
 //! clicks each account solved each puzzle in. A trait of its own beside [`super::Store`],
-//! implemented by both stores (`accounts_sqlite.rs`, `accounts_pg.rs`). Plain data: no
+//! implemented by both stores (`accounts_sqlite.rs`, `accounts_pg.rs`), async in the same
+//! way as the `Store`. Plain data: no
 //! game's types, no rating crate's.
 
 use super::error::StoreError;
@@ -75,19 +76,20 @@ pub struct SolvedLine {
 /// Accounts, ratings and puzzle bests. Boards are ordered best first: a game's by μ, then
 /// games played (more first), then name key; a puzzle's by clicks, then the date reached
 /// (earlier first), then name key. Ranks are places in that order.
+#[async_trait::async_trait]
 pub trait AccountStore: Send + Sync + 'static {
     /// Makes `account` a claimed name, at server time `at`, unless its key or its player id
     /// is claimed already.
-    fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError>;
+    async fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError>;
     /// The account whose name has this key.
-    fn account_by_key(&self, key: &str) -> Result<Option<AccountRecord>, StoreError>;
+    async fn account_by_key(&self, key: &str) -> Result<Option<AccountRecord>, StoreError>;
     /// The account of this player id.
-    fn account_by_id(&self, id: &str) -> Result<Option<AccountRecord>, StoreError>;
+    async fn account_by_id(&self, id: &str) -> Result<Option<AccountRecord>, StoreError>;
     /// The account reached by this token.
-    fn account_by_token(&self, token: &str) -> Result<Option<AccountRecord>, StoreError>;
+    async fn account_by_token(&self, token: &str) -> Result<Option<AccountRecord>, StoreError>;
     /// For each of `players` that is an account: its rating in `game` (`None`: no rated game
     /// yet). Guests are left out.
-    fn ratings(
+    async fn ratings(
         &self,
         game: &str,
         players: &[String],
@@ -95,7 +97,7 @@ pub trait AccountStore: Send + Sync + 'static {
     /// Stores the ratings a finished rated game gave, once per room: `false` (and nothing
     /// changed) if `room` was rated already or is unknown. Each account's games played goes
     /// up by one.
-    fn record_ratings(
+    async fn record_ratings(
         &self,
         room: &str,
         game: &str,
@@ -103,16 +105,16 @@ pub trait AccountStore: Send + Sync + 'static {
         at: Millis,
     ) -> Result<bool, StoreError>;
     /// Up to `limit` lines of `game`'s board after place `after`, and how many are on it.
-    fn rated_board(
+    async fn rated_board(
         &self,
         game: &str,
         after: u32,
         limit: u32,
     ) -> Result<(Vec<RatedLine>, u32), StoreError>;
     /// `player`'s line on `game`'s board.
-    fn rated_line(&self, game: &str, player: &str) -> Result<Option<RatedLine>, StoreError>;
+    async fn rated_line(&self, game: &str, player: &str) -> Result<Option<RatedLine>, StoreError>;
     /// Keeps `clicks` as `player`'s best for `puzzle` if it is fewer than his best so far.
-    fn record_solve(
+    async fn record_solve(
         &self,
         puzzle: &str,
         player: &str,
@@ -120,12 +122,16 @@ pub trait AccountStore: Send + Sync + 'static {
         at: Millis,
     ) -> Result<(), StoreError>;
     /// Up to `limit` lines of `puzzle`'s board after place `after`, and how many are on it.
-    fn solved_board(
+    async fn solved_board(
         &self,
         puzzle: &str,
         after: u32,
         limit: u32,
     ) -> Result<(Vec<SolvedLine>, u32), StoreError>;
     /// `player`'s line on `puzzle`'s board.
-    fn solved_line(&self, puzzle: &str, player: &str) -> Result<Option<SolvedLine>, StoreError>;
+    async fn solved_line(
+        &self,
+        puzzle: &str,
+        player: &str,
+    ) -> Result<Option<SolvedLine>, StoreError>;
 }

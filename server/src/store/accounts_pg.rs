@@ -285,37 +285,43 @@ impl Db {
     }
 }
 
+#[async_trait::async_trait]
 impl AccountStore for PostgresStore {
-    fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError> {
+    async fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError> {
         let account = account.clone();
         self.call(move |db| Box::pin(async move { db.claim(&account, at).await }))
+            .await
     }
 
-    fn account_by_key(&self, key: &str) -> Result<Option<AccountRecord>, StoreError> {
+    async fn account_by_key(&self, key: &str) -> Result<Option<AccountRecord>, StoreError> {
         let key = key.to_owned();
         self.call(move |db| Box::pin(async move { db.one_account("name_key", &key).await }))
+            .await
     }
 
-    fn account_by_id(&self, id: &str) -> Result<Option<AccountRecord>, StoreError> {
+    async fn account_by_id(&self, id: &str) -> Result<Option<AccountRecord>, StoreError> {
         let id = id.to_owned();
         self.call(move |db| Box::pin(async move { db.one_account("id", &id).await }))
+            .await
     }
 
-    fn account_by_token(&self, token: &str) -> Result<Option<AccountRecord>, StoreError> {
+    async fn account_by_token(&self, token: &str) -> Result<Option<AccountRecord>, StoreError> {
         let token = token.to_owned();
         self.call(move |db| Box::pin(async move { db.one_account("token", &token).await }))
+            .await
     }
 
-    fn ratings(
+    async fn ratings(
         &self,
         game: &str,
         players: &[String],
     ) -> Result<Vec<(String, Option<RatingRecord>)>, StoreError> {
         let (game, players) = (game.to_owned(), players.to_vec());
         self.call(move |db| Box::pin(async move { db.ratings(&game, &players).await }))
+            .await
     }
 
-    fn record_ratings(
+    async fn record_ratings(
         &self,
         room: &str,
         game: &str,
@@ -326,9 +332,10 @@ impl AccountStore for PostgresStore {
         self.call(move |db| {
             Box::pin(async move { db.record_ratings(&room, &game, &ratings, at).await })
         })
+        .await
     }
 
-    fn rated_board(
+    async fn rated_board(
         &self,
         game: &str,
         after: u32,
@@ -336,14 +343,16 @@ impl AccountStore for PostgresStore {
     ) -> Result<(Vec<RatedLine>, u32), StoreError> {
         let game = game.to_owned();
         self.call(move |db| Box::pin(async move { db.rated_board(&game, after, limit).await }))
+            .await
     }
 
-    fn rated_line(&self, game: &str, player: &str) -> Result<Option<RatedLine>, StoreError> {
+    async fn rated_line(&self, game: &str, player: &str) -> Result<Option<RatedLine>, StoreError> {
         let (game, player) = (game.to_owned(), player.to_owned());
         self.call(move |db| Box::pin(async move { db.rated_line(&game, &player).await }))
+            .await
     }
 
-    fn record_solve(
+    async fn record_solve(
         &self,
         puzzle: &str,
         player: &str,
@@ -354,9 +363,10 @@ impl AccountStore for PostgresStore {
         self.call(move |db| {
             Box::pin(async move { db.record_solve(&puzzle, &player, clicks, at).await })
         })
+        .await
     }
 
-    fn solved_board(
+    async fn solved_board(
         &self,
         puzzle: &str,
         after: u32,
@@ -364,10 +374,16 @@ impl AccountStore for PostgresStore {
     ) -> Result<(Vec<SolvedLine>, u32), StoreError> {
         let puzzle = puzzle.to_owned();
         self.call(move |db| Box::pin(async move { db.solved_board(&puzzle, after, limit).await }))
+            .await
     }
 
-    fn solved_line(&self, puzzle: &str, player: &str) -> Result<Option<SolvedLine>, StoreError> {
+    async fn solved_line(
+        &self,
+        puzzle: &str,
+        player: &str,
+    ) -> Result<Option<SolvedLine>, StoreError> {
         let (puzzle, player) = (puzzle.to_owned(), player.to_owned());
         self.call(move |db| Box::pin(async move { db.solved_line(&puzzle, &player).await }))
+            .await
     }
 }

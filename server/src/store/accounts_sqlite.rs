@@ -46,8 +46,9 @@ fn rating(r: &Row<'_>, at: usize) -> rusqlite::Result<RatingRecord> {
     })
 }
 
+#[async_trait::async_trait]
 impl AccountStore for SqliteStore {
-    fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError> {
+    async fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError> {
         let account = account.clone();
         self.call(move |c, _| {
             let tx = c.transaction()?;
@@ -72,24 +73,26 @@ impl AccountStore for SqliteStore {
             tx.commit()?;
             Ok(Claimed::Done)
         })
+        .await
     }
 
-    fn account_by_key(&self, key: &str) -> Result<Option<AccountRecord>, StoreError> {
+    async fn account_by_key(&self, key: &str) -> Result<Option<AccountRecord>, StoreError> {
         let key = key.to_owned();
         self.call(move |c, _| one_account(c, "name_key", &key))
+            .await
     }
 
-    fn account_by_id(&self, id: &str) -> Result<Option<AccountRecord>, StoreError> {
+    async fn account_by_id(&self, id: &str) -> Result<Option<AccountRecord>, StoreError> {
         let id = id.to_owned();
-        self.call(move |c, _| one_account(c, "id", &id))
+        self.call(move |c, _| one_account(c, "id", &id)).await
     }
 
-    fn account_by_token(&self, token: &str) -> Result<Option<AccountRecord>, StoreError> {
+    async fn account_by_token(&self, token: &str) -> Result<Option<AccountRecord>, StoreError> {
         let token = token.to_owned();
-        self.call(move |c, _| one_account(c, "token", &token))
+        self.call(move |c, _| one_account(c, "token", &token)).await
     }
 
-    fn ratings(
+    async fn ratings(
         &self,
         game: &str,
         players: &[String],
@@ -115,9 +118,10 @@ impl AccountStore for SqliteStore {
             }
             Ok(out)
         })
+        .await
     }
 
-    fn record_ratings(
+    async fn record_ratings(
         &self,
         room: &str,
         game: &str,
@@ -144,10 +148,10 @@ impl AccountStore for SqliteStore {
             }
             tx.commit()?;
             Ok(true)
-        })
+        }).await
     }
 
-    fn rated_board(
+    async fn rated_board(
         &self,
         game: &str,
         after: u32,
@@ -187,9 +191,10 @@ impl AccountStore for SqliteStore {
             )?;
             Ok((lines, total))
         })
+        .await
     }
 
-    fn rated_line(&self, game: &str, player: &str) -> Result<Option<RatedLine>, StoreError> {
+    async fn rated_line(&self, game: &str, player: &str) -> Result<Option<RatedLine>, StoreError> {
         let (game, player) = (game.to_owned(), player.to_owned());
         self.call(move |c, _| {
             let row = c
@@ -221,9 +226,10 @@ impl AccountStore for SqliteStore {
                 rating,
             }))
         })
+        .await
     }
 
-    fn record_solve(
+    async fn record_solve(
         &self,
         puzzle: &str,
         player: &str,
@@ -240,9 +246,10 @@ impl AccountStore for SqliteStore {
             )?;
             Ok(())
         })
+        .await
     }
 
-    fn solved_board(
+    async fn solved_board(
         &self,
         puzzle: &str,
         after: u32,
@@ -283,9 +290,14 @@ impl AccountStore for SqliteStore {
             )?;
             Ok((lines, total))
         })
+        .await
     }
 
-    fn solved_line(&self, puzzle: &str, player: &str) -> Result<Option<SolvedLine>, StoreError> {
+    async fn solved_line(
+        &self,
+        puzzle: &str,
+        player: &str,
+    ) -> Result<Option<SolvedLine>, StoreError> {
         let (puzzle, player) = (puzzle.to_owned(), player.to_owned());
         self.call(move |c, _| {
             let row = c
@@ -316,6 +328,7 @@ impl AccountStore for SqliteStore {
                 at: at as Millis,
             }))
         })
+        .await
     }
 }
 
@@ -354,86 +367,103 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_name_is_claimed_once_in_any_case_and_a_player_claims_once() {
+    #[tokio::test]
+    async fn a_name_is_claimed_once_in_any_case_and_a_player_claims_once() {
         let s = SqliteStore::open(":memory:").unwrap();
-        assert_eq!(s.claim(&account("p1", "Alice"), 1).unwrap(), Claimed::Done);
         assert_eq!(
-            s.claim(&account("p2", "ALICE"), 2).unwrap(),
+            s.claim(&account("p1", "Alice"), 1).await.unwrap(),
+            Claimed::Done
+        );
+        assert_eq!(
+            s.claim(&account("p2", "ALICE"), 2).await.unwrap(),
             Claimed::NameTaken
         );
         assert_eq!(
-            s.claim(&account("p1", "Bob"), 3).unwrap(),
+            s.claim(&account("p1", "Bob"), 3).await.unwrap(),
             Claimed::AccountExists
         );
         let found = s
             .account_by_key(&crate::text::name_key("aLiCe"))
+            .await
             .unwrap()
             .unwrap();
         assert_eq!((found.id.as_str(), found.name.as_str()), ("p1", "Alice"));
-        assert_eq!(s.account_by_token("t-p1").unwrap().unwrap().id, "p1");
-        assert!(s.account_by_id("p2").unwrap().is_none());
+        assert_eq!(s.account_by_token("t-p1").await.unwrap().unwrap().id, "p1");
+        assert!(s.account_by_id("p2").await.unwrap().is_none());
     }
 
-    #[test]
-    fn a_room_is_rated_once_and_games_are_counted() {
+    #[tokio::test]
+    async fn a_room_is_rated_once_and_games_are_counted() {
         let s = SqliteStore::open(":memory:").unwrap();
-        s.claim(&account("p1", "a"), 1).unwrap();
-        s.create_room(&room("r1")).unwrap();
+        s.claim(&account("p1", "a"), 1).await.unwrap();
+        s.create_room(&room("r1")).await.unwrap();
         let ids = ["p1".to_string(), "guest".to_string()];
         assert_eq!(
-            s.ratings("hydra-2", &ids).unwrap(),
+            s.ratings("hydra-2", &ids).await.unwrap(),
             vec![("p1".into(), None)]
         );
         assert!(s
             .record_ratings("r1", "hydra-2", &[("p1".into(), r(27.0))], 5)
+            .await
             .unwrap());
         assert!(!s
             .record_ratings("r1", "hydra-2", &[("p1".into(), r(40.0))], 6)
+            .await
             .unwrap());
         assert!(!s
             .record_ratings("nowhere", "hydra-2", &[("p1".into(), r(40.0))], 6)
+            .await
             .unwrap());
-        s.create_room(&room("r2")).unwrap();
+        s.create_room(&room("r2")).await.unwrap();
         assert!(s
             .record_ratings("r2", "hydra-2", &[("p1".into(), r(26.0))], 7)
+            .await
             .unwrap());
-        let got = s.ratings("hydra-2", &ids).unwrap();
+        let got = s.ratings("hydra-2", &ids).await.unwrap();
         assert_eq!(got[0].1.unwrap().mu, 26.0);
         assert_eq!(got[0].1.unwrap().games, 2);
-        assert_eq!(s.ratings("libra", &ids).unwrap(), vec![("p1".into(), None)]);
+        assert_eq!(
+            s.ratings("libra", &ids).await.unwrap(),
+            vec![("p1".into(), None)]
+        );
     }
 
-    #[test]
-    fn boards_page_in_order_and_place_anyone_on_them() {
+    #[tokio::test]
+    async fn boards_page_in_order_and_place_anyone_on_them() {
         let s = SqliteStore::open(":memory:").unwrap();
         for i in 0..7u32 {
             let id = format!("p{i}");
-            s.claim(&account(&id, &format!("n{i}")), 1).unwrap();
+            s.claim(&account(&id, &format!("n{i}")), 1).await.unwrap();
             let room_id = format!("r{i}");
-            s.create_room(&room(&room_id)).unwrap();
+            s.create_room(&room(&room_id)).await.unwrap();
             let mu = 20.0 + f64::from(i % 4);
             s.record_ratings(&room_id, "hydra-2", &[(id.clone(), r(mu))], 2)
+                .await
                 .unwrap();
-            s.record_solve("aquila", &id, 30 - i, u64::from(i)).unwrap();
+            s.record_solve("aquila", &id, 30 - i, u64::from(i))
+                .await
+                .unwrap();
         }
         // μ 23 (p3), 22 (p2, p6), 21 (p1, p5), 20 (p0, p4): equal μ and games by name.
-        let (first, total) = s.rated_board("hydra-2", 0, 3).unwrap();
+        let (first, total) = s.rated_board("hydra-2", 0, 3).await.unwrap();
         assert_eq!(total, 7);
         let ids: Vec<&str> = first.iter().map(|l| l.id.as_str()).collect();
         assert_eq!(ids, ["p3", "p2", "p6"]);
-        let (next, _) = s.rated_board("hydra-2", 3, 3).unwrap();
+        let (next, _) = s.rated_board("hydra-2", 3, 3).await.unwrap();
         let ids: Vec<&str> = next.iter().map(|l| l.id.as_str()).collect();
         assert_eq!(ids, ["p1", "p5", "p0"]);
         assert_eq!(next[0].rank, 4);
-        let (last, _) = s.rated_board("hydra-2", 6, 3).unwrap();
+        let (last, _) = s.rated_board("hydra-2", 6, 3).await.unwrap();
         assert_eq!(last.len(), 1);
-        assert_eq!(s.rated_line("hydra-2", "p5").unwrap().unwrap().rank, 5);
-        assert!(s.rated_line("hydra-2", "nobody").unwrap().is_none());
+        assert_eq!(
+            s.rated_line("hydra-2", "p5").await.unwrap().unwrap().rank,
+            5
+        );
+        assert!(s.rated_line("hydra-2", "nobody").await.unwrap().is_none());
         // Fewer clicks only replace a best; a worse solve leaves it and its date.
-        s.record_solve("aquila", "p0", 31, 99).unwrap();
-        s.record_solve("aquila", "p1", 24, 100).unwrap();
-        let (top, total) = s.solved_board("aquila", 0, 2).unwrap();
+        s.record_solve("aquila", "p0", 31, 99).await.unwrap();
+        s.record_solve("aquila", "p1", 24, 100).await.unwrap();
+        let (top, total) = s.solved_board("aquila", 0, 2).await.unwrap();
         assert_eq!(total, 7);
         // Equal clicks: who got there first goes first.
         assert_eq!(
@@ -444,7 +474,7 @@ mod tests {
             (top[1].id.as_str(), top[1].clicks, top[1].at),
             ("p1", 24, 100)
         );
-        let p0 = s.solved_line("aquila", "p0").unwrap().unwrap();
+        let p0 = s.solved_line("aquila", "p0").await.unwrap().unwrap();
         assert_eq!((p0.rank, p0.clicks, p0.at), (7, 30, 0));
     }
 }

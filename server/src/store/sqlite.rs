@@ -107,12 +107,13 @@ impl SqliteStore {
         })
     }
 
-    /// Runs `f` on the writer thread, after everything queued before it, and waits for it.
-    pub(super) fn call<T: Send + 'static>(
+    /// Runs `f` on the writer thread, after everything queued before it, and waits for it
+    /// (without holding a runtime worker: the answer comes back on a oneshot).
+    pub(super) async fn call<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Connection, &mut Journal) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let (tx, rx) = mpsc::sync_channel(1);
+        let (tx, rx) = oneshot::channel();
         let job = Job::Run(Box::new(move |c, j| {
             let _ = tx.send(f(c, j));
         }));
@@ -121,7 +122,7 @@ impl SqliteStore {
             .ok_or(StoreError::Closed)?
             .send(job)
             .map_err(|_| StoreError::Closed)?;
-        rx.recv().map_err(|_| StoreError::Closed)?
+        rx.await.map_err(|_| StoreError::Closed)?
     }
 }
 
@@ -364,8 +365,9 @@ fn checkpoint_loop(conn: Connection, stop: &AtomicBool, wal: &AtomicU64, jobs: &
     }
 }
 
+#[async_trait::async_trait]
 impl Store for SqliteStore {
-    fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError> {
+    async fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError> {
         let room = room.clone();
         self.call(move |c, _| {
             c.execute(
@@ -383,6 +385,7 @@ impl Store for SqliteStore {
             )?;
             Ok(())
         })
+        .await
     }
 
     fn append(&self, append: Append) -> Commit {
@@ -393,7 +396,7 @@ impl Store for SqliteStore {
         }
     }
 
-    fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError> {
+    async fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError> {
         let (room, status) = (room.to_owned(), status.to_owned());
         self.call(move |c, journal| {
             // An ended room appends no more game events: its rows go to `log` together.
@@ -411,9 +414,10 @@ impl Store for SqliteStore {
             }
             Ok(())
         })
+        .await
     }
 
-    fn events(
+    async fn events(
         &self,
         room: &str,
         since: u64,
@@ -421,18 +425,24 @@ impl Store for SqliteStore {
     ) -> Result<Vec<(u64, String)>, StoreError> {
         let room = room.to_owned();
         self.call(move |c, j| read_events(c, j, &room, since, limit))
+            .await
     }
 
-    fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
+    async fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
         let room = room.to_owned();
-        self.call(move |c, _| read_room(c, &room))
+        self.call(move |c, _| read_room(c, &room)).await
     }
 
-    fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
-        self.call(read_unfinished)
+    async fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
+        self.call(read_unfinished).await
     }
 
-    fn put_player(&self, token: &str, player: &PlayerRecord, at: Millis) -> Result<(), StoreError> {
+    async fn put_player(
+        &self,
+        token: &str,
+        player: &PlayerRecord,
+        at: Millis,
+    ) -> Result<(), StoreError> {
         let (token, player) = (token.to_owned(), player.clone());
         self.call(move |c, _| {
             c.execute(
@@ -442,9 +452,10 @@ impl Store for SqliteStore {
             )?;
             Ok(())
         })
+        .await
     }
 
-    fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError> {
+    async fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError> {
         self.call(move |c, _| {
             let tx = c.transaction()?;
             let before = before as i64;
@@ -469,9 +480,10 @@ impl Store for SqliteStore {
             tx.commit()?;
             Ok((rooms as u64, players as u64))
         })
+        .await
     }
 
-    fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError> {
+    async fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError> {
         let token = token.to_owned();
         self.call(move |c, _| {
             Ok(c.query_row(
@@ -486,6 +498,7 @@ impl Store for SqliteStore {
             )
             .optional()?)
         })
+        .await
     }
 }
 
@@ -603,7 +616,7 @@ mod tests {
     fn events_come_back_in_order_after_since() {
         let s = SqliteStore::open(":memory:").unwrap();
         let rec = room_r();
-        s.create_room(&rec).unwrap();
+        block_on(s.create_room(&rec)).unwrap();
         let events: Vec<(u64, String)> = (1..=5).map(|i| (i, format!("{{\"n\":{i}}}"))).collect();
         let append = Append {
             room: Arc::from("r"),
@@ -613,11 +626,11 @@ mod tests {
             events,
         };
         block_on(s.append(append).wait()).unwrap();
-        let got = s.events("r", 2, 10).unwrap();
+        let got = block_on(s.events("r", 2, 10)).unwrap();
         assert_eq!(got.iter().map(|e| e.0).collect::<Vec<_>>(), vec![3, 4, 5]);
-        assert_eq!(s.unfinished().unwrap().len(), 1);
-        s.set_status("r", "finished", 0).unwrap();
-        assert!(s.unfinished().unwrap().is_empty());
+        assert_eq!(block_on(s.unfinished()).unwrap().len(), 1);
+        block_on(s.set_status("r", "finished", 0)).unwrap();
+        assert!(block_on(s.unfinished()).unwrap().is_empty());
     }
 
     #[test]
@@ -636,7 +649,7 @@ mod tests {
             ..room_r()
         };
         for r in [&old, &live, &recent] {
-            s.create_room(r).unwrap();
+            block_on(s.create_room(r)).unwrap();
             let chat = r#"{"kind":"chat","seat":"S","name":"ann","text":"hi"}"#;
             block_on(
                 s.append(Append {
@@ -650,27 +663,27 @@ mod tests {
             )
             .unwrap();
         }
-        s.set_status("old", "finished", 1_000).unwrap();
-        s.set_status("recent", "finished", 5_000).unwrap();
+        block_on(s.set_status("old", "finished", 1_000)).unwrap();
+        block_on(s.set_status("recent", "finished", 5_000)).unwrap();
         let player = |id: &str| PlayerRecord {
             id: id.into(),
             name: id.into(),
         };
-        s.put_player("t-old", &player("p1"), 1_000).unwrap();
-        s.put_player("t-new", &player("p2"), 5_000).unwrap();
+        block_on(s.put_player("t-old", &player("p1"), 1_000)).unwrap();
+        block_on(s.put_player("t-new", &player("p2"), 5_000)).unwrap();
 
-        assert_eq!(s.prune(2_000).unwrap(), (1, 1));
-        assert!(s.room("old").unwrap().is_none());
-        assert!(s.events("old", 0, 10).unwrap().is_empty());
-        assert_eq!(s.events("recent", 0, 10).unwrap().len(), 1);
+        assert_eq!(block_on(s.prune(2_000)).unwrap(), (1, 1));
+        assert!(block_on(s.room("old")).unwrap().is_none());
+        assert!(block_on(s.events("old", 0, 10)).unwrap().is_empty());
+        assert_eq!(block_on(s.events("recent", 0, 10)).unwrap().len(), 1);
         assert_eq!(
-            s.events("live", 0, 10).unwrap().len(),
+            block_on(s.events("live", 0, 10)).unwrap().len(),
             1,
             "a live room is kept"
         );
-        assert!(s.player("t-old").unwrap().is_none());
-        assert!(s.player("t-new").unwrap().is_some());
-        assert_eq!(s.unfinished().unwrap().len(), 1);
+        assert!(block_on(s.player("t-old")).unwrap().is_none());
+        assert!(block_on(s.player("t-new")).unwrap().is_some());
+        assert_eq!(block_on(s.unfinished()).unwrap().len(), 1);
     }
 
     /// A Hydra room `r`, as the tests create it.
@@ -722,9 +735,13 @@ mod tests {
             out
         });
         assert_eq!(results, vec![true, true, false, true]);
-        let b: Vec<u64> = s.events("b", 0, 10).unwrap().iter().map(|e| e.0).collect();
+        let b: Vec<u64> = block_on(s.events("b", 0, 10))
+            .unwrap()
+            .iter()
+            .map(|e| e.0)
+            .collect();
         assert_eq!(b, vec![1, 2]);
-        assert_eq!(s.events("a", 0, 10).unwrap().len(), 1);
+        assert_eq!(block_on(s.events("a", 0, 10)).unwrap().len(), 1);
     }
 
     #[test]
@@ -746,22 +763,21 @@ mod tests {
             });
         }
         let count = |sql: &'static str| {
-            s.call(move |c, _| Ok(c.query_row(sql, [], |r| r.get::<_, i64>(0))?))
-                .unwrap()
+            block_on(s.call(move |c, _| Ok(c.query_row(sql, [], |r| r.get::<_, i64>(0))?))).unwrap()
         };
         assert_eq!(count("SELECT COUNT(*) FROM log WHERE room = 'a'"), 1);
         assert!(count("SELECT COUNT(*) FROM journal") < journal::pin("b") + 4_000);
         assert_eq!(
-            s.events("a", 0, 10).unwrap(),
+            block_on(s.events("a", 0, 10)).unwrap(),
             vec![(1, "{\"seq\":1}".to_string())]
         );
-        let b = s.events("b", 0, usize::MAX).unwrap();
+        let b = block_on(s.events("b", 0, usize::MAX)).unwrap();
         assert_eq!(b.len() as u64, total);
         assert!(b.iter().enumerate().all(|(i, e)| e.0 == i as u64 + 1));
         // The order check still holds for a room whose rows have moved.
         assert!(block_on(s.append(event("a", 1)).wait()).is_err());
         block_on(s.append(event("a", 2)).wait()).unwrap();
-        assert_eq!(s.events("a", 0, 10).unwrap().len(), 2);
+        assert_eq!(block_on(s.events("a", 0, 10)).unwrap().len(), 2);
     }
 
     /// A file store in a fresh directory, removed on drop.
@@ -803,13 +819,13 @@ mod tests {
         let rec = room_r();
         {
             let s = SqliteStore::open(&db.path()).unwrap();
-            s.create_room(&rec).unwrap();
+            block_on(s.create_room(&rec)).unwrap();
             for n in 1..=6 {
                 block_on(s.append(click("r", n)).wait()).unwrap();
             }
             // Reading the unfinished rooms moves the journal's rows to `log` as one chunk;
             // they also stay in the journal until its head is pruned.
-            let saved = s.unfinished().unwrap();
+            let saved = block_on(s.unfinished()).unwrap();
             assert_eq!(saved[0].actions.len(), 6);
             // Then more appends, with and without an action, that the process dies holding
             // in the journal only.
@@ -819,7 +835,7 @@ mod tests {
             block_on(s.append(event("r", 10)).wait()).unwrap();
         }
         let s = SqliteStore::open(&db.path()).unwrap();
-        let saved = s.unfinished().unwrap();
+        let saved = block_on(s.unfinished()).unwrap();
         assert_eq!(saved.len(), 1);
         let room = &saved[0];
         assert_eq!(room.appends, 10);
@@ -829,7 +845,7 @@ mod tests {
         let seqs: Vec<u64> = room.events.iter().map(|e| e.0).collect();
         assert_eq!(seqs, (1..=10).collect::<Vec<_>>());
         assert_eq!(
-            s.events("r", 8, 10).unwrap(),
+            block_on(s.events("r", 8, 10)).unwrap(),
             vec![(9, "{\"seq\":9}".into()), (10, "{\"seq\":10}".into())]
         );
         // The order check holds after the restart too.
@@ -857,7 +873,7 @@ mod tests {
         }
         let s = SqliteStore::open(&db.path()).unwrap();
         block_on(s.append(click("r", 3)).wait()).unwrap();
-        let saved = s.unfinished().unwrap();
+        let saved = block_on(s.unfinished()).unwrap();
         assert_eq!(saved[0].appends, 3);
         assert_eq!(saved[0].actions.len(), 3);
         assert_eq!(saved[0].actions[1].action, "end");
