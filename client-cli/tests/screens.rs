@@ -464,3 +464,41 @@ fn an_orbs_room_shows_the_star_the_last_move_who_is_out_and_a_draw_offer() {
     assert!(text.contains("░░"), "a hole out of play: {text}");
     golden("orbs-room.txt", &text);
 }
+
+#[test]
+fn the_lobby_shows_ratings_and_a_leaderboard_asked_for_with_top() {
+    let mut app = App::new("ann", 0);
+    app.on_net(msg(
+        r#"{"t":"lobby","rooms":[{"room":"r1","game":"hydra-2","status":"playing","seats":{"S":"ann","N":"bob"},"spectators":0,"options":{},"ratings":{"S":1532,"N":1468}}]}"#,
+    ));
+    for c in "top hydra-2".chars() {
+        app.on_key(Key::Char(c));
+    }
+    app.on_key(Key::Enter);
+    assert_eq!(
+        app.out.drain(..).collect::<Vec<_>>(),
+        vec![Request::Leaderboard {
+            game: "hydra-2".into(),
+            after: None
+        }]
+    );
+    app.on_net(msg(
+        r#"{"t":"leaderboard","game":"hydra-2","total":51,"more":true,
+            "entries":[{"rank":1,"name":"ann","player":"p1","rating":1532,"games":3},
+                       {"rank":2,"name":"bob","player":"p2","rating":1468,"games":3}],
+            "you":{"rank":1,"name":"ann","player":"p1","rating":1532,"games":3}}"#,
+    ));
+    let text = screen(&app, 110, 16);
+    assert!(text.contains("S:ann(1532) N:bob(1468)"), "{text}");
+    assert!(text.contains("1. ann"), "{text}");
+    assert!(text.contains("1532 (3 games)"), "{text}");
+    assert!(text.contains("more: top hydra-2 2"), "{text}");
+    // A puzzle's board: clicks, the date first reached, the booklet's count and the optimum.
+    app.on_net(msg(
+        r#"{"t":"leaderboard","game":"aquila","total":1,"more":false,"target":24,"optimum":24,
+            "entries":[{"rank":1,"name":"eagle","player":"p3","clicks":24,"at":1800000000000}]}"#,
+    ));
+    let text = screen(&app, 110, 16);
+    assert!(text.contains("booklet 24 · proven best 24"), "{text}");
+    assert!(text.contains("24 clicks · 2027-01-15"), "{text}");
+}
