@@ -77,32 +77,34 @@ pub fn board_lines(message: &Message<'_>) -> Vec<String> {
     else {
         return Vec::new();
     };
-    let mut out = vec![format!("top {game} · {total} on the board")];
+    let mut out = vec![format!("top {game} · {total} in all")];
     let figure = |f: &Option<Option<u32>>| match f {
         Some(Some(n)) => n.to_string(),
         _ => "-".to_string(),
     };
     if target.is_some() || optimum.is_some() {
         out.push(format!(
-            "booklet {} · proven best {}",
+            "booklet {} · optimum {} (clicks)",
             figure(target),
             figure(optimum)
         ));
     }
+    // Narrow enough for the lobby's side panel: `  1 ann        1532 ×3` (×: games played),
+    // a puzzle's `  1 eagle     24 2027-01-15` (clicks, the day first reached).
     let line = |e: &orion_protocol::LeaderEntry| match (e.rating, e.clicks) {
         (Some(r), _) => format!(
-            "{:>3}. {:<16} {r:>5} ({} games)",
+            "{:>3} {:<10} {r:>5} ×{}",
             e.rank,
             e.name,
             e.games.unwrap_or(0)
         ),
         (None, Some(c)) => format!(
-            "{:>3}. {:<16} {c:>3} clicks{}",
+            "{:>3} {:<10} {c:>3} {}",
             e.rank,
             e.name,
-            e.at.map(|at| format!(" · {}", day(at))).unwrap_or_default()
+            e.at.map(day).unwrap_or_default()
         ),
-        (None, None) => format!("{:>3}. {}", e.rank, e.name),
+        (None, None) => format!("{:>3} {}", e.rank, e.name),
     };
     if entries.is_empty() {
         out.push("(nobody yet)".to_string());

@@ -490,8 +490,9 @@ fn the_lobby_shows_ratings_and_a_leaderboard_asked_for_with_top() {
     ));
     let text = screen(&app, 110, 16);
     assert!(text.contains("S:ann(1532) N:bob(1468)"), "{text}");
-    assert!(text.contains("1. ann"), "{text}");
-    assert!(text.contains("1532 (3 games)"), "{text}");
+    assert!(text.contains("  1 ann         1532 ×3"), "{text}");
+    assert!(text.contains("  2 bob         1468 ×3"), "{text}");
+    assert!(text.contains("you: 1 ann"), "{text}");
     assert!(text.contains("more: top hydra-2 2"), "{text}");
     // A puzzle's board: clicks, the date first reached, the booklet's count and the optimum.
     app.on_net(msg(
@@ -499,6 +500,6 @@ fn the_lobby_shows_ratings_and_a_leaderboard_asked_for_with_top() {
             "entries":[{"rank":1,"name":"eagle","player":"p3","clicks":24,"at":1800000000000}]}"#,
     ));
     let text = screen(&app, 110, 16);
-    assert!(text.contains("booklet 24 · proven best 24"), "{text}");
-    assert!(text.contains("24 clicks · 2027-01-15"), "{text}");
+    assert!(text.contains("booklet 24 · optimum 24 (clicks)"), "{text}");
+    assert!(text.contains("  1 eagle       24 2027-01-15"), "{text}");
 }

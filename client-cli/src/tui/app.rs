@@ -785,8 +785,7 @@ impl App {
             "  clicks= players= turn_clock=MS",
             "  claim_window=auto|MS",
             "join ROOM [SEAT] · code INVITE",
-            "watch ROOM · top GAME · help · quit",
-            "register PASSWORD · login NAME PASSWORD",
+            "watch ROOM · help · quit",
         ] {
             help.push(Line::from(l));
         }
