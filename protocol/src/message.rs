@@ -9,6 +9,7 @@ use crate::room::{RoomSummary, Snapshot, Status};
 use crate::seat::Seat;
 use crate::standing::LeaderEntry;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// A message with the `re` of the request it answers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -145,6 +146,22 @@ pub enum Message<'a> {
         )]
         optimum: Option<Option<u32>>,
     },
+    /// A page of a player's finished games (reply to `games`).
+    Games {
+        /// The player asked about.
+        player: String,
+        /// The games, newest first.
+        games: Vec<ArchivedGame>,
+        /// More follow: ask again with `before` set to the last room shown.
+        more: bool,
+    },
+    /// A finished game's record (reply to `export`): the text of `/g/ROOM.txt`.
+    Export {
+        /// Room id.
+        room: String,
+        /// The record (see `orion_protocol::GameRecord`).
+        text: String,
+    },
     /// A refusal.
     Error {
         /// Why.
@@ -169,6 +186,8 @@ impl Message<'_> {
             Message::Event { .. } => "event",
             Message::History { .. } => "history",
             Message::Leaderboard { .. } => "leaderboard",
+            Message::Games { .. } => "games",
+            Message::Export { .. } => "export",
             Message::Error { .. } => "error",
             Message::Pong => "pong",
         }
@@ -182,4 +201,20 @@ pub struct Logged<'a> {
     pub seq: u64,
     /// The event.
     pub ev: Event<'a>,
+}
+
+/// One finished game in a `games` reply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchivedGame {
+    /// Room id (its record is `/g/ROOM.txt`).
+    pub room: String,
+    /// Game id.
+    pub game: String,
+    /// When it ended (ms since the Unix epoch).
+    pub ended: u64,
+    /// Who sat where when it ended, by seat.
+    pub seats: BTreeMap<Seat, String>,
+    /// The winning seat or team (`S`, `S+N`); `null`: nobody.
+    #[serde(deserialize_with = "crate::fields::required")]
+    pub winner: Option<String>,
 }

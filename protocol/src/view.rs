@@ -106,6 +106,10 @@ pub struct RoomView {
     pub rated: Option<bool>,
     /// A rated game's new ratings and their changes, from `over`.
     pub ratings: Option<BTreeMap<Seat, RatingChange>>,
+    /// A finished room: the seats that want a rematch, in turn order.
+    pub rematch: Vec<Seat>,
+    /// The rematch's room, once every seat has agreed.
+    pub rematch_room: Option<String>,
 }
 
 impl RoomView {
@@ -146,6 +150,8 @@ impl RoomView {
             chat: VecDeque::new(),
             rated: None,
             ratings: None,
+            rematch: Vec::new(),
+            rematch_room: None,
         }
     }
 
@@ -348,6 +354,10 @@ impl RoomView {
             }
             // An Orbs draw offer changes nothing the view holds until the game ends.
             Event::Draw { .. } => {}
+            Event::Rematch { agreed, room, .. } => {
+                self.rematch = agreed.clone();
+                self.rematch_room = room.as_ref().map(|r| r.to_string());
+            }
             Event::Over {
                 result,
                 seed,

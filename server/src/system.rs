@@ -110,6 +110,12 @@ pub trait GameSystem: Send + Sync + 'static {
     fn puzzle_figures(&self, _game: &GameInfo) -> Option<PuzzleFigures> {
         None
     }
+
+    /// A stored action as a game record writes it, in the game's own notation (what `orion
+    /// replay` reads back); the stored text itself where that is the notation already.
+    fn notation(&self, action: &str) -> String {
+        action.to_string()
+    }
 }
 
 /// One game in play. Only its room's task touches it.

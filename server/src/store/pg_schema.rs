@@ -52,6 +52,24 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[
     (
         2,
         "
+    -- Finished public games by the players who sat in them, one row per seat, for `games`.
+    CREATE TABLE archive (
+        room TEXT NOT NULL,
+        game TEXT NOT NULL,
+        ended_at BIGINT NOT NULL,
+        winner TEXT,
+        seat TEXT NOT NULL,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (room, seat)
+    );
+    CREATE INDEX archive_player ON archive (player, ended_at);
+    CREATE INDEX archive_name ON archive (name, ended_at);
+    ",
+    ),
+    (
+        3,
+        "
     -- Claimed names, ratings and puzzle bests (store/accounts.rs). `name_key` is the name
     -- case-folded and normalised, unique so that no two accounts look alike. A room is rated
     -- once: `rated_at` is set as its ratings are stored.
