@@ -72,7 +72,18 @@ rename.addEventListener('click', () => {
     location.search = '';
   }
 });
+// Claiming a name or logging in changes who this page is.
+net.listen((m) => {
+  if (m.t !== 'welcome') return;
+  name = m.name;
+  localStorage.setItem(NAME, name);
+  document.getElementById('me').textContent = m.account ? `${name} \u2713` : name;
+  hooks.player = m.player;
+  hooks.account = !!m.account;
+});
 net.onUp = (welcome) => {
+  document.getElementById('me').textContent = welcome.account ? `${welcome.name} \u2713` : welcome.name;
+  hooks.account = !!welcome.account;
   conn.textContent = 'online';
   conn.className = 'up';
   hooks.player = welcome.player;

@@ -79,6 +79,37 @@ export class Lobby {
       type: 'button', 'data-puzzle': p.id, on: { click: () => this.net.send({ t: 'create', game: p.id }) },
     }, p.name)));
 
+    // Claim the name this page plays under, or log in to one claimed on another device.
+    const password = (id, label) => h('input', { id, type: 'password', placeholder: label, 'aria-label': label, autocomplete: 'current-password', minlength: 8, maxlength: 128 });
+    const claimPass = password('claim-password', 'password (8+)');
+    const claim = h('form', { id: 'claim', on: { submit: async (e) => {
+      e.preventDefault();
+      const m = await this.net.request({ t: 'register', password: claimPass.value });
+      claimPass.value = '';
+      if (m.t === 'welcome') this.account.textContent = `${m.name} is yours: log in with it anywhere.`;
+    } } }, claimPass, h('button', { type: 'submit' }, 'Claim my name'));
+    const loginName = h('input', { id: 'login-name', placeholder: 'name', 'aria-label': 'name', autocomplete: 'username' });
+    const loginPass = password('login-password', 'password');
+    const login = h('form', { id: 'login', on: { submit: async (e) => {
+      e.preventDefault();
+      const m = await this.net.request({ t: 'login', name: loginName.value.trim(), password: loginPass.value, version: 1 });
+      loginPass.value = '';
+      if (m.t === 'welcome') {
+        this.account.textContent = `Logged in as ${m.name}.`;
+        this.mine(m.rooms || []);
+      }
+    } } }, loginName, loginPass, h('button', { type: 'submit' }, 'Log in'));
+    this.account = h('p', { class: 'note', id: 'account', 'aria-live': 'polite' });
+
+    // Leaderboards: a game's ratings, or a puzzle's fewest clicks, a page at a time.
+    const boardGame = h('select', { id: 'board-game', 'aria-label': 'leaderboard of' },
+      ...GAMES.map((g) => h('option', { value: g.id }, g.name)),
+      ...PUZZLES.filter((p) => p.id !== 'aquarius').map((p) => h('option', { value: p.id }, `${p.name} (puzzle)`)));
+    this.boardGame = boardGame;
+    const board = h('form', { id: 'board-form', on: { submit: (e) => { e.preventDefault(); this.board(boardGame.value, 0); } } },
+      boardGame, h('button', { type: 'submit' }, 'Leaderboard'));
+    this.boardEl = h('div', { id: 'board' });
+
     this.status = h('p', { class: 'note', 'aria-live': 'polite' });
     this.list = h('tbody', { id: 'rooms' });
     this.pager = h('p', { class: 'pager' });
@@ -87,7 +118,9 @@ export class Lobby {
       h('div', { class: 'cards' },
         h('div', { class: 'card' }, h('h2', {}, 'Play now'), quick, this.status, h('h3', {}, 'Join'), join, this.yours),
         h('div', { class: 'card' }, h('h2', {}, 'New room'), create),
-        h('div', { class: 'card' }, h('h2', {}, 'Puzzles'), puzzles)),
+        h('div', { class: 'card' }, h('h2', {}, 'Puzzles'), puzzles),
+        h('div', { class: 'card' }, h('h2', {}, 'Your name'), claim, h('h3', {}, 'Log in'), login, this.account),
+        h('div', { class: 'card' }, h('h2', {}, 'Leaderboards'), board, this.boardEl)),
       h('h2', {}, 'Rooms'),
       h('table', { class: 'rooms' }, h('thead', {}, h('tr', {}, ...['room', 'game', 'status', 'seats', 'watching', ''].map((t) => h('th', {}, t)))), this.list),
       this.pager));
@@ -122,6 +155,28 @@ export class Lobby {
     if (m.t === 'lobby') this.rooms(m);
   }
 
+  async board(game, after) {
+    const m = await this.net.request({ t: 'leaderboard', game, ...(after ? { after } : {}) });
+    if (m.t !== 'leaderboard') return;
+    const puzzle = m.target !== undefined || m.optimum !== undefined;
+    const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+    const cells = (e) => (puzzle
+      ? [e.rank, e.name, e.clicks, day(e.at)]
+      : [e.rank, e.name, e.rating, e.games]).map((c) => h('td', {}, String(c)));
+    const head = puzzle ? ['#', 'name', 'clicks', 'first reached'] : ['#', 'name', 'rating', 'games'];
+    const rows = m.entries.map((e) => h('tr', { 'data-rank': e.rank }, ...cells(e)));
+    if (m.you && !m.entries.some((e) => e.player === m.you.player)) rows.push(h('tr', { class: 'you' }, ...cells(m.you)));
+    for (const row of rows) if (m.you && row.dataset.rank === String(m.you.rank)) row.classList.add('you');
+    const figures = puzzle ? h('p', { class: 'note' }, `booklet ${m.target ?? '\u2014'} \u00b7 proven best ${m.optimum ?? '\u2014 (dealt starts)'}`) : '';
+    const last = m.entries.length ? m.entries[m.entries.length - 1].rank : after;
+    const pager = h('p', { class: 'pager' }, `${m.total} on the board `,
+      after ? h('button', { type: 'button', on: { click: () => this.board(game, 0) } }, 'top') : '',
+      m.more ? h('button', { type: 'button', id: 'board-next', on: { click: () => this.board(game, last) } }, 'next') : '');
+    this.boardEl.replaceChildren(figures,
+      h('table', { class: 'leaders' }, h('thead', {}, h('tr', {}, ...head.map((t) => h('th', {}, t)))), h('tbody', {}, ...rows)),
+      pager);
+  }
+
   mine(rooms) {
     this.yours.replaceChildren(...(rooms.length ? ['Your rooms: '] : []),
       ...rooms.map((r) => h('a', { href: `/r/${r}`, 'data-link': '' }, r, ' ')));
@@ -129,7 +184,8 @@ export class Lobby {
 
   rooms(m) {
     const rows = (m.rooms || []).map((r) => {
-      const seats = Object.entries(r.seats || {}).map(([k, n]) => `${k}: ${n || '\u2014'}`).join(', ');
+      const rating = (k) => (r.ratings && r.ratings[k] !== undefined ? ` (${r.ratings[k]})` : '');
+      const seats = Object.entries(r.seats || {}).map(([k, n]) => `${k}: ${n || '\u2014'}${n ? rating(k) : ''}`).join(', ');
       const free = Object.values(r.seats || {}).some((n) => n === null);
       return h('tr', { 'data-room': r.room },
         h('td', {}, r.room), h('td', {}, gameName(r.game)), h('td', {}, r.status), h('td', {}, seats),

@@ -69,6 +69,14 @@ export class Net {
       }
       return;
     }
+    // `register` and `login` answer with a `welcome` too: from then on this is the account's
+    // player, whose token the next connection says hello with.
+    if (msg.t === 'welcome') {
+      this.token = msg.token;
+      this.player = msg.player;
+      this.name = msg.name;
+      localStorage.setItem(TOKEN, msg.token);
+    }
     if (msg.re !== undefined && this.waiting.has(msg.re)) {
       const resolve = this.waiting.get(msg.re);
       this.waiting.delete(msg.re);

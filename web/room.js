@@ -271,7 +271,7 @@ export class Room {
     const s = this.s;
     switch (ev.kind) {
       case 'joined':
-        s.seats[ev.seat] = { player: ev.player, name: ev.name, colour: this.colourOf(ev.seat), connected: true };
+        s.seats[ev.seat] = { player: ev.player, name: ev.name, colour: this.colourOf(ev.seat), connected: true, rating: ev.rating };
         break;
       case 'left': s.seats[ev.seat] = null; break;
       case 'start':
@@ -356,7 +356,9 @@ export class Room {
         break;
       case 'over':
         s.status = 'finished';
-        s.result = { ...ev.result, reason: ev.reason, seat: ev.seat };
+        s.result = { ...ev.result, reason: ev.reason, seat: ev.seat, ratings: ev.ratings };
+        // A rated game: each account's new rating in its seat.
+        for (const [k, r] of Object.entries(ev.ratings || {})) if (s.seats[k]) s.seats[k].rating = r.rating;
         s.scores = { ...(ev.result.scores || {}) };
         s.claims = [];
         s.eligible = [];
@@ -392,7 +394,9 @@ export class Room {
       const score = s.scores[k] !== undefined && !puzzle ? ` \u00b7 ${s.scores[k]}` : '';
       return h('li', { class: `${s.turn.seat === k && s.status === 'playing' ? 'moving' : ''} ${o && o.connected === false ? 'away' : ''}`, 'data-seat': k },
         h('i', { class: 'swatch', style: `background:${this.swatch(colour)}` }),
-        `${k} `, h('b', {}, o ? o.name : 'free'), o && k === this.seat ? ' (you)' : '',
+        `${k} `, h('b', {}, o ? o.name : 'free'),
+        o && o.rating !== undefined && o.rating !== null ? h('span', { class: 'rating' }, ` ${o.rating}`) : '',
+        o && k === this.seat ? ' (you)' : '',
         o && o.connected === false ? ' \u00b7 away' : '', score,
         s.game === 'algol' && s.secrets[k] ? ' \u00b7 secret chosen' : '',
         s.out && s.out.includes(k) ? ' \u00b7 out' : '');
@@ -460,6 +464,10 @@ export class Room {
         : `${w ? `${w} wins` : 'No winner'}${w && w === this.seat ? ' \u2014 you!' : ''} (${scores})`;
       if (s.result.reason === 'time') text += ` \u2014 ${s.result.seat} ran out of time`;
       if (s.result.reason === 'abandoned') text += ' \u2014 abandoned';
+      const changes = Object.entries(s.result.ratings || {});
+      if (changes.length) {
+        text += ` \u00b7 ratings ${changes.map(([k, r]) => `${k} ${r.rating} (${r.delta >= 0 ? '+' : '\u2212'}${Math.abs(r.delta)})`).join(', ')}`;
+      }
       if (s.result.territory) text += ` \u00b7 territory black ${s.result.territory.B}, white ${s.result.territory.W}`;
       if (s.result.end && this.system !== 'orion') text += ` \u00b7 ${s.result.end.replace('_', ' ')}`;
       const reveals = (s.result.reveals || []).map((r) => `${r.seat}: ${r.piece}`).join(', ');

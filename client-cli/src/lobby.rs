@@ -35,14 +35,97 @@ pub fn taken(room: &RoomSummary) -> usize {
     room.seats.values().filter(|n| n.is_some()).count()
 }
 
-/// A listed room's seats as one line: `S:ann W:-`.
+/// A listed room's seats as one line, with each account's rating: `S:ann(1532) W:-`.
 pub fn seat_list(room: &RoomSummary) -> String {
     let names: Vec<String> = room
         .seats
         .iter()
-        .map(|(s, n)| format!("{s}:{}", n.as_deref().unwrap_or("-")))
+        .map(|(s, n)| {
+            let rating = room
+                .ratings
+                .get(s)
+                .map(|r| format!("({r})"))
+                .unwrap_or_default();
+            format!("{s}:{}{rating}", n.as_deref().unwrap_or("-"))
+        })
         .collect();
     names.join(" ")
+}
+
+/// A seat's rating as shown after its sitter's name: ` (1532)`, ` (1532 +14)` once a rated
+/// game has moved it; nothing for a guest.
+pub fn rating_text(rating: Option<(i32, Option<i32>)>) -> String {
+    match rating {
+        None => String::new(),
+        Some((r, None)) => format!(" ({r})"),
+        Some((r, Some(d))) => format!(" ({r} {d:+})"),
+    }
+}
+
+/// A leaderboard as lines: a title, one line per place, the asker's own place, and what
+/// to type for the next page.
+pub fn board_lines(message: &Message<'_>) -> Vec<String> {
+    let Message::Leaderboard {
+        game,
+        entries,
+        more,
+        total,
+        you,
+        target,
+        optimum,
+    } = message
+    else {
+        return Vec::new();
+    };
+    let mut out = vec![format!("top {game} · {total} in all")];
+    let figure = |f: &Option<Option<u32>>| match f {
+        Some(Some(n)) => n.to_string(),
+        _ => "-".to_string(),
+    };
+    if target.is_some() || optimum.is_some() {
+        out.push(format!(
+            "booklet {} · optimum {} (clicks)",
+            figure(target),
+            figure(optimum)
+        ));
+    }
+    // Narrow enough for the lobby's side panel: `  1 ann        1532 ×3` (×: games played),
+    // a puzzle's `  1 eagle     24 2027-01-15` (clicks, the day first reached).
+    let line = |e: &orion_protocol::LeaderEntry| match (e.rating, e.clicks) {
+        (Some(r), _) => format!(
+            "{:>3} {:<10} {r:>5} ×{}",
+            e.rank,
+            e.name,
+            e.games.unwrap_or(0)
+        ),
+        (None, Some(c)) => format!(
+            "{:>3} {:<10} {c:>3} {}",
+            e.rank,
+            e.name,
+            e.at.map(day).unwrap_or_default()
+        ),
+        (None, None) => format!("{:>3} {}", e.rank, e.name),
+    };
+    if entries.is_empty() {
+        out.push("(nobody yet)".to_string());
+    }
+    out.extend(entries.iter().map(line));
+    if let Some(me) = you {
+        out.push(format!("you: {}", line(me).trim_start()));
+    }
+    if *more {
+        let last = entries.last().map_or(0, |e| e.rank);
+        out.push(format!("more: top {game} {last}"));
+    }
+    out
+}
+
+/// A date (ms since the epoch) as `YYYY-MM-DD` (UTC).
+fn day(ms: u64) -> String {
+    let nanos = i128::from(ms) * 1_000_000;
+    time::OffsetDateTime::from_unix_timestamp_nanos(nanos)
+        .map(|t| t.date().to_string())
+        .unwrap_or_default()
 }
 
 /// Fetches the room list of `server`.

@@ -420,6 +420,7 @@ mod tests {
                 drop: None,
             },
             seed_commitment: None,
+            rated: None,
         };
         publish(&mut players, &[start]);
         for (i, s) in seats.iter().enumerate() {

@@ -312,6 +312,13 @@ impl Task {
             }
             Incoming::Snapshot(s) => self.seen(&s.room, s.seq),
             Incoming::Event { room, seq, .. } => self.seen(room, *seq),
+            // `register` and `login` answer with a `welcome`: from then on this connection is
+            // that account, and a reconnection says hello with its token.
+            Incoming::Welcome { token, name, .. } => {
+                self.token.clone_from(token);
+                self.name.clone_from(name);
+                self.tokens.save(&self.url, name, token);
+            }
             _ => {}
         }
     }

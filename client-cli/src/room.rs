@@ -37,6 +37,8 @@ pub struct SeatState {
     pub connected: bool,
     /// Points.
     pub score: u64,
+    /// The sitter's rating in this game (an account's), and how a rated game's end moved it.
+    pub rating: Option<(i32, Option<i32>)>,
 }
 
 /// An open chance to claim a chain.
@@ -219,6 +221,10 @@ impl RoomState {
                     player: sitter.map(|s| s.player.clone()),
                     connected: sitter.is_some_and(|s| s.connected),
                     score: u64::from(self.view.scores.get(&wire).copied().unwrap_or(0)),
+                    rating: sitter.and_then(|s| s.rating).map(|r| {
+                        let delta = self.view.ratings.as_ref().and_then(|d| d.get(&wire));
+                        (r, delta.map(|d| d.delta))
+                    }),
                 }
             })
             .collect()
@@ -467,6 +473,7 @@ mod tests {
                 name: name.into(),
                 colour: String::new(),
                 connected: false,
+                rating: None,
             })
         };
         Snapshot {

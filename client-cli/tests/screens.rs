@@ -537,3 +537,42 @@ fn a_finished_room_lists_games_exports_and_offers_a_rematch_from_typed_commands(
     assert!(text.contains("more: games ann before=r1"), "{text}");
     assert!(text.contains("bob offers a rematch"), "{text}");
 }
+
+#[test]
+fn the_lobby_shows_ratings_and_a_leaderboard_asked_for_with_top() {
+    let mut app = App::new("ann", 0);
+    app.on_net(msg(
+        r#"{"t":"lobby","rooms":[{"room":"r1","game":"hydra-2","status":"playing","seats":{"S":"ann","N":"bob"},"spectators":0,"options":{},"ratings":{"S":1532,"N":1468}}]}"#,
+    ));
+    for c in "top hydra-2".chars() {
+        app.on_key(Key::Char(c));
+    }
+    app.on_key(Key::Enter);
+    assert_eq!(
+        app.out.drain(..).collect::<Vec<_>>(),
+        vec![Request::Leaderboard {
+            game: "hydra-2".into(),
+            after: None
+        }]
+    );
+    app.on_net(msg(
+        r#"{"t":"leaderboard","game":"hydra-2","total":51,"more":true,
+            "entries":[{"rank":1,"name":"ann","player":"p1","rating":1532,"games":3},
+                       {"rank":2,"name":"bob","player":"p2","rating":1468,"games":3}],
+            "you":{"rank":1,"name":"ann","player":"p1","rating":1532,"games":3}}"#,
+    ));
+    let text = screen(&app, 110, 16);
+    assert!(text.contains("S:ann(1532) N:bob(1468)"), "{text}");
+    assert!(text.contains("  1 ann         1532 ×3"), "{text}");
+    assert!(text.contains("  2 bob         1468 ×3"), "{text}");
+    assert!(text.contains("you: 1 ann"), "{text}");
+    assert!(text.contains("more: top hydra-2 2"), "{text}");
+    // A puzzle's board: clicks, the date first reached, the booklet's count and the optimum.
+    app.on_net(msg(
+        r#"{"t":"leaderboard","game":"aquila","total":1,"more":false,"target":24,"optimum":24,
+            "entries":[{"rank":1,"name":"eagle","player":"p3","clicks":24,"at":1800000000000}]}"#,
+    ));
+    let text = screen(&app, 110, 16);
+    assert!(text.contains("booklet 24 · optimum 24 (clicks)"), "{text}");
+    assert!(text.contains("  1 eagle       24 2027-01-15"), "{text}");
+}

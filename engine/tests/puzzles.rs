@@ -150,6 +150,17 @@ fn solver_answers_replay_legally_and_have_the_optimal_length() {
 }
 
 #[test]
+fn the_engines_table_of_optima_is_the_data_files() {
+    for name in puzzles::NAMES {
+        assert_eq!(
+            puzzles::optimum(name).map(|n| n as usize),
+            optimal(name),
+            "{name}"
+        );
+    }
+}
+
+#[test]
 fn nothing_shorter_than_the_optimum_solves_binary_star_2() {
     // An independent check on one case: a plain breadth-first search to depth 15 never meets
     // the finish.

@@ -147,6 +147,7 @@ pub fn event(event: &EngineEvent) -> Event<'_> {
             salt: None,
             reason: None,
             seat: None,
+            ratings: None,
         },
         // Only the commitment is public; the piece stays with the engine and its owner.
         EngineEvent::Secret { seat, commitment } => Event::Secret {

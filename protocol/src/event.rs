@@ -5,9 +5,11 @@
 use crate::fields;
 use crate::room::{GameResult, Millis, Turn};
 use crate::seat::Seat;
+use crate::standing::RatingChange;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// Text on the wire: borrowed when serialized by a server, owned when read.
@@ -25,6 +27,9 @@ pub enum Event<'a> {
         player: Text<'a>,
         /// Display name.
         name: Text<'a>,
+        /// His rating in this game, if he has claimed his name (guests have none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rating: Option<i32>,
     },
     /// A seat was given up.
     Left {
@@ -41,6 +46,10 @@ pub enum Event<'a> {
         /// `salt` (rooms whose start is drawn at random).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seed_commitment: Option<Text<'a>>,
+        /// Whether the game is rated (decided as it starts: see `RoomOptions::rated`);
+        /// absent in puzzle rooms and rooms started before ratings existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rated: Option<bool>,
     },
     /// A rotor turned.
     Click {
@@ -240,6 +249,9 @@ pub enum Event<'a> {
         /// With `reason` `time`: the seat that ran out of time.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
+        /// A rated game: each account's new rating and its change (guests have none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ratings: Option<BTreeMap<Seat, RatingChange>>,
     },
 }
 
@@ -284,20 +296,28 @@ impl Event<'_> {
             ts.into_iter().map(o).collect()
         }
         match self {
-            Event::Joined { seat, player, name } => Event::Joined {
+            Event::Joined {
+                seat,
+                player,
+                name,
+                rating,
+            } => Event::Joined {
                 seat,
                 player: o(player),
                 name: o(name),
+                rating,
             },
             Event::Left { seat } => Event::Left { seat },
             Event::Start {
                 position,
                 turn,
                 seed_commitment,
+                rated,
             } => Event::Start {
                 position: o(position),
                 turn,
                 seed_commitment: seed_commitment.map(o),
+                rated,
             },
             Event::Click {
                 seat,
@@ -443,12 +463,14 @@ impl Event<'_> {
                 salt,
                 reason,
                 seat,
+                ratings,
             } => Event::Over {
                 result,
                 seed,
                 salt: salt.map(o),
                 reason,
                 seat,
+                ratings,
             },
         }
     }

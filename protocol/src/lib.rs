@@ -18,6 +18,7 @@ mod record;
 mod request;
 mod room;
 mod seat;
+mod standing;
 mod view;
 
 pub use code::Code;
@@ -31,4 +32,5 @@ pub use room::{
     SeatView, Snapshot, Status, Turn,
 };
 pub use seat::{Seat, Winner};
+pub use standing::{LeaderEntry, RatingChange};
 pub use view::{ChatLine, Gap, LastClick, RoomView, Sitter, CHAT_TAIL};

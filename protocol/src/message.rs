@@ -3,9 +3,11 @@
 
 use crate::code::Code;
 use crate::event::{Event, Text};
+use crate::fields;
 use crate::request::RequestId;
 use crate::room::{RoomSummary, Snapshot, Status};
 use crate::seat::Seat;
+use crate::standing::LeaderEntry;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -53,6 +55,10 @@ pub enum Message<'a> {
         token: String,
         /// Rooms where this player holds a seat.
         rooms: Vec<String>,
+        /// The name is a claimed account's (after `register` or `login`, or `hello` with an
+        /// account's token); absent for a guest.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<bool>,
     },
     /// A page of the public rooms.
     Lobby {
@@ -111,6 +117,35 @@ pub enum Message<'a> {
         /// More follow: ask again with `since` set to the last `seq`.
         more: bool,
     },
+    /// A page of a leaderboard.
+    Leaderboard {
+        /// Game or puzzle id.
+        game: String,
+        /// The lines, best first.
+        entries: Vec<LeaderEntry>,
+        /// More follow: ask again with `after` set to the last rank shown.
+        more: bool,
+        /// How many are on the board in all.
+        total: u32,
+        /// The asker's own line, wherever it is (absent: he is not on this board).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        you: Option<LeaderEntry>,
+        /// A puzzle: the booklet's click count (`null`: the booklet gives none).
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "fields::tristate"
+        )]
+        target: Option<Option<u32>>,
+        /// A puzzle: the proven fewest clicks from its start (`null`: rooms deal their start,
+        /// so no one count applies).
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "fields::tristate"
+        )]
+        optimum: Option<Option<u32>>,
+    },
     /// A page of a player's finished games (reply to `games`).
     Games {
         /// The player asked about.
@@ -150,6 +185,7 @@ impl Message<'_> {
             Message::Snapshot(_) => "snapshot",
             Message::Event { .. } => "event",
             Message::History { .. } => "history",
+            Message::Leaderboard { .. } => "leaderboard",
             Message::Games { .. } => "games",
             Message::Export { .. } => "export",
             Message::Error { .. } => "error",

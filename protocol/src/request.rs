@@ -253,6 +253,31 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         accept: Option<bool>,
     },
+    /// Claim the name this connection said hello with, for good: from now on it is an
+    /// account, reached from any device with `login` (reply: `welcome` with `account`).
+    Register {
+        /// The password (8 to 128 characters; kept only as an Argon2id hash).
+        password: String,
+    },
+    /// Become a claimed account's player on this connection, instead of `hello` or in place
+    /// of a guest who holds no room yet (reply: `welcome` with the account's token).
+    Login {
+        /// The account's name, in any case.
+        name: String,
+        /// Its password.
+        password: String,
+        /// The protocol version, as in `hello` (needed when `login` comes first).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        version: Option<u64>,
+    },
+    /// A game's ratings board, or a puzzle's fewest clicks, a page at a time.
+    Leaderboard {
+        /// Game or puzzle id.
+        game: String,
+        /// The page after this rank (left out: from the top).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        after: Option<u32>,
+    },
     /// A player's finished games, newest first, a page at a time.
     Games {
         /// The player: the name a seat showed in the game, or the player id of `welcome`.
@@ -286,7 +311,7 @@ pub enum Request {
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 25] = [
+    pub const TYPES: [&'static str; 28] = [
         "hello",
         "lobby",
         "create",
@@ -308,6 +333,9 @@ impl Request {
         "history",
         "move",
         "draw",
+        "register",
+        "login",
+        "leaderboard",
         "games",
         "export",
         "rematch",
@@ -338,6 +366,9 @@ impl Request {
             Request::History { .. } => "history",
             Request::Move { .. } => "move",
             Request::Draw { .. } => "draw",
+            Request::Register { .. } => "register",
+            Request::Login { .. } => "login",
+            Request::Leaderboard { .. } => "leaderboard",
             Request::Games { .. } => "games",
             Request::Export { .. } => "export",
             Request::Rematch { .. } => "rematch",
@@ -358,6 +389,9 @@ impl Request {
             | Request::Lobby { .. }
             | Request::Create { .. }
             | Request::Quick { .. }
+            | Request::Register { .. }
+            | Request::Login { .. }
+            | Request::Leaderboard { .. }
             | Request::Games { .. }
             | Request::Ping => None,
             Request::Join { room, .. } => room.as_deref(),

@@ -58,6 +58,15 @@ pub struct RoomOptions {
     /// How long a disconnected player's seat is held, in ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat_hold: Option<Millis>,
+    /// Whether the game changes its players' ratings: `true` rates it even with guests
+    /// seated, `false` never; left out (`null` as shown): rated when every seat is a claimed
+    /// account as the game starts. Puzzle rooms are never rated.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "fields::tristate"
+    )]
+    pub rated: Option<Option<bool>>,
     /// Options this crate does not know: kept so a client can read a newer server's rooms,
     /// and so a server can refuse them by name.
     #[serde(flatten, skip_serializing_if = "Map::is_empty")]
@@ -151,6 +160,9 @@ pub struct RoomSummary {
     pub spectators: u32,
     /// The room's options.
     pub options: RoomOptions,
+    /// Each seated account's rating in this game (guests have none).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ratings: BTreeMap<Seat, i32>,
 }
 
 /// One seat in a snapshot, when taken.
@@ -164,6 +176,9 @@ pub struct SeatView {
     pub colour: String,
     /// Whether the sitter's connection is up (a seat is held a while after it drops).
     pub connected: bool,
+    /// The sitter's rating in this game, if he has claimed his name (guests have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i32>,
 }
 
 /// The turn, as `start` and `snapshot` describe it.

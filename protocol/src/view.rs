@@ -7,6 +7,7 @@
 use crate::event::{Event, OverReason, Seed, Text};
 use crate::room::{Claim, GameResult, RoomOptions, Scores, Snapshot, Status, Turn};
 use crate::seat::Seat;
+use crate::standing::RatingChange;
 use std::collections::{BTreeMap, VecDeque};
 
 /// Most chat lines a view keeps; older ones scroll away (a chatty room costs a client no more).
@@ -24,6 +25,8 @@ pub struct Sitter {
     pub colour: Option<String>,
     /// Whether the sitter's connection is up, as of the last snapshot (a `joined` sitter is).
     pub connected: bool,
+    /// His rating in this game (an account's; `over` of a rated game updates it).
+    pub rating: Option<i32>,
 }
 
 /// One chat line.
@@ -99,6 +102,10 @@ pub struct RoomView {
     pub secret: Option<String>,
     /// The latest chat lines, oldest first (at most [`CHAT_TAIL`]).
     pub chat: VecDeque<ChatLine>,
+    /// Whether the game is rated, once `start` has said.
+    pub rated: Option<bool>,
+    /// A rated game's new ratings and their changes, from `over`.
+    pub ratings: Option<BTreeMap<Seat, RatingChange>>,
     /// A finished room: the seats that want a rematch, in turn order.
     pub rematch: Vec<Seat>,
     /// The rematch's room, once every seat has agreed.
@@ -123,6 +130,7 @@ impl RoomView {
                         name: v.name.clone(),
                         colour: (!v.colour.is_empty()).then(|| v.colour.clone()),
                         connected: v.connected,
+                        rating: v.rating,
                     });
                     (seat, sitter)
                 })
@@ -140,6 +148,8 @@ impl RoomView {
             seed: None,
             secret: snap.secret.clone(),
             chat: VecDeque::new(),
+            rated: None,
+            ratings: None,
             rematch: Vec::new(),
             rematch_room: None,
         }
@@ -183,7 +193,12 @@ impl RoomView {
 
     fn fold(&mut self, ev: &Event<'_>) {
         match ev {
-            Event::Joined { seat, player, name } => {
+            Event::Joined {
+                seat,
+                player,
+                name,
+                rating,
+            } => {
                 let colour = self.colour_of(*seat).map(str::to_string);
                 self.seats.insert(
                     *seat,
@@ -192,6 +207,7 @@ impl RoomView {
                         name: name.to_string(),
                         colour,
                         connected: true,
+                        rating: *rating,
                     }),
                 );
             }
@@ -204,7 +220,9 @@ impl RoomView {
                 position,
                 turn,
                 seed_commitment,
+                rated,
             } => {
+                self.rated = *rated;
                 self.status = Status::Playing;
                 self.position = position.to_string();
                 self.turn = turn.clone();
@@ -346,7 +364,16 @@ impl RoomView {
                 salt,
                 reason,
                 seat,
+                ratings,
             } => {
+                if let Some(ratings) = ratings {
+                    for (s, change) in ratings {
+                        if let Some(Some(sitter)) = self.seats.get_mut(s) {
+                            sitter.rating = Some(change.rating);
+                        }
+                    }
+                }
+                self.ratings.clone_from(ratings);
                 self.status = Status::Finished;
                 self.claims.clear();
                 for (s, p) in &result.scores {
@@ -550,6 +577,7 @@ mod tests {
                 name: "north".into(),
                 colour: "B".into(),
                 connected: true,
+                rating: None,
             }),
         );
         let mut view = RoomView::from_snapshot(&first);

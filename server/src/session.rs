@@ -2,6 +2,8 @@
 //! is in, and one small handler per request type. Room requests are forwarded to the room's
 //! task, which answers on the connection's outbox in order with its events.
 
+mod accounts;
+
 use crate::lobby::Queued;
 use crate::outbox::Outbox;
 use crate::player::{Player, RoomId};
@@ -28,6 +30,20 @@ pub const HISTORY_PAGE: usize = 500;
 /// names and chat limits), far below the largest frame a client is sent.
 pub const HISTORY_PAGE_BYTES: usize = 48 * 1024;
 
+/// Refuses a protocol version other than this server's.
+fn check_version(version: u64) -> Result<(), Refusal> {
+    if version != orion_protocol::VERSION {
+        return Err(Refusal::new(
+            Code::Version,
+            format!(
+                "this server speaks protocol version {}, not {version}",
+                orion_protocol::VERSION
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Most games a `games` reply lists (each a few hundred bytes); ask again with `before`.
 pub const GAMES_PAGE: usize = 20;
 /// Longest `player` a `games` request may name (names are at most 32 characters).
@@ -47,6 +63,9 @@ pub struct Session {
     rooms: HashMap<RoomId, RoomHandle>,
     /// Whether `lobby` updates are wanted.
     watching: bool,
+    /// Wrong passwords given on this connection (`login`), bounded by
+    /// [`accounts::MAX_FAILED_LOGINS`].
+    failed_logins: u32,
 }
 
 type Handled = Result<(), Refusal>;
@@ -61,6 +80,7 @@ impl Session {
             token: None,
             rooms: HashMap::new(),
             watching: false,
+            failed_logins: 0,
         }
     }
 
@@ -90,7 +110,7 @@ impl Session {
 
     async fn dispatch(&mut self, re: &ReplyTo, request: Request) -> Handled {
         let player = match (&request, &self.player) {
-            (Request::Hello { .. }, _) => None,
+            (Request::Hello { .. } | Request::Login { .. }, _) => None,
             (Request::Ping, _) => None,
             (_, Some(p)) => Some(p.clone()),
             (_, None) => return Err(Refusal::new(Code::BadRequest, "say hello first")),
@@ -109,6 +129,16 @@ impl Session {
             Request::Ping => {
                 self.outbox.send(protocol::reply(re, Message::Pong));
                 Ok(())
+            }
+            Request::Register { password } => self.register(re, player()?, password).await,
+            Request::Login {
+                name,
+                password,
+                version,
+            } => self.login(re, name, password, version).await,
+            Request::Leaderboard { game, after } => {
+                self.leaderboard(re, player()?, &game, after.unwrap_or(0))
+                    .await
             }
             Request::Lobby { watch, after } => self.lobby(re, watch.unwrap_or(false), after),
             Request::Create {
@@ -263,15 +293,7 @@ impl Session {
         version: u64,
         token: Option<String>,
     ) -> Handled {
-        if version != orion_protocol::VERSION {
-            return Err(Refusal::new(
-                Code::Version,
-                format!(
-                    "this server speaks protocol version {}, not {version}",
-                    orion_protocol::VERSION
-                ),
-            ));
-        }
+        check_version(version)?;
         // One identity per connection: a fresh `hello` would otherwise be a fresh player with
         // fresh seats, and one connection could open rooms without bound.
         if let Some(p) = &self.player {
@@ -286,33 +308,75 @@ impl Session {
         let name = crate::text::name(&name)?;
         let store = &self.shared.store;
         let server = |e: crate::store::StoreError| Refusal::new(Code::Server, e.to_string());
-        let (token, id) = match token {
+        let (token, id, name, account) = match token {
             Some(token) => {
                 let token = check_id("token", &token)?.to_string();
-                let known = store.player(&token).await.map_err(server)?.ok_or_else(|| {
-                    Refusal::new(
-                        Code::NotFound,
-                        "unknown token: say hello without one for a new identity",
-                    )
-                })?;
-                (token, known.id)
+                // An account's token stands for the account, under its claimed name, even
+                // after its guest row was pruned.
+                if let Some(account) = store.account_by_token(&token).await.map_err(server)? {
+                    (token, account.id, account.name, true)
+                } else {
+                    let known = store.player(&token).await.map_err(server)?.ok_or_else(|| {
+                        Refusal::new(
+                            Code::NotFound,
+                            "unknown token: say hello without one for a new identity",
+                        )
+                    })?;
+                    self.check_unclaimed(&name).await?;
+                    (token, known.id, name, false)
+                }
             }
             None => {
+                self.check_unclaimed(&name).await?;
                 let mut rng = rand::thread_rng();
                 let token = hex::encode(rng.gen::<[u8; 16]>());
                 let id = format!("p{}", hex::encode(rng.gen::<[u8; 4]>()));
-                (token, id)
+                (token, id, name, false)
             }
         };
+        self.become_player(re, token, id, name, account).await
+    }
+
+    /// A guest may not go by a claimed name, in any case or width.
+    async fn check_unclaimed(&self, name: &str) -> Handled {
+        let key = crate::text::name_key(name);
+        let store = &self.shared.store;
+        let claimed = store
+            .account_by_key(&key)
+            .await
+            .map_err(|e| Refusal::new(Code::Server, e.to_string()))?;
+        match claimed {
+            Some(account) => Err(Refusal::new(
+                Code::BadRequest,
+                format!(
+                    "the name {} is claimed: log in with its password, or choose another name",
+                    account.name
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// This connection speaks for player `id` from now on: recorded as seen, and told so in
+    /// `welcome` with the seats he holds.
+    async fn become_player(
+        &mut self,
+        re: &ReplyTo,
+        token: String,
+        id: String,
+        name: String,
+        account: bool,
+    ) -> Handled {
         let record = PlayerRecord {
             id: id.clone(),
             name: name.clone(),
         };
         let now = self.shared.clock.now_ms();
+        let store = &self.shared.store;
         store
             .put_player(&token, &record, now)
             .await
-            .map_err(server)?;
+            .map_err(|e| Refusal::new(Code::Server, e.to_string()))?;
         let player = Player {
             id: Arc::from(id.as_str()),
             name: Arc::from(name.as_str()),
@@ -333,6 +397,7 @@ impl Session {
                 name,
                 token,
                 rooms,
+                account: account.then_some(true),
             },
         ));
         Ok(())

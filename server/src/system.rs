@@ -68,6 +68,16 @@ pub struct Applied {
     pub hidden: bool,
 }
 
+/// A puzzle's figures, for its leaderboard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PuzzleFigures {
+    /// The booklet's click count, if it gives one.
+    pub target: Option<u32>,
+    /// The proven fewest clicks from the room's start; `None` where rooms deal their start
+    /// (no one count applies to every room).
+    pub optimum: Option<u32>,
+}
+
 /// A family of games played on the same lobby (ORION's twelve and its puzzles; Orbit; Orbs).
 pub trait GameSystem: Send + Sync + 'static {
     /// The games it offers, puzzles included.
@@ -94,6 +104,12 @@ pub trait GameSystem: Send + Sync + 'static {
     /// The action text of a game request (`click`, `place`, `move` …); `None` for a request
     /// that is not a game action of this system.
     fn action(&self, request: &Request) -> Option<Result<String, Refusal>>;
+
+    /// A puzzle scored by clicks (its `over` gives the clicks used as the seat's score): its
+    /// figures. `None` for games, and for puzzles scored otherwise (Aquarius counts hits).
+    fn puzzle_figures(&self, _game: &GameInfo) -> Option<PuzzleFigures> {
+        None
+    }
 
     /// A stored action as a game record writes it, in the game's own notation (what `orion
     /// replay` reads back); the stored text itself where that is the notation already.
@@ -138,4 +154,17 @@ pub trait Table: Send {
     fn hidden_choice(&self, event: &Event<'_>) -> Option<Seat>;
     /// A copy, to roll back to if the store refuses the action's events.
     fn clone_table(&self) -> Box<dyn Table>;
+
+    /// The sides that play against each other, for ratings: one seat each, or partners
+    /// together. By default seats that move the same colour are partners (ORION's team games).
+    fn sides(&self) -> Vec<Vec<Seat>> {
+        let mut sides: Vec<(&str, Vec<Seat>)> = Vec::new();
+        for info in self.seats() {
+            match sides.iter_mut().find(|(c, _)| *c == info.colour) {
+                Some((_, seats)) => seats.push(info.seat),
+                None => sides.push((info.colour, vec![info.seat])),
+            }
+        }
+        sides.into_iter().map(|(_, seats)| seats).collect()
+    }
 }

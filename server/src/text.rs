@@ -48,6 +48,23 @@ pub fn name(text: &str) -> Result<String, Refusal> {
     check("name", text, MAX_NAME)
 }
 
+/// The key a name is unique by among claimed accounts: compatibility-normalised and
+/// case-folded (Unicode's compatibility caseless match: NFKD, fold, NFKD, fold, NFKC), with
+/// every run of white space one space, so "ALICE", "Alice", "ａｌｉｃｅ" (full width) and
+/// "alice" are one name and nobody can appear as a look-alike of a claimed one.
+pub fn name_key(name: &str) -> String {
+    use caseless::Caseless;
+    use unicode_normalization::UnicodeNormalization;
+    let folded: String = name
+        .nfkd()
+        .default_case_fold()
+        .nfkd()
+        .default_case_fold()
+        .nfkc()
+        .collect();
+    folded.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// A chat line, trimmed.
 pub fn chat(text: &str) -> Result<String, Refusal> {
     check("chat text", text, MAX_CHAT)
@@ -83,6 +100,19 @@ mod tests {
             assert_eq!(e.code, Code::BadRequest, "{bad:?}");
             assert!(name(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn names_that_differ_only_by_case_width_or_spacing_share_a_key() {
+        let alice = name_key("alice");
+        for same in ["ALICE", "Alice", "aLiCe", "ａｌｉｃｅ", "ＡＬＩＣＥ"] {
+            assert_eq!(name_key(same), alice, "{same}");
+        }
+        assert_eq!(name_key("Straße"), name_key("STRASSE"));
+        assert_eq!(name_key("Ann  Lee"), name_key("ann lee"));
+        assert_eq!(name_key("ǅemal"), name_key("DŽEMAL"));
+        assert_ne!(name_key("alice"), name_key("alicé"));
+        assert_ne!(name_key("bob"), name_key("bobby"));
     }
 
     #[test]

@@ -1830,3 +1830,112 @@ async fn a_finished_game_is_stepped_through_from_its_record_and_rematched_from_t
         .await;
     }
 }
+
+#[tokio::test]
+async fn a_name_is_claimed_and_logged_into_from_pages_and_the_leaderboard_shows_a_rated_game() {
+    let server = TestServer::start();
+    let base = format!("http://{}", server.addr);
+    const PASSWORD: &str = "correct horse battery";
+    // Two claimed players finish a rated game over the socket: a time loss.
+    let mut players = Vec::new();
+    for name in ["ann", "ben"] {
+        let mut c = server.player(name).await;
+        let w = c
+            .request(json!({"t": "register", "password": PASSWORD}))
+            .await;
+        assert_eq!(w["account"], true, "{w}");
+        players.push(c);
+    }
+    let options = json!({"turn_clock": 1000, "time_bank": 1});
+    let room = orion_tests::start_room(&mut players, "hydra-2", options).await;
+    server.clock.advance(1000);
+    tokio::task::yield_now().await;
+    server.clock.advance(1);
+    let over = players[0].expect_event(&room, "over").await;
+    let winner_seat = over["ev"]["result"]["winner"].as_str().expect("a winner");
+    let winner = if players[0].seat == winner_seat {
+        "ann"
+    } else {
+        "ben"
+    };
+    let top_rating = over["ev"]["ratings"][winner_seat]["rating"].clone();
+
+    let mut driver = Driver::start();
+    // A guest's page claims the name it plays under.
+    let cara = driver.browser().await;
+    open(&cara, &base, "/", "cara").await;
+    cara.find(Locator::Css("#claim-password"))
+        .await
+        .expect("password field")
+        .send_keys("a long password")
+        .await
+        .expect("typed");
+    press(&cara, "#claim button").await;
+    wait_js(
+        &cara,
+        "document.getElementById('account').textContent.includes('cara is yours')",
+        "the claim confirmed",
+    )
+    .await;
+    assert_eq!(
+        js(&cara, "return window.__orion.account").await,
+        json!(true)
+    );
+    let mut check = server.player("probe").await;
+    let e = check
+        .refused(json!({"t": "login", "name": "CARA", "password": "wrong password"}))
+        .await;
+    assert_eq!(e["code"], "not_found");
+
+    // Another device: log in as ann, and become her (her token is kept for the next visit).
+    let phone = driver.browser().await;
+    open(&phone, &base, "/", "visitor").await;
+    for (css, keys) in [("#login-name", "Ann"), ("#login-password", PASSWORD)] {
+        phone
+            .find(Locator::Css(css))
+            .await
+            .expect("login field")
+            .send_keys(keys)
+            .await
+            .expect("typed");
+    }
+    press(&phone, "#login button").await;
+    wait_js(
+        &phone,
+        "document.getElementById('me').textContent.startsWith('ann')",
+        "logged in as ann",
+    )
+    .await;
+    let token = js(&phone, "return localStorage.getItem('orion.token')").await;
+    assert_eq!(token, json!(players[0].token));
+
+    // Her leaderboard: both players, the winner first with the rating `over` gave him,
+    // her own line marked.
+    js(
+        &phone,
+        "document.getElementById('board-game').value = 'hydra-2'; return null",
+    )
+    .await;
+    press(&phone, "#board-form button").await;
+    wait_js(
+        &phone,
+        "document.querySelectorAll('#board tbody tr').length === 2",
+        "two lines on the board",
+    )
+    .await;
+    let first = js(
+        &phone,
+        "return [...document.querySelectorAll('#board tbody tr')[0].cells].map(c => c.textContent)",
+    )
+    .await;
+    assert_eq!(first, json!(["1", winner, top_rating.to_string(), "1"]));
+    let mine = js(
+        &phone,
+        "return document.querySelector('#board tr.you').cells[1].textContent",
+    )
+    .await;
+    assert_eq!(mine, json!("ann"));
+    for page in [cara, phone] {
+        let _ = page.close().await;
+    }
+}

@@ -1,7 +1,8 @@
 //! The PostgreSQL store against a real PostgreSQL (started by `orion_tests::pg` for each
 //! test): the same promises as SQLite — appends committed in order before their commit
 //! resolves, a bad append refused alone, unfinished rooms restored, history kept, pruning —
-//! and a server killed mid-game that restarts on the same database with no event lost.
+//! and a server killed mid-game that restarts on the same database with no event lost; and
+//! accounts and ratings: a rated game's ratings and board kept across a restart.
 
 use orion_server::{ActionRecord, Append, Commit, PlayerRecord, PostgresStore, RoomRecord, Store};
 use orion_tests::pg::Postgres;
@@ -229,7 +230,8 @@ fn the_schema_is_migrated_once_and_a_newer_one_is_refused() {
     let pg = Postgres::start();
     drop(PostgresStore::connect(&pg.url()).expect("first start migrates"));
     drop(PostgresStore::connect(&pg.url()).expect("second start finds it done"));
-    assert_eq!(count(&pg, "SELECT COUNT(*) FROM schema_version"), 1);
+    // Every migration once: the event log (1), the archive (2), accounts and ratings (3).
+    assert_eq!(count(&pg, "SELECT COUNT(*) FROM schema_version"), 3);
     count(
         &pg,
         "WITH v AS (INSERT INTO schema_version (version) VALUES (999) RETURNING 1)
@@ -259,4 +261,83 @@ async fn the_archive_lists_a_players_games_and_is_pruned_with_its_rooms() {
 async fn a_killed_server_restarts_on_postgres_with_no_event_lost() {
     let pg = Postgres::start();
     orion_tests::a_killed_server_loses_no_event(&pg.url()).await;
+}
+
+#[tokio::test]
+async fn accounts_and_ratings_are_kept_in_postgres_across_a_restart() {
+    use orion_tests::{start_room, Client, TestServer};
+    use serde_json::json;
+    let pg = Postgres::start();
+    let clock = Arc::new(orion_server::ManualClock::new(T0));
+    let server = TestServer::start_on(&pg.url(), clock.clone());
+    let password = "correct horse battery";
+    let mut players = Vec::new();
+    for name in ["Ann", "Ben"] {
+        let mut c = server.player(name).await;
+        let w = c
+            .request(json!({"t": "register", "password": password}))
+            .await;
+        assert_eq!(w["account"], true, "{w}");
+        players.push(c);
+    }
+    // The name is taken in any case, in PostgreSQL as in SQLite.
+    let mut other = server.player("other").await;
+    let e = other
+        .refused(json!({"t": "login", "name": "ANN", "password": "not it at all"}))
+        .await;
+    assert_eq!(e["code"], "not_found");
+    let mut late = Client::connect(&server.url()).await;
+    let e = late
+        .refused(json!({"t": "hello", "name": "ann", "version": 1}))
+        .await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("claimed"),
+        "{e}"
+    );
+    let room = start_room(
+        &mut players,
+        "hydra-2",
+        json!({"turn_clock": 1000, "time_bank": 1}),
+    )
+    .await;
+    server.clock.advance(1000);
+    tokio::task::yield_now().await;
+    server.clock.advance(1);
+    let over = players[0].expect_event(&room, "over").await;
+    let ratings = over["ev"]["ratings"].clone();
+    assert_eq!(ratings.as_object().map(|r| r.len()), Some(2), "{over}");
+    let ann_seat = players[0].seat.clone();
+    let ann_rating = ratings[&ann_seat]["rating"].clone();
+    drop(players);
+    server.shutdown();
+
+    let server = TestServer::start_on(&pg.url(), clock);
+    let mut phone = Client::connect(&server.url()).await;
+    let w = phone
+        .request(json!({"t": "login", "name": "ann", "password": password, "version": 1}))
+        .await;
+    assert_eq!(
+        (w["t"].clone(), w["name"].clone()),
+        (json!("welcome"), json!("Ann"))
+    );
+    let board = phone
+        .request(json!({"t": "leaderboard", "game": "hydra-2"}))
+        .await;
+    assert_eq!(board["total"], 2, "{board}");
+    assert_eq!(board["you"]["rating"], ann_rating, "{board}");
+    assert_eq!(board["you"]["games"], 1);
+    // The room was rated once, and marked so (a second settlement would change nothing).
+    let (client, conn) = tokio_postgres::connect(&pg.url(), tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(conn);
+    let rated: i64 = client
+        .query_one("SELECT COUNT(*) FROM rooms WHERE rated_at IS NOT NULL", &[])
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!(rated, 1);
 }

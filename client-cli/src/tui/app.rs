@@ -118,6 +118,8 @@ pub struct App {
     pub scroll: usize,
     /// The seq a `resume` was last asked from after a gap in the room's events (once a gap).
     resumed_from: Option<u64>,
+    /// The last leaderboard asked for, as lines, shown beside the lobby.
+    pub board: Vec<String>,
 }
 
 impl App {
@@ -135,6 +137,7 @@ impl App {
             other: None,
             invite: None,
             resumed_from: None,
+            board: Vec::new(),
             input: String::new(),
             message: None,
             cursor: Rotor::at(2, 2).unwrap_or(Rotor::ALL[12]),
@@ -300,6 +303,20 @@ impl App {
                     r.note(format!("! {text}"));
                 }
                 self.error(text);
+            }
+            board @ Incoming::Leaderboard { .. } => {
+                self.board = crate::lobby::board_lines(&board);
+                self.info(self.board.first().cloned().unwrap_or_default());
+            }
+            Incoming::Welcome {
+                name,
+                account: Some(true),
+                ..
+            } => {
+                self.info(format!(
+                    "you are {name}: your name is claimed, your rating kept"
+                ));
+                self.name = name;
             }
             Incoming::Games {
                 player,
@@ -484,6 +501,13 @@ impl App {
         self.message = None;
         match command {
             Command::Help => self.help = !self.help,
+            Command::Top { game, after } => self.out.push(Request::Leaderboard { game, after }),
+            Command::Register(password) => self.out.push(Request::Register { password }),
+            Command::Login { name, password } => self.out.push(Request::Login {
+                name,
+                password,
+                version: Some(orion_protocol::VERSION),
+            }),
             Command::Quit => self.quit = true,
             Command::Quick { game, players } => {
                 self.out.push(Request::Quick { game, players });
@@ -843,10 +867,17 @@ impl App {
             Style::default().add_modifier(Modifier::BOLD),
         ));
         help.push(Line::from(puzzles.join(" · ")));
+        // The last board asked for (`top GAME`) takes the place of the game list.
+        let (help, title) = if self.board.is_empty() {
+            (help, " play ")
+        } else {
+            let lines = self.board.iter().map(|l| Line::from(l.as_str())).collect();
+            (lines, " leaderboard (top GAME) ")
+        };
         f.render_widget(
             Paragraph::new(help)
                 .wrap(Wrap { trim: false })
-                .block(Block::default().borders(Borders::ALL).title(" play ")),
+                .block(Block::default().borders(Borders::ALL).title(title)),
             side,
         );
     }
@@ -903,10 +934,11 @@ impl App {
                 Some(_) => String::new(),
                 None => format!("  {} pts", s.score),
             };
+            let rating = crate::lobby::rating_text(s.rating);
             lines.push(Line::from(vec![
                 Span::raw(format!("{arrow}{} ", s.seat)),
                 Span::styled("■ ", Style::default().fg(board::colour(s.colour))),
-                Span::raw(format!("{name}{you}{off}{points}")),
+                Span::raw(format!("{name}{rating}{you}{off}{points}")),
             ]));
         }
         f.render_widget(

@@ -60,6 +60,22 @@ pub enum Command {
     Ready,
     /// Leave the room, back to the lobby.
     Leave,
+    /// A game's leaderboard, or a puzzle's fewest clicks, from after a place.
+    Top {
+        /// Game or puzzle id.
+        game: String,
+        /// The page after this place.
+        after: Option<u32>,
+    },
+    /// Claim the name this client said hello with, with a password.
+    Register(String),
+    /// Become a claimed account's player (the client keeps its token from then on).
+    Login {
+        /// The account's name.
+        name: String,
+        /// Its password.
+        password: String,
+    },
     /// A player's finished games (one's own when no player is named).
     Games {
         /// Name or player id.
@@ -236,6 +252,28 @@ pub fn parse(line: &str) -> Result<Command, String> {
             })
         }
         "code" | "invite" => return Ok(Command::Code(arg(0, "invite code")?)),
+        "top" | "leaderboard" => {
+            let game = room_game_id(&arg(0, "game or puzzle (top hydra-2 [after])")?)?;
+            let after = match rest.get(1) {
+                Some(n) => Some(
+                    n.parse::<u32>()
+                        .map_err(|_| format!("top: `{n}` is not a place (top {game} 50)"))?,
+                ),
+                None => None,
+            };
+            return Ok(Command::Top { game, after });
+        }
+        "register" if rest.len() == 1 => return Ok(Command::Register(rest[0].to_string())),
+        "register" => {
+            return Err("register PASSWORD: one word, 8 to 128 characters, claims your name".into())
+        }
+        "login" if rest.len() == 2 => {
+            return Ok(Command::Login {
+                name: rest[0].to_string(),
+                password: rest[1].to_string(),
+            })
+        }
+        "login" => return Err("login NAME PASSWORD: become your claimed name's player".into()),
         "games" | "archive" => {
             // games [PLAYER] [game=GAME] [before=ROOM]
             let mut player = None;
@@ -315,6 +353,8 @@ pub const HELP: &[&str] = &[
     "lobby: quick GAME [N] · create GAME [private] [clicks=N players=N claim_window=auto|MS turn_clock=MS]",
     "       create PUZZLE (aquila, orbit-b, aquarius…): a room of your own, it starts at once",
     "       join ROOM [SEAT] · code INVITE · watch ROOM · ready · Up/Down + Enter joins (w watches)",
+    "       top GAME [after]: the ratings board (a puzzle: fewest clicks) · create GAME rated=false",
+    "account: register PASSWORD claims your name · login NAME PASSWORD on another device",
     "orbit: quick orbit · create orbit · moves h8, pass, black / white (the choice after the opening)",
     "orbs: quick orbs [2-6] · create orbs players=4 teams=true void=true holes=i5,i6 · moves d2-e6 · draw · draw accept",
     "archive: games [NAME] [game=GAME] [before=ROOM] · export ROOM (saves ROOM.txt; orion replay ROOM.txt)",
@@ -328,6 +368,41 @@ mod tests {
 
     fn clicks(text: &str) -> Vec<Click> {
         parse_moves(text).unwrap()
+    }
+
+    #[test]
+    fn account_and_leaderboard_commands() {
+        assert_eq!(
+            parse("top Hydra-2"),
+            Ok(Command::Top {
+                game: "hydra-2".into(),
+                after: None
+            })
+        );
+        assert_eq!(
+            parse("top aquila 50"),
+            Ok(Command::Top {
+                game: "aquila".into(),
+                after: Some(50)
+            })
+        );
+        assert!(parse("top nogame").is_err());
+        assert!(parse("top orion x").unwrap_err().contains("not a place"));
+        assert_eq!(
+            parse("register s3cret-pass"),
+            Ok(Command::Register("s3cret-pass".into()))
+        );
+        assert!(parse("register").is_err());
+        assert_eq!(
+            parse("login Ann s3cret-pass"),
+            Ok(Command::Login {
+                name: "Ann".into(),
+                password: "s3cret-pass".into()
+            })
+        );
+        assert!(parse("login Ann")
+            .unwrap_err()
+            .contains("login NAME PASSWORD"));
     }
 
     #[test]

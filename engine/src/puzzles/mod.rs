@@ -39,6 +39,28 @@ pub const NAMES: [&str; 11] = [
     "orbit-b",
 ];
 
+/// The fewest clicks that solve each puzzle from its default start, as `orion solve` proves
+/// them (docs/puzzles.md; the engine's tests check this table against
+/// `tests/data/optimal.txt`, which the solvers' own tests check).
+pub const OPTIMAL: [(&str, u32); 11] = [
+    ("aquila", 24),
+    ("aurora-a", 14),
+    ("aurora-b", 12),
+    ("whirlpool", 14),
+    ("herdsman", 27),
+    ("binary-1", 20),
+    ("binary-2", 16),
+    ("binary-3", 28),
+    ("binary-4", 20),
+    ("orbit-a", 11),
+    ("orbit-b", 18),
+];
+
+/// The proven fewest clicks for `name` from its default start (see [`OPTIMAL`]).
+pub fn optimum(name: &str) -> Option<u32> {
+    OPTIMAL.iter().find(|(n, _)| *n == name).map(|(_, c)| *c)
+}
+
 /// The puzzle called `name` (see [`NAMES`]), with its default start.
 pub fn find(name: &str) -> Option<Puzzle> {
     Some(match name.to_ascii_lowercase().as_str() {

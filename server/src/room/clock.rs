@@ -128,6 +128,7 @@ impl Room {
         let result = self.table.forfeit(seat);
         let ev = self
             .over_event(result.clone(), Some((OverReason::Time, Some(seat))))
+            .await
             .to_json();
         let now = self.shared.clock.now_ms();
         self.archive(&result, now).await;

@@ -113,7 +113,9 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
         // room's status; a game's are the system's (an event this server cannot read is
         // one of those: it changes nothing here).
         match serde_json::from_str::<Event<'_>>(text) {
-            Ok(Event::Joined { seat, player, name }) => {
+            Ok(Event::Joined {
+                seat, player, name, ..
+            }) => {
                 if let Some(seat) = room.seat_named(seat.as_str()) {
                     let player = Player {
                         id: Arc::from(&*player),
@@ -130,10 +132,16 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
             }
             Ok(Event::Left { seat }) => {
                 if let Some(seat) = room.seat_named(seat.as_str()) {
+                    room.note_left(seat);
                     room.seats.remove(&seat);
                 }
             }
-            Ok(Event::Start { .. }) => room.status = Status::Playing,
+            Ok(Event::Start { rated, .. }) => {
+                room.status = Status::Playing;
+                if rated == Some(true) {
+                    room.rated = Some(room.roster());
+                }
+            }
             Ok(Event::Over { .. }) => room.status = Status::Finished,
             Ok(Event::Chat { .. }) => {}
             // The game's own events: the occupant of a seat when it made a hidden choice is
@@ -156,6 +164,16 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
         };
         if let Err(e) = room.table.apply(seat, &a.action, a.at) {
             tracing::warn!(room = %room.id, "replayed action refused: {e}");
+        }
+    }
+    let ids: Vec<_> = room
+        .seats
+        .iter()
+        .map(|(s, o)| (*s, o.player.id.clone()))
+        .collect();
+    for (seat, id) in ids {
+        if let Some(rating) = room.rating_of(&id).await {
+            room.seat_ratings.insert(seat, rating);
         }
     }
     let hold = room.hold();
@@ -248,6 +266,8 @@ impl Room {
             result: None,
             salt: None,
             secret_owners: BTreeMap::new(),
+            rated: None,
+            seat_ratings: BTreeMap::new(),
             rematch: BTreeSet::new(),
             rematch_room: None,
             published: None,

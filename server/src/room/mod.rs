@@ -17,6 +17,7 @@ mod options;
 mod play;
 mod rematch;
 mod seats;
+mod standing;
 mod view;
 
 use crate::clock::Millis;
@@ -109,6 +110,10 @@ struct Room {
     /// Who chose each seat's hidden choice (Algol's secret man): only he is shown it, not a
     /// later occupant of the seat.
     secret_owners: BTreeMap<Seat, PlayerId>,
+    /// A rated game in play: its players as it started, and who has left it.
+    rated: Option<standing::Rated>,
+    /// The rating each seated account shows (guests have none), for seats and the lobby.
+    seat_ratings: BTreeMap<Seat, i32>,
     /// A finished room: the seats that want a rematch.
     rematch: BTreeSet<Seat>,
     /// The rematch's room, once every seat agreed.

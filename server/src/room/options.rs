@@ -26,6 +26,9 @@ pub struct RoomOptions {
     pub time_bank: Option<Millis>,
     /// How long a disconnected player's seat is held, in ms.
     pub seat_hold: Millis,
+    /// Whether the game is rated: `Some(true)` even with guests, `Some(false)` never,
+    /// `None`: when every seat is a claimed account as it starts. Puzzles are never rated.
+    pub rated: Option<bool>,
     /// The game's options as its system completed them (the server's own left out).
     pub game: WireOptions,
 }
@@ -44,6 +47,13 @@ impl RoomOptions {
         let turn_clock = rest.turn_clock.take().flatten();
         let time_bank = rest.time_bank.take().flatten();
         let seat_hold = rest.seat_hold.take().unwrap_or(DEFAULT_SEAT_HOLD);
+        let rated = rest.rated.take().flatten();
+        if game.solo && rated == Some(true) {
+            return Err(bad(format!(
+                "{} is a puzzle: puzzles are not rated (their board is the fewest clicks)",
+                game.id
+            )));
+        }
         if turn_clock.is_some_and(|ms| !(MIN_TURN_CLOCK..=MAX_CLOCK).contains(&ms)) {
             return Err(bad(format!(
                 "turn_clock must be {MIN_TURN_CLOCK} to {MAX_CLOCK} ms"
@@ -62,6 +72,7 @@ impl RoomOptions {
             turn_clock,
             time_bank,
             seat_hold,
+            rated,
             game: system.options(game, rest)?,
         })
     }
@@ -72,6 +83,7 @@ impl RoomOptions {
             turn_clock: Some(self.turn_clock),
             time_bank: Some(self.time_bank),
             seat_hold: Some(self.seat_hold),
+            rated: Some(self.rated),
             ..self.game.clone()
         }
     }

@@ -85,7 +85,7 @@ impl Room {
         };
         let mut evs = applied.events;
         if let Some(result) = &applied.over {
-            evs.push(self.over_event(result.clone(), None).to_json());
+            evs.push(self.over_event(result.clone(), None).await.to_json());
             // Filed before anyone hears of the end, so a player's `games` lists it at once.
             self.archive(result, now).await;
         }
@@ -111,12 +111,15 @@ impl Room {
 
     /// An `over` event with `result` (and, when the room decided it, why and whose time
     /// ran out), revealing the room's seed and the salt of its commitment.
-    pub(super) fn over_event(
-        &self,
+    /// A rated game's new ratings are stored here (once) and carried in it.
+    pub(super) async fn over_event(
+        &mut self,
         result: GameResult,
         decided: Option<(OverReason, Option<Seat>)>,
     ) -> Event<'_> {
+        let ratings = self.settle(&result, decided).await;
         Event::Over {
+            ratings,
             result,
             reason: decided.map(|(why, _)| why),
             seat: decided.and_then(|(_, seat)| seat).map(Seat::wire),

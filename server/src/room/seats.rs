@@ -75,10 +75,12 @@ impl Room {
             );
             return false;
         }
+        let rating = self.rating_of(&player.id).await;
         let ev = Event::Joined {
             seat: seat.wire(),
             player: (*player.id).into(),
             name: (*player.name).into(),
+            rating,
         };
         if let Err(e) = self.emit(vec![ev.to_json()], None).await {
             self.shared.lobby.free_seat(&player.id, &self.id);
@@ -98,6 +100,9 @@ impl Room {
                 hold_until,
             },
         );
+        if let Some(rating) = rating {
+            self.seat_ratings.insert(seat, rating);
+        }
         self.reply_joined(&re, seat, &outbox);
         true
     }
@@ -190,6 +195,8 @@ impl Room {
         let Some(o) = self.seats.remove(&seat) else {
             return;
         };
+        self.note_left(seat);
+        self.seat_ratings.remove(&seat);
         self.shared.lobby.free_seat(&o.player.id, &self.id);
         let left = Event::Left { seat: seat.wire() };
         let _ = self.emit(vec![left.to_json()], None).await;
@@ -198,6 +205,7 @@ impl Room {
             let result = self.table.abandoned();
             let ev = self
                 .over_event(result.clone(), Some((OverReason::Abandoned, None)))
+                .await
                 .to_json();
             self.result = Some(result);
             let _ = self.emit(vec![ev], None).await;
@@ -240,10 +248,12 @@ impl Room {
             return;
         }
         let salt = self.salt.as_deref().and_then(|s| hex::decode(s).ok());
+        let rated = self.decide_rated().await;
         let ev = Event::Start {
             position: self.table.position().into(),
             turn: self.table.turn(),
             seed_commitment: salt.map(|salt| seed_commitment(self.table.seed(), &salt).into()),
+            rated,
         };
         if self.emit(vec![ev.to_json()], None).await.is_err() {
             return;

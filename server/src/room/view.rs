@@ -5,6 +5,7 @@ use super::Room;
 use crate::protocol::{self, Frame, ReplyTo};
 use crate::system::Seat;
 use orion_protocol::{Message, RoomSummary, SeatView, Snapshot};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 impl Room {
@@ -21,6 +22,7 @@ impl Room {
                     name: o.player.name.to_string(),
                     colour: info.colour.to_string(),
                     connected: o.conn.is_some(),
+                    rating: self.seat_ratings.get(&info.seat).copied(),
                 });
                 (info.seat.wire(), view)
             })
@@ -65,6 +67,7 @@ impl Room {
                 .map(|info| self.seats.get(&info.seat).map(|o| o.player.name.clone()))
                 .collect(),
             spectators: self.spectators.len(),
+            ratings: self.seat_ratings.clone(),
         };
         if self.published.as_ref() == Some(&seen) {
             return;
@@ -78,6 +81,9 @@ impl Room {
                 .collect(),
             spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),
             options: self.wire_options.clone(),
+            ratings: (seen.ratings.iter())
+                .map(|(seat, rating)| (seat.wire(), *rating))
+                .collect(),
         };
         let summary = serde_json::to_string(&summary).unwrap_or_default();
         self.published = Some(seen);
@@ -97,4 +103,6 @@ pub(super) struct Published {
     seats: Vec<Option<Arc<str>>>,
     /// How many watch.
     spectators: usize,
+    /// Each seated account's rating.
+    ratings: BTreeMap<Seat, i32>,
 }

@@ -13,6 +13,9 @@
 //! which lets the WAL start over: a short stall (one fsync) every ten seconds or so of a busy
 //! server instead of a long one per checkpoint (measurements in BENCHMARKS.md).
 
+mod accounts;
+mod accounts_pg;
+mod accounts_sqlite;
 mod commit;
 mod error;
 mod journal;
@@ -25,6 +28,7 @@ mod sqlite;
 
 use crate::clock::Millis;
 
+pub use accounts::{AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine};
 pub use commit::Commit;
 pub use error::StoreError;
 pub use postgres::PostgresStore;
@@ -45,11 +49,12 @@ pub fn open(db: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
     }
 }
 
-/// The event log and the player tokens. Async (through `async_trait`, which boxes each
-/// call's future, so the trait stays usable as `dyn Store`): a store on the network waits
-/// without holding a runtime worker, and one on a local thread answers through a oneshot.
+/// The event log and the player tokens (and, through [`AccountStore`], claimed names).
+/// Async (through `async_trait`, which boxes each call's future, so the trait stays usable as
+/// `dyn Store`): a store on the network waits without holding a runtime worker, and one on a
+/// local thread answers through a oneshot.
 #[async_trait::async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait Store: AccountStore + Send + Sync + 'static {
     /// Records a new room.
     async fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError>;
     /// Appends one room's events and the action that caused them, atomically and durably;

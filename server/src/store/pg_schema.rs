@@ -67,6 +67,40 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[
     CREATE INDEX archive_name ON archive (name, ended_at);
     ",
     ),
+    (
+        3,
+        "
+    -- Claimed names, ratings and puzzle bests (store/accounts.rs). `name_key` is the name
+    -- case-folded and normalised, unique so that no two accounts look alike. A room is rated
+    -- once: `rated_at` is set as its ratings are stored.
+    CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        hash TEXT NOT NULL,
+        token TEXT NOT NULL UNIQUE,
+        created_at BIGINT NOT NULL
+    );
+    CREATE TABLE ratings (
+        account TEXT NOT NULL,
+        game TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games BIGINT NOT NULL,
+        PRIMARY KEY (account, game)
+    );
+    CREATE INDEX ratings_board ON ratings (game, mu DESC, games DESC);
+    CREATE TABLE puzzle_bests (
+        account TEXT NOT NULL,
+        puzzle TEXT NOT NULL,
+        clicks BIGINT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (account, puzzle)
+    );
+    CREATE INDEX puzzle_board ON puzzle_bests (puzzle, clicks, at);
+    ALTER TABLE rooms ADD COLUMN rated_at BIGINT;
+    ",
+    ),
 ];
 
 /// Any number, the same on every node: the advisory lock migrations hold.

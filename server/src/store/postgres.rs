@@ -98,7 +98,7 @@ impl PostgresStore {
 
     /// Runs `f` on the writer task, after everything queued before it, and waits for it
     /// (the answer comes back on a oneshot).
-    async fn call<T, F>(&self, f: F) -> Result<T, StoreError>
+    pub(super) async fn call<T, F>(&self, f: F) -> Result<T, StoreError>
     where
         T: Send + 'static,
         F: for<'a> FnOnce(&'a mut Db) -> LocalBoxFuture<'a, Result<T, StoreError>> + Send + 'static,
@@ -176,7 +176,7 @@ pub(super) struct Db {
     /// Where to reconnect to.
     config: Config,
     /// The connection (its driver runs as a task of the writer's runtime).
-    client: Client,
+    pub(super) client: Client,
     /// Prepared once per connection: a statement prepared per call costs a round trip.
     statements: Statements,
     /// The last append number of each room appended to or restored since start, to refuse

@@ -49,6 +49,33 @@ CREATE TABLE IF NOT EXISTS players (
     name TEXT NOT NULL,
     seen_at INTEGER
 );
+-- Claimed names (store/accounts.rs): `name_key` is the name case-folded and normalised, unique
+-- so that no two accounts look alike. Never pruned.
+CREATE TABLE IF NOT EXISTS accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    hash TEXT NOT NULL,
+    token TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    account TEXT NOT NULL,
+    game TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (account, game)
+);
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings (game, mu DESC, games DESC);
+CREATE TABLE IF NOT EXISTS puzzle_bests (
+    account TEXT NOT NULL,
+    puzzle TEXT NOT NULL,
+    clicks INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (account, puzzle)
+);
+CREATE INDEX IF NOT EXISTS puzzle_board ON puzzle_bests (puzzle, clicks, at);
 ";
 
 /// Columns added after the first release, by table: a database made before them gets them on
@@ -57,6 +84,7 @@ const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
     ("rooms", "salt", "TEXT"),
     ("rooms", "ended_at", "INTEGER"),
     ("players", "seen_at", "INTEGER"),
+    ("rooms", "rated_at", "INTEGER"),
 ];
 
 /// Creates the schema, and moves a `log` of one row per append keyed by room (made before

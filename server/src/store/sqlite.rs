@@ -112,7 +112,7 @@ impl SqliteStore {
 
     /// Runs `f` on the writer thread, after everything queued before it, and waits for it
     /// (without holding a runtime worker: the answer comes back on a oneshot).
-    async fn call<T: Send + 'static>(
+    pub(super) async fn call<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Connection, &mut Journal) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {

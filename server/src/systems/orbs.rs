@@ -509,6 +509,23 @@ impl Table for OrbsTable {
         None
     }
 
+    /// With partners, opposite seats play as one side (each moves its own colour).
+    fn sides(&self) -> Vec<Vec<Seat>> {
+        let mut sides: Vec<Vec<Seat>> = Vec::new();
+        for &s in self.game.seats() {
+            if sides.iter().any(|side| side.contains(&seat_of(s))) {
+                continue;
+            }
+            let partner = s.opposite();
+            if self.game.teams() && self.game.colour_of(partner).is_some() {
+                sides.push(vec![seat_of(s), seat_of(partner)]);
+            } else {
+                sides.push(vec![seat_of(s)]);
+            }
+        }
+        sides
+    }
+
     fn clone_table(&self) -> Box<dyn Table> {
         Box::new(OrbsTable {
             game: self.game.clone(),

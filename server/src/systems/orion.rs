@@ -4,7 +4,8 @@
 //! form (the crate's `Event`, serialized once per event).
 
 use crate::protocol::{Code, Refusal};
-use crate::system::{Applied, GameInfo, GameSystem, Seat, SeatInfo, Table};
+use crate::system::{Applied, GameInfo, GameSystem, PuzzleFigures, Seat, SeatInfo, Table};
+use orion_engine::puzzles::{self, Deal};
 use orion_engine::{
     games, parse_click, parse_piece, parse_slot, position_string, Action, ClaimWindow, Event, Game,
     Millis, Options, Rules, Seat as EngineSeat, Winner,
@@ -28,7 +29,7 @@ fn engine_options(options: &RoomOptions) -> Result<Options, Refusal> {
             Code::BadRequest,
             format!(
                 "options: unknown field `{shown}`, expected one of `clicks`, `die`, \
-                 `claim_window`, `players`, `turn_clock`, `time_bank`, `seat_hold`"
+                 `claim_window`, `players`, `turn_clock`, `time_bank`, `seat_hold`, `rated`"
             ),
         ));
     }
@@ -174,6 +175,18 @@ impl GameSystem for Orion {
             | Request::Challenge { .. } => Some(action().map(|a| encode_action(&a))),
             _ => None,
         }
+    }
+
+    fn puzzle_figures(&self, game: &GameInfo) -> Option<PuzzleFigures> {
+        // Aquarius is not among the click puzzles: it counts hits.
+        let puzzle = puzzles::find(game.id).filter(|_| game.solo)?;
+        Some(PuzzleFigures {
+            target: puzzle.target,
+            optimum: match puzzle.deal {
+                Deal::Fixed => puzzles::optimum(puzzle.name),
+                Deal::Scramble(_) => None,
+            },
+        })
     }
 
     fn notation(&self, action: &str) -> String {

@@ -1,0 +1,234 @@
+//! What a game does to its players' standing: whether it is rated (decided as it starts and
+//! written in `start`), the ratings its seats show, and at its end the new ratings (written
+//! in `over`) or a puzzle's best. The numbers are `rating.rs`'s; this is the room's side.
+
+use super::{Room, Status};
+use crate::player::PlayerId;
+use crate::rating::{self, Side};
+use crate::store::RatingRecord;
+use crate::system::Seat;
+use orion_protocol::{GameResult, OverReason, RatingChange, Seat as WireSeat};
+use std::collections::BTreeMap;
+
+/// A rated game's players, as it started: each seat's player, and the seats whose player left
+/// while it was played (in order: a seat that left has abandoned the game and loses it).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Rated {
+    /// Who sat where at the start.
+    roster: BTreeMap<Seat, PlayerId>,
+    /// Seats given up during play, first first.
+    left: Vec<Seat>,
+}
+
+impl Room {
+    /// The rating `player` shows in this game: an account's (1500 before its first rated
+    /// game), `None` for a guest or a puzzle.
+    pub(super) async fn rating_of(&mut self, player: &PlayerId) -> Option<i32> {
+        if self.solo() {
+            return None;
+        }
+        let ids = [player.to_string()];
+        match self.shared.store.ratings(self.game_id, &ids).await {
+            Ok(found) => found
+                .into_iter()
+                .next()
+                .map(|(_, r)| rating::shown(&r.unwrap_or_else(rating::newcomer))),
+            Err(e) => {
+                tracing::warn!(room = %self.id, "could not read a rating: {e}");
+                None
+            }
+        }
+    }
+
+    /// Whether this is a puzzle room.
+    pub(super) fn solo(&self) -> bool {
+        self.system.find(self.game_id).is_some_and(|g| g.solo)
+    }
+
+    /// Decides, as the game starts, whether it is rated: as the room's `rated` option says,
+    /// or when it says nothing, whether every seat is a claimed account. Puzzles: `None`.
+    pub(super) async fn decide_rated(&mut self) -> Option<bool> {
+        if self.solo() {
+            return None;
+        }
+        let rated = match self.options.rated {
+            Some(asked) => asked,
+            None => {
+                let ids: Vec<String> = self
+                    .seats
+                    .values()
+                    .map(|o| o.player.id.to_string())
+                    .collect();
+                match self.shared.store.ratings(self.game_id, &ids).await {
+                    Ok(accounts) => accounts.len() == ids.len(),
+                    Err(e) => {
+                        tracing::warn!(room = %self.id, "unrated: accounts unread: {e}");
+                        false
+                    }
+                }
+            }
+        };
+        self.rated = rated.then(|| self.roster());
+        Some(rated)
+    }
+
+    /// The seats' players now (as a rated game starts, or as a restart replays its `start`).
+    pub(super) fn roster(&self) -> Rated {
+        Rated {
+            roster: (self.seats.iter())
+                .map(|(s, o)| (*s, o.player.id.clone()))
+                .collect(),
+            left: Vec::new(),
+        }
+    }
+
+    /// `seat`'s player gave it up: in a rated game in play he has abandoned it.
+    pub(super) fn note_left(&mut self, seat: Seat) {
+        if self.status != Status::Playing {
+            return;
+        }
+        if let Some(rated) = &mut self.rated {
+            if rated.roster.contains_key(&seat) && !rated.left.contains(&seat) {
+                rated.left.push(seat);
+            }
+        }
+    }
+
+    /// The game ended with `result` (and, when the room decided it, why): stores the rated
+    /// game's new ratings, once, and returns them for `over`; in a puzzle room, keeps the
+    /// solver's clicks if they are his fewest.
+    pub(super) async fn settle(
+        &mut self,
+        result: &GameResult,
+        decided: Option<(OverReason, Option<Seat>)>,
+    ) -> Option<BTreeMap<WireSeat, RatingChange>> {
+        let now = self.shared.clock.now_ms();
+        if self.solo() {
+            self.keep_solve(result, now).await;
+            return None;
+        }
+        let rated = self.rated.take()?;
+        let ids: Vec<String> = rated.roster.values().map(|p| p.to_string()).collect();
+        let known = match self.shared.store.ratings(self.game_id, &ids).await {
+            Ok(known) => known,
+            Err(e) => {
+                tracing::error!(room = %self.id, "not rated: ratings unread: {e}");
+                return None;
+            }
+        };
+        // Every seat of the roster plays at its rating; a guest as a newcomer.
+        let of = |seat: &Seat| -> (Option<String>, RatingRecord) {
+            let id = rated.roster.get(seat).map(|p| p.to_string());
+            let account = known.iter().find(|(k, _)| Some(k) == id.as_ref());
+            match account {
+                Some((k, r)) => (Some(k.clone()), r.unwrap_or_else(rating::newcomer)),
+                None => (None, rating::newcomer()),
+            }
+        };
+        let sides: Vec<Vec<Seat>> = self
+            .table
+            .sides()
+            .into_iter()
+            .map(|side| {
+                side.into_iter()
+                    .filter(|s| rated.roster.contains_key(s))
+                    .collect()
+            })
+            .filter(|side: &Vec<Seat>| !side.is_empty())
+            .collect();
+        let wire_sides: Vec<Side> = sides
+            .iter()
+            .map(|side| Side {
+                seats: side.iter().map(|s| s.wire()).collect(),
+            })
+            .collect();
+        let timed_out = match decided {
+            Some((OverReason::Time, seat)) => seat.map(Seat::wire),
+            _ => None,
+        };
+        let left: Vec<WireSeat> = rated.left.iter().map(|s| s.wire()).collect();
+        let places = rating::places(&wire_sides, result, timed_out, &left);
+        let before: Vec<Vec<(Seat, Option<String>, RatingRecord)>> = sides
+            .iter()
+            .map(|side| {
+                side.iter()
+                    .map(|s| {
+                        let (id, r) = of(s);
+                        (*s, id, r)
+                    })
+                    .collect()
+            })
+            .collect();
+        let olds: Vec<Vec<RatingRecord>> = (before.iter())
+            .map(|side| side.iter().map(|(_, _, r)| *r).collect())
+            .collect();
+        let news = rating::rate(&olds, &places);
+        let mut changes = BTreeMap::new();
+        let mut stored = Vec::new();
+        for (side, new) in before.iter().zip(&news) {
+            for ((seat, id, old), new) in side.iter().zip(new) {
+                // Guests play as newcomers and keep nothing.
+                let Some(id) = id else { continue };
+                stored.push((id.clone(), *new));
+                let change = RatingChange {
+                    rating: rating::shown(new),
+                    delta: rating::shown(new) - rating::shown(old),
+                    games: new.games,
+                };
+                changes.insert(seat.wire(), change);
+            }
+        }
+        let store = &self.shared.store;
+        match store
+            .record_ratings(&self.id, self.game_id, &stored, now)
+            .await
+        {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::warn!(room = %self.id, "rated already: ratings left as they were");
+                return None;
+            }
+            Err(e) => {
+                tracing::error!(room = %self.id, "ratings not stored: {e}");
+                return None;
+            }
+        }
+        for (seat, change) in &changes {
+            if let Some(s) = self.seat_named(seat.as_str()) {
+                if rated.roster.get(&s) == self.seats.get(&s).map(|o| &o.player.id) {
+                    self.seat_ratings.insert(s, change.rating);
+                }
+            }
+        }
+        Some(changes)
+    }
+
+    /// A solved puzzle: the solver's clicks, kept if they are his fewest (accounts only).
+    async fn keep_solve(&mut self, result: &GameResult, now: crate::clock::Millis) {
+        let Some(info) = self.system.find(self.game_id) else {
+            return;
+        };
+        if self.system.puzzle_figures(info).is_none() {
+            return;
+        }
+        let Some(winner) = &result.winner else {
+            return;
+        };
+        for wire in winner.seats() {
+            let Some(seat) = self.seat_named(wire.as_str()) else {
+                continue;
+            };
+            let (Some(o), Some(&clicks)) = (self.seats.get(&seat), result.scores.get(wire)) else {
+                continue;
+            };
+            let id = o.player.id.to_string();
+            let store = &self.shared.store;
+            let is_account = store.account_by_id(&id).await.ok().flatten().is_some();
+            if is_account {
+                if let Err(e) = store.record_solve(self.game_id, &id, clicks, now).await {
+                    tracing::error!(room = %self.id, "puzzle best not stored: {e}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! A connection's account requests: `register` (claim the name this player said hello
+//! with), `login` (become a claimed account's player, on a new device), and `leaderboard`
+//! (a game's ratings, or a puzzle's fewest clicks, a page at a time). Passwords go straight
+//! to `password.rs` and are never logged or echoed.
+
+use super::{check_version, Handled, Session};
+use crate::password::Password;
+use crate::player::Player;
+use crate::protocol::{self, Code, Refusal, ReplyTo};
+use crate::rating;
+use crate::store::{AccountRecord, Claimed, RatedLine, SolvedLine, StoreError};
+use orion_protocol::{LeaderEntry, Message};
+
+/// Wrong passwords one connection may give; after that every `login` on it is refused with
+/// `rate_limited` (a guesser must reconnect, and each guess costs a hash on the server's
+/// bounded hashing pool as well as a request of the connection's rate).
+pub const MAX_FAILED_LOGINS: u32 = 5;
+/// Lines in one `leaderboard` page; ask again with `after` for the next.
+pub const LEADERBOARD_PAGE: u32 = 50;
+
+fn server(e: StoreError) -> Refusal {
+    Refusal::new(Code::Server, e.to_string())
+}
+
+impl Session {
+    pub(super) async fn register(
+        &mut self,
+        re: &ReplyTo,
+        player: Player,
+        password: String,
+    ) -> Handled {
+        let password = Password::new(password)?;
+        let store = self.shared.store.clone();
+        let id = player.id.to_string();
+        if let Some(mine) = store.account_by_id(&id).await.map_err(server)? {
+            return Err(Refusal::new(
+                Code::BadRequest,
+                format!("you have claimed the name {} already", mine.name),
+            ));
+        }
+        let key = crate::text::name_key(&player.name);
+        let taken = |name: &str| {
+            Refusal::new(
+                Code::BadRequest,
+                format!("the name {name} is claimed by another player: say hello with another name to claim it"),
+            )
+        };
+        if let Some(other) = store.account_by_key(&key).await.map_err(server)? {
+            return Err(taken(&other.name));
+        }
+        let token = self
+            .token
+            .clone()
+            .ok_or_else(|| Refusal::new(Code::Server, "no token"))?;
+        let hash = password.hash().await?;
+        let account = AccountRecord {
+            id,
+            name: player.name.to_string(),
+            key,
+            hash,
+            token: token.clone(),
+        };
+        let now = self.shared.clock.now_ms();
+        match store.claim(&account, now).await.map_err(server)? {
+            Claimed::Done => {}
+            Claimed::NameTaken => return Err(taken(&account.name)),
+            Claimed::AccountExists => {
+                return Err(Refusal::new(
+                    Code::BadRequest,
+                    "you have claimed a name already",
+                ))
+            }
+        }
+        tracing::info!(player = %account.id, "name claimed");
+        self.become_player(re, token, account.id, account.name, true)
+            .await
+    }
+
+    pub(super) async fn login(
+        &mut self,
+        re: &ReplyTo,
+        name: String,
+        password: String,
+        version: Option<u64>,
+    ) -> Handled {
+        if let Some(v) = version {
+            check_version(v)?;
+        }
+        if self.failed_logins >= MAX_FAILED_LOGINS {
+            return Err(Refusal::new(
+                Code::RateLimited,
+                format!(
+                    "{MAX_FAILED_LOGINS} wrong passwords on this connection: open a new one to try again"
+                ),
+            ));
+        }
+        // A guest may become an account only while he holds nothing that would be left behind.
+        if let Some(p) = &self.player {
+            if !self.rooms.is_empty() || !self.shared.lobby.seats_of(&p.id).is_empty() {
+                return Err(Refusal::new(
+                    Code::BadRequest,
+                    "leave your rooms first, or log in on a new connection",
+                ));
+            }
+        }
+        let name = crate::text::name(&name)?;
+        let password = Password::new(password);
+        let key = crate::text::name_key(&name);
+        let store = self.shared.store.clone();
+        let account = store.account_by_key(&key).await.map_err(server)?;
+        let ok = match (account.as_ref(), password) {
+            (Some(a), Ok(p)) => p.matches(a.hash.clone()).await?,
+            // A password that could never have been set is wrong all the same.
+            _ => false,
+        };
+        let Some(account) = account.filter(|_| ok) else {
+            self.failed_logins += 1;
+            tracing::info!(failed = self.failed_logins, "login refused");
+            return Err(Refusal::new(
+                Code::NotFound,
+                "no account with that name and password",
+            ));
+        };
+        if let Some(p) = &self.player {
+            if *p.id == *account.id {
+                return self
+                    .become_player(re, account.token, account.id, account.name, true)
+                    .await;
+            }
+            // The guest this connection was goes; the account takes the connection.
+            self.shared.lobby.unqueue(self.outbox.id);
+            self.player = None;
+        }
+        self.become_player(re, account.token, account.id, account.name, true)
+            .await
+    }
+
+    pub(super) async fn leaderboard(
+        &mut self,
+        re: &ReplyTo,
+        player: Player,
+        game: &str,
+        after: u32,
+    ) -> Handled {
+        let (system, info) = self.find_game(game)?;
+        let store = &self.shared.store;
+        let me = player.id.to_string();
+        let game_id = info.id;
+        let (entries, total, you, target, optimum) = if info.solo {
+            let figures = system.puzzle_figures(&info).ok_or_else(|| {
+                Refusal::new(
+                    Code::BadRequest,
+                    format!("{game_id} is scored by hits, not clicks: it has no leaderboard"),
+                )
+            })?;
+            let (lines, total) = store
+                .solved_board(game_id, after, LEADERBOARD_PAGE)
+                .await
+                .map_err(server)?;
+            let you = store.solved_line(game_id, &me).await.map_err(server)?;
+            let entries = lines.into_iter().map(solved_entry).collect();
+            (
+                entries,
+                total,
+                you.map(solved_entry),
+                Some(figures.target),
+                Some(figures.optimum),
+            )
+        } else {
+            let (lines, total) = store
+                .rated_board(game_id, after, LEADERBOARD_PAGE)
+                .await
+                .map_err(server)?;
+            let you = store.rated_line(game_id, &me).await.map_err(server)?;
+            let entries = lines.into_iter().map(rated_entry).collect();
+            (entries, total, you.map(rated_entry), None, None)
+        };
+        let entries: Vec<LeaderEntry> = entries;
+        let more = after.saturating_add(entries.len() as u32) < total;
+        let board = Message::Leaderboard {
+            game: game_id.to_string(),
+            entries,
+            more,
+            total,
+            you,
+            target,
+            optimum,
+        };
+        self.outbox.send(protocol::reply(re, board));
+        Ok(())
+    }
+}
+
+fn rated_entry(line: RatedLine) -> LeaderEntry {
+    LeaderEntry {
+        rank: line.rank,
+        name: line.name,
+        player: line.id,
+        rating: Some(rating::shown(&line.rating)),
+        games: Some(line.rating.games),
+        clicks: None,
+        at: None,
+    }
+}
+
+fn solved_entry(line: SolvedLine) -> LeaderEntry {
+    LeaderEntry {
+        rank: line.rank,
+        name: line.name,
+        player: line.id,
+        rating: None,
+        games: None,
+        clicks: Some(line.clicks),
+        at: Some(line.at),
+    }
+}

@@ -1,0 +1,137 @@
+//! What the store keeps of claimed names: accounts (name, its unique key, password hash, the
+//! token the account's player is reached by), ratings per account and game, and the fewest
+//! clicks each account solved each puzzle in. A trait of its own beside [`super::Store`],
+//! implemented by both stores (`accounts_sqlite.rs`, `accounts_pg.rs`), async in the same
+//! way as the `Store`. Plain data: no
+//! game's types, no rating crate's.
+
+use super::error::StoreError;
+use crate::clock::Millis;
+
+/// A claimed name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRecord {
+    /// The player id it owns (the one its guest had when he claimed the name).
+    pub id: String,
+    /// The name as claimed (shown).
+    pub name: String,
+    /// The name's unique key (`text::name_key`): no two accounts share one.
+    pub key: String,
+    /// The password's Argon2id hash, a PHC string.
+    pub hash: String,
+    /// The token its player is reached by: `login` hands it to a new device.
+    pub token: String,
+}
+
+/// One account's rating in one game: the Weng-Lin μ and σ, and rated games played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingRecord {
+    /// Skill estimate.
+    pub mu: f64,
+    /// Its uncertainty.
+    pub sigma: f64,
+    /// Rated games played.
+    pub games: u32,
+}
+
+/// What became of a claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claimed {
+    /// The name is this player's now.
+    Done,
+    /// Another account holds the name (in some case or width).
+    NameTaken,
+    /// This player has claimed a name already.
+    AccountExists,
+}
+
+/// One line of a game's board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedLine {
+    /// Place, from 1.
+    pub rank: u32,
+    /// Account (player) id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its rating.
+    pub rating: RatingRecord,
+}
+
+/// One line of a puzzle's board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolvedLine {
+    /// Place, from 1.
+    pub rank: u32,
+    /// Account (player) id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Fewest clicks.
+    pub clicks: u32,
+    /// When that count was first reached (server time).
+    pub at: Millis,
+}
+
+/// Accounts, ratings and puzzle bests. Boards are ordered best first: a game's by μ, then
+/// games played (more first), then name key; a puzzle's by clicks, then the date reached
+/// (earlier first), then name key. Ranks are places in that order.
+#[async_trait::async_trait]
+pub trait AccountStore: Send + Sync + 'static {
+    /// Makes `account` a claimed name, at server time `at`, unless its key or its player id
+    /// is claimed already.
+    async fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError>;
+    /// The account whose name has this key.
+    async fn account_by_key(&self, key: &str) -> Result<Option<AccountRecord>, StoreError>;
+    /// The account of this player id.
+    async fn account_by_id(&self, id: &str) -> Result<Option<AccountRecord>, StoreError>;
+    /// The account reached by this token.
+    async fn account_by_token(&self, token: &str) -> Result<Option<AccountRecord>, StoreError>;
+    /// For each of `players` that is an account: its rating in `game` (`None`: no rated game
+    /// yet). Guests are left out.
+    async fn ratings(
+        &self,
+        game: &str,
+        players: &[String],
+    ) -> Result<Vec<(String, Option<RatingRecord>)>, StoreError>;
+    /// Stores the ratings a finished rated game gave, once per room: `false` (and nothing
+    /// changed) if `room` was rated already or is unknown. Each account's games played goes
+    /// up by one.
+    async fn record_ratings(
+        &self,
+        room: &str,
+        game: &str,
+        ratings: &[(String, RatingRecord)],
+        at: Millis,
+    ) -> Result<bool, StoreError>;
+    /// Up to `limit` lines of `game`'s board after place `after`, and how many are on it.
+    async fn rated_board(
+        &self,
+        game: &str,
+        after: u32,
+        limit: u32,
+    ) -> Result<(Vec<RatedLine>, u32), StoreError>;
+    /// `player`'s line on `game`'s board.
+    async fn rated_line(&self, game: &str, player: &str) -> Result<Option<RatedLine>, StoreError>;
+    /// Keeps `clicks` as `player`'s best for `puzzle` if it is fewer than his best so far.
+    async fn record_solve(
+        &self,
+        puzzle: &str,
+        player: &str,
+        clicks: u32,
+        at: Millis,
+    ) -> Result<(), StoreError>;
+    /// Up to `limit` lines of `puzzle`'s board after place `after`, and how many are on it.
+    async fn solved_board(
+        &self,
+        puzzle: &str,
+        after: u32,
+        limit: u32,
+    ) -> Result<(Vec<SolvedLine>, u32), StoreError>;
+    /// `player`'s line on `puzzle`'s board.
+    async fn solved_line(
+        &self,
+        puzzle: &str,
+        player: &str,
+    ) -> Result<Option<SolvedLine>, StoreError>;
+}

@@ -1,0 +1,389 @@
+//! [`AccountStore`] on PostgreSQL: every call runs on the store's writer task, between two
+//! group commits, like the rest of the store.
+
+use super::accounts::{AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine};
+use super::error::StoreError;
+use super::postgres::{Db, PostgresStore};
+use crate::clock::Millis;
+use tokio_postgres::Row;
+
+const ACCOUNT: &str = "SELECT id, name, name_key, hash, token FROM accounts";
+
+fn account(r: &Row) -> AccountRecord {
+    AccountRecord {
+        id: r.get(0),
+        name: r.get(1),
+        key: r.get(2),
+        hash: r.get(3),
+        token: r.get(4),
+    }
+}
+
+fn rating(r: &Row, at: usize) -> RatingRecord {
+    RatingRecord {
+        mu: r.get(at),
+        sigma: r.get(at + 1),
+        games: u32::try_from(r.get::<_, i64>(at + 2)).unwrap_or(u32::MAX),
+    }
+}
+
+fn count(r: &Row) -> u32 {
+    u32::try_from(r.get::<_, i64>(0)).unwrap_or(u32::MAX)
+}
+
+/// The boards' orders (names compare byte by byte, as in SQLite, whatever the database's
+/// collation), and how many rows come before a line (its rank less one).
+const RATED_ORDER: &str = "r.mu DESC, r.games DESC, a.name_key COLLATE \"C\"";
+const RATED_AHEAD: &str = "SELECT COUNT(*) FROM ratings r JOIN accounts a ON a.id = r.account
+     WHERE r.game = $1 AND (r.mu > $2 OR (r.mu = $2 AND (r.games > $3
+           OR (r.games = $3 AND a.name_key COLLATE \"C\" < $4))))";
+const SOLVED_ORDER: &str = "b.clicks, b.at, a.name_key COLLATE \"C\"";
+const SOLVED_AHEAD: &str = "SELECT COUNT(*) FROM puzzle_bests b JOIN accounts a ON a.id = b.account
+     WHERE b.puzzle = $1 AND (b.clicks < $2 OR (b.clicks = $2 AND (b.at < $3
+           OR (b.at = $3 AND a.name_key COLLATE \"C\" < $4))))";
+
+impl Db {
+    async fn one_account(
+        &mut self,
+        column: &str,
+        value: &str,
+    ) -> Result<Option<AccountRecord>, StoreError> {
+        let sql = format!("{ACCOUNT} WHERE {column} = $1");
+        let row = self.client.query_opt(&sql, &[&value]).await?;
+        Ok(row.as_ref().map(account))
+    }
+
+    async fn claim(&mut self, a: &AccountRecord, at: Millis) -> Result<Claimed, StoreError> {
+        // The unique keys settle a race between two nodes: the insert does nothing then.
+        let inserted = self
+            .client
+            .execute(
+                "INSERT INTO accounts (id, name, name_key, hash, token, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                &[&a.id, &a.name, &a.key, &a.hash, &a.token, &(at as i64)],
+            )
+            .await?;
+        if inserted == 1 {
+            return Ok(Claimed::Done);
+        }
+        if self.one_account("id", &a.id).await?.is_some() {
+            Ok(Claimed::AccountExists)
+        } else {
+            Ok(Claimed::NameTaken)
+        }
+    }
+
+    async fn ratings(
+        &mut self,
+        game: &str,
+        players: &[String],
+    ) -> Result<Vec<(String, Option<RatingRecord>)>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT a.id, r.mu, r.sigma, r.games FROM accounts a
+                 LEFT JOIN ratings r ON r.account = a.id AND r.game = $2
+                 WHERE a.id = ANY($1::text[])",
+                &[&players, &game],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let mu: Option<f64> = r.get(1);
+                (r.get(0), mu.map(|_| rating(r, 1)))
+            })
+            .collect())
+    }
+
+    async fn record_ratings(
+        &mut self,
+        room: &str,
+        game: &str,
+        ratings: &[(String, RatingRecord)],
+        at: Millis,
+    ) -> Result<bool, StoreError> {
+        let tx = self.client.transaction().await?;
+        let first = tx
+            .execute(
+                "UPDATE rooms SET rated_at = $2 WHERE id = $1 AND rated_at IS NULL",
+                &[&room, &(at as i64)],
+            )
+            .await?;
+        if first == 0 {
+            return Ok(false);
+        }
+        for (account, r) in ratings {
+            tx.execute(
+                "INSERT INTO ratings (account, game, mu, sigma, games) VALUES ($1, $2, $3, $4, 1)
+                 ON CONFLICT (account, game) DO UPDATE SET mu = excluded.mu,
+                     sigma = excluded.sigma, games = ratings.games + 1",
+                &[account, &game, &r.mu, &r.sigma],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn rated_board(
+        &mut self,
+        game: &str,
+        after: u32,
+        limit: u32,
+    ) -> Result<(Vec<RatedLine>, u32), StoreError> {
+        let sql = format!(
+            "SELECT a.id, a.name, r.mu, r.sigma, r.games FROM ratings r
+             JOIN accounts a ON a.id = r.account WHERE r.game = $1
+             ORDER BY {RATED_ORDER} LIMIT $2 OFFSET $3"
+        );
+        let rows = self
+            .client
+            .query(&sql, &[&game, &i64::from(limit), &i64::from(after)])
+            .await?;
+        let lines = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| RatedLine {
+                rank: after + 1 + i as u32,
+                id: r.get(0),
+                name: r.get(1),
+                rating: rating(r, 2),
+            })
+            .collect();
+        let total = self
+            .client
+            .query_one(
+                "SELECT COUNT(*) FROM ratings r JOIN accounts a ON a.id = r.account
+                 WHERE r.game = $1",
+                &[&game],
+            )
+            .await?;
+        Ok((lines, count(&total)))
+    }
+
+    async fn rated_line(
+        &mut self,
+        game: &str,
+        player: &str,
+    ) -> Result<Option<RatedLine>, StoreError> {
+        let row = self
+            .client
+            .query_opt(
+                "SELECT a.name, a.name_key, r.mu, r.sigma, r.games FROM ratings r
+                 JOIN accounts a ON a.id = r.account WHERE r.game = $1 AND a.id = $2",
+                &[&game, &player],
+            )
+            .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let (name, key, rating) = (
+            row.get::<_, String>(0),
+            row.get::<_, String>(1),
+            rating(&row, 2),
+        );
+        let ahead = self
+            .client
+            .query_one(
+                RATED_AHEAD,
+                &[&game, &rating.mu, &i64::from(rating.games), &key],
+            )
+            .await?;
+        Ok(Some(RatedLine {
+            rank: count(&ahead) + 1,
+            id: player.to_owned(),
+            name,
+            rating,
+        }))
+    }
+
+    async fn record_solve(
+        &mut self,
+        puzzle: &str,
+        player: &str,
+        clicks: u32,
+        at: Millis,
+    ) -> Result<(), StoreError> {
+        self.client
+            .execute(
+                "INSERT INTO puzzle_bests (account, puzzle, clicks, at) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (account, puzzle) DO UPDATE SET clicks = excluded.clicks,
+                     at = excluded.at WHERE excluded.clicks < puzzle_bests.clicks",
+                &[&player, &puzzle, &i64::from(clicks), &(at as i64)],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn solved_board(
+        &mut self,
+        puzzle: &str,
+        after: u32,
+        limit: u32,
+    ) -> Result<(Vec<SolvedLine>, u32), StoreError> {
+        let sql = format!(
+            "SELECT a.id, a.name, b.clicks, b.at FROM puzzle_bests b
+             JOIN accounts a ON a.id = b.account WHERE b.puzzle = $1
+             ORDER BY {SOLVED_ORDER} LIMIT $2 OFFSET $3"
+        );
+        let rows = self
+            .client
+            .query(&sql, &[&puzzle, &i64::from(limit), &i64::from(after)])
+            .await?;
+        let lines = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| SolvedLine {
+                rank: after + 1 + i as u32,
+                id: r.get(0),
+                name: r.get(1),
+                clicks: u32::try_from(r.get::<_, i64>(2)).unwrap_or(u32::MAX),
+                at: r.get::<_, i64>(3) as Millis,
+            })
+            .collect();
+        let total = self
+            .client
+            .query_one(
+                "SELECT COUNT(*) FROM puzzle_bests b JOIN accounts a ON a.id = b.account
+                 WHERE b.puzzle = $1",
+                &[&puzzle],
+            )
+            .await?;
+        Ok((lines, count(&total)))
+    }
+
+    async fn solved_line(
+        &mut self,
+        puzzle: &str,
+        player: &str,
+    ) -> Result<Option<SolvedLine>, StoreError> {
+        let row = self
+            .client
+            .query_opt(
+                "SELECT a.name, a.name_key, b.clicks, b.at FROM puzzle_bests b
+                 JOIN accounts a ON a.id = b.account WHERE b.puzzle = $1 AND a.id = $2",
+                &[&puzzle, &player],
+            )
+            .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let (name, key): (String, String) = (row.get(0), row.get(1));
+        let (clicks, at): (i64, i64) = (row.get(2), row.get(3));
+        let ahead = self
+            .client
+            .query_one(SOLVED_AHEAD, &[&puzzle, &clicks, &at, &key])
+            .await?;
+        Ok(Some(SolvedLine {
+            rank: count(&ahead) + 1,
+            id: player.to_owned(),
+            name,
+            clicks: u32::try_from(clicks).unwrap_or(u32::MAX),
+            at: at as Millis,
+        }))
+    }
+}
+
+#[async_trait::async_trait]
+impl AccountStore for PostgresStore {
+    async fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError> {
+        let account = account.clone();
+        self.call(move |db| Box::pin(async move { db.claim(&account, at).await }))
+            .await
+    }
+
+    async fn account_by_key(&self, key: &str) -> Result<Option<AccountRecord>, StoreError> {
+        let key = key.to_owned();
+        self.call(move |db| Box::pin(async move { db.one_account("name_key", &key).await }))
+            .await
+    }
+
+    async fn account_by_id(&self, id: &str) -> Result<Option<AccountRecord>, StoreError> {
+        let id = id.to_owned();
+        self.call(move |db| Box::pin(async move { db.one_account("id", &id).await }))
+            .await
+    }
+
+    async fn account_by_token(&self, token: &str) -> Result<Option<AccountRecord>, StoreError> {
+        let token = token.to_owned();
+        self.call(move |db| Box::pin(async move { db.one_account("token", &token).await }))
+            .await
+    }
+
+    async fn ratings(
+        &self,
+        game: &str,
+        players: &[String],
+    ) -> Result<Vec<(String, Option<RatingRecord>)>, StoreError> {
+        let (game, players) = (game.to_owned(), players.to_vec());
+        self.call(move |db| Box::pin(async move { db.ratings(&game, &players).await }))
+            .await
+    }
+
+    async fn record_ratings(
+        &self,
+        room: &str,
+        game: &str,
+        ratings: &[(String, RatingRecord)],
+        at: Millis,
+    ) -> Result<bool, StoreError> {
+        let (room, game, ratings) = (room.to_owned(), game.to_owned(), ratings.to_vec());
+        self.call(move |db| {
+            Box::pin(async move { db.record_ratings(&room, &game, &ratings, at).await })
+        })
+        .await
+    }
+
+    async fn rated_board(
+        &self,
+        game: &str,
+        after: u32,
+        limit: u32,
+    ) -> Result<(Vec<RatedLine>, u32), StoreError> {
+        let game = game.to_owned();
+        self.call(move |db| Box::pin(async move { db.rated_board(&game, after, limit).await }))
+            .await
+    }
+
+    async fn rated_line(&self, game: &str, player: &str) -> Result<Option<RatedLine>, StoreError> {
+        let (game, player) = (game.to_owned(), player.to_owned());
+        self.call(move |db| Box::pin(async move { db.rated_line(&game, &player).await }))
+            .await
+    }
+
+    async fn record_solve(
+        &self,
+        puzzle: &str,
+        player: &str,
+        clicks: u32,
+        at: Millis,
+    ) -> Result<(), StoreError> {
+        let (puzzle, player) = (puzzle.to_owned(), player.to_owned());
+        self.call(move |db| {
+            Box::pin(async move { db.record_solve(&puzzle, &player, clicks, at).await })
+        })
+        .await
+    }
+
+    async fn solved_board(
+        &self,
+        puzzle: &str,
+        after: u32,
+        limit: u32,
+    ) -> Result<(Vec<SolvedLine>, u32), StoreError> {
+        let puzzle = puzzle.to_owned();
+        self.call(move |db| Box::pin(async move { db.solved_board(&puzzle, after, limit).await }))
+            .await
+    }
+
+    async fn solved_line(
+        &self,
+        puzzle: &str,
+        player: &str,
+    ) -> Result<Option<SolvedLine>, StoreError> {
+        let (puzzle, player) = (puzzle.to_owned(), player.to_owned());
+        self.call(move |db| Box::pin(async move { db.solved_line(&puzzle, &player).await }))
+            .await
+    }
+}

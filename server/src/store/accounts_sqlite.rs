@@ -1,0 +1,480 @@
+//! [`AccountStore`] on SQLite: every call runs on the store's writer thread, between two
+//! group commits, like the rest of the store.
+
+use super::accounts::{AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine};
+use super::error::StoreError;
+use super::sqlite::SqliteStore;
+use crate::clock::Millis;
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+const ACCOUNT: &str = "SELECT id, name, name_key, hash, token FROM accounts";
+
+fn account(r: &Row<'_>) -> rusqlite::Result<AccountRecord> {
+    Ok(AccountRecord {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        key: r.get(2)?,
+        hash: r.get(3)?,
+        token: r.get(4)?,
+    })
+}
+
+fn one_account(
+    c: &Connection,
+    column: &str,
+    value: &str,
+) -> Result<Option<AccountRecord>, StoreError> {
+    let sql = format!("{ACCOUNT} WHERE {column} = ?1");
+    Ok(c.query_row(&sql, params![value], account).optional()?)
+}
+
+/// The order of a game's board, and how many rows come before a line (its rank less one).
+const RATED_ORDER: &str = "r.mu DESC, r.games DESC, a.name_key";
+const RATED_AHEAD: &str = "SELECT COUNT(*) FROM ratings r JOIN accounts a ON a.id = r.account
+     WHERE r.game = ?1 AND (r.mu > ?2 OR (r.mu = ?2 AND (r.games > ?3
+           OR (r.games = ?3 AND a.name_key < ?4))))";
+const SOLVED_ORDER: &str = "b.clicks, b.at, a.name_key";
+const SOLVED_AHEAD: &str = "SELECT COUNT(*) FROM puzzle_bests b JOIN accounts a ON a.id = b.account
+     WHERE b.puzzle = ?1 AND (b.clicks < ?2 OR (b.clicks = ?2 AND (b.at < ?3
+           OR (b.at = ?3 AND a.name_key < ?4))))";
+
+fn rating(r: &Row<'_>, at: usize) -> rusqlite::Result<RatingRecord> {
+    Ok(RatingRecord {
+        mu: r.get(at)?,
+        sigma: r.get(at + 1)?,
+        games: r.get(at + 2)?,
+    })
+}
+
+#[async_trait::async_trait]
+impl AccountStore for SqliteStore {
+    async fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError> {
+        let account = account.clone();
+        self.call(move |c, _| {
+            let tx = c.transaction()?;
+            if one_account(&tx, "id", &account.id)?.is_some() {
+                return Ok(Claimed::AccountExists);
+            }
+            if one_account(&tx, "name_key", &account.key)?.is_some() {
+                return Ok(Claimed::NameTaken);
+            }
+            tx.execute(
+                "INSERT INTO accounts (id, name, name_key, hash, token, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    account.id,
+                    account.name,
+                    account.key,
+                    account.hash,
+                    account.token,
+                    at as i64
+                ],
+            )?;
+            tx.commit()?;
+            Ok(Claimed::Done)
+        })
+        .await
+    }
+
+    async fn account_by_key(&self, key: &str) -> Result<Option<AccountRecord>, StoreError> {
+        let key = key.to_owned();
+        self.call(move |c, _| one_account(c, "name_key", &key))
+            .await
+    }
+
+    async fn account_by_id(&self, id: &str) -> Result<Option<AccountRecord>, StoreError> {
+        let id = id.to_owned();
+        self.call(move |c, _| one_account(c, "id", &id)).await
+    }
+
+    async fn account_by_token(&self, token: &str) -> Result<Option<AccountRecord>, StoreError> {
+        let token = token.to_owned();
+        self.call(move |c, _| one_account(c, "token", &token)).await
+    }
+
+    async fn ratings(
+        &self,
+        game: &str,
+        players: &[String],
+    ) -> Result<Vec<(String, Option<RatingRecord>)>, StoreError> {
+        let (game, players) = (game.to_owned(), players.to_vec());
+        self.call(move |c, _| {
+            let mut stmt = c.prepare_cached(
+                "SELECT a.id, r.mu, r.sigma, r.games FROM accounts a
+                 LEFT JOIN ratings r ON r.account = a.id AND r.game = ?2 WHERE a.id = ?1",
+            )?;
+            let mut out = Vec::new();
+            for p in &players {
+                let row = stmt
+                    .query_row(params![p, game], |r| {
+                        let mu: Option<f64> = r.get(1)?;
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            mu.map(|_| rating(r, 1)).transpose()?,
+                        ))
+                    })
+                    .optional()?;
+                out.extend(row);
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn record_ratings(
+        &self,
+        room: &str,
+        game: &str,
+        ratings: &[(String, RatingRecord)],
+        at: Millis,
+    ) -> Result<bool, StoreError> {
+        let (room, game, ratings) = (room.to_owned(), game.to_owned(), ratings.to_vec());
+        self.call(move |c, _| {
+            let tx = c.transaction()?;
+            let first = tx.execute(
+                "UPDATE rooms SET rated_at = ?2 WHERE id = ?1 AND rated_at IS NULL",
+                params![room, at as i64],
+            )?;
+            if first == 0 {
+                return Ok(false);
+            }
+            for (account, r) in &ratings {
+                tx.execute(
+                    "INSERT INTO ratings (account, game, mu, sigma, games) VALUES (?1, ?2, ?3, ?4, 1)
+                     ON CONFLICT (account, game) DO UPDATE SET mu = excluded.mu,
+                         sigma = excluded.sigma, games = ratings.games + 1",
+                    params![account, game, r.mu, r.sigma],
+                )?;
+            }
+            tx.commit()?;
+            Ok(true)
+        }).await
+    }
+
+    async fn rated_board(
+        &self,
+        game: &str,
+        after: u32,
+        limit: u32,
+    ) -> Result<(Vec<RatedLine>, u32), StoreError> {
+        let game = game.to_owned();
+        self.call(move |c, _| {
+            let sql = format!(
+                "SELECT a.id, a.name, r.mu, r.sigma, r.games FROM ratings r
+                 JOIN accounts a ON a.id = r.account WHERE r.game = ?1
+                 ORDER BY {RATED_ORDER} LIMIT ?2 OFFSET ?3"
+            );
+            let mut stmt = c.prepare_cached(&sql)?;
+            let rows = stmt.query_map(params![game, limit, after], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    rating(r, 2)?,
+                ))
+            })?;
+            let mut lines = Vec::new();
+            for (i, row) in rows.enumerate() {
+                let (id, name, rating) = row?;
+                let rank = after + 1 + i as u32;
+                lines.push(RatedLine {
+                    rank,
+                    id,
+                    name,
+                    rating,
+                });
+            }
+            let total: u32 = c.query_row(
+                "SELECT COUNT(*) FROM ratings r JOIN accounts a ON a.id = r.account
+                 WHERE r.game = ?1",
+                params![game],
+                |r| r.get(0),
+            )?;
+            Ok((lines, total))
+        })
+        .await
+    }
+
+    async fn rated_line(&self, game: &str, player: &str) -> Result<Option<RatedLine>, StoreError> {
+        let (game, player) = (game.to_owned(), player.to_owned());
+        self.call(move |c, _| {
+            let row = c
+                .query_row(
+                    "SELECT a.name, a.name_key, r.mu, r.sigma, r.games FROM ratings r
+                     JOIN accounts a ON a.id = r.account WHERE r.game = ?1 AND a.id = ?2",
+                    params![game, player],
+                    |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            rating(r, 2)?,
+                        ))
+                    },
+                )
+                .optional()?;
+            let Some((name, key, rating)) = row else {
+                return Ok(None);
+            };
+            let ahead: u32 = c.query_row(
+                RATED_AHEAD,
+                params![game, rating.mu, rating.games, key],
+                |r| r.get(0),
+            )?;
+            Ok(Some(RatedLine {
+                rank: ahead + 1,
+                id: player,
+                name,
+                rating,
+            }))
+        })
+        .await
+    }
+
+    async fn record_solve(
+        &self,
+        puzzle: &str,
+        player: &str,
+        clicks: u32,
+        at: Millis,
+    ) -> Result<(), StoreError> {
+        let (puzzle, player) = (puzzle.to_owned(), player.to_owned());
+        self.call(move |c, _| {
+            c.execute(
+                "INSERT INTO puzzle_bests (account, puzzle, clicks, at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (account, puzzle) DO UPDATE SET clicks = excluded.clicks,
+                     at = excluded.at WHERE excluded.clicks < puzzle_bests.clicks",
+                params![player, puzzle, clicks, at as i64],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn solved_board(
+        &self,
+        puzzle: &str,
+        after: u32,
+        limit: u32,
+    ) -> Result<(Vec<SolvedLine>, u32), StoreError> {
+        let puzzle = puzzle.to_owned();
+        self.call(move |c, _| {
+            let sql = format!(
+                "SELECT a.id, a.name, b.clicks, b.at FROM puzzle_bests b
+                 JOIN accounts a ON a.id = b.account WHERE b.puzzle = ?1
+                 ORDER BY {SOLVED_ORDER} LIMIT ?2 OFFSET ?3"
+            );
+            let mut stmt = c.prepare_cached(&sql)?;
+            let rows = stmt.query_map(params![puzzle, limit, after], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, i64>(3)?,
+                ))
+            })?;
+            let mut lines = Vec::new();
+            for (i, row) in rows.enumerate() {
+                let (id, name, clicks, at) = row?;
+                lines.push(SolvedLine {
+                    rank: after + 1 + i as u32,
+                    id,
+                    name,
+                    clicks,
+                    at: at as Millis,
+                });
+            }
+            let total: u32 = c.query_row(
+                "SELECT COUNT(*) FROM puzzle_bests b JOIN accounts a ON a.id = b.account
+                 WHERE b.puzzle = ?1",
+                params![puzzle],
+                |r| r.get(0),
+            )?;
+            Ok((lines, total))
+        })
+        .await
+    }
+
+    async fn solved_line(
+        &self,
+        puzzle: &str,
+        player: &str,
+    ) -> Result<Option<SolvedLine>, StoreError> {
+        let (puzzle, player) = (puzzle.to_owned(), player.to_owned());
+        self.call(move |c, _| {
+            let row = c
+                .query_row(
+                    "SELECT a.name, a.name_key, b.clicks, b.at FROM puzzle_bests b
+                     JOIN accounts a ON a.id = b.account WHERE b.puzzle = ?1 AND a.id = ?2",
+                    params![puzzle, player],
+                    |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, u32>(2)?,
+                            r.get::<_, i64>(3)?,
+                        ))
+                    },
+                )
+                .optional()?;
+            let Some((name, key, clicks, at)) = row else {
+                return Ok(None);
+            };
+            let ahead: u32 =
+                c.query_row(SOLVED_AHEAD, params![puzzle, clicks, at, key], |r| r.get(0))?;
+            Ok(Some(SolvedLine {
+                rank: ahead + 1,
+                id: player,
+                name,
+                clicks,
+                at: at as Millis,
+            }))
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{RoomRecord, Store};
+
+    fn account(id: &str, name: &str) -> AccountRecord {
+        AccountRecord {
+            id: id.into(),
+            name: name.into(),
+            key: crate::text::name_key(name),
+            hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into(),
+            token: format!("t-{id}"),
+        }
+    }
+
+    fn room(id: &str) -> RoomRecord {
+        RoomRecord {
+            id: id.into(),
+            game: "hydra-2".into(),
+            options: "{}".into(),
+            seed: 1,
+            private: false,
+            code: None,
+            salt: None,
+        }
+    }
+
+    fn r(mu: f64) -> RatingRecord {
+        RatingRecord {
+            mu,
+            sigma: 5.0,
+            games: 1,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_name_is_claimed_once_in_any_case_and_a_player_claims_once() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        assert_eq!(
+            s.claim(&account("p1", "Alice"), 1).await.unwrap(),
+            Claimed::Done
+        );
+        assert_eq!(
+            s.claim(&account("p2", "ALICE"), 2).await.unwrap(),
+            Claimed::NameTaken
+        );
+        assert_eq!(
+            s.claim(&account("p1", "Bob"), 3).await.unwrap(),
+            Claimed::AccountExists
+        );
+        let found = s
+            .account_by_key(&crate::text::name_key("aLiCe"))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((found.id.as_str(), found.name.as_str()), ("p1", "Alice"));
+        assert_eq!(s.account_by_token("t-p1").await.unwrap().unwrap().id, "p1");
+        assert!(s.account_by_id("p2").await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn a_room_is_rated_once_and_games_are_counted() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        s.claim(&account("p1", "a"), 1).await.unwrap();
+        s.create_room(&room("r1")).await.unwrap();
+        let ids = ["p1".to_string(), "guest".to_string()];
+        assert_eq!(
+            s.ratings("hydra-2", &ids).await.unwrap(),
+            vec![("p1".into(), None)]
+        );
+        assert!(s
+            .record_ratings("r1", "hydra-2", &[("p1".into(), r(27.0))], 5)
+            .await
+            .unwrap());
+        assert!(!s
+            .record_ratings("r1", "hydra-2", &[("p1".into(), r(40.0))], 6)
+            .await
+            .unwrap());
+        assert!(!s
+            .record_ratings("nowhere", "hydra-2", &[("p1".into(), r(40.0))], 6)
+            .await
+            .unwrap());
+        s.create_room(&room("r2")).await.unwrap();
+        assert!(s
+            .record_ratings("r2", "hydra-2", &[("p1".into(), r(26.0))], 7)
+            .await
+            .unwrap());
+        let got = s.ratings("hydra-2", &ids).await.unwrap();
+        assert_eq!(got[0].1.unwrap().mu, 26.0);
+        assert_eq!(got[0].1.unwrap().games, 2);
+        assert_eq!(
+            s.ratings("libra", &ids).await.unwrap(),
+            vec![("p1".into(), None)]
+        );
+    }
+
+    #[tokio::test]
+    async fn boards_page_in_order_and_place_anyone_on_them() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        for i in 0..7u32 {
+            let id = format!("p{i}");
+            s.claim(&account(&id, &format!("n{i}")), 1).await.unwrap();
+            let room_id = format!("r{i}");
+            s.create_room(&room(&room_id)).await.unwrap();
+            let mu = 20.0 + f64::from(i % 4);
+            s.record_ratings(&room_id, "hydra-2", &[(id.clone(), r(mu))], 2)
+                .await
+                .unwrap();
+            s.record_solve("aquila", &id, 30 - i, u64::from(i))
+                .await
+                .unwrap();
+        }
+        // μ 23 (p3), 22 (p2, p6), 21 (p1, p5), 20 (p0, p4): equal μ and games by name.
+        let (first, total) = s.rated_board("hydra-2", 0, 3).await.unwrap();
+        assert_eq!(total, 7);
+        let ids: Vec<&str> = first.iter().map(|l| l.id.as_str()).collect();
+        assert_eq!(ids, ["p3", "p2", "p6"]);
+        let (next, _) = s.rated_board("hydra-2", 3, 3).await.unwrap();
+        let ids: Vec<&str> = next.iter().map(|l| l.id.as_str()).collect();
+        assert_eq!(ids, ["p1", "p5", "p0"]);
+        assert_eq!(next[0].rank, 4);
+        let (last, _) = s.rated_board("hydra-2", 6, 3).await.unwrap();
+        assert_eq!(last.len(), 1);
+        assert_eq!(
+            s.rated_line("hydra-2", "p5").await.unwrap().unwrap().rank,
+            5
+        );
+        assert!(s.rated_line("hydra-2", "nobody").await.unwrap().is_none());
+        // Fewer clicks only replace a best; a worse solve leaves it and its date.
+        s.record_solve("aquila", "p0", 31, 99).await.unwrap();
+        s.record_solve("aquila", "p1", 24, 100).await.unwrap();
+        let (top, total) = s.solved_board("aquila", 0, 2).await.unwrap();
+        assert_eq!(total, 7);
+        // Equal clicks: who got there first goes first.
+        assert_eq!(
+            (top[0].id.as_str(), top[0].clicks, top[0].at),
+            ("p6", 24, 6)
+        );
+        assert_eq!(
+            (top[1].id.as_str(), top[1].clicks, top[1].at),
+            ("p1", 24, 100)
+        );
+        let p0 = s.solved_line("aquila", "p0").await.unwrap().unwrap();
+        assert_eq!((p0.rank, p0.clicks, p0.at), (7, 30, 0));
+    }
+}

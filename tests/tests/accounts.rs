@@ -1,0 +1,440 @@
+//! Accounts, ratings and leaderboards end to end: claiming a name, logging in from another
+//! device, refusals of bad names and passwords, rated games (a time loss between two, four
+//! players placed by the order they abandoned, a team win) checked against the rating
+//! crate called directly, and the boards.
+
+use orion_tests::{start_room, Client, TestServer};
+use serde_json::{json, Value};
+use skillratings::weng_lin::{
+    weng_lin, weng_lin_multi_team, weng_lin_two_teams, WengLinConfig, WengLinRating,
+};
+use skillratings::{MultiTeamOutcome, Outcomes};
+
+const PASSWORD: &str = "correct horse battery";
+
+/// A player who says hello as `name` and claims it.
+async fn claimed(server: &TestServer, name: &str) -> Client {
+    let mut c = server.player(name).await;
+    let w = c
+        .request(json!({"t": "register", "password": PASSWORD}))
+        .await;
+    assert_eq!(w["t"], "welcome", "{w}");
+    assert_eq!(w["account"], true, "{w}");
+    assert_eq!(w["token"], json!(c.token), "claiming keeps the token");
+    c
+}
+
+/// The `start` event `c` has seen in `room` (`start_room` waited for it).
+fn start_of(c: &Client, room: &str) -> Value {
+    c.events
+        .iter()
+        .find(|e| e["room"] == room && e["ev"]["kind"] == "start")
+        .cloned()
+        .expect("a start event")
+}
+
+/// The shown rating of a Weng-Lin rating (60 × μ, rounded).
+fn shown(r: &WengLinRating) -> i64 {
+    (r.rating * 60.0).round() as i64
+}
+
+/// Checks `over`'s entry for `seat` against the crate's rating `new` (from a newcomer).
+fn check(over: &Value, seat: &str, new: &WengLinRating, games: u64) {
+    let got = &over["ev"]["ratings"][seat];
+    assert_eq!(got["rating"], json!(shown(new)), "{seat}: {over}");
+    assert_eq!(got["delta"], json!(shown(new) - 1500), "{seat}: {over}");
+    assert_eq!(got["games"], json!(games), "{seat}: {over}");
+}
+
+#[tokio::test]
+async fn two_claimed_players_finish_a_rated_game_and_see_it_in_over_the_seats_and_the_board() {
+    let server = TestServer::start();
+    let mut players = vec![
+        claimed(&server, "Alice").await,
+        claimed(&server, "Bob").await,
+    ];
+    // A turn clock with a 1 ms bank: the mover's time runs out, and he loses.
+    let options = json!({"turn_clock": 1000, "time_bank": 1});
+    let room = start_room(&mut players, "hydra-2", options).await;
+    let start = start_of(&players[0], &room);
+    assert_eq!(start["ev"]["rated"], true, "{start}");
+    let mut watcher = server.player("watcher").await;
+    let snap = watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+    assert_eq!(snap["seats"]["S"]["rating"], 1500, "{snap}");
+    assert_eq!(snap["seats"]["N"]["rating"], 1500, "{snap}");
+    assert_eq!(snap["options"]["rated"], Value::Null);
+    let lobby = watcher.request(json!({"t": "lobby"})).await;
+    assert_eq!(lobby["rooms"][0]["ratings"], json!({"S": 1500, "N": 1500}));
+
+    server.clock.advance(1000);
+    tokio::task::yield_now().await;
+    server.clock.advance(1);
+    let over = players[0].expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["reason"], "time", "{over}");
+    let loser = over["ev"]["seat"]
+        .as_str()
+        .expect("who ran out")
+        .to_string();
+    let winner = if loser == "S" { "N" } else { "S" };
+    assert_eq!(over["ev"]["result"]["winner"], winner);
+    let (won, lost) = weng_lin(
+        &WengLinRating::new(),
+        &WengLinRating::new(),
+        &Outcomes::WIN,
+        &WengLinConfig::new(),
+    );
+    check(&over, winner, &won, 1);
+    check(&over, &loser, &lost, 1);
+    let seen_by_other = players[1].expect_event(&room, "over").await;
+    assert_eq!(seen_by_other["ev"]["ratings"], over["ev"]["ratings"]);
+
+    // The board: the winner first, both with their new ratings; the asker's own line.
+    let winner_name = if players[0].seat == winner {
+        "Alice"
+    } else {
+        "Bob"
+    };
+    let board = players[0]
+        .request(json!({"t": "leaderboard", "game": "hydra-2"}))
+        .await;
+    assert_eq!(board["t"], "leaderboard", "{board}");
+    assert_eq!(
+        (board["total"].clone(), board["more"].clone()),
+        (json!(2), json!(false))
+    );
+    let top = &board["entries"][0];
+    assert_eq!(
+        (top["rank"].clone(), top["name"].clone()),
+        (json!(1), json!(winner_name))
+    );
+    assert_eq!(top["rating"], json!(shown(&won)));
+    assert_eq!(top["games"], 1);
+    assert_eq!(board["entries"][1]["rating"], json!(shown(&lost)));
+    assert_eq!(board["you"]["name"], "Alice", "{board}");
+    // Paged: after the first place comes the second, and no more.
+    let page = players[1]
+        .request(json!({"t": "leaderboard", "game": "hydra-2", "after": 1}))
+        .await;
+    assert_eq!(page["entries"].as_array().map(Vec::len), Some(1), "{page}");
+    assert_eq!(page["entries"][0]["rank"], 2);
+    assert_eq!(page["more"], false);
+    // Nobody has played Libra: an empty board; the watcher (a guest) has no place.
+    let empty = watcher
+        .request(json!({"t": "leaderboard", "game": "libra"}))
+        .await;
+    assert_eq!((empty["total"].clone(), empty.get("you")), (json!(0), None));
+
+    // A new room shows the new rating in its seat.
+    let alice_new = if players[0].seat == winner {
+        shown(&won)
+    } else {
+        shown(&lost)
+    };
+    let joined = players[0]
+        .request(json!({"t": "create", "game": "hydra-2"}))
+        .await;
+    let new_room = joined["room"].clone();
+    let snap = players[0]
+        .expect(|m| m["t"] == "snapshot" && m["room"] == new_room)
+        .await;
+    let seat = joined["seat"].as_str().unwrap();
+    assert_eq!(snap["seats"][seat]["rating"], json!(alice_new), "{snap}");
+
+    // Another device: log in by name, in another case, and become the same player.
+    let mut phone = Client::connect(&server.url()).await;
+    let w = phone
+        .request(json!({"t": "login", "name": "ALICE", "password": PASSWORD, "version": 1}))
+        .await;
+    assert_eq!(w["t"], "welcome", "{w}");
+    assert_eq!(w["token"], json!(players[0].token));
+    assert_eq!(w["name"], "Alice");
+    assert_eq!(w["account"], true);
+    assert_eq!(w["rooms"].as_array().map(Vec::len), Some(1), "{w}");
+}
+
+#[tokio::test]
+async fn four_players_placed_by_the_order_they_abandoned_are_rated_as_the_crate_says() {
+    let server = TestServer::start();
+    let mut players = Vec::new();
+    for name in ["s", "w", "n", "e"] {
+        players.push(claimed(&server, name).await);
+    }
+    let room = start_room(&mut players, "hydra-4", json!({})).await;
+    let mut watcher = server.player("watcher").await;
+    watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+    // They leave W, E, S, N: W abandoned first and is placed last, N stayed longest.
+    let order = [1, 3, 0, 2];
+    for &i in &order {
+        let left = players[i]
+            .request(json!({"t": "leave", "room": room}))
+            .await;
+        assert_eq!(left["t"], "left", "{left}");
+    }
+    let over = watcher.expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["reason"], "abandoned", "{over}");
+    let new = WengLinRating::new();
+    let team = [new];
+    // Places: N 1, S 2, E 3, W 4 (the crate's order: the teams as given).
+    let ranked = [
+        (&team[..], MultiTeamOutcome::new(2)), // S
+        (&team[..], MultiTeamOutcome::new(4)), // W
+        (&team[..], MultiTeamOutcome::new(1)), // N
+        (&team[..], MultiTeamOutcome::new(3)), // E
+    ];
+    let rated = weng_lin_multi_team(&ranked, &WengLinConfig::new());
+    for (seat, r) in ["S", "W", "N", "E"].iter().zip(&rated) {
+        check(&over, seat, &r[0], 1);
+    }
+    assert!(shown(&rated[2][0]) > 1500 && shown(&rated[1][0]) < 1500);
+}
+
+#[tokio::test]
+async fn a_team_win_rates_partners_together_as_the_crate_says() {
+    let server = TestServer::start();
+    let mut players = Vec::new();
+    for name in ["s", "w", "n", "e"] {
+        players.push(claimed(&server, name).await);
+    }
+    let joined = players[0]
+        .request(json!({"t": "create", "game": "hydra-partners", "options": {"clicks": 3}}))
+        .await;
+    let room = joined["room"].as_str().unwrap().to_string();
+    players[0].seat = "S".into();
+    for (p, seat) in players.iter_mut().zip(["S", "W", "N", "E"]).skip(1) {
+        let j = p
+            .request(json!({"t": "join", "room": room, "seat": seat}))
+            .await;
+        assert_eq!(j["seat"], seat, "{j}");
+        p.seat = seat.into();
+    }
+    for p in players.iter_mut() {
+        p.send(json!({"t": "ready", "room": room})).await;
+    }
+    players[0].expect_event(&room, "start").await;
+    // S's moves (the others pass); the last makes the red team's (S+N) chain.
+    let moves = [
+        "A1L, B1R, B2R",
+        "B5L, A5R (2)",
+        "A4R (2), A3R",
+        "C5L, B5R, B4L",
+        "A5R (2)",
+    ];
+    for (i, m) in moves.iter().enumerate() {
+        players[0].clicks(&room, m, false).await;
+        if i + 1 < moves.len() {
+            for p in players[1..].iter_mut() {
+                p.play(&room, "end_turn", json!({})).await;
+            }
+        }
+    }
+    let over = players[2].expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["winner"], "S+N");
+    let pair = [WengLinRating::new(), WengLinRating::new()];
+    let (red, green) = weng_lin_two_teams(&pair, &pair, &Outcomes::WIN, &WengLinConfig::new());
+    check(&over, "S", &red[0], 1);
+    check(&over, "N", &red[1], 1);
+    check(&over, "W", &green[0], 1);
+    check(&over, "E", &green[1], 1);
+}
+
+#[tokio::test]
+async fn a_guest_seat_leaves_a_game_unrated_unless_asked_and_then_keeps_nothing() {
+    let server = TestServer::start();
+    let mut players = vec![claimed(&server, "ann").await, server.player("guest").await];
+    let room = start_room(&mut players, "hydra-2", json!({})).await;
+    let start = start_of(&players[0], &room);
+    assert_eq!(start["ev"]["rated"], false, "{start}");
+    players[1]
+        .request(json!({"t": "leave", "room": room}))
+        .await;
+    players[0]
+        .request(json!({"t": "leave", "room": room}))
+        .await;
+    let board = players[0]
+        .request(json!({"t": "leaderboard", "game": "hydra-2"}))
+        .await;
+    assert_eq!(
+        board["total"], 0,
+        "an unrated game changes no board: {board}"
+    );
+
+    // Asked for: rated, the guest playing as a newcomer; only the account is stored.
+    let mut players = vec![claimed(&server, "cy").await, server.player("guest2").await];
+    let options = json!({"rated": true, "turn_clock": 1000, "time_bank": 1});
+    let room = start_room(&mut players, "hydra-2", options).await;
+    let start = start_of(&players[0], &room);
+    assert_eq!(start["ev"]["rated"], true, "{start}");
+    server.clock.advance(1000);
+    tokio::task::yield_now().await;
+    server.clock.advance(1);
+    let over = players[0].expect_event(&room, "over").await;
+    let ratings = over["ev"]["ratings"].as_object().expect("ratings");
+    assert_eq!(ratings.len(), 1, "the guest has no rating: {over}");
+    assert!(ratings.contains_key(&players[0].seat));
+    let board = players[0]
+        .request(json!({"t": "leaderboard", "game": "hydra-2"}))
+        .await;
+    assert_eq!(board["total"], 1, "{board}");
+    assert_eq!(board["entries"][0]["name"], "cy");
+}
+
+#[tokio::test]
+async fn bad_names_passwords_and_logins_get_clear_errors() {
+    let server = TestServer::start();
+    // A guest who said hello as "ALICE" before alice claimed her name.
+    let mut early = server.player("ALICE").await;
+    let mut alice = server.player("alice").await;
+    let e = alice
+        .refused(json!({"t": "register", "password": "short"}))
+        .await;
+    assert_eq!(e["code"], "bad_request");
+    assert!(e["message"].as_str().unwrap().contains("8 to 128"), "{e}");
+    let e = alice
+        .refused(json!({"t": "register", "password": "x".repeat(129)}))
+        .await;
+    assert_eq!(e["code"], "bad_request");
+    let e = alice
+        .refused(json!({"t": "register", "password": "tab\there\u{7}bell"}))
+        .await;
+    assert!(e["message"].as_str().unwrap().contains("control"), "{e}");
+    let w = alice
+        .request(json!({"t": "register", "password": PASSWORD}))
+        .await;
+    assert_eq!(w["account"], true, "{w}");
+    let alice_player = w["player"].clone();
+    let e = alice
+        .refused(json!({"t": "register", "password": PASSWORD}))
+        .await;
+    assert!(e["message"].as_str().unwrap().contains("already"), "{e}");
+    // The look-alike cannot claim it, nor can anyone say hello as it in any case or width.
+    let e = early
+        .refused(json!({"t": "register", "password": PASSWORD}))
+        .await;
+    assert!(e["message"].as_str().unwrap().contains("claimed"), "{e}");
+    for name in ["Alice", "ALICE", "ａｌｉｃｅ", " alice "] {
+        let mut c = Client::connect(&server.url()).await;
+        let e = c
+            .refused(json!({"t": "hello", "name": name, "version": 1}))
+            .await;
+        assert_eq!(e["code"], "bad_request", "{name}");
+        assert!(
+            e["message"].as_str().unwrap().contains("claimed"),
+            "{name}: {e}"
+        );
+    }
+    // Names that were never good still are not.
+    let mut c = Client::connect(&server.url()).await;
+    let e = c
+        .refused(json!({"t": "login", "name": "a\u{1b}[2Jb", "password": PASSWORD}))
+        .await;
+    assert_eq!(e["code"], "bad_request", "{e}");
+    let e = c
+        .refused(json!({"t": "login", "name": "n".repeat(33), "password": PASSWORD}))
+        .await;
+    assert_eq!(e["code"], "bad_request", "{e}");
+    // Wrong passwords: the same answer as an unknown name, and five at most a connection.
+    for (name, password) in [
+        ("alice", "wrong password"),
+        ("nobody", PASSWORD),
+        ("alice", "x"),
+        ("alice", "Correct horse battery"),
+        ("alice", "correct horse battery "),
+    ] {
+        let e = c
+            .refused(json!({"t": "login", "name": name, "password": password}))
+            .await;
+        assert_eq!(e["code"], "not_found", "{e}");
+        assert_eq!(e["message"], "no account with that name and password");
+    }
+    let e = c
+        .refused(json!({"t": "login", "name": "alice", "password": PASSWORD}))
+        .await;
+    assert_eq!(e["code"], "rate_limited", "{e}");
+    // A fresh connection may try again, and gets in.
+    let mut d = Client::connect(&server.url()).await;
+    let w = d
+        .request(json!({"t": "login", "name": "alice", "password": PASSWORD}))
+        .await;
+    assert_eq!(w["player"], alice_player, "{w}");
+    // A guest holding a seat may not turn into an account on that connection.
+    let mut guest = server.player("guest").await;
+    guest.request(json!({"t": "create", "game": "libra"})).await;
+    let e = guest
+        .refused(json!({"t": "login", "name": "alice", "password": PASSWORD}))
+        .await;
+    assert!(e["message"].as_str().unwrap().contains("leave"), "{e}");
+    // Puzzles are not rated.
+    let e = guest
+        .refused(json!({"t": "create", "game": "aquila", "options": {"rated": true}}))
+        .await;
+    assert!(e["message"].as_str().unwrap().contains("not rated"), "{e}");
+}
+
+#[tokio::test]
+async fn a_solved_puzzle_goes_on_its_board_beside_the_booklets_target_and_the_optimum() {
+    let server = TestServer::start();
+    let mut eagle = claimed(&server, "eagle").await;
+    let joined = eagle
+        .request(json!({"t": "create", "game": "aquila"}))
+        .await;
+    let room = joined["room"].as_str().expect("room").to_string();
+    eagle.expect_event(&room, "start").await;
+    eagle.seat = "S".into();
+    // The booklet's line with its misprint mended: 24 clicks, the optimum.
+    let line = orion_tests::expand(
+        "E1R, D1R, C1R, D1R, C1R, C2R, C1R, C2R, C3R, B1L, B2L, C2R, B3L, C3R, B4L, B3L, \
+         C4R, B4L, C5R, B5L, B4L, B5L, A5L, C5R",
+    );
+    for click in &line {
+        eagle.play(&room, "click", json!({"click": click})).await;
+    }
+    let over = eagle.expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["scores"]["S"], 24, "{over}");
+    assert!(over["ev"].get("ratings").is_none(), "puzzles are not rated");
+    let board = eagle
+        .request(json!({"t": "leaderboard", "game": "aquila"}))
+        .await;
+    assert_eq!(
+        (board["target"].clone(), board["optimum"].clone()),
+        (json!(24), json!(24))
+    );
+    let first = &board["entries"][0];
+    assert_eq!(
+        (first["name"].clone(), first["clicks"].clone()),
+        (json!("eagle"), json!(24))
+    );
+    assert_eq!(
+        first["at"],
+        json!(orion_tests::T0),
+        "the date first reached"
+    );
+    assert_eq!(board["you"]["rank"], 1);
+    // The Whirlpool has no booklet count; Orbit Solitaire deals its start (no one optimum);
+    // Aquarius counts hits and has no board.
+    let whirlpool = eagle
+        .request(json!({"t": "leaderboard", "game": "whirlpool"}))
+        .await;
+    assert_eq!(
+        (whirlpool["target"].clone(), whirlpool["optimum"].clone()),
+        (Value::Null, json!(14))
+    );
+    let orbit = eagle
+        .request(json!({"t": "leaderboard", "game": "orbit-b"}))
+        .await;
+    assert_eq!(
+        (orbit["target"].clone(), orbit["optimum"].clone()),
+        (json!(25), Value::Null)
+    );
+    let e = eagle
+        .refused(json!({"t": "leaderboard", "game": "aquarius"}))
+        .await;
+    assert!(e["message"].as_str().unwrap().contains("hits"), "{e}");
+    let e = eagle
+        .refused(json!({"t": "leaderboard", "game": "chess"}))
+        .await;
+    assert_eq!(e["code"], "not_found");
+}
