@@ -395,9 +395,15 @@ async fn two_pages_play_hydra_for_two_while_a_page_and_a_client_watch() {
     // Speed is reported above and measured in BENCHMARKS.md, never asserted here (a loaded
     // machine would make it fail for nothing); what must hold is that every page animated
     // every click, each after its own event arrived.
-    assert_eq!(arrival_lags.len(), clicks * pages.len(), "an animation per click per page");
+    assert_eq!(
+        arrival_lags.len(),
+        clicks * pages.len(),
+        "an animation per click per page"
+    );
     assert!(
-        arrival_lags.iter().all(|lag| lag.is_finite() && *lag >= 0.0),
+        arrival_lags
+            .iter()
+            .all(|lag| lag.is_finite() && *lag >= 0.0),
         "every animation starts after its event arrived: {arrival_lags:?}"
     );
     if let Ok(path) = std::env::var("ORION_SCREENSHOT") {
