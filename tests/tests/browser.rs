@@ -193,12 +193,16 @@ async fn press(page: &Browser, css: &str) {
         css,
     )
     .await;
-    page.find(Locator::Css(css))
-        .await
-        .expect("element")
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    // The page may draw the element anew between finding and clicking it (a board redrawn
+    // by an event): a person would click the new one, so the test finds it again.
+    for attempt in 0.. {
+        let element = page.find(Locator::Css(css)).await.expect("element");
+        match element.click().await {
+            Ok(()) => return,
+            Err(e) if attempt < 3 && e.to_string().contains("stale element") => continue,
+            Err(e) => panic!("click {css}: {e}"),
+        }
+    }
 }
 
 /// Opens `path` on the server as `name` and waits for the socket to be up.
