@@ -50,6 +50,10 @@ pub struct Config {
     /// Origins, besides the server's own, whose pages may open a WebSocket
     /// (`--allow-origin`, e.g. `https://orion.example`).
     pub allowed_origins: Vec<String>,
+    /// How durable a SQLite commit is when the room sends its events (`--sync`).
+    pub sync: crate::store::Durability,
+    /// Most spectators in one room (`--max-spectators`, `room::MAX_SPECTATORS`).
+    pub max_spectators: usize,
 }
 
 impl Default for Config {
@@ -64,6 +68,8 @@ impl Default for Config {
             handshake_timeout: http::HANDSHAKE_TIMEOUT,
             hello_timeout: connection::HELLO_TIMEOUT,
             allowed_origins: Vec::new(),
+            sync: crate::store::Durability::default(),
+            max_spectators: crate::room::MAX_SPECTATORS,
         }
     }
 }
@@ -79,7 +85,7 @@ pub async fn serve(
     config: Config,
     shutdown: impl Future,
 ) -> anyhow::Result<()> {
-    let store: Arc<dyn Store> = crate::store::blocking(|| crate::store::open(&config.db))?;
+    let store: Arc<dyn Store> = crate::store::blocking(|| crate::store::open_with(&config.db, config.sync))?;
     let (notify, shutdown_rx) = watch::channel(false);
     let (drain, mut drained) = mpsc::channel::<()>(1);
     let directory: Box<dyn Directory> = Box::new(LocalDirectory::new(config.max_rooms));
@@ -94,6 +100,7 @@ pub async fn serve(
         send_queue: config.send_queue.max(1),
         handshake_timeout: config.handshake_timeout,
         hello_timeout: config.hello_timeout,
+        max_spectators: config.max_spectators.max(1),
         allowed_origins: config
             .allowed_origins
             .iter()

@@ -37,8 +37,12 @@ pub use options::{RoomOptions, DEFAULT_SEAT_HOLD, MIN_TURN_CLOCK};
 /// Commands queued for one room before senders wait (a flooder is bounded by its rate limit
 /// long before this).
 pub const ROOM_QUEUE: usize = 256;
-/// Most spectators in one room; more are refused with `full`.
-pub const MAX_SPECTATORS: usize = 1_000;
+/// Most spectators in one room by default (`Config::max_spectators`, `--max-spectators`);
+/// more are refused with `full`. A spectator costs the server about what any connection
+/// does (~11 KB, BENCHMARKS.md), and an event to 5,000 of them is one serialization and
+/// 5,000 shared sends, p99 under 50 ms on one core; the bound is the process's connection
+/// limit (`MAX_CONNECTIONS`, 10,000) less room for the players.
+pub const MAX_SPECTATORS: usize = 8_000;
 /// Most events a `resume` replays (and at most 3/4 of the send queue); a client further
 /// behind gets a snapshot.
 pub const MAX_RESUME: usize = 2_000;
@@ -87,7 +91,7 @@ struct Room {
     /// Watchers by connection id.
     spectators: HashMap<u64, Outbox>,
     /// Who has watched (by player id), so that a watcher whose connection dropped may
-    /// `resume`; bounded (cleared past twice [`MAX_SPECTATORS`]).
+    /// `resume`; bounded (cleared past twice the room's most spectators).
     watched_by: HashSet<PlayerId>,
     /// The last event's seq (0 before the first).
     seq: u64,
