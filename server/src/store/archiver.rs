@@ -7,8 +7,10 @@
 //! every commit that resolved before it was asked.
 //!
 //! Nothing here holds a commit: a slow transaction, a checkpoint's fsync or a WAL reset only
-//! delay the archiver's own queue (bounded by [`super::sqlite::ARCHIVE_QUEUE`]). The thread
-//! runs at a lower priority than the server's, so its work never takes the core from a room.
+//! delay the archiver's own queue (bounded by [`super::sqlite::ARCHIVE_QUEUE`]). It shares no
+//! lock with the writer but the queue's, and it runs at the server's own priority (a lower
+//! one would let any other process hold up a lock the server needs, the allocator's first):
+//! its CPU work comes in slices of a millisecond or two, and it yields the core after each.
 
 use super::commit_log::{self, Sealed};
 use super::journal::{Journal, Pending};
@@ -31,8 +33,8 @@ pub enum Work {
     Run(Call),
 }
 
-/// Rows moved to `log` in one transaction, about: a few ms of work.
-const MOVE_BUDGET: usize = 2_048;
+/// Rows moved to `log` in one transaction, about: a millisecond or two of work.
+const MOVE_BUDGET: usize = 256;
 /// How often the WAL is checkpointed (and sealed segments deleted) while there is work.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 /// How long the archiver sleeps when nothing is due.
@@ -58,7 +60,6 @@ impl Archiver {
     /// Runs until the writer is gone, then moves everything, checkpoints and deletes the
     /// segments it can.
     pub fn run(mut self) {
-        lower_priority();
         let mut stats = Stats::new();
         let mut last_checkpoint = Instant::now();
         let mut written = false;
@@ -81,6 +82,9 @@ impl Archiver {
                 let moved = self.upkeep();
                 stats.moved(moved, began);
                 written = true;
+                // Let a room that woke meanwhile have the core (under a real-time policy a
+                // thread of the same priority would otherwise wait for this one to block).
+                std::thread::yield_now();
             }
             let pending = written || !self.sealed.is_empty();
             if pending && last_checkpoint.elapsed() >= CHECKPOINT_EVERY {
@@ -90,6 +94,7 @@ impl Archiver {
                 }
                 stats.checkpointed(began, &self.journal);
                 last_checkpoint = Instant::now();
+                std::thread::yield_now();
             }
         }
         if let Err(e) = self.journal.flush_all(&mut self.conn) {
@@ -183,25 +188,6 @@ pub fn passive_checkpoint(conn: &Connection) -> Result<(u64, u64), rusqlite::Err
             r.get::<_, i64>(2)?.max(0) as u64,
         ))
     })
-}
-
-/// Puts the calling thread under the normal scheduler at nice 10: under load the server's own
-/// threads (a room, the commit writer) always get the core first, and the archiver runs in
-/// what they leave (even if the server was started with a real-time priority).
-fn lower_priority() {
-    // SAFETY: plain system calls on the calling thread, with a valid parameter.
-    let failed = unsafe {
-        let tid = libc::gettid();
-        let param = libc::sched_param { sched_priority: 0 };
-        libc::sched_setscheduler(tid, libc::SCHED_OTHER, &param) != 0
-            || libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10) != 0
-    };
-    if failed {
-        tracing::debug!(
-            "store: the archiver keeps the server's priority: {}",
-            std::io::Error::last_os_error()
-        );
-    }
 }
 
 /// The archiver's figures, logged once a second at debug level (`--log

@@ -15,7 +15,7 @@ use crate::clock::Millis;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::{HashMap, VecDeque};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
@@ -28,13 +28,7 @@ pub struct SqliteStore {
     writer: Option<JoinHandle<()>>,
     /// The archiver thread, joined on drop so the database is closed cleanly.
     archiver: Option<JoinHandle<()>>,
-    /// Each live room's last append number, for the order check.
-    last: Last,
 }
-
-/// Each live room's last append number: the writer checks appends against it; the archiver
-/// fills it for restored rooms and forgets ended ones.
-type Last = Arc<Mutex<HashMap<Arc<str>, u64>>>;
 
 /// Most appends committed in one group commit.
 const MAX_BATCH: usize = 1024;
@@ -51,10 +45,10 @@ enum Job {
     Append(Append, oneshot::Sender<Result<(), StoreError>>),
     /// Anything else: passed on to the archiver between group commits.
     Run(Call),
-}
-
-fn lock(last: &Last) -> MutexGuard<'_, HashMap<Arc<str>, u64>> {
-    last.lock().unwrap_or_else(|e| e.into_inner())
+    /// Rooms restored with their last append numbers: the order check holds for them.
+    Resume(Vec<(Arc<str>, u64)>),
+    /// A room that has ended: the order check forgets it.
+    Forget(Arc<str>),
 }
 
 impl SqliteStore {
@@ -96,7 +90,6 @@ impl SqliteStore {
             let log = CommitLog::create(prefix.clone(), id, next, durability)?;
             (Some(log), Some(prefix))
         };
-        let last: Last = Arc::default();
         // Unbounded in type, bounded in fact: a room has at most one append in flight (it
         // waits for its commit before it takes another command), so the queue never holds
         // more than one append per live room plus the few calls awaiting an answer.
@@ -115,7 +108,7 @@ impl SqliteStore {
             .map_err(|e| StoreError::Corrupt(format!("cannot start the archiver: {e}")))?;
         let writer = Writer {
             log,
-            last: last.clone(),
+            last: HashMap::new(),
             jobs: rx,
             work,
             next_id: 0,
@@ -128,7 +121,6 @@ impl SqliteStore {
             jobs: Some(jobs),
             writer: Some(writer),
             archiver: Some(archiver),
-            last,
         })
     }
 
@@ -147,6 +139,12 @@ impl SqliteStore {
             .send(job)
             .map_err(|_| StoreError::Closed)?;
         rx.recv().map_err(|_| StoreError::Closed)?
+    }
+
+    /// Queues `job` for the writer.
+    fn tell(&self, job: Job) -> Result<(), StoreError> {
+        let jobs = self.jobs.as_ref().ok_or(StoreError::Closed)?;
+        jobs.send(job).map_err(|_| StoreError::Closed)
     }
 }
 
@@ -202,8 +200,8 @@ fn refile(conn: &mut Connection, prefix: &std::path::Path, id: u64) -> Result<u6
 struct Writer {
     /// Where commits are made durable (`None` in memory).
     log: Option<CommitLog>,
-    /// Each live room's last append number.
-    last: Last,
+    /// Each live room's last append number (the order check); only this thread's.
+    last: HashMap<Arc<str>, u64>,
     /// Its queue.
     jobs: mpsc::Receiver<Job>,
     /// The archiver's queue.
@@ -232,6 +230,10 @@ impl Writer {
                     Job::Run(f) => {
                         self.commit(std::mem::take(&mut batch));
                         self.pass_on(Work::Run(f));
+                    }
+                    Job::Resume(rooms) => self.last.extend(rooms),
+                    Job::Forget(room) => {
+                        self.last.remove(&room);
                     }
                 }
                 if batch.len() < MAX_BATCH {
@@ -267,12 +269,11 @@ impl Writer {
         let mut rows: Pending = Vec::with_capacity(batch.len());
         let mut waiting = Vec::with_capacity(batch.len());
         {
-            let last = lock(&self.last);
             for (a, done) in batch {
                 let previous = order
                     .get(&a.room)
                     .copied()
-                    .or_else(|| last.get(&a.room).copied());
+                    .or_else(|| self.last.get(&a.room).copied());
                 match previous {
                     Some(p) if a.n != p + 1 => {
                         let e = format!("room {} append {} after {p}", a.room, a.n);
@@ -303,7 +304,7 @@ impl Writer {
                 return;
             }
         };
-        lock(&self.last).extend(order);
+        self.last.extend(order);
         // Passed on before any room is told, so a read asked after a commit resolved sees it.
         self.pass_on(Work::Rows(rows));
         if let Some(s) = sealed {
@@ -396,16 +397,16 @@ impl Store for SqliteStore {
 
     fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError> {
         let (room, status) = (room.to_owned(), status.to_owned());
-        let last = self.last.clone();
+        let ended = status == "finished" || status == "closed";
+        let id: Arc<str> = Arc::from(room.as_str());
         self.call(move |c, journal| {
             // An ended room appends no more game events: its rows go to `log` together.
-            if status == "finished" || status == "closed" {
+            if ended {
                 c.execute(
                     "UPDATE rooms SET status = ?2, ended_at = ?3 WHERE id = ?1",
                     params![room, status, at as i64],
                 )?;
                 journal.archive(c, &room)?;
-                lock(&last).remove(room.as_str());
             } else {
                 c.execute(
                     "UPDATE rooms SET status = ?2 WHERE id = ?1",
@@ -413,7 +414,11 @@ impl Store for SqliteStore {
                 )?;
             }
             Ok(())
-        })
+        })?;
+        if ended {
+            self.tell(Job::Forget(id))?;
+        }
+        Ok(())
     }
 
     fn events(
@@ -432,16 +437,14 @@ impl Store for SqliteStore {
     }
 
     fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
-        let last = self.last.clone();
-        self.call(move |c, journal| {
-            let rooms = read_unfinished(c, journal)?;
-            // The order check holds for restored rooms too.
-            let mut last = lock(&last);
-            for room in &rooms {
-                last.insert(Arc::from(room.record.id.as_str()), room.appends);
-            }
-            Ok(rooms)
-        })
+        let rooms = self.call(read_unfinished)?;
+        // The order check holds for restored rooms too.
+        let last = rooms
+            .iter()
+            .map(|r| (Arc::from(r.record.id.as_str()), r.appends))
+            .collect();
+        self.tell(Job::Resume(last))?;
+        Ok(rooms)
     }
 
     fn put_player(&self, token: &str, player: &PlayerRecord, at: Millis) -> Result<(), StoreError> {
