@@ -24,11 +24,12 @@ mod text;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use connection::{HELLO_TIMEOUT, MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};
 pub use http::HANDSHAKE_TIMEOUT;
+pub use lobby::{Directory, LocalDirectory};
 pub use lobby::{LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS, MAX_ROOMS, MAX_SEATS_PER_PLAYER};
 pub use outbox::MAX_OUT_FRAME;
 pub use retention::DEFAULT_RETAIN;
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MAX_SPECTATORS, MIN_TURN_CLOCK, WAITING_HOLD};
-pub use server::{run, serve, Config, MAX_CONNECTIONS};
+pub use server::{run, serve, serve_with, Config, MAX_CONNECTIONS};
 pub use session::{HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
 pub use store::{
     ActionRecord, Append, Commit, Durability, PlayerRecord, PostgresStore, RoomRecord, SavedRoom,

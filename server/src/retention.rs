@@ -5,7 +5,7 @@
 
 use crate::clock::Clock;
 use crate::clock::Millis;
-use crate::store::{blocking, Store, PRUNE_BATCH};
+use crate::store::{Store, PRUNE_BATCH};
 use std::sync::Arc;
 use tokio::sync::watch;
 
@@ -26,7 +26,7 @@ pub async fn prune_loop(
         let before = now.saturating_sub(retain);
         // A batch at a time, so group commits get the writer in between.
         loop {
-            match blocking(|| store.prune(before)) {
+            match store.prune(before).await {
                 Ok((rooms, players)) => {
                     if rooms + players > 0 {
                         tracing::info!(rooms, players, "pruned past retention");

@@ -79,16 +79,33 @@ pub async fn run(listener: TcpListener, shutdown: impl Future) -> anyhow::Result
     serve(listener, Config::default(), shutdown).await
 }
 
-/// Runs a server on `listener` with `config` until `shutdown` completes.
+/// Runs a server on `listener` with `config` until `shutdown` completes, on the store
+/// `config.db` names and a directory of this process's rooms.
 pub async fn serve(
     listener: TcpListener,
     config: Config,
     shutdown: impl Future,
 ) -> anyhow::Result<()> {
-    let store: Arc<dyn Store> = crate::store::blocking(|| crate::store::open_with(&config.db, config.sync))?;
+    let db = config.db.clone();
+    let sync = config.sync;
+    let store =
+        tokio::task::spawn_blocking(move || crate::store::open_with(&db, sync)).await??;
+    let directory: Arc<dyn Directory> = Arc::new(LocalDirectory::new(config.max_rooms));
+    serve_with(listener, config, store, directory, shutdown).await
+}
+
+/// Runs a server on `listener` with `config` until `shutdown` completes, on the given store
+/// and room directory (`config.db` is not read): the entry point for a store or directory
+/// made outside the core, such as a cluster's.
+pub async fn serve_with(
+    listener: TcpListener,
+    config: Config,
+    store: Arc<dyn Store>,
+    directory: Arc<dyn Directory>,
+    shutdown: impl Future,
+) -> anyhow::Result<()> {
     let (notify, shutdown_rx) = watch::channel(false);
     let (drain, mut drained) = mpsc::channel::<()>(1);
-    let directory: Box<dyn Directory> = Box::new(LocalDirectory::new(config.max_rooms));
     let shared = Arc::new(Shared {
         systems: crate::systems::all(),
         lobby: Lobby::new(directory, config.max_rooms),
@@ -118,11 +135,11 @@ pub async fn serve(
             shared.shutdown(),
         ));
     }
-    let saved = store.unfinished()?;
+    let saved = store.unfinished().await?;
     let n = saved.len();
     for room in saved {
         let id = room.record.id.clone();
-        if let Err(e) = room::restore(&shared, room) {
+        if let Err(e) = room::restore(&shared, room).await {
             tracing::error!(room = %id, "could not restore: {e}");
         }
     }

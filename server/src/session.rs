@@ -9,7 +9,7 @@ use crate::protocol::{self, check_id, Code, Refusal, ReplyTo};
 use crate::room::handle::RoomHandle;
 use crate::room::{self, RoomCmd, RoomOptions};
 use crate::shared::Shared;
-use crate::store::{blocking, PlayerRecord};
+use crate::store::PlayerRecord;
 use crate::system::{GameInfo, GameSystem};
 use orion_protocol::{
     Envelope, Event, Logged, Message, Request, RoomOptions as WireOptions, Seat, Status,
@@ -99,7 +99,7 @@ impl Session {
                 name,
                 version,
                 token,
-            } => self.hello(re, name, version, token),
+            } => self.hello(re, name, version, token).await,
             Request::Ping => {
                 self.outbox.send(protocol::reply(re, Message::Pong));
                 Ok(())
@@ -109,12 +109,15 @@ impl Session {
                 game,
                 options,
                 private,
-            } => self.create(re, player()?, &game, options, private.unwrap_or(false)),
+            } => {
+                self.create(re, player()?, &game, options, private.unwrap_or(false))
+                    .await
+            }
             Request::Join { room, code, seat } => self.join(re, player()?, room, code, seat).await,
-            Request::Quick { game, players } => self.quick(re, player()?, &game, players),
+            Request::Quick { game, players } => self.quick(re, player()?, &game, players).await,
             Request::Spectate { room } => self.spectate(re, player()?, &room).await,
             Request::Leave { room } => {
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 self.rooms.remove(&handle.id);
                 let cmd = RoomCmd::Leave {
                     re: re.clone(),
@@ -124,7 +127,7 @@ impl Session {
                 self.send(&handle, cmd).await
             }
             Request::Ready { room } => {
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 let cmd = RoomCmd::Ready {
                     re: re.clone(),
                     player: player()?,
@@ -144,7 +147,7 @@ impl Session {
             | Request::Draw { .. }) => self.act(re, player()?, request).await,
             Request::Chat { room, text } => {
                 let text = crate::text::chat(&text)?;
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 let cmd = RoomCmd::Chat {
                     re: re.clone(),
                     player: player()?,
@@ -155,12 +158,12 @@ impl Session {
             }
             Request::Resume { room, since } => self.resume(re, player()?, &room, since).await,
             Request::History { room, since, code } => {
-                self.history(re, &room, since.unwrap_or(0), code)
+                self.history(re, &room, since.unwrap_or(0), code).await
             }
         }
     }
 
-    fn hello(
+    async fn hello(
         &mut self,
         re: &ReplyTo,
         name: String,
@@ -193,14 +196,12 @@ impl Session {
         let (token, id) = match token {
             Some(token) => {
                 let token = check_id("token", &token)?.to_string();
-                let known = blocking(|| store.player(&token))
-                    .map_err(server)?
-                    .ok_or_else(|| {
-                        Refusal::new(
-                            Code::NotFound,
-                            "unknown token: say hello without one for a new identity",
-                        )
-                    })?;
+                let known = store.player(&token).await.map_err(server)?.ok_or_else(|| {
+                    Refusal::new(
+                        Code::NotFound,
+                        "unknown token: say hello without one for a new identity",
+                    )
+                })?;
                 (token, known.id)
             }
             None => {
@@ -215,7 +216,10 @@ impl Session {
             name: name.clone(),
         };
         let now = self.shared.clock.now_ms();
-        blocking(|| store.put_player(&token, &record, now)).map_err(server)?;
+        store
+            .put_player(&token, &record, now)
+            .await
+            .map_err(server)?;
         let player = Player {
             id: Arc::from(id.as_str()),
             name: Arc::from(name.as_str()),
@@ -291,7 +295,7 @@ impl Session {
         Ok(())
     }
 
-    fn create(
+    async fn create(
         &mut self,
         re: &ReplyTo,
         player: Player,
@@ -332,7 +336,8 @@ impl Session {
             private,
             solo,
             vec![(first, None)],
-        )?;
+        )
+        .await?;
         self.rooms.insert(handle.id.clone(), handle);
         Ok(())
     }
@@ -349,7 +354,7 @@ impl Session {
             // A private room is joined by its code; by its id only by whoever holds a seat
             // there already (coming back). To anyone else it does not exist.
             (Some(room), code) => {
-                let handle = self.room(&room)?;
+                let handle = self.room(&room).await?;
                 if let Some(secret) = &handle.code {
                     let knows = code.is_some_and(|c| c.eq_ignore_ascii_case(secret));
                     if !knows && !self.shared.lobby.seats_of(&player.id).contains(&handle.id) {
@@ -363,9 +368,14 @@ impl Session {
             }
             (None, Some(code)) => {
                 let code = check_id("code", &code)?.to_ascii_uppercase();
-                self.shared.lobby.rooms.by_code(&code).ok_or_else(|| {
-                    Refusal::new(Code::NotFound, format!("no room with code {code}"))
-                })?
+                self.shared
+                    .lobby
+                    .rooms
+                    .by_code(&code)
+                    .await
+                    .ok_or_else(|| {
+                        Refusal::new(Code::NotFound, format!("no room with code {code}"))
+                    })?
             }
             (None, None) => {
                 return Err(Refusal::new(
@@ -404,7 +414,13 @@ impl Session {
         Ok(())
     }
 
-    fn quick(&mut self, re: &ReplyTo, player: Player, game: &str, players: Option<u8>) -> Handled {
+    async fn quick(
+        &mut self,
+        re: &ReplyTo,
+        player: Player,
+        game: &str,
+        players: Option<u8>,
+    ) -> Handled {
         self.check_room_cap()?;
         let (system, info) = self.find_match(game)?;
         let n = players.unwrap_or(info.default_players);
@@ -451,7 +467,8 @@ impl Session {
                     .map(|q| (q.outbox.clone(), q.re.clone()))
                     .collect();
                 let first = group.into_iter().map(|q| (q, None)).collect();
-                let made = room::create(&self.shared, &system, &info, options, false, true, first);
+                let made =
+                    room::create(&self.shared, &system, &info, options, false, true, first).await;
                 if let Err(refusal) = made {
                     for (outbox, re) in &others {
                         outbox.refuse(re, &refusal);
@@ -464,7 +481,7 @@ impl Session {
     }
 
     async fn spectate(&mut self, re: &ReplyTo, player: Player, room: &str) -> Handled {
-        let handle = self.room(room)?;
+        let handle = self.room(room).await?;
         if handle.code.is_some() {
             return Err(Refusal::new(
                 Code::NotFound,
@@ -484,7 +501,7 @@ impl Session {
     /// A game request: its room's game system reads it.
     async fn act(&mut self, re: &ReplyTo, player: Player, request: Request) -> Handled {
         let room = request.room().unwrap_or_default();
-        let handle = self.room(room)?;
+        let handle = self.room(room).await?;
         let cmd = RoomCmd::Act {
             re: re.clone(),
             player,
@@ -495,7 +512,7 @@ impl Session {
     }
 
     async fn resume(&mut self, re: &ReplyTo, player: Player, room: &str, since: u64) -> Handled {
-        let handle = self.room(room)?;
+        let handle = self.room(room).await?;
         let outbox = self.outbox.clone();
         self.enter(handle, |done| RoomCmd::Resume {
             re: re.clone(),
@@ -507,12 +524,20 @@ impl Session {
         .await
     }
 
-    fn history(&mut self, re: &ReplyTo, room: &str, since: u64, code: Option<String>) -> Handled {
+    async fn history(
+        &mut self,
+        re: &ReplyTo,
+        room: &str,
+        since: u64,
+        code: Option<String>,
+    ) -> Handled {
         let room = check_id("room", room)?;
         let server = |e: crate::store::StoreError| Refusal::new(Code::Server, e.to_string());
         let store = &self.shared.store;
         let not_found = || Refusal::new(Code::NotFound, format!("no room {room}"));
-        let (record, status) = blocking(|| store.room(room))
+        let (record, status) = store
+            .room(room)
+            .await
             .map_err(server)?
             .ok_or_else(not_found)?;
         // A private room's history is its players' (they were given the code on joining).
@@ -521,7 +546,10 @@ impl Session {
                 return Err(not_found());
             }
         }
-        let events = blocking(|| store.events(room, since, HISTORY_PAGE + 1)).map_err(server)?;
+        let events = store
+            .events(room, since, HISTORY_PAGE + 1)
+            .await
+            .map_err(server)?;
         let total = events.len();
         let mut list = Vec::with_capacity(total.min(HISTORY_PAGE));
         let mut bytes = 0;
@@ -559,12 +587,13 @@ impl Session {
         Ok(())
     }
 
-    fn room(&self, room: &str) -> Result<RoomHandle, Refusal> {
+    async fn room(&self, room: &str) -> Result<RoomHandle, Refusal> {
         let room = check_id("room", room)?;
         self.shared
             .lobby
             .rooms
             .get(room)
+            .await
             .ok_or_else(|| Refusal::new(Code::NotFound, format!("no room {room}")))
     }
 
@@ -586,7 +615,7 @@ impl Session {
                 name: player.name.to_string(),
             };
             let now = self.shared.clock.now_ms();
-            if let Err(e) = blocking(|| self.shared.store.put_player(token, &record, now)) {
+            if let Err(e) = self.shared.store.put_player(token, &record, now).await {
                 tracing::debug!("could not mark {} seen: {e}", player.id);
             }
         }
@@ -595,7 +624,7 @@ impl Session {
         if let Some(player) = &self.player {
             for id in self.shared.lobby.seats_of(&player.id) {
                 if rooms.iter().all(|r| r.id != id) {
-                    if let Some(h) = self.shared.lobby.rooms.get(&id) {
+                    if let Some(h) = self.shared.lobby.rooms.get(&id).await {
                         rooms.push(h);
                     }
                 }

@@ -82,8 +82,8 @@ fn count(pg: &Postgres, sql: &str) -> i64 {
 fn appends_are_committed_in_order_before_their_commit_resolves() {
     let pg = Postgres::start();
     let s = PostgresStore::connect(&pg.url()).expect("store");
-    s.create_room(&room("a")).unwrap();
-    s.create_room(&room("b")).unwrap();
+    block_on(s.create_room(&room("a"))).unwrap();
+    block_on(s.create_room(&room("b"))).unwrap();
     // Two rooms' appends queued together, so most land in shared group commits.
     let mut commits = Vec::new();
     for n in 1..=300 {
@@ -93,12 +93,18 @@ fn appends_are_committed_in_order_before_their_commit_resolves() {
     assert!(settle(commits).into_iter().all(|ok| ok));
     // Another connection sees every one of them once their commits have resolved.
     assert_eq!(count(&pg, "SELECT COUNT(*) FROM log"), 600);
-    let a = s.events("a", 0, usize::MAX).unwrap();
+    let a = block_on(s.events("a", 0, usize::MAX)).unwrap();
     assert_eq!(seqs(&a), (1..=300).collect::<Vec<_>>());
     assert_eq!(a[41].1, "{\"seq\":42}");
-    assert_eq!(seqs(&s.events("b", 297, 10).unwrap()), vec![298, 299, 300]);
-    assert_eq!(seqs(&s.events("b", 10, 3).unwrap()), vec![11, 12, 13]);
-    assert!(s.events("nowhere", 0, 10).unwrap().is_empty());
+    assert_eq!(
+        seqs(&block_on(s.events("b", 297, 10)).unwrap()),
+        vec![298, 299, 300]
+    );
+    assert_eq!(
+        seqs(&block_on(s.events("b", 10, 3)).unwrap()),
+        vec![11, 12, 13]
+    );
+    assert!(block_on(s.events("nowhere", 0, 10)).unwrap().is_empty());
 }
 
 #[test]
@@ -116,8 +122,8 @@ fn a_bad_append_fails_alone_in_its_group_commit() {
         s.append(event("a", 2)),
     ];
     assert_eq!(settle(commits), vec![true, true, false, true, false, true]);
-    assert_eq!(seqs(&s.events("a", 0, 10).unwrap()), vec![1, 2]);
-    assert_eq!(seqs(&s.events("b", 0, 10).unwrap()), vec![1, 2]);
+    assert_eq!(seqs(&block_on(s.events("a", 0, 10)).unwrap()), vec![1, 2]);
+    assert_eq!(seqs(&block_on(s.events("b", 0, 10)).unwrap()), vec![1, 2]);
     // A second store on the same database (a restarted server) knows where each room is.
     drop(s);
     let s = PostgresStore::connect(&pg.url()).expect("store");
@@ -131,9 +137,9 @@ fn unfinished_rooms_come_back_with_events_actions_and_append_count() {
     {
         let s = PostgresStore::connect(&pg.url()).expect("store");
         for id in ["r", "done", "empty"] {
-            s.create_room(&room(id)).unwrap();
+            block_on(s.create_room(&room(id))).unwrap();
         }
-        s.set_status("r", "playing", T0).unwrap();
+        block_on(s.set_status("r", "playing", T0)).unwrap();
         let mut commits: Vec<Commit> = (1..=9).map(|n| s.append(click("r", n))).collect();
         // An append of two events with no action (say, a chat and a join).
         commits.push(s.append(Append {
@@ -145,10 +151,10 @@ fn unfinished_rooms_come_back_with_events_actions_and_append_count() {
         }));
         commits.push(s.append(event("done", 1)));
         assert!(settle(commits).into_iter().all(|ok| ok));
-        s.set_status("done", "finished", T0).unwrap();
+        block_on(s.set_status("done", "finished", T0)).unwrap();
     }
     let s = PostgresStore::connect(&pg.url()).expect("store");
-    let saved = s.unfinished().unwrap();
+    let saved = block_on(s.unfinished()).unwrap();
     let ids: Vec<&str> = saved.iter().map(|r| r.record.id.as_str()).collect();
     assert_eq!(ids, vec!["r", "empty"], "in the order they were created");
     let r = &saved[0];
@@ -161,10 +167,10 @@ fn unfinished_rooms_come_back_with_events_actions_and_append_count() {
     assert_eq!(saved[1].appends, 0);
     assert!(saved[1].events.is_empty());
     // A finished game keeps its history.
-    let (record, status) = s.room("done").unwrap().expect("finished room");
+    let (record, status) = block_on(s.room("done")).unwrap().expect("finished room");
     assert_eq!((record.id.as_str(), status.as_str()), ("done", "finished"));
-    assert_eq!(seqs(&s.events("done", 0, 10).unwrap()), vec![1]);
-    assert!(s.room("never").unwrap().is_none());
+    assert_eq!(seqs(&block_on(s.events("done", 0, 10)).unwrap()), vec![1]);
+    assert!(block_on(s.room("never")).unwrap().is_none());
     // The restored room carries on from its count, and only from there.
     let next = vec![s.append(click("r", 10)), s.append(click("r", 11))];
     assert_eq!(settle(next), vec![false, true]);
@@ -175,7 +181,7 @@ fn prune_deletes_rooms_that_ended_before_the_cut_and_players_not_seen_since() {
     let pg = Postgres::start();
     let s = PostgresStore::connect(&pg.url()).expect("store");
     for id in ["old", "live", "recent"] {
-        s.create_room(&room(id)).unwrap();
+        block_on(s.create_room(&room(id))).unwrap();
         let chat = r#"{"kind":"chat","seat":"S","name":"ann","text":"hi"}"#;
         let append = Append {
             room: Arc::from(id),
@@ -186,36 +192,36 @@ fn prune_deletes_rooms_that_ended_before_the_cut_and_players_not_seen_since() {
         };
         assert_eq!(settle(vec![s.append(append)]), vec![true]);
     }
-    s.set_status("old", "finished", 1_000).unwrap();
-    s.set_status("recent", "closed", 5_000).unwrap();
+    block_on(s.set_status("old", "finished", 1_000)).unwrap();
+    block_on(s.set_status("recent", "closed", 5_000)).unwrap();
     let player = |id: &str| PlayerRecord {
         id: id.into(),
         name: id.into(),
     };
-    s.put_player("t-old", &player("p1"), 1_000).unwrap();
-    s.put_player("t-new", &player("p2"), 5_000).unwrap();
+    block_on(s.put_player("t-old", &player("p1"), 1_000)).unwrap();
+    block_on(s.put_player("t-new", &player("p2"), 5_000)).unwrap();
     // A player seen again is renamed and kept.
-    s.put_player("t-back", &player("p3"), 1_000).unwrap();
+    block_on(s.put_player("t-back", &player("p3"), 1_000)).unwrap();
     let renamed = PlayerRecord {
         id: "p3".into(),
         name: "ann".into(),
     };
-    s.put_player("t-back", &renamed, 6_000).unwrap();
+    block_on(s.put_player("t-back", &renamed, 6_000)).unwrap();
 
-    assert_eq!(s.prune(2_000).unwrap(), (1, 1));
-    assert!(s.room("old").unwrap().is_none());
-    assert!(s.events("old", 0, 10).unwrap().is_empty());
-    assert_eq!(s.events("recent", 0, 10).unwrap().len(), 1);
+    assert_eq!(block_on(s.prune(2_000)).unwrap(), (1, 1));
+    assert!(block_on(s.room("old")).unwrap().is_none());
+    assert!(block_on(s.events("old", 0, 10)).unwrap().is_empty());
+    assert_eq!(block_on(s.events("recent", 0, 10)).unwrap().len(), 1);
     assert_eq!(
-        s.events("live", 0, 10).unwrap().len(),
+        block_on(s.events("live", 0, 10)).unwrap().len(),
         1,
         "a live room is kept"
     );
-    assert!(s.player("t-old").unwrap().is_none());
-    assert_eq!(s.player("t-new").unwrap(), Some(player("p2")));
-    assert_eq!(s.player("t-back").unwrap(), Some(renamed));
-    assert_eq!(s.unfinished().unwrap().len(), 1);
-    assert_eq!(s.prune(2_000).unwrap(), (0, 0));
+    assert!(block_on(s.player("t-old")).unwrap().is_none());
+    assert_eq!(block_on(s.player("t-new")).unwrap(), Some(player("p2")));
+    assert_eq!(block_on(s.player("t-back")).unwrap(), Some(renamed));
+    assert_eq!(block_on(s.unfinished()).unwrap().len(), 1);
+    assert_eq!(block_on(s.prune(2_000)).unwrap(), (0, 0));
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! The directory of live rooms, by id and by invite code: a small trait, so rooms can later be
-//! found across server nodes.
+//! The directory of live rooms, by id and by invite code: a small async trait that `serve_with`
+//! receives, so rooms can be found across server nodes (a lookup there may ask the network).
 
 use crate::player::RoomId;
 use crate::room::handle::RoomHandle;
@@ -10,16 +10,18 @@ use std::sync::Arc;
 /// refused with `full`.
 pub const MAX_ROOMS: usize = 10_000;
 
-/// The directory of live rooms.
+/// The directory of live rooms. Async through `async_trait` (one boxed future per call) so
+/// it stays usable as `dyn Directory`.
+#[async_trait::async_trait]
 pub trait Directory: Send + Sync + 'static {
     /// Adds a room; false when the directory is full.
-    fn insert(&self, room: RoomHandle) -> bool;
+    async fn insert(&self, room: RoomHandle) -> bool;
     /// The room with this id.
-    fn get(&self, id: &str) -> Option<RoomHandle>;
+    async fn get(&self, id: &str) -> Option<RoomHandle>;
     /// The private room with this invite code.
-    fn by_code(&self, code: &str) -> Option<RoomHandle>;
+    async fn by_code(&self, code: &str) -> Option<RoomHandle>;
     /// Forgets a room whose task has ended.
-    fn remove(&self, id: &str);
+    async fn remove(&self, id: &str);
 }
 
 /// The directory in this process.
@@ -44,8 +46,9 @@ impl LocalDirectory {
     }
 }
 
+#[async_trait::async_trait]
 impl Directory for LocalDirectory {
-    fn insert(&self, room: RoomHandle) -> bool {
+    async fn insert(&self, room: RoomHandle) -> bool {
         if self.rooms.len() >= self.capacity {
             return false;
         }
@@ -56,16 +59,16 @@ impl Directory for LocalDirectory {
         true
     }
 
-    fn get(&self, id: &str) -> Option<RoomHandle> {
+    async fn get(&self, id: &str) -> Option<RoomHandle> {
         self.rooms.get(id).map(|r| r.clone())
     }
 
-    fn by_code(&self, code: &str) -> Option<RoomHandle> {
+    async fn by_code(&self, code: &str) -> Option<RoomHandle> {
         let id = self.codes.get(code)?.clone();
-        self.get(&id)
+        self.rooms.get(&id).map(|r| r.clone())
     }
 
-    fn remove(&self, id: &str) {
+    async fn remove(&self, id: &str) {
         if let Some((_, room)) = self.rooms.remove(id) {
             if let Some(code) = room.code {
                 self.codes.remove(&code);

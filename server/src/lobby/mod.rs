@@ -26,7 +26,7 @@ pub const WAITING_SHARE: usize = 2;
 /// The shared lobby state.
 pub struct Lobby {
     /// Live rooms.
-    pub rooms: Box<dyn Directory>,
+    pub rooms: Arc<dyn Directory>,
     /// Every live room's listing, in id order, and whether the published list lags it.
     listings: Mutex<listing::Listings>,
     /// Wakes [`flush_listing`] when a change could not be published at once.
@@ -45,7 +45,7 @@ pub struct Lobby {
 
 impl Lobby {
     /// An empty lobby over `rooms`, which holds at most `max_rooms`.
-    pub fn new(rooms: Box<dyn Directory>, max_rooms: usize) -> Lobby {
+    pub fn new(rooms: Arc<dyn Directory>, max_rooms: usize) -> Lobby {
         let empty = Arc::new(PublicList::new());
         let frame = listing::lobby_page(&empty, None, &None);
         Lobby {

@@ -131,7 +131,7 @@ impl Room {
             .to_json();
         self.result = Some(result);
         if self.emit(vec![ev], None).await.is_ok() {
-            self.finish();
+            self.finish().await;
         }
     }
 }

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 /// Creates a room for `game` of `system`, seats `first` in order (the creator, or a quick
 /// match's players), stores it and starts its task.
-pub fn create(
+pub async fn create(
     shared: &Arc<Shared>,
     system: &Arc<dyn GameSystem>,
     game: &GameInfo,
@@ -44,7 +44,10 @@ pub fn create(
         code: code.as_ref().map(|c| c.to_string()),
         salt: Some(salt.clone()),
     };
-    crate::store::blocking(|| shared.store.create_room(&record))
+    shared
+        .store
+        .create_room(&record)
+        .await
         .map_err(|e| Refusal::new(Code::Server, e.to_string()))?;
     let mut room = Room::new(
         shared.clone(),
@@ -62,9 +65,9 @@ pub fn create(
     room.salt = Some(salt);
     room.auto_start = auto_start;
     let (handle, rx) = room.handle();
-    if !shared.lobby.rooms.insert(handle.clone()) {
+    if !shared.lobby.rooms.insert(handle.clone()).await {
         let now = shared.clock.now_ms();
-        let _ = crate::store::blocking(|| shared.store.set_status(&record.id, "closed", now));
+        let _ = shared.store.set_status(&record.id, "closed", now).await;
         return Err(Refusal::new(
             Code::Full,
             "the server has no room for more rooms",
@@ -76,7 +79,7 @@ pub fn create(
 }
 
 /// Rebuilds an unfinished room from the store (replaying its actions) and starts its task.
-pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, String> {
+pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, String> {
     let rec = saved.record;
     let (system, game) = shared
         .find_game(&rec.game)
@@ -163,7 +166,7 @@ pub fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandle, Str
     room.arm_clock(now);
     room.pause_clock_while_away(now);
     let (handle, rx) = room.handle();
-    if !shared.lobby.rooms.insert(handle.clone()) {
+    if !shared.lobby.rooms.insert(handle.clone()).await {
         return Err("directory full".into());
     }
     room.publish();

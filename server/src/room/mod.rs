@@ -172,9 +172,9 @@ impl Room {
             }
         }
         if self.status == Status::Waiting && self.seats.is_empty() {
-            self.set_status("closed");
+            self.set_status("closed").await;
         }
-        self.shared.lobby.rooms.remove(&self.id);
+        self.shared.lobby.rooms.remove(&self.id).await;
         self.shared.lobby.publish(&self.id, None);
         for o in self.seats.values() {
             if self.status == Status::Finished {
@@ -250,7 +250,7 @@ impl Room {
                 outbox,
                 done,
             } => {
-                let _ = done.send(self.resume(re, player, since, outbox));
+                let _ = done.send(self.resume(re, player, since, outbox).await);
                 self.publish();
             }
             RoomCmd::Detach { conn } => self.detach(conn),
@@ -274,20 +274,21 @@ impl Room {
         outbox.refuse(re, &Refusal::new(code, message));
     }
 
-    pub(super) fn finish(&mut self) {
+    pub(super) async fn finish(&mut self) {
         self.status = Status::Finished;
         self.clock.deadline = None;
-        self.set_status("finished");
+        // Seats are free with the `over` event, not once the status is stored.
         for o in self.seats.values() {
             self.shared.lobby.free_seat(&o.player.id, &self.id);
         }
+        self.set_status("finished").await;
     }
 
-    pub(super) fn set_status(&self, status: &str) {
+    /// Stores the room's status. (`&mut`: a room is not `Sync`, so its task's future may
+    /// only hold it uniquely across the store's await.)
+    pub(super) async fn set_status(&mut self, status: &str) {
         let now = self.shared.clock.now_ms();
-        if let Err(e) =
-            crate::store::blocking(|| self.shared.store.set_status(&self.id, status, now))
-        {
+        if let Err(e) = self.shared.store.set_status(&self.id, status, now).await {
             tracing::error!(room = %self.id, "could not store status {status}: {e}");
         }
     }

@@ -100,7 +100,7 @@ impl Room {
             return None;
         }
         if applied.over.is_some() {
-            self.finish();
+            self.finish().await;
         } else {
             self.arm_clock(now);
         }

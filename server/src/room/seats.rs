@@ -201,7 +201,7 @@ impl Room {
                 .to_json();
             self.result = Some(result);
             let _ = self.emit(vec![ev], None).await;
-            self.finish();
+            self.finish().await;
         }
     }
 
@@ -249,9 +249,10 @@ impl Room {
             return;
         }
         self.status = Status::Playing;
-        self.set_status("playing");
+        // The clock starts with the `start` event, not once the status is stored.
         let now = self.shared.clock.now_ms();
         self.arm_clock(now);
+        self.set_status("playing").await;
     }
 
     pub(super) async fn chat(&mut self, re: ReplyTo, player: Player, text: String, outbox: Outbox) {
@@ -275,7 +276,7 @@ impl Room {
         }
     }
 
-    pub(super) fn resume(
+    pub(super) async fn resume(
         &mut self,
         re: ReplyTo,
         player: Player,
@@ -323,7 +324,7 @@ impl Room {
             outbox.send(self.snapshot(&re, seat));
             return true;
         }
-        match crate::store::blocking(|| self.shared.store.events(&self.id, since, limit)) {
+        match self.shared.store.events(&self.id, since, limit).await {
             Ok(events) => {
                 for (seq, ev) in events {
                     outbox.send(protocol::event_frame(&self.id, seq, &ev));

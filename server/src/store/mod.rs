@@ -36,7 +36,8 @@ pub use sqlite::SqliteStore;
 
 /// Opens the store `db` names: a PostgreSQL URL (`postgres://user@host:port/db`, also
 /// `postgresql://`), or else a SQLite file path or `:memory:`, with SQLite's commits as
-/// durable as `durability` says (PostgreSQL's are its own).
+/// durable as `durability` says (PostgreSQL's are its own). It blocks while it connects or
+/// opens the file: call it off the runtime (`serve` uses `spawn_blocking`).
 pub fn open_with(
     db: &str,
     durability: Durability,
@@ -48,48 +49,45 @@ pub fn open_with(
     }
 }
 
-/// The event log and the player tokens.
+/// The event log and the player tokens. Async (through `async_trait`, which boxes each
+/// call's future, so the trait stays usable as `dyn Store`): a store on the network waits
+/// without holding a runtime worker, and one on a local thread answers through a oneshot.
+#[async_trait::async_trait]
 pub trait Store: Send + Sync + 'static {
     /// Records a new room.
-    fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError>;
+    async fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError>;
     /// Appends one room's events and the action that caused them, atomically and durably;
     /// nothing of it may be sent before the returned [`Commit`] resolves.
     fn append(&self, append: Append) -> Commit;
     /// Sets a room's status (`waiting`, `playing`, `finished`, `closed`) at server time `at`
     /// (an ended room's time decides when [`Store::prune`] deletes it).
-    fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError>;
+    async fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError>;
     /// Up to `limit` events of `room` with `seq > since`, in order.
-    fn events(
+    async fn events(
         &self,
         room: &str,
         since: u64,
         limit: usize,
     ) -> Result<Vec<(u64, String)>, StoreError>;
     /// A room's record and status, if it exists.
-    fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError>;
+    async fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError>;
     /// Every room that is waiting or playing, to continue after a restart.
-    fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError>;
+    async fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError>;
     /// Records (or renames) a player, seen at server time `at`.
-    fn put_player(&self, token: &str, player: &PlayerRecord, at: Millis) -> Result<(), StoreError>;
+    async fn put_player(
+        &self,
+        token: &str,
+        player: &PlayerRecord,
+        at: Millis,
+    ) -> Result<(), StoreError>;
     /// The player a token stands for.
-    fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError>;
+    async fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError>;
     /// Deletes what is older than `before` (server time): rooms that ended before it, with
     /// their events and chat, and players last seen before it, at most [`PRUNE_BATCH`] of
     /// each per call (it shares the writer with group commits). Returns how many rooms and
     /// players went.
-    fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError>;
+    async fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError>;
 }
 
 /// Most rooms, and most players, one [`Store::prune`] deletes.
 pub const PRUNE_BATCH: usize = 200;
-
-/// Runs a store call from async code. On a multi-threaded runtime (the binary's) the worker
-/// hands its other tasks to the rest of the pool while SQLite commits; on a current-thread
-/// runtime (tests) the call simply runs, as it is short.
-pub fn blocking<T>(f: impl FnOnce() -> T) -> T {
-    use tokio::runtime::{Handle, RuntimeFlavor};
-    match Handle::try_current().map(|h| h.runtime_flavor()) {
-        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
-        _ => f(),
-    }
-}

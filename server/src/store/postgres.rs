@@ -93,13 +93,14 @@ impl PostgresStore {
         ready.map(|()| store)
     }
 
-    /// Runs `f` on the writer task, after everything queued before it, and waits for it.
-    fn call<T, F>(&self, f: F) -> Result<T, StoreError>
+    /// Runs `f` on the writer task, after everything queued before it, and waits for it
+    /// (the answer comes back on a oneshot).
+    async fn call<T, F>(&self, f: F) -> Result<T, StoreError>
     where
         T: Send + 'static,
         F: for<'a> FnOnce(&'a mut Db) -> LocalBoxFuture<'a, Result<T, StoreError>> + Send + 'static,
     {
-        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let (tx, rx) = oneshot::channel();
         let job = Job::Run(Box::new(move |db| {
             Box::pin(async move {
                 let result = match db.reopen().await {
@@ -114,7 +115,7 @@ impl PostgresStore {
             .ok_or(StoreError::Closed)?
             .send(job)
             .map_err(|_| StoreError::Closed)?;
-        rx.recv().map_err(|_| StoreError::Closed)?
+        rx.await.map_err(|_| StoreError::Closed)?
     }
 }
 
@@ -600,10 +601,12 @@ fn clone_error(e: &StoreError) -> StoreError {
     }
 }
 
+#[async_trait::async_trait]
 impl Store for PostgresStore {
-    fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError> {
+    async fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError> {
         let room = room.clone();
         self.call(move |db| Box::pin(async move { db.create_room(&room).await }))
+            .await
     }
 
     fn append(&self, append: Append) -> Commit {
@@ -614,12 +617,13 @@ impl Store for PostgresStore {
         }
     }
 
-    fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError> {
+    async fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError> {
         let (room, status) = (room.to_owned(), status.to_owned());
         self.call(move |db| Box::pin(async move { db.set_status(&room, &status, at).await }))
+            .await
     }
 
-    fn events(
+    async fn events(
         &self,
         room: &str,
         since: u64,
@@ -627,28 +631,37 @@ impl Store for PostgresStore {
     ) -> Result<Vec<(u64, String)>, StoreError> {
         let room = room.to_owned();
         self.call(move |db| Box::pin(async move { db.events(&room, since, limit).await }))
+            .await
     }
 
-    fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
+    async fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
         let room = room.to_owned();
         self.call(move |db| Box::pin(async move { db.room(&room).await }))
+            .await
     }
 
-    fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
-        self.call(|db| Box::pin(db.unfinished()))
+    async fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
+        self.call(|db| Box::pin(db.unfinished())).await
     }
 
-    fn put_player(&self, token: &str, player: &PlayerRecord, at: Millis) -> Result<(), StoreError> {
+    async fn put_player(
+        &self,
+        token: &str,
+        player: &PlayerRecord,
+        at: Millis,
+    ) -> Result<(), StoreError> {
         let (token, player) = (token.to_owned(), player.clone());
         self.call(move |db| Box::pin(async move { db.put_player(&token, &player, at).await }))
+            .await
     }
 
-    fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError> {
+    async fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError> {
         let token = token.to_owned();
         self.call(move |db| Box::pin(async move { db.player(&token).await }))
+            .await
     }
 
-    fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError> {
-        self.call(move |db| Box::pin(db.prune(before)))
+    async fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError> {
+        self.call(move |db| Box::pin(db.prune(before))).await
     }
 }

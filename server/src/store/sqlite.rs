@@ -124,12 +124,13 @@ impl SqliteStore {
         })
     }
 
-    /// Runs `f` on the archiver's thread, after everything queued before it, and waits for it.
-    fn call<T: Send + 'static>(
+    /// Runs `f` on the archiver's thread, after everything queued before it, and waits for it
+    /// (without holding a runtime worker: the answer comes back on a oneshot).
+    async fn call<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Connection, &mut Journal) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let (tx, rx) = mpsc::sync_channel(1);
+        let (tx, rx) = oneshot::channel();
         let job = Job::Run(Box::new(move |c, j| {
             let _ = tx.send(f(c, j));
         }));
@@ -138,7 +139,7 @@ impl SqliteStore {
             .ok_or(StoreError::Closed)?
             .send(job)
             .map_err(|_| StoreError::Closed)?;
-        rx.recv().map_err(|_| StoreError::Closed)?
+        rx.await.map_err(|_| StoreError::Closed)?
     }
 
     /// Queues `job` for the writer.
@@ -366,8 +367,9 @@ impl Stats {
     }
 }
 
+#[async_trait::async_trait]
 impl Store for SqliteStore {
-    fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError> {
+    async fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError> {
         let room = room.clone();
         self.call(move |c, _| {
             c.execute(
@@ -385,6 +387,7 @@ impl Store for SqliteStore {
             )?;
             Ok(())
         })
+        .await
     }
 
     fn append(&self, append: Append) -> Commit {
@@ -395,7 +398,7 @@ impl Store for SqliteStore {
         }
     }
 
-    fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError> {
+    async fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError> {
         let (room, status) = (room.to_owned(), status.to_owned());
         let ended = status == "finished" || status == "closed";
         let id: Arc<str> = Arc::from(room.as_str());
@@ -414,14 +417,15 @@ impl Store for SqliteStore {
                 )?;
             }
             Ok(())
-        })?;
+        })
+        .await?;
         if ended {
             self.tell(Job::Forget(id))?;
         }
         Ok(())
     }
 
-    fn events(
+    async fn events(
         &self,
         room: &str,
         since: u64,
@@ -429,15 +433,16 @@ impl Store for SqliteStore {
     ) -> Result<Vec<(u64, String)>, StoreError> {
         let room = room.to_owned();
         self.call(move |c, j| read_events(c, j, &room, since, limit))
+            .await
     }
 
-    fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
+    async fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError> {
         let room = room.to_owned();
-        self.call(move |c, _| read_room(c, &room))
+        self.call(move |c, _| read_room(c, &room)).await
     }
 
-    fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
-        let rooms = self.call(read_unfinished)?;
+    async fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
+        let rooms = self.call(read_unfinished).await?;
         // The order check holds for restored rooms too.
         let last = rooms
             .iter()
@@ -447,7 +452,12 @@ impl Store for SqliteStore {
         Ok(rooms)
     }
 
-    fn put_player(&self, token: &str, player: &PlayerRecord, at: Millis) -> Result<(), StoreError> {
+    async fn put_player(
+        &self,
+        token: &str,
+        player: &PlayerRecord,
+        at: Millis,
+    ) -> Result<(), StoreError> {
         let (token, player) = (token.to_owned(), player.clone());
         self.call(move |c, _| {
             c.execute(
@@ -457,9 +467,10 @@ impl Store for SqliteStore {
             )?;
             Ok(())
         })
+        .await
     }
 
-    fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError> {
+    async fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError> {
         self.call(move |c, _| {
             let tx = c.transaction()?;
             let before = before as i64;
@@ -484,9 +495,10 @@ impl Store for SqliteStore {
             tx.commit()?;
             Ok((rooms as u64, players as u64))
         })
+        .await
     }
 
-    fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError> {
+    async fn player(&self, token: &str) -> Result<Option<PlayerRecord>, StoreError> {
         let token = token.to_owned();
         self.call(move |c, _| {
             Ok(c.query_row(
@@ -501,6 +513,7 @@ impl Store for SqliteStore {
             )
             .optional()?)
         })
+        .await
     }
 }
 
@@ -618,7 +631,7 @@ mod tests {
     fn events_come_back_in_order_after_since() {
         let s = SqliteStore::open(":memory:").unwrap();
         let rec = room_r();
-        s.create_room(&rec).unwrap();
+        block_on(s.create_room(&rec)).unwrap();
         let events: Vec<(u64, String)> = (1..=5).map(|i| (i, format!("{{\"n\":{i}}}"))).collect();
         let append = Append {
             room: Arc::from("r"),
@@ -628,11 +641,11 @@ mod tests {
             events,
         };
         block_on(s.append(append).wait()).unwrap();
-        let got = s.events("r", 2, 10).unwrap();
+        let got = block_on(s.events("r", 2, 10)).unwrap();
         assert_eq!(got.iter().map(|e| e.0).collect::<Vec<_>>(), vec![3, 4, 5]);
-        assert_eq!(s.unfinished().unwrap().len(), 1);
-        s.set_status("r", "finished", 0).unwrap();
-        assert!(s.unfinished().unwrap().is_empty());
+        assert_eq!(block_on(s.unfinished()).unwrap().len(), 1);
+        block_on(s.set_status("r", "finished", 0)).unwrap();
+        assert!(block_on(s.unfinished()).unwrap().is_empty());
     }
 
     #[test]
@@ -651,7 +664,7 @@ mod tests {
             ..room_r()
         };
         for r in [&old, &live, &recent] {
-            s.create_room(r).unwrap();
+            block_on(s.create_room(r)).unwrap();
             let chat = r#"{"kind":"chat","seat":"S","name":"ann","text":"hi"}"#;
             block_on(
                 s.append(Append {
@@ -665,27 +678,27 @@ mod tests {
             )
             .unwrap();
         }
-        s.set_status("old", "finished", 1_000).unwrap();
-        s.set_status("recent", "finished", 5_000).unwrap();
+        block_on(s.set_status("old", "finished", 1_000)).unwrap();
+        block_on(s.set_status("recent", "finished", 5_000)).unwrap();
         let player = |id: &str| PlayerRecord {
             id: id.into(),
             name: id.into(),
         };
-        s.put_player("t-old", &player("p1"), 1_000).unwrap();
-        s.put_player("t-new", &player("p2"), 5_000).unwrap();
+        block_on(s.put_player("t-old", &player("p1"), 1_000)).unwrap();
+        block_on(s.put_player("t-new", &player("p2"), 5_000)).unwrap();
 
-        assert_eq!(s.prune(2_000).unwrap(), (1, 1));
-        assert!(s.room("old").unwrap().is_none());
-        assert!(s.events("old", 0, 10).unwrap().is_empty());
-        assert_eq!(s.events("recent", 0, 10).unwrap().len(), 1);
+        assert_eq!(block_on(s.prune(2_000)).unwrap(), (1, 1));
+        assert!(block_on(s.room("old")).unwrap().is_none());
+        assert!(block_on(s.events("old", 0, 10)).unwrap().is_empty());
+        assert_eq!(block_on(s.events("recent", 0, 10)).unwrap().len(), 1);
         assert_eq!(
-            s.events("live", 0, 10).unwrap().len(),
+            block_on(s.events("live", 0, 10)).unwrap().len(),
             1,
             "a live room is kept"
         );
-        assert!(s.player("t-old").unwrap().is_none());
-        assert!(s.player("t-new").unwrap().is_some());
-        assert_eq!(s.unfinished().unwrap().len(), 1);
+        assert!(block_on(s.player("t-old")).unwrap().is_none());
+        assert!(block_on(s.player("t-new")).unwrap().is_some());
+        assert_eq!(block_on(s.unfinished()).unwrap().len(), 1);
     }
 
     /// A Hydra room `r`, as the tests create it.
@@ -737,9 +750,13 @@ mod tests {
             out
         });
         assert_eq!(results, vec![true, true, false, true]);
-        let b: Vec<u64> = s.events("b", 0, 10).unwrap().iter().map(|e| e.0).collect();
+        let b: Vec<u64> = block_on(s.events("b", 0, 10))
+            .unwrap()
+            .iter()
+            .map(|e| e.0)
+            .collect();
         assert_eq!(b, vec![1, 2]);
-        assert_eq!(s.events("a", 0, 10).unwrap().len(), 1);
+        assert_eq!(block_on(s.events("a", 0, 10)).unwrap().len(), 1);
     }
 
     #[test]
@@ -762,11 +779,11 @@ mod tests {
         }
         // The archiver moves rows at its own pace, off the commit path: wait for it.
         let moved = || {
-            s.call(move |c, j| {
+            block_on(s.call(move |c, j| {
                 let a: i64 =
                     c.query_row("SELECT COUNT(*) FROM log WHERE room = 'a'", [], |r| r.get(0))?;
                 Ok(a == 1 && (j.held() as i64) < journal::pin("b") + 4_000)
-            })
+            }))
             .unwrap()
         };
         let deadline = Instant::now() + Duration::from_secs(20);
@@ -775,16 +792,16 @@ mod tests {
             std::thread::sleep(Duration::from_millis(20));
         }
         assert_eq!(
-            s.events("a", 0, 10).unwrap(),
+            block_on(s.events("a", 0, 10)).unwrap(),
             vec![(1, "{\"seq\":1}".to_string())]
         );
-        let b = s.events("b", 0, usize::MAX).unwrap();
+        let b = block_on(s.events("b", 0, usize::MAX)).unwrap();
         assert_eq!(b.len() as u64, total);
         assert!(b.iter().enumerate().all(|(i, e)| e.0 == i as u64 + 1));
         // The order check still holds for a room whose rows have moved.
         assert!(block_on(s.append(event("a", 1)).wait()).is_err());
         block_on(s.append(event("a", 2)).wait()).unwrap();
-        assert_eq!(s.events("a", 0, 10).unwrap().len(), 2);
+        assert_eq!(block_on(s.events("a", 0, 10)).unwrap().len(), 2);
     }
 
     /// A file store in a fresh directory, removed on drop.
@@ -826,13 +843,13 @@ mod tests {
         let rec = room_r();
         {
             let s = SqliteStore::open(&db.path()).unwrap();
-            s.create_room(&rec).unwrap();
+            block_on(s.create_room(&rec)).unwrap();
             for n in 1..=6 {
                 block_on(s.append(click("r", n)).wait()).unwrap();
             }
             // Reading the unfinished rooms moves the journal's rows to `log` as one chunk;
             // they also stay in the journal until its head is pruned.
-            let saved = s.unfinished().unwrap();
+            let saved = block_on(s.unfinished()).unwrap();
             assert_eq!(saved[0].actions.len(), 6);
             // Then more appends, with and without an action, that the process dies holding
             // in the journal only.
@@ -842,7 +859,7 @@ mod tests {
             block_on(s.append(event("r", 10)).wait()).unwrap();
         }
         let s = SqliteStore::open(&db.path()).unwrap();
-        let saved = s.unfinished().unwrap();
+        let saved = block_on(s.unfinished()).unwrap();
         assert_eq!(saved.len(), 1);
         let room = &saved[0];
         assert_eq!(room.appends, 10);
@@ -852,7 +869,7 @@ mod tests {
         let seqs: Vec<u64> = room.events.iter().map(|e| e.0).collect();
         assert_eq!(seqs, (1..=10).collect::<Vec<_>>());
         assert_eq!(
-            s.events("r", 8, 10).unwrap(),
+            block_on(s.events("r", 8, 10)).unwrap(),
             vec![(9, "{\"seq\":9}".into()), (10, "{\"seq\":10}".into())]
         );
         // The order check holds after the restart too.
@@ -880,7 +897,7 @@ mod tests {
         }
         let s = SqliteStore::open(&db.path()).unwrap();
         block_on(s.append(click("r", 3)).wait()).unwrap();
-        let saved = s.unfinished().unwrap();
+        let saved = block_on(s.unfinished()).unwrap();
         assert_eq!(saved[0].appends, 3);
         assert_eq!(saved[0].actions.len(), 3);
         assert_eq!(saved[0].actions[1].action, "end");
@@ -896,9 +913,7 @@ mod tests {
             for seq in 1..=300 {
                 block_on(s.append(event("r", seq)).wait()).unwrap();
                 // What another process reading the files (a restart after a kill) would see.
-                let id = s
-                    .call(|c, _| super::super::schema::store_id(c))
-                    .unwrap();
+                let id = block_on(s.call(|c, _| store_id(c))).unwrap();
                 if seq % 100 == 0 {
                     let replay = commit_log::replay(&commit_log::prefix_of(&path), id).unwrap();
                     let ns: Vec<u64> = replay.rows.iter().map(|(_, r)| r.n).collect();
@@ -920,13 +935,13 @@ mod tests {
     /// turn for ever, printing `room n` once each commit has resolved, until it is killed.
     fn kill_child(path: &str) -> ! {
         let s = SqliteStore::open(path).unwrap();
-        let saved = s.unfinished().unwrap();
+        let saved = block_on(s.unfinished()).unwrap();
         let mut next = vec![1u64; KILL_ROOMS as usize];
         for r in 0..KILL_ROOMS {
             let id = format!("k{r}");
             match saved.iter().find(|x| x.record.id == id) {
                 Some(x) => next[r as usize] = x.appends + 1,
-                None => s.create_room(&RoomRecord { id, ..room_r() }).unwrap(),
+                None => block_on(s.create_room(&RoomRecord { id, ..room_r() })).unwrap(),
             }
         }
         let pad = "x".repeat(KILL_EVENT);
@@ -1004,7 +1019,7 @@ mod tests {
             child.wait().unwrap();
         }
         let s = SqliteStore::open(&db.path()).unwrap();
-        let saved = s.unfinished().unwrap();
+        let saved = block_on(s.unfinished()).unwrap();
         assert_eq!(saved.len(), KILL_ROOMS as usize);
         for room in &saved {
             let r: usize = room.record.id[1..].parse().unwrap();
