@@ -94,8 +94,7 @@ async fn main() -> anyhow::Result<()> {
         measure: Duration::from_secs(args.seconds),
     };
     let started = Instant::now();
-    let mut outcome =
-        room::run(&plan, proc_before.is_some().then_some(args.pid).flatten()).await?;
+    let mut outcome = room::run(&plan, proc_before.is_some().then_some(args.pid).flatten()).await?;
     let worst_second = measure::worst_window_p99(&mut outcome.by_second);
     let worst_second_late = measure::worst_window_p99(&mut outcome.late_by_second);
     let stats = Stats::from(&outcome.latencies, &outcome.late);

@@ -33,7 +33,6 @@ pub use server::{run, serve, serve_with, Config, MAX_CONNECTIONS};
 pub use session::{HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
 pub use store::{
     ActionRecord, Append, Commit, Durability, PlayerRecord, PostgresStore, RoomRecord, SavedRoom,
-    SqliteStore,
-    Store, StoreError,
+    SqliteStore, Store, StoreError,
 };
 pub use text::{MAX_CHAT, MAX_NAME};

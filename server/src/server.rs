@@ -88,8 +88,7 @@ pub async fn serve(
 ) -> anyhow::Result<()> {
     let db = config.db.clone();
     let sync = config.sync;
-    let store =
-        tokio::task::spawn_blocking(move || crate::store::open_with(&db, sync)).await??;
+    let store = tokio::task::spawn_blocking(move || crate::store::open_with(&db, sync)).await??;
     let directory: Arc<dyn Directory> = Arc::new(LocalDirectory::new(config.max_rooms));
     serve_with(listener, config, store, directory, shutdown).await
 }

@@ -198,17 +198,13 @@ async fn a_room_takes_spectators_up_to_the_servers_bound_and_refuses_more_with_f
         watchers.push(w);
     }
     let mut third = server.player("w3").await;
-    let e = third
-        .refused(json!({"t": "spectate", "room": room}))
-        .await;
+    let e = third.refused(json!({"t": "spectate", "room": room})).await;
     assert_eq!(e["code"], "full");
     // A watcher who leaves makes room for another.
     let left = watchers[0]
         .request(json!({"t": "leave", "room": room}))
         .await;
     assert_eq!(left["t"], "left", "{left}");
-    let snap = third
-        .request(json!({"t": "spectate", "room": room}))
-        .await;
+    let snap = third.request(json!({"t": "spectate", "room": room})).await;
     assert_eq!(snap["t"], "snapshot", "{snap}");
 }

@@ -64,7 +64,11 @@ impl Archiver {
         let mut last_checkpoint = Instant::now();
         let mut written = false;
         'run: loop {
-            let wait = if self.journal.due() { Duration::ZERO } else { TICK };
+            let wait = if self.journal.due() {
+                Duration::ZERO
+            } else {
+                TICK
+            };
             match self.work.recv_timeout(wait) {
                 Ok(w) => written |= self.take(w),
                 Err(RecvTimeoutError::Timeout) => {}

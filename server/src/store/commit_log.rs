@@ -361,7 +361,7 @@ mod tests {
             id: n as i64,
             n,
             seq: n * 2,
-            action: (n % 2 == 0).then(|| format!("N {n} click C1R")),
+            action: n.is_multiple_of(2).then(|| format!("N {n} click C1R")),
             events: format!("{{\"n\":{n}}}\n{{\"m\":{n}}}"),
         }
     }

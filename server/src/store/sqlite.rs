@@ -179,7 +179,13 @@ fn refile(conn: &mut Connection, prefix: &std::path::Path, id: u64) -> Result<u6
                                   WHERE room = ?1 ORDER BY n DESC LIMIT 1), 0)",
         )?;
         for (room, r) in &replay.rows {
-            stmt.execute(params![&**room, r.n as i64, r.seq as i64, r.action, r.events])?;
+            stmt.execute(params![
+                &**room,
+                r.n as i64,
+                r.seq as i64,
+                r.action,
+                r.events
+            ])?;
         }
     }
     tx.commit()?;
@@ -624,8 +630,8 @@ fn read_unfinished(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::commit_log;
+    use super::*;
 
     #[test]
     fn events_come_back_in_order_after_since() {
@@ -780,8 +786,9 @@ mod tests {
         // The archiver moves rows at its own pace, off the commit path: wait for it.
         let moved = || {
             block_on(s.call(move |c, j| {
-                let a: i64 =
-                    c.query_row("SELECT COUNT(*) FROM log WHERE room = 'a'", [], |r| r.get(0))?;
+                let a: i64 = c.query_row("SELECT COUNT(*) FROM log WHERE room = 'a'", [], |r| {
+                    r.get(0)
+                })?;
                 Ok(a == 1 && (j.held() as i64) < journal::pin("b") + 4_000)
             }))
             .unwrap()
@@ -914,7 +921,7 @@ mod tests {
                 block_on(s.append(event("r", seq)).wait()).unwrap();
                 // What another process reading the files (a restart after a kill) would see.
                 let id = block_on(s.call(|c, _| store_id(c))).unwrap();
-                if seq % 100 == 0 {
+                if seq.is_multiple_of(100) {
                     let replay = commit_log::replay(&commit_log::prefix_of(&path), id).unwrap();
                     let ns: Vec<u64> = replay.rows.iter().map(|(_, r)| r.n).collect();
                     assert_eq!(ns, (1..=seq).collect::<Vec<_>>(), "{durability:?}");
@@ -1023,11 +1030,26 @@ mod tests {
         assert_eq!(saved.len(), KILL_ROOMS as usize);
         for room in &saved {
             let r: usize = room.record.id[1..].parse().unwrap();
-            assert!(room.appends >= acked[r], "{}: {} < {}", room.record.id, room.appends, acked[r]);
+            assert!(
+                room.appends >= acked[r],
+                "{}: {} < {}",
+                room.record.id,
+                room.appends,
+                acked[r]
+            );
             let seqs: Vec<u64> = room.events.iter().map(|e| e.0).collect();
-            assert_eq!(seqs, (1..=room.appends).collect::<Vec<_>>(), "{}", room.record.id);
+            assert_eq!(
+                seqs,
+                (1..=room.appends).collect::<Vec<_>>(),
+                "{}",
+                room.record.id
+            );
             assert_eq!(room.actions.len() as u64, room.appends);
-            assert!(room.actions.iter().enumerate().all(|(i, a)| a.at == i as u64 + 1));
+            assert!(room
+                .actions
+                .iter()
+                .enumerate()
+                .all(|(i, a)| a.at == i as u64 + 1));
             // The room carries on where it stopped.
             let n = room.appends + 1;
             let append = Append {
@@ -1036,6 +1058,9 @@ mod tests {
             };
             block_on(s.append(append).wait()).unwrap();
         }
-        assert!(acked.iter().all(|&n| n > 100), "the child appended too little");
+        assert!(
+            acked.iter().all(|&n| n > 100),
+            "the child appended too little"
+        );
     }
 }
