@@ -38,11 +38,12 @@ pub use options::{RoomOptions, DEFAULT_SEAT_HOLD, MIN_TURN_CLOCK};
 /// long before this).
 pub const ROOM_QUEUE: usize = 256;
 /// Most spectators in one room by default (`Config::max_spectators`, `--max-spectators`);
-/// more are refused with `full`. A spectator costs the server about what any connection
-/// does (~11 KB, BENCHMARKS.md), and an event to 5,000 of them is one serialization and
-/// 5,000 shared sends, p99 under 50 ms on one core; the bound is the process's connection
-/// limit (`MAX_CONNECTIONS`, 10,000) less room for the players.
-pub const MAX_SPECTATORS: usize = 8_000;
+/// more are refused with `full`. A spectator costs the server what any idle connection does
+/// (~10.5 KB) and an event to all of them is one serialization and one shared send each;
+/// 5,000 is the point measured (BENCHMARKS.md: one room watched by 5,000 at 5 clicks/s on one
+/// core), half the process's connections (`MAX_CONNECTIONS`), so one popular room cannot
+/// take them all.
+pub const MAX_SPECTATORS: usize = 5_000;
 /// Most events a `resume` replays (and at most 3/4 of the send queue); a client further
 /// behind gets a snapshot.
 pub const MAX_RESUME: usize = 2_000;

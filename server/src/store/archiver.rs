@@ -7,7 +7,7 @@
 //! every commit that resolved before it was asked.
 //!
 //! Nothing here holds a commit: a slow transaction, a checkpoint's fsync or a WAL reset only
-//! delay the archiver's own queue (bounded by [`super::sqlite::ARCHIVE_QUEUE`]). It shares no
+//! delay the archiver's own queue (bounded: the writer's `ARCHIVE_QUEUE`). It shares no
 //! lock with the writer but the queue's, and it runs at the server's own priority (a lower
 //! one would let any other process hold up a lock the server needs, the allocator's first):
 //! its CPU work comes in slices of a millisecond or two, and it yields the core after each.
