@@ -931,6 +931,16 @@ mod tests {
         }
     }
 
+    /// A child process, `SIGKILL`ed and reaped when dropped.
+    struct KillOnDrop(std::process::Child);
+
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
     /// Set in the child process of [`a_commit_that_resolved_survives_kill_9`]: the database
     /// it writes to.
     const KILL_CHILD_DB: &str = "ORION_STORE_KILL_CHILD_DB";
@@ -995,7 +1005,7 @@ mod tests {
         let mut acked = vec![0u64; KILL_ROOMS as usize];
         // Enough to fill and seal commit log segments (16 MB each) and have rows moved.
         for _round in 0..2 {
-            let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+            let child = std::process::Command::new(std::env::current_exe().unwrap())
                 .args([
                     "store::sqlite::tests::a_commit_that_resolved_survives_kill_9",
                     "--exact",
@@ -1007,7 +1017,9 @@ mod tests {
                 .stderr(std::process::Stdio::null())
                 .spawn()
                 .unwrap();
-            let out = std::io::BufReader::new(child.stdout.take().unwrap());
+            // Killed however this round ends, a failed assertion included.
+            let mut child = KillOnDrop(child);
+            let out = std::io::BufReader::new(child.0.stdout.take().unwrap());
             let mut seen = 0;
             for line in out.lines() {
                 let line = line.unwrap();
@@ -1022,8 +1034,7 @@ mod tests {
                     break;
                 }
             }
-            child.kill().unwrap();
-            child.wait().unwrap();
+            drop(child);
         }
         let s = SqliteStore::open(&db.path()).unwrap();
         let saved = block_on(s.unfinished()).unwrap();
