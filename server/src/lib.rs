@@ -5,6 +5,7 @@
 mod assets;
 mod clock;
 mod connection;
+mod export;
 mod http;
 mod lobby;
 mod metrics;
@@ -30,9 +31,9 @@ pub use outbox::MAX_OUT_FRAME;
 pub use retention::DEFAULT_RETAIN;
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MAX_SPECTATORS, MIN_TURN_CLOCK, WAITING_HOLD};
 pub use server::{run, serve, serve_with, Config, MAX_CONNECTIONS};
-pub use session::{HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
+pub use session::{GAMES_PAGE, HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
 pub use store::{
-    ActionRecord, Append, Commit, Durability, PlayerRecord, PostgresStore, RoomRecord, SavedRoom,
-    SqliteStore, Store, StoreError,
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, Durability, GamesQuery, PlayerRecord,
+    PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
 };
 pub use text::{MAX_CHAT, MAX_NAME};

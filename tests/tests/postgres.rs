@@ -249,6 +249,13 @@ fn an_unreachable_database_fails_the_start_with_a_clear_error() {
 }
 
 #[tokio::test]
+async fn the_archive_lists_a_players_games_and_is_pruned_with_its_rooms() {
+    let pg = Postgres::start();
+    let s = PostgresStore::connect(&pg.url()).expect("store");
+    orion_tests::the_archive_keeps_a_players_games(&s).await;
+}
+
+#[tokio::test]
 async fn a_killed_server_restarts_on_postgres_with_no_event_lost() {
     let pg = Postgres::start();
     orion_tests::a_killed_server_loses_no_event(&pg.url()).await;

@@ -7,9 +7,10 @@ use tokio_postgres::Client;
 
 /// The migrations, oldest first: `(version, SQL)`. A released one is never edited; a change
 /// of schema is a new entry at the end.
-pub(super) const MIGRATIONS: &[(i32, &str)] = &[(
-    1,
-    "
+pub(super) const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        "
     -- A room as created, its status, and when it ended (pruning goes by that). `ord` keeps
     -- the order rooms were made in, which a restart restores them in.
     CREATE TABLE rooms (
@@ -47,7 +48,26 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[(
     );
     CREATE INDEX players_seen ON players (seen_at);
     ",
-)];
+    ),
+    (
+        2,
+        "
+    -- Finished public games by the players who sat in them, one row per seat, for `games`.
+    CREATE TABLE archive (
+        room TEXT NOT NULL,
+        game TEXT NOT NULL,
+        ended_at BIGINT NOT NULL,
+        winner TEXT,
+        seat TEXT NOT NULL,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (room, seat)
+    );
+    CREATE INDEX archive_player ON archive (player, ended_at);
+    CREATE INDEX archive_name ON archive (name, ended_at);
+    ",
+    ),
+];
 
 /// Any number, the same on every node: the advisory lock migrations hold.
 const MIGRATION_LOCK: i64 = 0x6f72_696f_6e5f_7067;
