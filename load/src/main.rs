@@ -94,7 +94,9 @@ async fn main() -> anyhow::Result<()> {
         measure: Duration::from_secs(args.seconds),
     };
     let started = Instant::now();
-    let outcome = room::run(&plan, proc_before.is_some().then_some(args.pid).flatten()).await?;
+    let mut outcome = room::run(&plan, proc_before.is_some().then_some(args.pid).flatten()).await?;
+    let worst_second = measure::worst_window_p99(&mut outcome.by_second);
+    let worst_second_late = measure::worst_window_p99(&mut outcome.late_by_second);
     let stats = Stats::from(&outcome.latencies, &outcome.late);
     let delivered = outcome.measured_clicks as f64 / plan.measure.as_secs_f64();
     let cpu = match (&outcome.proc_start, &outcome.proc_end) {
@@ -115,6 +117,8 @@ async fn main() -> anyhow::Result<()> {
             "clicks": outcome.measured_clicks, "errors": outcome.errors, "games_finished": outcome.finished,
             "p50_ms": stats.p50, "p99_ms": stats.p99, "max_ms": stats.max,
             "p99_from_schedule_ms": stats.p99_late,
+            "p99_worst_second_ms": worst_second,
+            "p99_from_schedule_worst_second_ms": worst_second_late,
             "server_cpu_percent": cpu, "server_rss_kb": rss, "host_steal_percent": steal,
             "wall_seconds": started.elapsed().as_secs_f64().round(),
         })

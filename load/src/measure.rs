@@ -28,6 +28,21 @@ impl Stats {
     }
 }
 
+/// The worst p99 of any one window: `samples` are `(window, microseconds)`, in any order
+/// (sorted here). A stall of a few tens of ms every few seconds hides in a whole run's p99
+/// but is the p99 of the second it falls in. `None` without samples.
+pub fn worst_window_p99(samples: &mut [(u32, u64)]) -> Option<f64> {
+    samples.sort_unstable();
+    let mut worst: Option<u64> = None;
+    for window in samples.chunk_by(|a, b| a.0 == b.0) {
+        // Nearest rank: the smallest value with at least 99 % of the window at or below it.
+        let rank = (window.len() * 99).div_ceil(100).max(1);
+        let p99 = window[rank - 1].1;
+        worst = Some(worst.map_or(p99, |w| w.max(p99)));
+    }
+    worst.map(|us| (us as f64 / 1000.0 * 100.0).round() / 100.0)
+}
+
 /// A reading of a process from `/proc`.
 #[derive(Clone, Debug)]
 pub struct Proc {
@@ -109,6 +124,21 @@ impl Proc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_worst_window_is_the_one_with_the_stall() {
+        // Three seconds of 1 ms clicks, one of which holds a 45 ms stall for 2 % of its
+        // clicks: the whole run's p99 is 1 ms, the worst second's is 45 ms.
+        let mut samples: Vec<(u32, u64)> = (0..300).map(|i| (i / 100, 1_000)).collect();
+        for s in samples.iter_mut().skip(100).take(2) {
+            s.1 = 45_000;
+        }
+        let mut all: Vec<u64> = samples.iter().map(|s| s.1).collect();
+        all.sort_unstable();
+        assert_eq!(all[all.len() * 99 / 100 - 1], 1_000);
+        assert_eq!(worst_window_p99(&mut samples), Some(45.0));
+        assert_eq!(worst_window_p99(&mut []), None);
+    }
 
     #[test]
     fn steal_is_read_from_the_cpu_line() {

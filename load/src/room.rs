@@ -50,6 +50,11 @@ pub struct Outcome {
     pub latencies: Histogram<u64>,
     /// Scheduled-time-to-all-members latency, microseconds.
     pub late: Histogram<u64>,
+    /// Each measured click's second of the run (from the start of measuring, by its send)
+    /// and latency, microseconds: for the worst second's p99.
+    pub by_second: Vec<(u32, u64)>,
+    /// The same, from the scheduled time.
+    pub late_by_second: Vec<(u32, u64)>,
     /// Clicks delivered to every member inside the measured window.
     pub measured_clicks: u64,
     /// Error replies received.
@@ -244,6 +249,8 @@ struct InFlight {
 struct Tally {
     latencies: Histogram<u64>,
     late: Histogram<u64>,
+    by_second: Vec<(u32, u64)>,
+    late_by_second: Vec<(u32, u64)>,
     clicks: u64,
     errors: u64,
     finished: u64,
@@ -259,6 +266,8 @@ async fn drive(
     let mut tally = Tally {
         latencies: histogram(),
         late: histogram(),
+        by_second: Vec::new(),
+        late_by_second: Vec::new(),
         clicks: 0,
         errors: 0,
         finished: 0,
@@ -340,8 +349,12 @@ async fn drive(
                                 if f.seen.iter().all(|s| *s) {
                                     if f.sent >= measure_from {
                                         let us = |d: Duration| d.as_micros().clamp(1, 60_000_000) as u64;
-                                        let _ = tally.latencies.record(us(arrived - f.sent));
-                                        let _ = tally.late.record(us(arrived.saturating_duration_since(f.scheduled)));
+                                        let (sent, late) = (us(arrived - f.sent), us(arrived.saturating_duration_since(f.scheduled)));
+                                        let _ = tally.latencies.record(sent);
+                                        let _ = tally.late.record(late);
+                                        let second = (f.sent - measure_from).as_secs() as u32;
+                                        tally.by_second.push((second, sent));
+                                        tally.late_by_second.push((second, late));
                                         tally.clicks += 1;
                                     }
                                     in_flight = None;
@@ -405,6 +418,8 @@ pub async fn run(plan: &Plan, pid: Option<u32>) -> anyhow::Result<Outcome> {
     let mut outcome = Outcome {
         latencies: histogram(),
         late: histogram(),
+        by_second: Vec::new(),
+        late_by_second: Vec::new(),
         measured_clicks: 0,
         errors: 0,
         finished: 0,
@@ -419,6 +434,8 @@ pub async fn run(plan: &Plan, pid: Option<u32>) -> anyhow::Result<Outcome> {
         let tally = t.await?;
         outcome.latencies.add(&tally.latencies)?;
         outcome.late.add(&tally.late)?;
+        outcome.by_second.extend(tally.by_second);
+        outcome.late_by_second.extend(tally.late_by_second);
         outcome.measured_clicks += tally.clicks;
         outcome.errors += tally.errors;
         outcome.finished += tally.finished;

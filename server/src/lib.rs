@@ -31,11 +31,11 @@ pub use lobby::{Directory, LocalDirectory};
 pub use lobby::{LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS, MAX_ROOMS, MAX_SEATS_PER_PLAYER};
 pub use outbox::MAX_OUT_FRAME;
 pub use retention::DEFAULT_RETAIN;
-pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MIN_TURN_CLOCK, WAITING_HOLD};
+pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MAX_SPECTATORS, MIN_TURN_CLOCK, WAITING_HOLD};
 pub use server::{run, serve, serve_with, Config, MAX_CONNECTIONS};
 pub use session::{GAMES_PAGE, HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
 pub use store::{
-    ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, GamesQuery, PlayerRecord,
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, Durability, GamesQuery, PlayerRecord,
     PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
 };
 pub use text::{MAX_CHAT, MAX_NAME};

@@ -24,9 +24,27 @@ struct Args {
     /// bots) need none.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allow_origin: Vec<String>,
+    /// When a commit counts as stored, before its events are sent (SQLite store):
+    /// `normal`, once written to the operating system (survives the server being killed; a
+    /// power cut may lose the last seconds); `full`, once on the disk (an fdatasync per group
+    /// commit; survives a power cut).
+    #[arg(long, value_enum, default_value_t = SyncMode::Normal)]
+    sync: SyncMode,
+    /// Most spectators one room takes; more are refused with `full`.
+    #[arg(long, default_value_t = orion_server::MAX_SPECTATORS)]
+    max_spectators: usize,
     /// Log level or filter (`info`, `debug`, `orion_server=trace`).
     #[arg(long, default_value = "info")]
     log: String,
+}
+
+/// `--sync`: how durable a commit is when its events go out.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum SyncMode {
+    /// Written to the operating system.
+    Normal,
+    /// On the disk.
+    Full,
 }
 
 #[tokio::main]
@@ -43,6 +61,11 @@ async fn main() -> anyhow::Result<()> {
         db: args.store,
         retain: (args.retain_days > 0).then(|| args.retain_days.saturating_mul(24 * 3_600_000)),
         allowed_origins: args.allow_origin,
+        sync: match args.sync {
+            SyncMode::Normal => orion_server::Durability::Normal,
+            SyncMode::Full => orion_server::Durability::Full,
+        },
+        max_spectators: args.max_spectators,
         ..Default::default()
     };
     orion_server::serve(listener, config, shutdown_signal()).await

@@ -50,6 +50,10 @@ pub struct Config {
     /// Origins, besides the server's own, whose pages may open a WebSocket
     /// (`--allow-origin`, e.g. `https://orion.example`).
     pub allowed_origins: Vec<String>,
+    /// How durable a SQLite commit is when the room sends its events (`--sync`).
+    pub sync: crate::store::Durability,
+    /// Most spectators in one room (`--max-spectators`, `room::MAX_SPECTATORS`).
+    pub max_spectators: usize,
 }
 
 impl Default for Config {
@@ -64,6 +68,8 @@ impl Default for Config {
             handshake_timeout: http::HANDSHAKE_TIMEOUT,
             hello_timeout: connection::HELLO_TIMEOUT,
             allowed_origins: Vec::new(),
+            sync: crate::store::Durability::default(),
+            max_spectators: crate::room::MAX_SPECTATORS,
         }
     }
 }
@@ -81,7 +87,8 @@ pub async fn serve(
     shutdown: impl Future,
 ) -> anyhow::Result<()> {
     let db = config.db.clone();
-    let store = tokio::task::spawn_blocking(move || crate::store::open(&db)).await??;
+    let sync = config.sync;
+    let store = tokio::task::spawn_blocking(move || crate::store::open_with(&db, sync)).await??;
     let directory: Arc<dyn Directory> = Arc::new(LocalDirectory::new(config.max_rooms));
     serve_with(listener, config, store, directory, shutdown).await
 }
@@ -109,6 +116,7 @@ pub async fn serve_with(
         send_queue: config.send_queue.max(1),
         handshake_timeout: config.handshake_timeout,
         hello_timeout: config.hello_timeout,
+        max_spectators: config.max_spectators.max(1),
         allowed_origins: config
             .allowed_origins
             .iter()

@@ -33,6 +33,8 @@ pub struct Shared {
     pub handshake_timeout: Duration,
     /// How long an upgraded connection has to say `hello`.
     pub hello_timeout: Duration,
+    /// Most spectators in one room.
+    pub max_spectators: usize,
     /// Foreign origins allowed to open a WebSocket, normalised (`http::normalise_origin`).
     pub allowed_origins: Vec<String>,
     /// Held by every task through this struct: when the last `Shared` is dropped the

@@ -184,3 +184,27 @@ async fn a_flood_is_rate_limited_then_closed_with_1008() {
     assert_eq!(e["code"], "rate_limited");
     assert_eq!(c.expect_close().await, Some(1008));
 }
+
+#[tokio::test]
+async fn a_room_takes_spectators_up_to_the_servers_bound_and_refuses_more_with_full() {
+    let server = TestServer::start_tuned(|c| c.max_spectators = 2);
+    let mut players = vec![server.player("s").await, server.player("n").await];
+    let room = start_room(&mut players, "hydra-2", json!({})).await;
+    let mut watchers = Vec::new();
+    for name in ["w1", "w2"] {
+        let mut w = server.player(name).await;
+        let snap = w.request(json!({"t": "spectate", "room": room})).await;
+        assert_eq!(snap["t"], "snapshot", "{snap}");
+        watchers.push(w);
+    }
+    let mut third = server.player("w3").await;
+    let e = third.refused(json!({"t": "spectate", "room": room})).await;
+    assert_eq!(e["code"], "full");
+    // A watcher who leaves makes room for another.
+    let left = watchers[0]
+        .request(json!({"t": "leave", "room": room}))
+        .await;
+    assert_eq!(left["t"], "left", "{left}");
+    let snap = third.request(json!({"t": "spectate", "room": room})).await;
+    assert_eq!(snap["t"], "snapshot", "{snap}");
+}

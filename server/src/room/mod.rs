@@ -40,8 +40,13 @@ pub use options::{RoomOptions, DEFAULT_SEAT_HOLD, MIN_TURN_CLOCK};
 /// Commands queued for one room before senders wait (a flooder is bounded by its rate limit
 /// long before this).
 pub const ROOM_QUEUE: usize = 256;
-/// Most spectators in one room; more are refused with `full`.
-pub const MAX_SPECTATORS: usize = 1_000;
+/// Most spectators in one room by default (`Config::max_spectators`, `--max-spectators`);
+/// more are refused with `full`. A spectator costs the server what any idle connection does
+/// (~10.5 KB) and an event to all of them is one serialization and one shared send each;
+/// 5,000 is the point measured (BENCHMARKS.md: one room watched by 5,000 at 5 clicks/s on one
+/// core), half the process's connections (`MAX_CONNECTIONS`), so one popular room cannot
+/// take them all.
+pub const MAX_SPECTATORS: usize = 5_000;
 /// Most events a `resume` replays (and at most 3/4 of the send queue); a client further
 /// behind gets a snapshot.
 pub const MAX_RESUME: usize = 2_000;
@@ -90,7 +95,7 @@ struct Room {
     /// Watchers by connection id.
     spectators: HashMap<u64, Outbox>,
     /// Who has watched (by player id), so that a watcher whose connection dropped may
-    /// `resume`; bounded (cleared past twice [`MAX_SPECTATORS`]).
+    /// `resume`; bounded (cleared past twice the room's most spectators).
     watched_by: HashSet<PlayerId>,
     /// The last event's seq (0 before the first).
     seq: u64,

@@ -2,7 +2,7 @@
 //! the start once every seat is filled and ready.
 
 use super::lifecycle::seed_commitment;
-use super::{Occupant, MAX_RESUME, MAX_SPECTATORS, WAITING_HOLD};
+use super::{Occupant, MAX_RESUME, WAITING_HOLD};
 use super::{Room, Status};
 use crate::clock::Millis;
 use crate::outbox::Outbox;
@@ -150,7 +150,8 @@ impl Room {
         player: PlayerId,
         outbox: &Outbox,
     ) -> bool {
-        if self.spectators.len() >= MAX_SPECTATORS {
+        let most = self.shared.max_spectators;
+        if self.spectators.len() >= most {
             self.refuse(
                 re,
                 outbox,
@@ -159,7 +160,7 @@ impl Room {
             );
             return false;
         }
-        if self.watched_by.len() >= 2 * MAX_SPECTATORS {
+        if self.watched_by.len() >= 2 * most {
             // Forget old watchers rather than grow: they can still `spectate` again.
             self.watched_by.clear();
         }

@@ -13,12 +13,22 @@ pub enum StoreError {
     /// every append in it.
     #[error("store: {0}")]
     Postgres(Arc<tokio_postgres::Error>),
+    /// The commit log could not be written or read (shared: one failed group commit fails
+    /// every append in it).
+    #[error("store: commit log: {0}")]
+    Io(Arc<std::io::Error>),
     /// The writer thread has stopped (the server is shutting down).
     #[error("store: closed")]
     Closed,
     /// A stored row could not be read back.
     #[error("store: bad row: {0}")]
     Corrupt(String),
+}
+
+impl From<std::io::Error> for StoreError {
+    fn from(e: std::io::Error) -> StoreError {
+        StoreError::Io(Arc::new(e))
+    }
 }
 
 impl From<tokio_postgres::Error> for StoreError {

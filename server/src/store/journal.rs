@@ -1,20 +1,18 @@
-//! The journal: where every append lands first. Rows are keyed by one global id, so a group
-//! commit of a thousand rooms writes the few pages at the journal's end instead of one page
-//! per room (the cost that kept a durable server under 8,000 clicks/s, BENCHMARKS.md).
+//! The journal: every committed row not yet moved to `log`, kept in memory by room. Rows are
+//! made durable by the commit log (`commit_log.rs`), numbered by one global id as they are
+//! committed; this is the archiver's index of them.
 //!
 //! The `log` table, keyed by room, is where rows live for good. A room's rows move there
 //! together, as one row (a chunk), when it ends or, for a long game, when its oldest row is
-//! about [`PIN_ROWS`] behind the journal's end. Then the journal's head, behind every row
-//! still needed, is deleted a slice at a time, so it stays a few MB.
+//! about [`PIN_ROWS`] behind the journal's end: the archiver does that off the commit path, and
+//! a commit log segment may go once every row in it has moved ([`Journal::needed`]).
 //!
-//! The rows not yet moved are also kept here in memory, by room: a move or a read never looks
-//! in the journal table (reading rows back one by one cost more than writing them). That
-//! table is only read after a restart, when [`Journal::open`] moves every row in it to `log`
-//! first, so nothing depends on what was lost with the process.
+//! A read or a move never looks anywhere else for a room's newest rows. The `journal` table of
+//! earlier builds (which wrote every commit into SQLite) is only read on open, when
+//! [`Journal::open`] moves whatever it holds to `log`.
 
 use super::error::StoreError;
 use super::lines::{join_line, split_events};
-use super::record::Append;
 use rusqlite::{params, Connection};
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
@@ -24,16 +22,8 @@ use std::sync::Arc;
 /// its rows move to `log`: at least this and up to half as much again, depending on the room
 /// (see [`pin`]); a few seconds of a busy server, and a few MB of rows held in memory.
 pub const PIN_ROWS: i64 = 8_192;
-/// Rows moved to `log` between two group commits, at least (one room's rows go together, so
-/// one move may be longer): a fraction of a millisecond of work.
-const MOVE_BUDGET: usize = 64;
-/// Rows deleted from the journal's head between two group commits, at least (about 1 µs
-/// each).
-const PRUNE_BUDGET: i64 = 512;
-/// Dead rows at the journal's head worth a delete.
-const PRUNE_AT: i64 = 256;
 
-/// The journal's table; `log` is in the store's schema.
+/// The table earlier builds appended every commit to; `log` is in the store's schema.
 pub const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS journal (
     id INTEGER PRIMARY KEY,
@@ -46,18 +36,39 @@ CREATE TABLE IF NOT EXISTS journal (
 ";
 
 /// A journal row not yet moved to `log`, as written.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Row {
-    /// Its journal id.
-    id: i64,
+    /// Its id: rows are numbered from 1 in commit order, over all rooms.
+    pub id: i64,
     /// Its room's append number.
-    n: u64,
+    pub n: u64,
     /// The seq of its last event (the room's seq, if it has none).
-    seq: u64,
+    pub seq: u64,
     /// The action, as `SEAT AT ACTION`.
-    action: Option<String>,
+    pub action: Option<String>,
     /// The events, as JSON lines.
-    events: String,
+    pub events: String,
+}
+
+impl Row {
+    /// The row `a` is stored as, numbered `id`.
+    pub fn of(a: &super::record::Append, id: i64) -> Row {
+        let action = a
+            .action
+            .as_ref()
+            .map(|r| format!("{} {} {}", r.seat, r.at, r.action));
+        let mut events = String::with_capacity(a.events.iter().map(|e| e.1.len() + 1).sum());
+        for (_, ev) in &a.events {
+            join_line(&mut events, ev);
+        }
+        Row {
+            id,
+            n: a.n,
+            seq: a.seq,
+            action,
+            events,
+        }
+    }
 }
 
 /// One room's rows in the journal.
@@ -65,8 +76,6 @@ pub struct Row {
 struct Rows {
     /// Rows not yet moved, in append order.
     rows: Vec<Row>,
-    /// The room's last append number seen since start (`None` before its first).
-    last_n: Option<u64>,
 }
 
 /// Where each room's newest rows are, and what of the journal may go.
@@ -78,17 +87,15 @@ pub struct Journal {
     oldest: BTreeSet<(i64, Arc<str>)>,
     /// `(first id + pin, room)` of every room with rows: the order rooms move in.
     due: BTreeSet<(i64, Arc<str>)>,
-    /// Highest id written.
+    /// Highest id committed.
     head: i64,
-    /// Every id below this has been deleted.
-    pruned: i64,
     /// Rows moved to `log` since start.
     moved_rows: u64,
-    /// Rows deleted from the head since start.
-    pruned_rows: u64,
+    /// Rows held (committed, not yet moved).
+    held: usize,
 }
 
-/// Appends written in a transaction not yet committed.
+/// Committed rows, in commit order, with their rooms.
 pub type Pending = Vec<(Arc<str>, Row)>;
 
 /// What [`Journal::upkeep`] did in a transaction not yet committed.
@@ -98,8 +105,6 @@ pub struct Upkeep {
     moved: Vec<Arc<str>>,
     /// How many rows they had.
     moved_rows: usize,
-    /// The journal's rows below this were deleted.
-    pruned: Option<i64>,
 }
 
 /// How far behind the end `room`'s oldest row may fall: [`PIN_ROWS`] and up to half as much
@@ -129,57 +134,7 @@ impl Journal {
         Ok(Journal::default())
     }
 
-    /// Records that `room`'s last stored append is `n` (read back after a restart), so the
-    /// order check holds for it too.
-    pub fn resume(&mut self, room: &str, n: u64) {
-        self.rooms.entry(Arc::from(room)).or_default().last_n = Some(n);
-    }
-
-    /// Refuses an append out of its room's order (a second append with the same number);
-    /// `batch` holds the last number of each room accepted earlier in the same commit.
-    pub fn check(&self, a: &Append, batch: &mut HashMap<Arc<str>, u64>) -> Result<(), StoreError> {
-        let last = batch
-            .get(&a.room)
-            .copied()
-            .or_else(|| self.rooms.get(&a.room).and_then(|r| r.last_n));
-        match last {
-            Some(last) if a.n != last + 1 => Err(StoreError::Corrupt(format!(
-                "room {} append {} after {last}",
-                a.room, a.n
-            ))),
-            _ => {
-                batch.insert(a.room.clone(), a.n);
-                Ok(())
-            }
-        }
-    }
-
-    /// Writes one append in `tx`; it counts once [`Journal::committed`] is told.
-    pub fn write(tx: &Connection, a: &Append, pending: &mut Pending) -> Result<(), StoreError> {
-        let action = a
-            .action
-            .as_ref()
-            .map(|r| format!("{} {} {}", r.seat, r.at, r.action));
-        let mut events = String::with_capacity(a.events.iter().map(|e| e.1.len() + 1).sum());
-        for (_, ev) in &a.events {
-            join_line(&mut events, ev);
-        }
-        let mut stmt = tx.prepare_cached(
-            "INSERT INTO journal (room, n, seq, action, events) VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?;
-        stmt.execute(params![&*a.room, a.n as i64, a.seq as i64, action, events])?;
-        let row = Row {
-            id: tx.last_insert_rowid(),
-            n: a.n,
-            seq: a.seq,
-            action,
-            events,
-        };
-        pending.push((a.room.clone(), row));
-        Ok(())
-    }
-
-    /// Records appends whose transaction has committed.
+    /// Records rows the commit log has made durable, in commit order.
     pub fn committed(&mut self, pending: Pending) {
         for (room, row) in pending {
             let rows = self.rooms.entry(room.clone()).or_default();
@@ -187,10 +142,28 @@ impl Journal {
                 self.oldest.insert((row.id, room.clone()));
                 self.due.insert((row.id + pin(&room), room));
             }
-            rows.last_n = Some(row.n);
             self.head = self.head.max(row.id);
+            self.held += 1;
             rows.rows.push(row);
         }
+    }
+
+    /// The lowest row id not yet moved to `log` (one past the head if none): every row below
+    /// it is in `log`.
+    pub fn needed(&self) -> i64 {
+        self.oldest
+            .first()
+            .map_or(self.head + 1, |(first, _)| *first)
+    }
+
+    /// Rows committed and not yet moved.
+    pub fn held(&self) -> usize {
+        self.held
+    }
+
+    /// Whether some room's rows are due to move.
+    pub fn due(&self) -> bool {
+        self.due.first().is_some_and(|(at, _)| *at <= self.head)
     }
 
     /// Moves `room`'s journal rows to `log`; the room stays known (for order checks).
@@ -246,6 +219,7 @@ impl Journal {
                 self.oldest.remove(&(first.id, room.clone()));
                 self.due.remove(&(first.id + pin(room), room.clone()));
             }
+            self.held -= rows.rows.len();
             rows.rows = Vec::new();
         }
     }
@@ -253,7 +227,9 @@ impl Journal {
     /// Moves `room`'s rows to `log` and forgets it: the room has ended.
     pub fn archive(&mut self, conn: &mut Connection, room: &str) -> Result<(), StoreError> {
         self.flush(conn, room)?;
-        self.rooms.remove(room);
+        if self.rooms.get(room).is_some_and(|r| r.rows.is_empty()) {
+            self.rooms.remove(room);
+        }
         Ok(())
     }
 
@@ -266,15 +242,11 @@ impl Journal {
         Ok(())
     }
 
-    /// Inside the transaction of a group commit of `appended` rows: moves the rooms that are
-    /// due, soonest first, then deletes a slice of the head nobody needs. Both ride on the
-    /// commit rather than taking one of their own, and each is kept to a few times the
-    /// commit's own rows, as the rooms in it wait for them too: rooms that fall due together
-    /// move over several commits, and the journal runs a little longer meanwhile. What was
+    /// Inside a transaction of the archiver's: moves the rooms that are due, soonest first,
+    /// about `budget` rows (one room's rows go together, so one move may be longer). What was
     /// done counts once [`Journal::upkept`] is told, after the commit.
-    pub fn upkeep(&self, conn: &Connection, appended: usize) -> Result<Upkeep, StoreError> {
+    pub fn upkeep(&self, conn: &Connection, budget: usize) -> Result<Upkeep, StoreError> {
         let mut upkeep = Upkeep::default();
-        let budget = MOVE_BUDGET.max(2 * appended);
         for (at, room) in &self.due {
             if *at > self.head || upkeep.moved_rows >= budget {
                 break;
@@ -282,38 +254,20 @@ impl Journal {
             upkeep.moved_rows += self.copy(conn, room)?;
             upkeep.moved.push(room.clone());
         }
-        let needed = self
-            .oldest
-            .iter()
-            .find(|(_, room)| !upkeep.moved.contains(room))
-            .map_or(self.head + 1, |(first, _)| *first);
-        if needed - self.pruned >= PRUNE_AT {
-            // The newest row always stays: SQLite numbers a new row one past the highest
-            // left, and ids must keep growing for `oldest` to mean what it says.
-            let budget = PRUNE_BUDGET.max(4 * appended as i64);
-            let below = needed.min(self.pruned + budget).min(self.head);
-            conn.execute("DELETE FROM journal WHERE id < ?1", [below])?;
-            upkeep.pruned = Some(below);
-        }
         Ok(upkeep)
     }
 
-    /// Applies an [`Upkeep`] whose transaction has committed. Before [`Journal::committed`]
-    /// for the same transaction: a room's new rows must not be taken for moved ones.
+    /// Applies an [`Upkeep`] whose transaction has committed.
     pub fn upkept(&mut self, upkeep: Upkeep) {
         for room in &upkeep.moved {
             self.moved(room);
         }
         self.moved_rows += upkeep.moved_rows as u64;
-        if let Some(below) = upkeep.pruned {
-            self.pruned_rows += (below - self.pruned) as u64;
-            self.pruned = below;
-        }
     }
 
-    /// Rows moved to `log` and rows deleted from the journal's head since start.
-    pub fn totals(&self) -> (u64, u64) {
-        (self.moved_rows, self.pruned_rows)
+    /// Rows moved to `log` since start.
+    pub fn total_moved(&self) -> u64 {
+        self.moved_rows
     }
 
     /// `room`'s events still in the journal with `seq > since`, after those in `log`.
@@ -330,10 +284,10 @@ impl Journal {
     }
 }
 
-/// Adds `line` (which may hold several lines) to the lines in `text`.
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Append;
 
     fn append(room: &str, n: u64) -> Append {
         Append {
@@ -352,13 +306,14 @@ mod tests {
         conn.execute_batch(crate::store::schema::SCHEMA).unwrap();
         conn.execute_batch(SCHEMA).unwrap();
         let mut journal = Journal::open(&mut conn).unwrap();
+        let mut id = 0;
         for n in 1..=rows {
-            let tx = conn.transaction().unwrap();
             let mut pending = Pending::new();
             for r in 0..rooms {
-                Journal::write(&tx, &append(&format!("room-{r}"), n), &mut pending).unwrap();
+                id += 1;
+                let room = format!("room-{r}");
+                pending.push((Arc::from(room.as_str()), Row::of(&append(&room, n), id)));
             }
-            tx.commit().unwrap();
             journal.committed(pending);
         }
         (conn, journal)
@@ -387,9 +342,12 @@ mod tests {
     }
 
     #[test]
-    fn one_commit_moves_only_its_share_of_the_rooms_that_are_due() {
+    fn one_upkeep_moves_about_its_budget_and_the_rest_follow() {
         // 400 rooms of 60 rows: 24,000 rows, so every room is past its pin.
         let (mut conn, mut journal) = journal_with(400, 60);
+        let first = journal.needed();
+        assert_eq!(first, 1);
+        assert_eq!(journal.held(), 24_000);
         let due = journal
             .due
             .iter()
@@ -397,16 +355,12 @@ mod tests {
             .count();
         assert!(due > 100, "{due} rooms due");
         let tx = conn.transaction().unwrap();
-        let upkeep = journal.upkeep(&tx, 8).unwrap();
+        let upkeep = journal.upkeep(&tx, 512).unwrap();
         tx.commit().unwrap();
-        // A commit of 8 rows moves at least MOVE_BUDGET rows, and no more than one room's
-        // rows past it; the rest wait for the next commits.
-        assert!(upkeep.moved_rows >= MOVE_BUDGET);
-        assert!(
-            upkeep.moved_rows < MOVE_BUDGET + 60,
-            "{} rows",
-            upkeep.moved_rows
-        );
+        // At least the budget, and no more than one room's rows past it; the rest wait for
+        // the next upkeep.
+        assert!(upkeep.moved_rows >= 512);
+        assert!(upkeep.moved_rows < 512 + 60, "{} rows", upkeep.moved_rows);
         let moved = upkeep.moved.clone();
         journal.upkept(upkeep);
         let stored: i64 = conn
@@ -418,10 +372,17 @@ mod tests {
             journal.events(room, 0, &mut out, usize::MAX);
             assert!(out.is_empty(), "{room} still holds its moved rows");
         }
-        // Commit after commit, every room that was due moves.
-        for _ in 0..200 {
+        // Room r's first row is r + 1: the lowest row still needed is the first of the
+        // lowest room that did not move.
+        let lowest = (0..400)
+            .find(|r| !moved.iter().any(|m| **m == *format!("room-{r}")))
+            .unwrap();
+        assert_eq!(journal.needed(), first + lowest as i64);
+        assert_eq!(journal.held(), 24_000 - 60 * moved.len());
+        // Upkeep after upkeep, every room that was due moves.
+        while journal.due() {
             let tx = conn.transaction().unwrap();
-            let upkeep = journal.upkeep(&tx, 8).unwrap();
+            let upkeep = journal.upkeep(&tx, 512).unwrap();
             tx.commit().unwrap();
             journal.upkept(upkeep);
         }

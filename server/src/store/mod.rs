@@ -4,19 +4,21 @@
 //! deterministic) and carries on from the last stored event. `Store` is a small trait so the
 //! log can move to another database without touching the rooms.
 //!
-//! One writer thread owns the SQLite connection. Appends from every room queue up while it
-//! commits and go into the next transaction together (group commit), so a commit's cost is
-//! shared by all the rooms that clicked meanwhile; each room awaits its own [`Commit`] before
-//! sending anything. A second thread on its own connection copies the WAL back into the
-//! database (a passive checkpoint, with its fsync) so commits never wait for that. Every
-//! [`WAL_RESET_AT`] frames the writer copies the last few frames itself between two batches,
-//! which lets the WAL start over: a short stall (one fsync) every ten seconds or so of a busy
-//! server instead of a long one per checkpoint (measurements in BENCHMARKS.md).
+//! On SQLite (the default), one writer thread makes commits durable: appends from every room
+//! queue up while it writes and go into the next group commit together, which is one
+//! `write()` of checksummed records to the commit log (`commit_log`), a file of our own beside
+//! the database; each room awaits its own [`Commit`] before sending anything. Nothing else is
+//! on that path: a second thread, the archiver (`archiver`), owns the SQLite connection and
+//! files the committed rows there, checkpoints, and deletes the commit log's segments once
+//! SQLite holds them, all at its own pace, in short slices. On start whatever the commit
+//! log holds is filed into SQLite first. Measurements in BENCHMARKS.md.
 
 mod accounts;
 mod accounts_pg;
 mod accounts_sqlite;
+mod archiver;
 mod commit;
+mod commit_log;
 mod error;
 mod journal;
 mod lines;
@@ -30,6 +32,7 @@ use crate::clock::Millis;
 
 pub use accounts::{AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine};
 pub use commit::Commit;
+pub use commit_log::Durability;
 pub use error::StoreError;
 pub use postgres::PostgresStore;
 pub use record::{
@@ -39,13 +42,17 @@ pub use record::{
 pub use sqlite::SqliteStore;
 
 /// Opens the store `db` names: a PostgreSQL URL (`postgres://user@host:port/db`, also
-/// `postgresql://`), or else a SQLite file path or `:memory:`. It blocks while it connects
-/// or opens the file: call it off the runtime (`serve` uses `spawn_blocking`).
-pub fn open(db: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
+/// `postgresql://`), or else a SQLite file path or `:memory:`, with SQLite's commits as
+/// durable as `durability` says (PostgreSQL's are its own). It blocks while it connects or
+/// opens the file: call it off the runtime (`serve` uses `spawn_blocking`).
+pub fn open_with(
+    db: &str,
+    durability: Durability,
+) -> Result<std::sync::Arc<dyn Store>, StoreError> {
     if db.starts_with("postgres://") || db.starts_with("postgresql://") {
         Ok(std::sync::Arc::new(PostgresStore::connect(db)?))
     } else {
-        Ok(std::sync::Arc::new(SqliteStore::open(db)?))
+        Ok(std::sync::Arc::new(SqliteStore::open_with(db, durability)?))
     }
 }
 

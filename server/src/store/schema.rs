@@ -30,6 +30,12 @@ CREATE TABLE IF NOT EXISTS log (
     events TEXT NOT NULL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS log_room ON log (room, n);
+-- The store's own facts: `store_id`, a random number in every commit log segment's header,
+-- so a segment is never replayed into another database.
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
 -- Finished public games by the players who sat in them, one row per seat, for `games`.
 CREATE TABLE IF NOT EXISTS archive (
     room TEXT NOT NULL,
@@ -120,4 +126,17 @@ pub(super) fn upgrade_log(conn: &mut Connection, schema: &str) -> Result<(), Sto
     }
     tx.commit()?;
     Ok(())
+}
+
+/// The store's id (made on first use): every commit log segment names it.
+pub(super) fn store_id(conn: &Connection) -> Result<u64, StoreError> {
+    let fresh = rand::random::<u64>() >> 1;
+    conn.execute(
+        "INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', ?1)",
+        params![fresh as i64],
+    )?;
+    let id: i64 = conn.query_row("SELECT value FROM meta WHERE key = 'store_id'", [], |r| {
+        r.get(0)
+    })?;
+    Ok(id as u64)
 }

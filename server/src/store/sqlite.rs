@@ -1,103 +1,120 @@
-//! The store on SQLite: one writer thread with group commit, the journal, and a checkpointer
-//! thread (see the module `store` for the design).
+//! The store on SQLite: a writer thread that makes each group commit durable in the commit
+//! log (one `write()`), and an archiver thread that owns the SQLite connection and files the
+//! committed rows there off the commit path (see the module `store` for the design).
 
+use super::archiver::{Archiver, Call, Work};
 use super::commit::Commit;
+use super::commit_log::{self, CommitLog, Durability};
 use super::error::StoreError;
-use super::journal::{self, Journal, Pending, Upkeep};
+use super::journal::{self, Journal, Pending, Row};
 use super::lines::split_events;
 use super::record::{
     ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerRecord, RoomRecord,
     SavedRoom,
 };
-use super::schema::{upgrade_log, SCHEMA};
+use super::schema::{store_id, upgrade_log, SCHEMA};
 use super::{Store, PRUNE_BATCH};
 use crate::clock::Millis;
 use rusqlite::{params, Connection, OptionalExtension};
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::collections::{HashMap, VecDeque};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
-/// The store on SQLite (bundled), WAL mode, behind one writer thread.
+/// The store on SQLite (bundled), WAL mode, behind a commit log of its own.
 pub struct SqliteStore {
     /// The writer's queue (`None` once dropped, to stop the writer).
     jobs: Option<mpsc::Sender<Job>>,
-    /// The writer thread, joined on drop so the database is closed cleanly.
+    /// The writer thread, joined on drop.
     writer: Option<JoinHandle<()>>,
-    /// The checkpointer thread (file stores only) and its stop flag.
-    checkpointer: Option<(JoinHandle<()>, Arc<AtomicBool>)>,
+    /// The archiver thread, joined on drop so the database is closed cleanly.
+    archiver: Option<JoinHandle<()>>,
 }
 
-/// Work run on the writer thread, given its connection and journal.
-type Call = Box<dyn FnOnce(&mut Connection, &mut Journal) + Send>;
-
-/// Most appends committed in one transaction.
+/// Most appends committed in one group commit.
 const MAX_BATCH: usize = 1024;
-/// The checkpointer's pause between passes: short passes over few new frames finish between
-/// two commits often enough for the WAL to start over.
-const CHECKPOINT_PAUSE: Duration = Duration::from_millis(20);
-/// WAL frames past which the checkpointer asks the writer to copy the last few frames itself,
-/// between two batches, so the next commit starts the WAL over (a passive checkpoint under
-/// constant commits never sees the WAL still, so it could never reset it).
-const WAL_RESET_AT: u64 = 48_000;
-/// WAL frames past which the writer checkpoints on its own (if the checkpointer fell behind).
-const WAL_LIMIT: u64 = 192_000;
+/// Work items the writer may pass on before it waits for the archiver: the archiver may fall
+/// this far behind (a long checkpoint, a slow disk, a saturated core) before a commit waits
+/// for it. At 10,000 clicks/s that is seconds of work.
+pub const ARCHIVE_QUEUE: usize = 65_536;
+/// The most SQLite's WAL file keeps between checkpoints, in bytes.
+const WAL_SIZE_LIMIT: i64 = 64 << 20;
 
 /// What the writer thread is asked to do, in order.
 enum Job {
     /// Part of the next group commit.
     Append(Append, oneshot::Sender<Result<(), StoreError>>),
-    /// Anything else, run alone between group commits.
+    /// Anything else: passed on to the archiver between group commits.
     Run(Call),
+    /// Rooms restored with their last append numbers: the order check holds for them.
+    Resume(Vec<(Arc<str>, u64)>),
+    /// A room that has ended: the order check forgets it.
+    Forget(Arc<str>),
 }
 
 impl SqliteStore {
     /// Opens (or creates) the store at `path`; `:memory:` for a throwaway one.
     pub fn open(path: &str) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(path, Durability::Normal)
+    }
+
+    /// Opens the store at `path` with commits as durable as `durability` says. Whatever the
+    /// commit log holds that SQLite does not (after a kill) is filed there first.
+    pub fn open_with(path: &str, durability: Durability) -> Result<SqliteStore, StoreError> {
         let in_memory = path == ":memory:";
         let mut conn = if in_memory {
             Connection::open_in_memory()?
         } else {
             Connection::open(path)?
         };
-        // WAL with synchronous=NORMAL: a commit survives the process being killed at any
-        // instant (the spec's guarantee); only a power cut may lose the last commits.
-        // Checkpoints are the checkpointer thread's (see `checkpoint_loop`), not each commit's.
+        // SQLite is the archive, written off the commit path: its WAL is checkpointed by the
+        // archiver (`wal_autocheckpoint` off), and `synchronous` only decides how soon after
+        // a power cut the commit log may be needed to rebuild it.
+        let sync = match durability {
+            Durability::Normal => "NORMAL",
+            Durability::Full => "FULL",
+        };
         conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "synchronous", sync)?;
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
         conn.busy_timeout(Duration::from_secs(5))?;
         upgrade_log(&mut conn, SCHEMA)?;
         conn.execute_batch(journal::SCHEMA)?;
         let journal = Journal::open(&mut conn)?;
-        let wal = Arc::new(AtomicU64::new(0));
+        let (log, segments) = if in_memory {
+            (None, None)
+        } else {
+            let id = store_id(&conn)?;
+            let prefix = commit_log::prefix_of(path);
+            let next = refile(&mut conn, &prefix, id)?;
+            let log = CommitLog::create(prefix.clone(), id, next, durability)?;
+            (Some(log), Some(prefix))
+        };
         // Unbounded in type, bounded in fact: a room has at most one append in flight (it
         // waits for its commit before it takes another command), so the queue never holds
         // more than one append per live room plus the few calls awaiting an answer.
         let (jobs, rx) = mpsc::channel();
-        let checkpointer = if in_memory {
-            None
-        } else {
-            let other = Connection::open(path)?;
-            other.pragma_update(None, "synchronous", "NORMAL")?;
-            other.busy_timeout(Duration::from_secs(5))?;
-            let stop = Arc::new(AtomicBool::new(false));
-            let (flag, frames, queue) = (stop.clone(), wal.clone(), jobs.clone());
-            let thread = std::thread::Builder::new()
-                .name("store-checkpoint".into())
-                .spawn(move || checkpoint_loop(other, &flag, &frames, &queue))
-                .map_err(|e| StoreError::Corrupt(format!("cannot start the checkpointer: {e}")))?;
-            Some((thread, stop))
-        };
-        let writer = Writer {
+        let (work, work_rx) = mpsc::sync_channel(ARCHIVE_QUEUE);
+        let archiver = Archiver {
             conn,
             journal,
+            work: work_rx,
+            segments,
+            sealed: VecDeque::new(),
+        };
+        let archiver = std::thread::Builder::new()
+            .name("store-archiver".into())
+            .spawn(move || archiver.run())
+            .map_err(|e| StoreError::Corrupt(format!("cannot start the archiver: {e}")))?;
+        let writer = Writer {
+            log,
+            last: HashMap::new(),
             jobs: rx,
-            checkpoints: !in_memory,
-            wal,
+            work,
+            next_id: 0,
         };
         let writer = std::thread::Builder::new()
             .name("store-writer".into())
@@ -106,11 +123,11 @@ impl SqliteStore {
         Ok(SqliteStore {
             jobs: Some(jobs),
             writer: Some(writer),
-            checkpointer,
+            archiver: Some(archiver),
         })
     }
 
-    /// Runs `f` on the writer thread, after everything queued before it, and waits for it
+    /// Runs `f` on the archiver's thread, after everything queued before it, and waits for it
     /// (without holding a runtime worker: the answer comes back on a oneshot).
     pub(super) async fn call<T: Send + 'static>(
         &self,
@@ -127,33 +144,80 @@ impl SqliteStore {
             .map_err(|_| StoreError::Closed)?;
         rx.await.map_err(|_| StoreError::Closed)?
     }
+
+    /// Queues `job` for the writer.
+    fn tell(&self, job: Job) -> Result<(), StoreError> {
+        let jobs = self.jobs.as_ref().ok_or(StoreError::Closed)?;
+        jobs.send(job).map_err(|_| StoreError::Closed)
+    }
 }
 
 impl Drop for SqliteStore {
     fn drop(&mut self) {
-        if let Some((thread, stop)) = self.checkpointer.take() {
-            stop.store(true, Ordering::Relaxed);
-            let _ = thread.join();
-        }
         self.jobs = None;
         if let Some(writer) = self.writer.take() {
             let _ = writer.join();
         }
+        if let Some(archiver) = self.archiver.take() {
+            let _ = archiver.join();
+        }
     }
 }
 
-/// The writer thread's state.
+/// Files what the commit log's segments under `prefix` hold into `log` (one row per append,
+/// skipping appends a chunk already holds and rooms that are gone), makes that durable, and
+/// deletes the segments. Returns the number of the next segment.
+fn refile(conn: &mut Connection, prefix: &std::path::Path, id: u64) -> Result<u64, StoreError> {
+    let replay = commit_log::replay(prefix, id)?;
+    if replay.rows.is_empty() && replay.segments.is_empty() {
+        return Ok(replay.last_number + 1);
+    }
+    let tx = conn.transaction()?;
+    {
+        let mut stmt = tx.prepare(
+            "INSERT OR IGNORE INTO log (room, n, last_n, seq, action, events)
+             SELECT ?1, ?2, ?2, ?3, ?4, ?5
+             WHERE EXISTS (SELECT 1 FROM rooms WHERE id = ?1)
+               AND ?2 > COALESCE((SELECT last_n FROM log
+                                  WHERE room = ?1 ORDER BY n DESC LIMIT 1), 0)",
+        )?;
+        for (room, r) in &replay.rows {
+            stmt.execute(params![
+                &**room,
+                r.n as i64,
+                r.seq as i64,
+                r.action,
+                r.events
+            ])?;
+        }
+    }
+    tx.commit()?;
+    let (frames, copied) = super::archiver::passive_checkpoint(conn)?;
+    if copied >= frames {
+        for path in &replay.segments {
+            std::fs::remove_file(path)?;
+        }
+    }
+    tracing::info!(
+        rows = replay.rows.len(),
+        segments = replay.segments.len(),
+        "store: the commit log's rows are filed in SQLite"
+    );
+    Ok(replay.last_number + 1)
+}
+
+/// The writer thread's state: the commit path.
 struct Writer {
-    /// The only connection.
-    conn: Connection,
-    /// Where the newest rows of each room are.
-    journal: Journal,
+    /// Where commits are made durable (`None` in memory).
+    log: Option<CommitLog>,
+    /// Each live room's last append number (the order check); only this thread's.
+    last: HashMap<Arc<str>, u64>,
     /// Its queue.
     jobs: mpsc::Receiver<Job>,
-    /// Whether there is a WAL to checkpoint (not in memory).
-    checkpoints: bool,
-    /// Frames in the WAL, as the checkpointer last saw it.
-    wal: Arc<AtomicU64>,
+    /// The archiver's queue.
+    work: mpsc::SyncSender<Work>,
+    /// The last row id given.
+    next_id: i64,
 }
 
 impl Writer {
@@ -175,7 +239,11 @@ impl Writer {
                     Job::Append(a, done) => batch.push((a, done)),
                     Job::Run(f) => {
                         self.commit(std::mem::take(&mut batch));
-                        f(&mut self.conn, &mut self.journal);
+                        self.pass_on(Work::Run(f));
+                    }
+                    Job::Resume(rooms) => self.last.extend(rooms),
+                    Job::Forget(room) => {
+                        self.last.remove(&room);
                     }
                 }
                 if batch.len() < MAX_BATCH {
@@ -185,84 +253,82 @@ impl Writer {
             let appended = batch.len();
             let began = Instant::now();
             self.commit(batch);
-            stats.add(appended, began, &self.journal);
-            if self.checkpoints && self.wal.load(Ordering::Relaxed) > WAL_LIMIT {
-                checkpoint(&self.conn);
-                self.wal.store(0, Ordering::Relaxed);
-            }
+            stats.add(appended, began);
         }
-        if self.checkpoints {
-            checkpoint(&self.conn);
+        if let Some(log) = &self.log {
+            // The segment being written will not be again: the archiver may delete it.
+            self.pass_on(Work::Sealed(log.current()));
         }
     }
 
-    /// Commits `batch` in one transaction and tells each room; if that fails, each append is
-    /// tried alone so one bad append cannot sink the others.
+    /// Hands `w` to the archiver (waiting only if it is [`ARCHIVE_QUEUE`] items behind).
+    fn pass_on(&self, w: Work) {
+        if self.work.send(w).is_err() {
+            tracing::error!("store: the archiver has stopped");
+        }
+    }
+
+    /// Makes `batch` durable with one write to the commit log, passes the rows on to the
+    /// archiver, then tells each room. An append out of its room's order is refused alone;
+    /// a failed write fails the whole batch and leaves nothing of it.
     fn commit(&mut self, batch: Vec<(Append, oneshot::Sender<Result<(), StoreError>>)>) {
         if batch.is_empty() {
             return;
         }
-        // Out-of-order appends are refused before the transaction, in memory.
-        let mut ok = Vec::with_capacity(batch.len());
-        let mut order = HashMap::new();
-        for (a, done) in batch {
-            match self.journal.check(&a, &mut order) {
-                Ok(()) => ok.push((a, done)),
-                Err(e) => {
-                    let _ = done.send(Err(e));
+        let mut order: HashMap<Arc<str>, u64> = HashMap::new();
+        let mut rows: Pending = Vec::with_capacity(batch.len());
+        let mut waiting = Vec::with_capacity(batch.len());
+        {
+            for (a, done) in batch {
+                let previous = order
+                    .get(&a.room)
+                    .copied()
+                    .or_else(|| self.last.get(&a.room).copied());
+                match previous {
+                    Some(p) if a.n != p + 1 => {
+                        let e = format!("room {} append {} after {p}", a.room, a.n);
+                        let _ = done.send(Err(StoreError::Corrupt(e)));
+                        continue;
+                    }
+                    _ => {}
                 }
+                order.insert(a.room.clone(), a.n);
+                self.next_id += 1;
+                rows.push((a.room.clone(), Row::of(&a, self.next_id)));
+                waiting.push(done);
             }
         }
-        if self.transact(ok.iter().map(|(a, _)| a)).is_ok() {
-            for (_, done) in ok {
-                let _ = done.send(Ok(()));
-            }
+        if rows.is_empty() {
             return;
         }
-        for (a, done) in ok {
-            let result = self
-                .journal
-                .check(&a, &mut HashMap::new())
-                .and_then(|()| self.transact([&a]));
-            let _ = done.send(result);
-        }
-    }
-
-    /// Writes `appends` in one transaction, with the journal's upkeep (in a savepoint of its
-    /// own, so that its failure costs only itself).
-    fn transact<'a>(
-        &mut self,
-        appends: impl IntoIterator<Item = &'a Append>,
-    ) -> Result<(), StoreError> {
-        let mut tx = self.conn.transaction()?;
-        let mut pending = Pending::new();
-        for a in appends {
-            Journal::write(&tx, a, &mut pending)?;
-        }
-        let upkeep = {
-            let savepoint = tx.savepoint()?;
-            match self.journal.upkeep(&savepoint, pending.len()) {
-                Ok(upkeep) => {
-                    savepoint.commit()?;
-                    upkeep
+        let sealed = match self.log.as_mut().map(|log| log.append(&rows)) {
+            None => None,
+            Some(Ok(sealed)) => sealed,
+            Some(Err(e)) => {
+                tracing::error!("store: a group commit failed: {e}");
+                self.next_id -= rows.len() as i64;
+                let e = Arc::new(e);
+                for done in waiting {
+                    let _ = done.send(Err(StoreError::Io(e.clone())));
                 }
-                Err(e) => {
-                    tracing::warn!("journal upkeep failed (it is tried again next commit): {e}");
-                    Upkeep::default()
-                }
+                return;
             }
         };
-        tx.commit()?;
-        self.journal.upkept(upkeep);
-        self.journal.committed(pending);
-        Ok(())
+        self.last.extend(order);
+        // Passed on before any room is told, so a read asked after a commit resolved sees it.
+        self.pass_on(Work::Rows(rows));
+        if let Some(s) = sealed {
+            self.pass_on(Work::Sealed(s));
+        }
+        for done in waiting {
+            let _ = done.send(Ok(()));
+        }
     }
 }
 
 /// The writer's figures, logged once a second at debug level (`--log
 /// orion_server::store=debug`): group commits and the rows in them, the biggest, the time
-/// spent committing, total and longest, in microseconds, and the rows the journal moved to
-/// `log` and deleted meanwhile.
+/// spent committing (writing the commit log), total and longest, in microseconds.
 struct Stats {
     since: Instant,
     commits: u64,
@@ -270,8 +336,6 @@ struct Stats {
     largest: usize,
     commit_us: u128,
     longest_commit_us: u128,
-    /// The journal's totals when this second began.
-    journal: (u64, u64),
 }
 
 impl Stats {
@@ -283,12 +347,11 @@ impl Stats {
             largest: 0,
             commit_us: 0,
             longest_commit_us: 0,
-            journal: (0, 0),
         }
     }
 
     /// Counts a commit of `rows` that began at `began` and has just ended.
-    fn add(&mut self, rows: usize, began: Instant, journal: &Journal) {
+    fn add(&mut self, rows: usize, began: Instant) {
         if !tracing::enabled!(tracing::Level::DEBUG) {
             return;
         }
@@ -300,70 +363,15 @@ impl Stats {
         self.commit_us += took;
         self.longest_commit_us = self.longest_commit_us.max(took);
         if now - self.since >= Duration::from_secs(1) {
-            let (moved, pruned) = journal.totals();
             tracing::debug!(
                 commits = self.commits,
                 rows = self.rows,
                 largest = self.largest,
                 commit_us = self.commit_us,
                 longest_commit_us = self.longest_commit_us,
-                moved = moved - self.journal.0,
-                pruned = pruned - self.journal.1,
                 "store writer, last second"
             );
-            *self = Stats {
-                journal: (moved, pruned),
-                ..Stats::new()
-            };
-        }
-    }
-}
-
-/// A passive checkpoint whose failure is only logged (the next one tries again).
-fn checkpoint(conn: &Connection) {
-    if let Err(e) = passive_checkpoint(conn) {
-        tracing::warn!("WAL checkpoint failed: {e}");
-    }
-}
-
-/// Runs a passive checkpoint: copies what it can of the WAL into the database without
-/// blocking the writer. Returns the WAL's frames and how many are copied.
-fn passive_checkpoint(conn: &Connection) -> Result<(u64, u64), rusqlite::Error> {
-    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
-        Ok((
-            r.get::<_, i64>(1)?.max(0) as u64,
-            r.get::<_, i64>(2)?.max(0) as u64,
-        ))
-    })
-}
-
-/// The checkpointer thread: a passive checkpoint every [`CHECKPOINT_PAUSE`] until `stop`;
-/// past [`WAL_RESET_AT`] frames, right after a pass, it queues the writer's own short
-/// checkpoint of what was committed during the pass, which lets the WAL start over.
-fn checkpoint_loop(conn: Connection, stop: &AtomicBool, wal: &AtomicU64, jobs: &mpsc::Sender<Job>) {
-    let asked = Arc::new(AtomicBool::new(false));
-    while !stop.load(Ordering::Relaxed) {
-        std::thread::sleep(CHECKPOINT_PAUSE);
-        match passive_checkpoint(&conn) {
-            Ok((frames, copied)) => {
-                wal.store(frames, Ordering::Relaxed);
-                if frames >= WAL_RESET_AT
-                    && copied == frames
-                    && !asked.swap(true, Ordering::Relaxed)
-                {
-                    let asked = asked.clone();
-                    let job = Job::Run(Box::new(move |c, _| {
-                        let began = Instant::now();
-                        checkpoint(c);
-                        tracing::debug!(took = ?began.elapsed(), "WAL reset");
-                        asked.store(false, Ordering::Relaxed);
-                    }));
-                    if jobs.send(job).is_err() {
-                        return;
-                    }
-                }
-            }
-            Err(e) => tracing::warn!("WAL checkpoint failed: {e}"),
+            *self = Stats::new();
         }
     }
 }
@@ -401,9 +409,11 @@ impl Store for SqliteStore {
 
     async fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError> {
         let (room, status) = (room.to_owned(), status.to_owned());
+        let ended = status == "finished" || status == "closed";
+        let id: Arc<str> = Arc::from(room.as_str());
         self.call(move |c, journal| {
             // An ended room appends no more game events: its rows go to `log` together.
-            if status == "finished" || status == "closed" {
+            if ended {
                 c.execute(
                     "UPDATE rooms SET status = ?2, ended_at = ?3 WHERE id = ?1",
                     params![room, status, at as i64],
@@ -417,7 +427,11 @@ impl Store for SqliteStore {
             }
             Ok(())
         })
-        .await
+        .await?;
+        if ended {
+            self.tell(Job::Forget(id))?;
+        }
+        Ok(())
     }
 
     async fn events(
@@ -437,7 +451,14 @@ impl Store for SqliteStore {
     }
 
     async fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
-        self.call(read_unfinished).await
+        let rooms = self.call(read_unfinished).await?;
+        // The order check holds for restored rooms too.
+        let last = rooms
+            .iter()
+            .map(|r| (Arc::from(r.record.id.as_str()), r.appends))
+            .collect();
+        self.tell(Job::Resume(last))?;
+        Ok(rooms)
     }
 
     async fn put_player(
@@ -716,7 +737,6 @@ fn read_unfinished(
         };
         let events = read_events(c, journal, &id, 0, usize::MAX)?;
         let (actions, appends) = read_actions(c, &id)?;
-        journal.resume(&id, appends);
         out.push(SavedRoom {
             record,
             events,
@@ -729,6 +749,7 @@ fn read_unfinished(
 
 #[cfg(test)]
 mod tests {
+    use super::super::commit_log;
     use super::*;
 
     #[test]
@@ -881,11 +902,21 @@ mod tests {
                 }
             });
         }
-        let count = |sql: &'static str| {
-            block_on(s.call(move |c, _| Ok(c.query_row(sql, [], |r| r.get::<_, i64>(0))?))).unwrap()
+        // The archiver moves rows at its own pace, off the commit path: wait for it.
+        let moved = || {
+            block_on(s.call(move |c, j| {
+                let a: i64 = c.query_row("SELECT COUNT(*) FROM log WHERE room = 'a'", [], |r| {
+                    r.get(0)
+                })?;
+                Ok(a == 1 && (j.held() as i64) < journal::pin("b") + 4_000)
+            }))
+            .unwrap()
         };
-        assert_eq!(count("SELECT COUNT(*) FROM log WHERE room = 'a'"), 1);
-        assert!(count("SELECT COUNT(*) FROM journal") < journal::pin("b") + 4_000);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !moved() {
+            assert!(Instant::now() < deadline, "the archiver did not catch up");
+            std::thread::sleep(Duration::from_millis(20));
+        }
         assert_eq!(
             block_on(s.events("a", 0, 10)).unwrap(),
             vec![(1, "{\"seq\":1}".to_string())]
@@ -1000,25 +1031,166 @@ mod tests {
     }
 
     #[test]
-    fn appends_are_on_disk_when_their_commit_resolves() {
-        let db = TempDb::new("store");
-        let path = db.path();
-        let s = SqliteStore::open(&path).unwrap();
-        for seq in 1..=300 {
-            block_on(s.append(event("r", seq)).wait()).unwrap();
+    fn appends_are_in_the_commit_log_when_their_commit_resolves() {
+        for durability in [Durability::Normal, Durability::Full] {
+            let db = TempDb::new("store");
+            let path = db.path();
+            let s = SqliteStore::open_with(&path, durability).unwrap();
+            for seq in 1..=300 {
+                block_on(s.append(event("r", seq)).wait()).unwrap();
+                // What another process reading the files (a restart after a kill) would see.
+                let id = block_on(s.call(|c, _| store_id(c))).unwrap();
+                if seq.is_multiple_of(100) {
+                    let replay = commit_log::replay(&commit_log::prefix_of(&path), id).unwrap();
+                    let ns: Vec<u64> = replay.rows.iter().map(|(_, r)| r.n).collect();
+                    assert_eq!(ns, (1..=seq).collect::<Vec<_>>(), "{durability:?}");
+                }
+            }
+            drop(s);
         }
-        // Another connection (another process, as after a crash) sees every committed event.
-        let other = Connection::open(&path).unwrap();
-        let n: i64 = other
-            .query_row(
-                "SELECT COUNT(*) FROM (SELECT n FROM log WHERE room = 'r'
-                                       UNION SELECT n FROM journal WHERE room = 'r')",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
-        assert_eq!(n, 300);
-        drop(s);
-        drop(other);
+    }
+
+    /// A child process, `SIGKILL`ed and reaped when dropped.
+    struct KillOnDrop(std::process::Child);
+
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    /// Set in the child process of [`a_commit_that_resolved_survives_kill_9`]: the database
+    /// it writes to.
+    const KILL_CHILD_DB: &str = "ORION_STORE_KILL_CHILD_DB";
+    /// Rooms the child appends to at once, and the size of each event.
+    const KILL_ROOMS: u64 = 50;
+    const KILL_EVENT: usize = 1_500;
+
+    /// The child: continues (or creates) `KILL_ROOMS` rooms at `path` and appends to each in
+    /// turn for ever, printing `room n` once each commit has resolved, until it is killed.
+    fn kill_child(path: &str) -> ! {
+        let s = SqliteStore::open(path).unwrap();
+        let saved = block_on(s.unfinished()).unwrap();
+        let mut next = vec![1u64; KILL_ROOMS as usize];
+        for r in 0..KILL_ROOMS {
+            let id = format!("k{r}");
+            match saved.iter().find(|x| x.record.id == id) {
+                Some(x) => next[r as usize] = x.appends + 1,
+                None => block_on(s.create_room(&RoomRecord { id, ..room_r() })).unwrap(),
+            }
+        }
+        let pad = "x".repeat(KILL_EVENT);
+        block_on(async {
+            loop {
+                let commits: Vec<(u64, u64, Commit)> = (0..KILL_ROOMS)
+                    .map(|r| {
+                        let n = next[r as usize];
+                        let ev = format!("{{\"n\":{n},\"pad\":\"{pad}\"}}");
+                        let append = Append {
+                            room: Arc::from(format!("k{r}").as_str()),
+                            n,
+                            action: Some(ActionRecord {
+                                seat: "S".into(),
+                                action: format!("click {n}"),
+                                at: n,
+                            }),
+                            events: vec![(n, ev)],
+                            seq: n,
+                        };
+                        (r, n, s.append(append))
+                    })
+                    .collect();
+                for (r, n, c) in commits {
+                    c.wait().await.unwrap();
+                    println!("acked {r} {n}");
+                    next[r as usize] = n + 1;
+                }
+            }
+        })
+    }
+
+    /// A real `kill -9` of a process that appends as fast as it can, its archiver moving rows,
+    /// checkpointing and deleting segments all along, at an instant that falls wherever it
+    /// falls; twice, the second time on the store the first left. Every append whose commit
+    /// had resolved is there after, once, in order, and the rooms carry on.
+    #[test]
+    fn a_commit_that_resolved_survives_kill_9() {
+        if let Ok(path) = std::env::var(KILL_CHILD_DB) {
+            kill_child(&path);
+        }
+        use std::io::BufRead;
+        let db = TempDb::new("kill9");
+        let mut acked = vec![0u64; KILL_ROOMS as usize];
+        // Enough to fill and seal commit log segments (16 MB each) and have rows moved.
+        for _round in 0..2 {
+            let child = std::process::Command::new(std::env::current_exe().unwrap())
+                .args([
+                    "store::sqlite::tests::a_commit_that_resolved_survives_kill_9",
+                    "--exact",
+                    "--nocapture",
+                    "--test-threads=1",
+                ])
+                .env(KILL_CHILD_DB, db.path())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            // Killed however this round ends, a failed assertion included.
+            let mut child = KillOnDrop(child);
+            let out = std::io::BufReader::new(child.0.stdout.take().unwrap());
+            let mut seen = 0;
+            for line in out.lines() {
+                let line = line.unwrap();
+                let mut words = line.split(' ').skip_while(|w| *w != "acked").skip(1);
+                let (Some(r), Some(n)) = (words.next(), words.next()) else {
+                    continue;
+                };
+                let (r, n): (usize, u64) = (r.parse().unwrap(), n.parse().unwrap());
+                acked[r] = acked[r].max(n);
+                seen += 1;
+                if seen == 15_000 {
+                    break;
+                }
+            }
+            drop(child);
+        }
+        let s = SqliteStore::open(&db.path()).unwrap();
+        let saved = block_on(s.unfinished()).unwrap();
+        assert_eq!(saved.len(), KILL_ROOMS as usize);
+        for room in &saved {
+            let r: usize = room.record.id[1..].parse().unwrap();
+            assert!(
+                room.appends >= acked[r],
+                "{}: {} < {}",
+                room.record.id,
+                room.appends,
+                acked[r]
+            );
+            let seqs: Vec<u64> = room.events.iter().map(|e| e.0).collect();
+            assert_eq!(
+                seqs,
+                (1..=room.appends).collect::<Vec<_>>(),
+                "{}",
+                room.record.id
+            );
+            assert_eq!(room.actions.len() as u64, room.appends);
+            assert!(room
+                .actions
+                .iter()
+                .enumerate()
+                .all(|(i, a)| a.at == i as u64 + 1));
+            // The room carries on where it stopped.
+            let n = room.appends + 1;
+            let append = Append {
+                room: Arc::from(room.record.id.as_str()),
+                ..event("x", n)
+            };
+            block_on(s.append(append).wait()).unwrap();
+        }
+        assert!(
+            acked.iter().all(|&n| n > 100),
+            "the child appended too little"
+        );
     }
 }
