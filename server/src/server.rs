@@ -12,6 +12,7 @@ use crate::lobby::{Directory, Lobby, LocalDirectory, LISTING_EVERY};
 use crate::metrics::Metrics;
 use crate::retention;
 use crate::room;
+use crate::player::RoomId;
 use crate::shared::Shared;
 use crate::store::Store;
 use std::future::Future;
@@ -127,12 +128,19 @@ pub async fn serve_with(
         ));
     }
     let saved = store.unfinished().await?;
-    let n = saved.len();
+    let mut n = 0;
     for room in saved {
         let id = room.record.id.clone();
+        if !shared.lobby.rooms.claim(&id).await {
+            continue;
+        }
+        n += 1;
         if let Err(e) = room::restore(&shared, room).await {
             tracing::error!(room = %id, "could not restore: {e}");
         }
+    }
+    if let Some(taken) = shared.lobby.rooms.takeovers() {
+        tokio::spawn(take_over(Arc::downgrade(&shared), taken));
     }
     tracing::info!(addr = ?listener.local_addr().ok(), rooms = n, "listening");
     let limit = Arc::new(Semaphore::new(config.max_connections.max(1)));
@@ -192,6 +200,30 @@ async fn handle(stream: TcpStream, shared: Arc<Shared>) -> anyhow::Result<()> {
     connection::serve(ws, shared.clone(), shutdown).await;
     shared.metrics.connections.dec();
     Ok(())
+}
+
+/// Restores the rooms the directory hands over while the server runs (a dead node's, on a
+/// cluster); one that has ended meanwhile is given back. Ends with the server.
+async fn take_over(shared: Weak<Shared>, mut taken: mpsc::Receiver<RoomId>) {
+    while let Some(id) = taken.recv().await {
+        let Some(shared) = shared.upgrade() else {
+            return;
+        };
+        if *shared.shutdown.borrow() {
+            return;
+        }
+        match shared.store.saved(&id).await {
+            Ok(Some(saved)) => match room::restore(&shared, saved).await {
+                Ok(_) => tracing::info!(room = %id, "took the room over"),
+                Err(e) => tracing::error!(room = %id, "could not take over: {e}"),
+            },
+            Ok(None) => shared.lobby.rooms.remove(&id).await,
+            Err(e) => {
+                tracing::warn!(room = %id, "could not read the room to take it over: {e}");
+                shared.lobby.rooms.remove(&id).await;
+            }
+        }
+    }
 }
 
 /// Publishes the listing changes [`Lobby::publish`] held back, one rebuild per

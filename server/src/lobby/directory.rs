@@ -5,6 +5,7 @@ use crate::player::RoomId;
 use crate::room::handle::RoomHandle;
 use dashmap::DashMap;
 use std::sync::Arc;
+use tokio::sync::mpsc;
 
 /// Most live rooms at once (the default of `Config::max_rooms`); `create` beyond it is
 /// refused with `full`.
@@ -20,8 +21,19 @@ pub trait Directory: Send + Sync + 'static {
     async fn get(&self, id: &str) -> Option<RoomHandle>;
     /// The private room with this invite code.
     async fn by_code(&self, code: &str) -> Option<RoomHandle>;
-    /// Forgets a room whose task has ended.
+    /// Forgets a room whose task has ended (or, on a cluster, that this node took over and
+    /// found ended).
     async fn remove(&self, id: &str);
+    /// Whether this server may run the unfinished room `id` it found in the store on start
+    /// (on a cluster, whether this node took its lease: another node may run it).
+    async fn claim(&self, _id: &str) -> bool {
+        true
+    }
+    /// Rooms this server should restore from the store while it runs (on a cluster, the
+    /// rooms of a node that died); asked once, at start. `None`: there never are any.
+    fn takeovers(&self) -> Option<mpsc::Receiver<RoomId>> {
+        None
+    }
 }
 
 /// The directory in this process.

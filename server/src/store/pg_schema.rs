@@ -7,9 +7,10 @@ use tokio_postgres::Client;
 
 /// The migrations, oldest first: `(version, SQL)`. A released one is never edited; a change
 /// of schema is a new entry at the end.
-pub(super) const MIGRATIONS: &[(i32, &str)] = &[(
-    1,
-    "
+pub(super) const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        "
     -- A room as created, its status, and when it ended (pruning goes by that). `ord` keeps
     -- the order rooms were made in, which a restart restores them in.
     CREATE TABLE rooms (
@@ -47,7 +48,25 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[(
     );
     CREATE INDEX players_seen ON players (seen_at);
     ",
-)];
+    ),
+    (
+        2,
+        "
+    -- Which node of a cluster owns each live room (`cluster::lease`): taken when the room
+    -- starts there, renewed while the node lives, taken over by another node once it has
+    -- expired. `code` finds a private room's owner by its invite code.
+    CREATE TABLE room_leases (
+        room TEXT PRIMARY KEY,
+        node TEXT NOT NULL,
+        code TEXT,
+        expires_at TIMESTAMPTZ NOT NULL
+    );
+    CREATE INDEX room_leases_node ON room_leases (node);
+    CREATE INDEX room_leases_code ON room_leases (code) WHERE code IS NOT NULL;
+    CREATE INDEX room_leases_expiry ON room_leases (expires_at);
+    ",
+    ),
+];
 
 /// Any number, the same on every node: the advisory lock migrations hold.
 const MIGRATION_LOCK: i64 = 0x6f72_696f_6e5f_7067;
