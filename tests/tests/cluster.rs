@@ -1,0 +1,154 @@
+//! Several nodes on a real PostgreSQL and a real NATS server (both started by the test as
+//! its own processes), each node an `orion-node` process: players on different nodes play
+//! one game, watched from a third connection; a node `kill -9`ed mid-game loses no game.
+
+use orion_tests::cluster::{resume_until_taken, ClusterNode};
+use orion_tests::nats::Nats;
+use orion_tests::pg::Postgres;
+use orion_tests::{play_moves, Client, HYDRA_TWO};
+use serde_json::{json, Value};
+
+const NODE: &str = env!("CARGO_BIN_EXE_orion-node");
+
+/// Hydra for Four with three clicks a move (`games.rs`'s script): `S`'s moves; the others pass.
+const HYDRA_FOUR: &[&str] = &[
+    "B2L, C2R, C3R",
+    "B1L, C1R, C2R",
+    "B2L, B3L, C3R",
+    "B4R (2), B5L",
+];
+
+/// Asserts that `events` of `room` are seqs `from..=to`, each once, in order.
+fn once_in_order(events: &[Value], room: &str, from: u64, to: u64) {
+    let seqs: Vec<u64> = events
+        .iter()
+        .filter(|e| e["room"] == room)
+        .filter_map(|e| e["seq"].as_u64())
+        .collect();
+    assert_eq!(seqs, (from..=to).collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn players_on_two_nodes_play_hydra_for_four_watched_from_a_third_connection() {
+    let pg = Postgres::start();
+    let nats = Nats::start();
+    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
+    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    // S and N on node a (which owns the room: S makes it there), W and E on node b.
+    let mut players = vec![
+        a.player("s").await,
+        b.player("w").await,
+        a.player("n").await,
+        b.player("e").await,
+    ];
+    let made = players[0]
+        .request(json!({"t": "create", "game": "hydra-4",
+                        "options": {"clicks": 3, "claim_window": 30000}}))
+        .await;
+    assert_eq!(made["t"], "joined", "{made}");
+    let room = made["room"].as_str().expect("room").to_string();
+    players[0].seat = "S".into();
+    for (p, seat) in players.iter_mut().zip(["S", "W", "N", "E"]).skip(1) {
+        let j = p.request(json!({"t": "join", "room": room})).await;
+        assert_eq!(j["t"], "joined", "{j}");
+        assert_eq!(j["seat"], seat, "{j}");
+        p.seat = seat.into();
+    }
+    let mut watcher = b.player("watcher").await;
+    let snap = watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+    assert_ne!(snap["t"], "error", "{snap}");
+    let watched_from = snap["seq"].as_u64().expect("snapshot seq");
+    for p in players.iter_mut() {
+        p.send(json!({"t": "ready", "room": room})).await;
+    }
+    for p in players.iter_mut() {
+        p.expect_event(&room, "start").await;
+    }
+    for (i, moves) in HYDRA_FOUR.iter().enumerate() {
+        players[0].clicks(&room, moves, false).await;
+        if i + 1 < HYDRA_FOUR.len() {
+            for p in players[1..].iter_mut() {
+                p.play(&room, "end_turn", json!({})).await;
+            }
+        }
+    }
+    // W, on node b, makes S's chain; S, on node a, claims it and wins.
+    players[1]
+        .play(&room, "click", json!({"click": "C4R"}))
+        .await;
+    let chain = players[0].expect_event(&room, "chain").await;
+    assert_eq!(chain["ev"]["colour"], "R", "{chain}");
+    let claim = players[0].play(&room, "claim", json!({})).await;
+    assert_eq!(claim["ev"]["ok"], true, "{claim}");
+    let over = watcher.expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["winner"], "S", "{over}");
+    let last = over["seq"].as_u64().expect("seq");
+    // Every player, on either node, and the watcher saw every event once, in order.
+    for p in players.iter_mut() {
+        p.sync_to(&room, last).await;
+        let first = p.events[0]["seq"].as_u64().expect("seq");
+        once_in_order(&p.events, &room, first, last);
+    }
+    once_in_order(&watcher.events, &room, watched_from + 1, last);
+}
+
+#[tokio::test]
+async fn a_game_survives_its_owner_node_killed_mid_game() {
+    let pg = Postgres::start();
+    let nats = Nats::start();
+    let mut a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
+    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let mut s = a.player("south").await;
+    let mut n = b.player("north").await;
+    let made = s
+        .request(json!({"t": "create", "game": "hydra-2"}))
+        .await;
+    let room = made["room"].as_str().expect("room").to_string();
+    s.seat = "S".into();
+    let j = n.request(json!({"t": "join", "room": room})).await;
+    assert_eq!(j["seat"], "N", "{j}");
+    n.seat = "N".into();
+    for p in [&mut s, &mut n] {
+        p.send(json!({"t": "ready", "room": room})).await;
+    }
+    for p in [&mut s, &mut n] {
+        p.expect_event(&room, "start").await;
+    }
+    play_moves(&mut s, &mut n, &room, &HYDRA_TWO[..3], false).await;
+    s.play(&room, "click", json!({"click": "D2L"})).await;
+    let seen = s.last_seq(&room);
+    n.sync_to(&room, seen).await;
+    let before: Vec<Value> = s.events.clone();
+    // The owner dies where it stands.
+    let killed = std::time::Instant::now();
+    a.kill();
+    // Both come back on node b (hello + token + resume); b takes the room over once a's
+    // lease has expired, and everything acknowledged is there, once, in order.
+    let mut s2 = b.reconnect("south", &s.token).await;
+    s2.seat = "S".into();
+    resume_until_taken(&mut s2, &room, 0).await;
+    let took = killed.elapsed();
+    assert!(took.as_secs() < 10, "took over after {took:?}");
+    s2.sync_to(&room, seen).await;
+    once_in_order(&s2.events, &room, 1, seen);
+    for e in &before {
+        let seq = e["seq"].as_u64().expect("seq") as usize;
+        assert_eq!(&s2.events[seq - 1], e, "event {seq} differs after the takeover");
+    }
+    let mut n2: Client = b.reconnect("north", &n.token).await;
+    n2.seat = "N".into();
+    resume_until_taken(&mut n2, &room, 0).await;
+    n2.sync_to(&room, seen).await;
+    // The game goes on mid-move, on b, to the win.
+    s2.clicks(&room, "E2R, E3R", false).await;
+    n2.play(&room, "end_turn", json!({})).await;
+    play_moves(&mut s2, &mut n2, &room, &HYDRA_TWO[4..], true).await;
+    let over = n2.expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["winner"], "S");
+    let last = over["seq"].as_u64().expect("seq");
+    s2.sync_to(&room, last).await;
+    once_in_order(&s2.events, &room, 1, last);
+    once_in_order(&n2.events, &room, 1, last);
+}
