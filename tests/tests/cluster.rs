@@ -35,7 +35,7 @@ async fn players_on_two_nodes_play_hydra_for_four_watched_from_a_third_connectio
     let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
     let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
     // S and N on node a (which owns the room: S makes it there), W and E on node b.
-    let mut players = vec![
+    let mut players = [
         a.player("s").await,
         b.player("w").await,
         a.player("n").await,
@@ -69,8 +69,14 @@ async fn players_on_two_nodes_play_hydra_for_four_watched_from_a_third_connectio
     for (i, moves) in HYDRA_FOUR.iter().enumerate() {
         players[0].clicks(&room, moves, false).await;
         if i + 1 < HYDRA_FOUR.len() {
+            // Each passes once he has seen the turn come to him, as a player would (events
+            // reach node b later than node a).
+            let mut seq = players[0].last_seq(&room);
             for p in players[1..].iter_mut() {
-                p.play(&room, "end_turn", json!({})).await;
+                p.sync_to(&room, seq).await;
+                seq = p.play(&room, "end_turn", json!({})).await["seq"]
+                    .as_u64()
+                    .expect("seq");
             }
         }
     }
@@ -102,9 +108,7 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
     let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
     let mut s = a.player("south").await;
     let mut n = b.player("north").await;
-    let made = s
-        .request(json!({"t": "create", "game": "hydra-2"}))
-        .await;
+    let made = s.request(json!({"t": "create", "game": "hydra-2"})).await;
     let room = made["room"].as_str().expect("room").to_string();
     s.seat = "S".into();
     let j = n.request(json!({"t": "join", "room": room})).await;
@@ -135,7 +139,11 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
     once_in_order(&s2.events, &room, 1, seen);
     for e in &before {
         let seq = e["seq"].as_u64().expect("seq") as usize;
-        assert_eq!(&s2.events[seq - 1], e, "event {seq} differs after the takeover");
+        assert_eq!(
+            &s2.events[seq - 1],
+            e,
+            "event {seq} differs after the takeover"
+        );
     }
     let mut n2: Client = b.reconnect("north", &n.token).await;
     n2.seat = "N".into();

@@ -52,12 +52,7 @@ impl Node {
         if let Some(p) = self.proxies.get(room).filter(|p| !p.tx.is_closed()) {
             return p.clone();
         }
-        let handle = remote::spawn(
-            self.clone(),
-            Arc::from(room),
-            code.map(Arc::from),
-            owner,
-        );
+        let handle = remote::spawn(self.clone(), Arc::from(room), code.map(Arc::from), owner);
         self.proxies.insert(handle.id.clone(), handle.clone());
         handle
     }

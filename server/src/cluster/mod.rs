@@ -89,7 +89,11 @@ pub async fn serve_cluster(
         proxies: DashMap::new(),
         members: Arc::new(Members::new(store.clone())),
     });
-    let host = Arc::new(host::Host::new(bus.clone(), local, config.send_queue.max(1)));
+    let host = Arc::new(host::Host::new(
+        bus.clone(),
+        local,
+        config.send_queue.max(1),
+    ));
     let commands = bus.client.subscribe(bus::cmd_subject(&name)).await?;
     let frames = bus.client.subscribe(bus::conns_subject(&name)).await?;
     let (taken_tx, taken_rx) = mpsc::channel(256);
