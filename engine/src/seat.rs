@@ -52,11 +52,11 @@ impl Seat {
 
     /// Parses `S`, `W`, `N`, `E` (either case).
     pub fn parse(text: &str) -> Option<Seat> {
-        match text.trim().to_ascii_uppercase().as_str() {
-            "S" => Some(Seat::S),
-            "W" => Some(Seat::W),
-            "N" => Some(Seat::N),
-            "E" => Some(Seat::E),
+        match text.trim().as_bytes() {
+            [b'S' | b's'] => Some(Seat::S),
+            [b'W' | b'w'] => Some(Seat::W),
+            [b'N' | b'n'] => Some(Seat::N),
+            [b'E' | b'e'] => Some(Seat::E),
             _ => None,
         }
     }

@@ -48,6 +48,7 @@ use rand_chacha::ChaCha8Rng;
 use resolve::OpenClaim;
 use std::any::Any;
 use std::fmt;
+use std::sync::Arc;
 use turn::Turn;
 
 /// A game in progress.
@@ -55,10 +56,12 @@ use turn::Turn;
 pub struct Game {
     /// The game's rules.
     rules: &'static dyn Rules,
-    /// The options it was created with.
-    options: Options,
+    /// The options it was created with. Shared (as are the seats and the die, which never
+    /// change in play) so that a copy of a game — a room keeps one across each wait for its
+    /// store — allocates no more than it must.
+    options: Arc<Options>,
     /// Seats in turn order.
-    seats: Vec<SeatInfo>,
+    seats: Arc<[SeatInfo]>,
     /// The board.
     position: Position,
     /// The turn in progress.
@@ -82,7 +85,7 @@ pub struct Game {
     /// The random source for the die (and salts), seeded by the caller so a game replays.
     pub(crate) rng: ChaCha8Rng,
     /// The die.
-    die: Die,
+    die: Arc<Die>,
 }
 
 impl fmt::Debug for Game {
@@ -128,14 +131,14 @@ impl Game {
         let first = rules
             .first_mover(&mut rng, seats.len())
             .min(seats.len() - 1);
-        let die = Die {
+        let die = Arc::new(Die {
             faces: options.die.clone(),
-        };
+        });
         let scores = vec![0; seats.len()];
         let mut game = Game {
             rules,
-            options,
-            seats,
+            options: Arc::new(options),
+            seats: seats.into(),
             position,
             turn: Turn::before_start(position),
             previous: None,

@@ -167,7 +167,7 @@ impl Game {
     /// Bit per colour: which colours in play hold a chain from their seat's edge.
     pub(crate) fn chain_mask(&self) -> u8 {
         let mut mask = 0;
-        for s in &self.seats {
+        for s in self.seats.iter() {
             if mask & (1 << s.colour as u8) == 0
                 && has_chain(self.position.of(s.colour), s.seat.edge())
             {

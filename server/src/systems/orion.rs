@@ -17,6 +17,7 @@ use orion_protocol::{
     Snapshot, Turn,
 };
 use std::fmt;
+use std::sync::Arc;
 
 /// The engine's options from a room's game options: what is left out is the game's
 /// default. ORION takes the crate's typed options only; any other is refused by name.
@@ -126,10 +127,7 @@ impl GameSystem for Orion {
                 colour: colour_letter(s.colour),
             })
             .collect();
-        Ok(Box::new(OrionTable {
-            game: Box::new(game),
-            seats,
-        }))
+        Ok(Box::new(OrionTable { game, seats }))
     }
 
     fn action(&self, request: &Request) -> Option<Result<String, Refusal>> {
@@ -181,11 +179,11 @@ impl GameSystem for Orion {
 
 /// One ORION game in play.
 struct OrionTable {
-    /// The engine's game. Boxed: it is 1.7 KB, and the room keeps a copy across each wait
-    /// for the store.
-    game: Box<Game>,
-    /// Its seats as the core names them.
-    seats: Vec<SeatInfo>,
+    /// The engine's game (1.7 KB: the table is boxed by the room, and so is the copy the
+    /// room keeps across each wait for the store).
+    game: Game,
+    /// Its seats as the core names them; shared, as they never change.
+    seats: Arc<[SeatInfo]>,
 }
 
 /// The core's name of an engine seat.
