@@ -8,7 +8,7 @@ use crate::clock::Millis;
 use crate::clock::{Clock, SystemClock};
 use crate::connection;
 use crate::http;
-use crate::lobby::{Directory, Lobby, LocalDirectory, LISTING_EVERY};
+use crate::lobby::{Directory, Lobby, LocalDirectory, LocalMatchmaker, LISTING_EVERY};
 use crate::metrics::Metrics;
 use crate::player::RoomId;
 use crate::retention;
@@ -97,11 +97,14 @@ pub async fn serve_with(
     directory: Arc<dyn Directory>,
     shutdown: impl Future,
 ) -> anyhow::Result<()> {
+    let matchmaker = directory
+        .matchmaker()
+        .unwrap_or_else(|| Arc::new(LocalMatchmaker::default()));
     let (notify, shutdown_rx) = watch::channel(false);
     let (drain, mut drained) = mpsc::channel::<()>(1);
     let shared = Arc::new(Shared {
         systems: crate::systems::all(),
-        lobby: Lobby::new(directory, config.max_rooms),
+        lobby: Lobby::new(directory, matchmaker, config.max_rooms),
         store: store.clone(),
         clock: config.clock.clone(),
         metrics: Arc::new(Metrics::default()),

@@ -160,3 +160,44 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
     once_in_order(&s2.events, &room, 1, last);
     once_in_order(&n2.events, &room, 1, last);
 }
+
+#[tokio::test]
+async fn a_quick_match_is_made_of_players_on_different_nodes() {
+    let pg = Postgres::start();
+    let nats = Nats::start();
+    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
+    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let mut one = a.player("one").await;
+    let mut two = b.player("two").await;
+    let quick = json!({"t": "quick", "game": "hydra-2"});
+    let queued = one.request(quick.clone()).await;
+    assert_eq!(queued["t"], "queued", "{queued}");
+    let queued = two.request(quick.clone()).await;
+    assert_eq!(queued["t"], "queued", "{queued}");
+    // One group of both, in queue order: the first to queue sits S.
+    let j1 = one.expect_t("joined").await;
+    let j2 = two.expect_t("joined").await;
+    assert_eq!(j1["room"], j2["room"], "{j1} {j2}");
+    assert_eq!(
+        (j1["seat"].as_str(), j2["seat"].as_str()),
+        (Some("S"), Some("N"))
+    );
+    let room = j1["room"].as_str().expect("room").to_string();
+    one.seat = "S".into();
+    two.seat = "N".into();
+    one.expect_event(&room, "start").await;
+    two.expect_event(&room, "start").await;
+    // The match is played across the nodes.
+    play_moves(&mut one, &mut two, &room, &HYDRA_TWO[..2], false).await;
+    let seq = one.last_seq(&room).max(two.last_seq(&room));
+    one.sync_to(&room, seq).await;
+    two.sync_to(&room, seq).await;
+    // Each saw every event from the one after his own `joined` (his snapshot covers it).
+    once_in_order(&one.events, &room, 2, seq);
+    once_in_order(&two.events, &room, 3, seq);
+    // Asking again while waiting is refused, on either node, whoever holds the queue.
+    let mut three = a.player("three").await;
+    three.request(quick.clone()).await;
+    let again = three.request(quick).await;
+    assert_eq!(again["t"], "error", "{again}");
+}

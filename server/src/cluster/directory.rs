@@ -6,7 +6,7 @@
 
 use super::remote::{self, Located};
 use super::Node;
-use crate::lobby::Directory;
+use crate::lobby::{Directory, Matchmaker};
 use crate::player::RoomId;
 use crate::room::RoomHandle;
 use std::sync::{Arc, Mutex};
@@ -19,6 +19,8 @@ pub struct ClusterDirectory {
     pub(super) node: Arc<Node>,
     /// Rooms this node took over, for the server to restore (handed out once).
     pub(super) takeovers: Mutex<Option<mpsc::Receiver<RoomId>>>,
+    /// The cluster's quick-match queue.
+    pub(super) matchmaker: Arc<super::matchmaker::ClusterMatchmaker>,
     /// The node's background tasks (leases, bus subscriptions), stopped with it.
     pub(super) tasks: Vec<JoinHandle<()>>,
 }
@@ -142,5 +144,9 @@ impl Directory for ClusterDirectory {
 
     fn takeovers(&self) -> Option<mpsc::Receiver<RoomId>> {
         self.takeovers.lock().ok()?.take()
+    }
+
+    fn matchmaker(&self) -> Option<Arc<dyn Matchmaker>> {
+        Some(self.matchmaker.clone())
     }
 }

@@ -94,7 +94,7 @@ impl Host {
     }
 
     /// The relay outbox for a connection on another node, in one room.
-    fn relay(&self, key: (String, u64, RoomId)) -> Outbox {
+    pub fn relay(&self, key: (String, u64, RoomId)) -> Outbox {
         if let Some(o) = self.relays.get(&key).filter(|o| !o.is_closed()) {
             return o.clone();
         }

@@ -42,7 +42,7 @@ impl Leases {
     }
 
     /// The connection, opened again if it broke.
-    async fn client(&self) -> Result<Arc<Client>, LeaseError> {
+    pub async fn client(&self) -> Result<Arc<Client>, LeaseError> {
         let current = self.client.lock().ok().and_then(|c| c.clone());
         if let Some(c) = current.filter(|c| !c.is_closed()) {
             return Ok(c);

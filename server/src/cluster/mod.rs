@@ -13,6 +13,7 @@ mod directory;
 mod fanout;
 mod host;
 mod lease;
+mod matchmaker;
 mod remote;
 mod wire;
 
@@ -24,6 +25,7 @@ use bus::Bus;
 use dashmap::DashMap;
 use fanout::Members;
 use lease::Leases;
+use matchmaker::ClusterMatchmaker;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
@@ -48,7 +50,7 @@ pub struct Node {
     /// The bus.
     bus: Bus,
     /// Room ownership.
-    leases: Leases,
+    leases: Arc<Leases>,
     /// The rooms this node runs.
     local: Arc<LocalDirectory>,
     /// Proxies of rooms owned elsewhere, by room id.
@@ -81,10 +83,11 @@ pub async fn serve_cluster(
     let bus = Bus::connect(&cluster.bus, &name).await?;
     let name: Arc<str> = Arc::from(name);
     let local = Arc::new(LocalDirectory::new(config.max_rooms));
+    let leases = Arc::new(Leases::new(&url, name.clone()));
     let node = Arc::new(Node {
         name: name.clone(),
         bus: bus.clone(),
-        leases: Leases::new(&url, name.clone()),
+        leases: leases.clone(),
         local: local.clone(),
         proxies: DashMap::new(),
         members: Arc::new(Members::new(store.clone())),
@@ -96,24 +99,36 @@ pub async fn serve_cluster(
     ));
     let commands = bus.client.subscribe(bus::cmd_subject(&name)).await?;
     let frames = bus.client.subscribe(bus::conns_subject(&name)).await?;
+    let matchmaker = Arc::new(ClusterMatchmaker::new(
+        name.clone(),
+        leases,
+        &url,
+        host.clone(),
+        node.members.clone(),
+    ));
     let (taken_tx, taken_rx) = mpsc::channel(256);
     let tasks = vec![
         tokio::spawn(host.serve(commands)),
         tokio::spawn(node.members.clone().serve(frames)),
-        tokio::spawn(keep_leases(node.clone(), taken_tx)),
+        tokio::spawn(keep_leases(node.clone(), matchmaker.clone(), taken_tx)),
     ];
     tracing::info!(node = %name, "joined the cluster");
     let directory: Arc<dyn Directory> = Arc::new(ClusterDirectory {
         node,
         takeovers: Mutex::new(Some(taken_rx)),
+        matchmaker,
         tasks,
     });
     serve_with(listener, config, store, directory, shutdown).await
 }
 
-/// Every [`RENEW_EVERY`]: renews this node's leases, then takes over expired ones and hands
-/// their rooms to the server to restore.
-async fn keep_leases(node: Arc<Node>, taken: mpsc::Sender<RoomId>) {
+/// Every [`RENEW_EVERY`]: renews this node's leases (and marks its quick-match players
+/// alive), then takes over expired ones and hands their rooms to the server to restore.
+async fn keep_leases(
+    node: Arc<Node>,
+    matchmaker: Arc<ClusterMatchmaker>,
+    taken: mpsc::Sender<RoomId>,
+) {
     let mut tick = tokio::time::interval(RENEW_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -121,6 +136,9 @@ async fn keep_leases(node: Arc<Node>, taken: mpsc::Sender<RoomId>) {
         if let Err(e) = node.leases.renew().await {
             tracing::warn!("could not renew the room leases: {e}");
             continue;
+        }
+        if let Err(e) = matchmaker.refresh().await {
+            tracing::warn!("could not refresh the quick-match queue: {e}");
         }
         match node.leases.take_expired().await {
             Ok(rooms) => {

@@ -1,6 +1,7 @@
 //! The directory of live rooms, by id and by invite code: a small async trait that `serve_with`
 //! receives, so rooms can be found across server nodes (a lookup there may ask the network).
 
+use super::Matchmaker;
 use crate::player::RoomId;
 use crate::room::handle::RoomHandle;
 use dashmap::DashMap;
@@ -32,6 +33,11 @@ pub trait Directory: Send + Sync + 'static {
     /// Rooms this server should restore from the store while it runs (on a cluster, the
     /// rooms of a node that died); asked once, at start. `None`: there never are any.
     fn takeovers(&self) -> Option<mpsc::Receiver<RoomId>> {
+        None
+    }
+    /// The quick-match queues that go with this directory (on a cluster, one queue for every
+    /// node). `None`: the lobby's own, in memory.
+    fn matchmaker(&self) -> Option<Arc<dyn Matchmaker>> {
         None
     }
 }

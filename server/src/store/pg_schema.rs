@@ -66,6 +66,25 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[
     CREATE INDEX room_leases_expiry ON room_leases (expires_at);
     ",
     ),
+    (
+        3,
+        "
+    -- Players waiting for a quick match on any node of a cluster (`cluster::matchmaker`):
+    -- who, on which node and connection, and when that node last said it is alive.
+    CREATE TABLE quick_queue (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        game TEXT NOT NULL,
+        players SMALLINT NOT NULL,
+        node TEXT NOT NULL,
+        conn BIGINT NOT NULL,
+        player TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        re TEXT NOT NULL,
+        seen_at TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    CREATE INDEX quick_queue_game ON quick_queue (game, players, id);
+    ",
+    ),
 ];
 
 /// Any number, the same on every node: the advisory lock migrations hold.
