@@ -201,3 +201,123 @@ async fn a_quick_match_is_made_of_players_on_different_nodes() {
     let again = three.request(quick).await;
     assert_eq!(again["t"], "error", "{again}");
 }
+
+/// Sends `req` until it is not refused with a `server` error (what a client is told while
+/// the bus or the database is away), then waits for `done`; panics on any other refusal or
+/// if it takes too long.
+async fn until_accepted(c: &mut Client, req: Value, done: impl Fn(&Value) -> bool) -> Value {
+    let began = std::time::Instant::now();
+    loop {
+        let id = c.send_with_id(req.clone()).await;
+        let reply = c.expect(|m| m["re"] == json!(id) || done(m)).await;
+        if reply["t"] != "error" {
+            return reply;
+        }
+        assert_eq!(reply["code"], "server", "{req}: {reply}");
+        assert!(
+            began.elapsed().as_secs() < 20,
+            "{req} still refused: {reply}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}
+
+/// Two players on two nodes, a Hydra for Two started and two moves in; returns the nodes'
+/// players and the room.
+async fn two_node_game(a: &ClusterNode, b: &ClusterNode) -> (Client, Client, String) {
+    let mut s = a.player("south").await;
+    let mut n = b.player("north").await;
+    let made = s.request(json!({"t": "create", "game": "hydra-2"})).await;
+    let room = made["room"].as_str().expect("room").to_string();
+    s.seat = "S".into();
+    let j = n.request(json!({"t": "join", "room": room})).await;
+    assert_eq!(j["seat"], "N", "{j}");
+    n.seat = "N".into();
+    for p in [&mut s, &mut n] {
+        p.send(json!({"t": "ready", "room": room})).await;
+    }
+    for p in [&mut s, &mut n] {
+        p.expect_event(&room, "start").await;
+    }
+    play_moves(&mut s, &mut n, &room, &HYDRA_TWO[..2], false).await;
+    (s, n, room)
+}
+
+/// Plays the rest of the game from South's third move (its first `played` clicks already
+/// made), each request retried while it is refused with `server`; checks that both saw every
+/// event once, in order, to the win.
+async fn finish_through_outage(s: &mut Client, n: &mut Client, room: &str, played: usize) {
+    for (i, (moves, end)) in HYDRA_TWO[2..].iter().enumerate() {
+        let skip = if i == 0 { played } else { 0 };
+        for click in orion_tests::expand(moves).into_iter().skip(skip) {
+            let before = s.last_seq(room);
+            let req = json!({"t": "click", "room": room, "click": click});
+            until_accepted(s, req, |m| {
+                m["t"] == "event" && m["ev"]["kind"] == "click" && m["seq"].as_u64() > Some(before)
+            })
+            .await;
+        }
+        if *end {
+            let before = s.last_seq(room);
+            let req = json!({"t": "end_turn", "room": room});
+            until_accepted(s, req, |m| {
+                m["ev"]["kind"] == "turn"
+                    && m["ev"]["seat"] == "N"
+                    && m["seq"].as_u64() > Some(before)
+            })
+            .await;
+        }
+        if i + 3 < HYDRA_TWO.len() {
+            let seq = s.last_seq(room);
+            n.sync_to(room, seq).await;
+            let req = json!({"t": "end_turn", "room": room});
+            until_accepted(n, req, |m| {
+                m["ev"]["kind"] == "turn" && m["ev"]["seat"] == "S" && m["seq"].as_u64() > Some(seq)
+            })
+            .await;
+        }
+    }
+    let over = n.expect_event(room, "over").await;
+    assert_eq!(over["ev"]["result"]["winner"], "S", "{over}");
+    let last = over["seq"].as_u64().expect("seq");
+    s.sync_to(room, last).await;
+    once_in_order(&s.events, room, 2, last);
+    once_in_order(&n.events, room, 3, last);
+}
+
+#[tokio::test]
+async fn a_bus_restart_mid_game_loses_nothing() {
+    let pg = Postgres::start();
+    let mut nats = Nats::start();
+    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
+    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let (mut s, mut n, room) = two_node_game(&a, &b).await;
+    nats.stop();
+    // North's node cannot reach the room's: a clear error, within the request timeout.
+    let chat = json!({"t": "chat", "room": room, "text": "anyone there?"});
+    let refused = n.request(chat).await;
+    assert_eq!(refused["t"], "error", "{refused}");
+    assert_eq!(refused["code"], "server", "{refused}");
+    // South, on the room's own node, plays on; North gets it all once the bus is back.
+    s.play(&room, "click", json!({"click": "B2L"})).await;
+    nats.restart();
+    finish_through_outage(&mut s, &mut n, &room, 1).await;
+}
+
+#[tokio::test]
+async fn a_database_restart_mid_game_loses_nothing() {
+    let mut pg = Postgres::start();
+    let nats = Nats::start();
+    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
+    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let (mut s, mut n, room) = two_node_game(&a, &b).await;
+    pg.stop();
+    // Nothing can be stored: the click is refused, clearly, and not played.
+    let refused = s
+        .request(json!({"t": "click", "room": room, "click": "B2L"}))
+        .await;
+    assert_eq!(refused["t"], "error", "{refused}");
+    assert_eq!(refused["code"], "server", "{refused}");
+    pg.restart();
+    finish_through_outage(&mut s, &mut n, &room, 0).await;
+}

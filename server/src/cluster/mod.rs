@@ -143,6 +143,11 @@ async fn keep_leases(
         match node.leases.take_expired().await {
             Ok(rooms) => {
                 for room in rooms {
+                    // Our own room whose lease lapsed (the database was away): renewed now,
+                    // and still running here.
+                    if node.local.get(&room).await.is_some() {
+                        continue;
+                    }
                     tracing::info!(%room, "taking over a room whose lease expired");
                     if taken.send(Arc::from(room)).await.is_err() {
                         return;
