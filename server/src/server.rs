@@ -100,6 +100,10 @@ pub async fn serve_with(
     let matchmaker = directory
         .matchmaker()
         .unwrap_or_else(|| Arc::new(LocalMatchmaker::default()));
+    let metrics = Arc::new(Metrics::default());
+    for collector in directory.collectors() {
+        metrics.register(collector);
+    }
     let (notify, shutdown_rx) = watch::channel(false);
     let (drain, mut drained) = mpsc::channel::<()>(1);
     let shared = Arc::new(Shared {
@@ -107,7 +111,7 @@ pub async fn serve_with(
         lobby: Lobby::new(directory, matchmaker, config.max_rooms),
         store: store.clone(),
         clock: config.clock.clone(),
-        metrics: Arc::new(Metrics::default()),
+        metrics,
         shutdown: shutdown_rx,
         conn_ids: AtomicU64::new(1),
         send_queue: config.send_queue.max(1),

@@ -159,6 +159,18 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
     s2.sync_to(&room, last).await;
     once_in_order(&s2.events, &room, 1, last);
     once_in_order(&n2.events, &room, 1, last);
+    // Node b's /metrics shows the takeover, and the commands it forwarded to a before.
+    let metrics = orion_tests::http_get(b.addr, "/metrics").await;
+    assert!(
+        metrics.lines().any(|l| l == "orion_failovers_total 1"),
+        "{metrics}"
+    );
+    let forwarded = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("orion_bus_request_seconds_count "))
+        .and_then(|n| n.parse::<u64>().ok());
+    assert!(forwarded > Some(0), "{metrics}");
+    assert!(metrics.contains("orion_rooms_owned "), "{metrics}");
 }
 
 #[tokio::test]

@@ -149,4 +149,8 @@ impl Directory for ClusterDirectory {
     fn matchmaker(&self) -> Option<Arc<dyn Matchmaker>> {
         Some(self.matchmaker.clone())
     }
+
+    fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {
+        self.node.metrics.collectors()
+    }
 }

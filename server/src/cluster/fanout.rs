@@ -46,8 +46,8 @@ pub struct Members {
     conns: DashMap<u64, Member>,
     /// Where missed events are read from.
     store: Arc<dyn Store>,
-    /// Events refilled from the store after a gap (`/metrics` would show it; logged now).
-    refills: std::sync::atomic::AtomicU64,
+    /// Events refilled from the store after a gap (`orion_seq_gap_refills_total`).
+    refills: prometheus::IntCounter,
 }
 
 /// One connection's delivery state.
@@ -73,12 +73,12 @@ struct Head {
 }
 
 impl Members {
-    /// No members yet; missed events are read from `store`.
-    pub fn new(store: Arc<dyn Store>) -> Members {
+    /// No members yet; missed events are read from `store` and counted in `refills`.
+    pub fn new(store: Arc<dyn Store>, refills: prometheus::IntCounter) -> Members {
         Members {
             conns: DashMap::new(),
             store,
-            refills: Default::default(),
+            refills,
         }
     }
 
@@ -136,8 +136,7 @@ impl Members {
             let missing = (to - from - 1) as usize;
             match self.store.events(&room, from, missing).await {
                 Ok(events) => {
-                    self.refills
-                        .fetch_add(events.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                    self.refills.inc_by(events.len() as u64);
                     tracing::info!(%room, from, to, "refilled a seq gap from the store");
                     for (seq, ev) in events {
                         outbox.send(protocol::event_frame(&room, seq, &ev));

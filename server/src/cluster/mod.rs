@@ -14,6 +14,7 @@ mod fanout;
 mod host;
 mod lease;
 mod matchmaker;
+mod metrics;
 mod remote;
 mod wire;
 
@@ -26,6 +27,7 @@ use dashmap::DashMap;
 use fanout::Members;
 use lease::Leases;
 use matchmaker::ClusterMatchmaker;
+use metrics::ClusterMetrics;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
@@ -57,6 +59,8 @@ pub struct Node {
     proxies: DashMap<RoomId, RoomHandle>,
     /// This node's connections in rooms owned elsewhere.
     members: Arc<Members>,
+    /// What `/metrics` shows of the cluster.
+    metrics: ClusterMetrics,
 }
 
 /// Runs a cluster node on `listener` until `shutdown` completes: the PostgreSQL store
@@ -84,13 +88,15 @@ pub async fn serve_cluster(
     let name: Arc<str> = Arc::from(name);
     let local = Arc::new(LocalDirectory::new(config.max_rooms));
     let leases = Arc::new(Leases::new(&url, name.clone()));
+    let metrics = ClusterMetrics::new();
     let node = Arc::new(Node {
         name: name.clone(),
         bus: bus.clone(),
         leases: leases.clone(),
         local: local.clone(),
         proxies: DashMap::new(),
-        members: Arc::new(Members::new(store.clone())),
+        members: Arc::new(Members::new(store.clone(), metrics.refills.clone())),
+        metrics,
     });
     let host = Arc::new(host::Host::new(
         bus.clone(),
@@ -133,9 +139,15 @@ async fn keep_leases(
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        if let Err(e) = node.leases.renew().await {
-            tracing::warn!("could not renew the room leases: {e}");
-            continue;
+        match node.leases.renew().await {
+            Ok(owned) => node
+                .metrics
+                .rooms_owned
+                .set(i64::try_from(owned).unwrap_or(i64::MAX)),
+            Err(e) => {
+                tracing::warn!("could not renew the room leases: {e}");
+                continue;
+            }
         }
         if let Err(e) = matchmaker.refresh().await {
             tracing::warn!("could not refresh the quick-match queue: {e}");
@@ -149,6 +161,7 @@ async fn keep_leases(
                         continue;
                     }
                     tracing::info!(%room, "taking over a room whose lease expired");
+                    node.metrics.failovers.inc();
                     if taken.send(Arc::from(room)).await.is_err() {
                         return;
                     }

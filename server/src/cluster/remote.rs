@@ -54,11 +54,15 @@ async fn forward(node: &Node, room: &RoomId, owner: &mut String, cmd: RoomCmd) {
     };
     let mut gone = false;
     for _ in 0..3 {
+        let began = std::time::Instant::now();
         let sent = node
             .bus
             .client
             .request(cmd_subject(owner), payload.clone().into())
             .await;
+        node.metrics
+            .bus_request
+            .observe(began.elapsed().as_secs_f64());
         match sent.map(|m| serde_json::from_slice::<Answer>(&m.payload)) {
             Ok(Ok(Answer::Queued)) => return,
             Ok(Ok(Answer::Entered(entered))) => {

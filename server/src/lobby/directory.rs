@@ -40,6 +40,10 @@ pub trait Directory: Send + Sync + 'static {
     fn matchmaker(&self) -> Option<Arc<dyn Matchmaker>> {
         None
     }
+    /// Metrics of this directory for `/metrics` (a cluster's: rooms owned, failovers …).
+    fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {
+        Vec::new()
+    }
 }
 
 /// The directory in this process.
