@@ -1,10 +1,12 @@
 // The page: picks the player's name (`?name=` on any link, else the saved one, else a guest
-// name), opens the socket and shows the lobby (`/`) or a room (`/r/ROOM`, `/i/CODE`).
+// name), opens the socket and shows the lobby (`/`), a room (`/r/ROOM`, `/i/CODE`) or a
+// finished game's record (`/g/ROOM`).
 // Moving between them keeps the one socket (history.pushState).
 
 import { Net } from './net.js';
 import { Lobby } from './lobby.js';
 import { Room } from './room.js';
+import { Record } from './record.js';
 
 const NAME = 'orion.name';
 const params = new URLSearchParams(location.search);
@@ -40,7 +42,9 @@ function route() {
   main.replaceChildren();
   const room = /^\/r\/([\w-]+)$/.exec(location.pathname);
   const code = /^\/i\/([\w-]+)$/.exec(location.pathname);
-  if (room) view = new Room(main, net, { room: room[1] }, toast);
+  const record = /^\/g\/([\w-]+)$/.exec(location.pathname);
+  if (record) view = new Record(main, record[1], toast);
+  else if (room) view = new Room(main, net, { room: room[1] }, toast);
   else if (code) view = new Room(main, net, { code: code[1] }, toast);
   else view = new Lobby(main, net, go, toast);
   hooks.view = view;

@@ -74,6 +74,8 @@ export class Room {
       claim: btn('claim', 'Claim!', () => this.act({ t: 'claim' }), 'big'),
       challenge: btn('challenge', 'Challenge…', () => this.setMode(this.mode === 'challenge' ? null : 'challenge')),
       leave: btn('leave', 'Leave', () => this.act({ t: 'leave' })),
+      rematch: btn('rematch', 'Rematch', () => this.act({ t: 'rematch' }), 'big'),
+      declineRematch: btn('decline-rematch', 'No rematch', () => this.act({ t: 'rematch', accept: false })),
       // Orbit and Orbs.
       black: btn('choose-black', 'Take black', () => this.sendMove('black')),
       white: btn('choose-white', 'Take white', () => this.sendMove('white')),
@@ -109,7 +111,8 @@ export class Room {
         h('aside', {},
           e.seats, e.note, e.die,
           h('div', { class: 'actions' }, this.btn.claim, this.btn.acceptDraw, this.btn.ready, this.btn.roll, this.btn.three,
-            this.btn.endTurn, this.btn.challenge, this.btn.black, this.btn.white, this.btn.pass, this.btn.draw, this.btn.leave),
+            this.btn.endTurn, this.btn.challenge, this.btn.black, this.btn.white, this.btn.pass, this.btn.draw, this.btn.leave,
+            this.btn.rematch, this.btn.declineRematch),
           e.result, e.replay, e.link, e.chat, form))));
   }
 
@@ -221,6 +224,8 @@ export class Room {
     }
     if (m.t === 'left' && m.room === this.room) { location.href = '/'; return; }
     if (m.t === 'history' && m.room === this.room) { this.historyPage(m); return; }
+    // A finished room may be showing its replay: rematch offers still reach it.
+    if (m.t === 'event' && m.room === this.room && m.ev.kind === 'rematch') this.rematch(m.ev);
     if (m.room !== this.room || this.replaying) return;
     if (m.t === 'snapshot') this.snapshot(m);
     else if (m.t === 'event') this.event(m, at);
@@ -423,10 +428,28 @@ export class Room {
     this.renderEnd();
   }
 
+  /** A rematch offered, accepted or declined; once all agree, the players move to its room. */
+  rematch(ev) {
+    if (!this.s) return;
+    this.s.rematch = ev.agreed || [];
+    if (ev.room) {
+      this.s.rematchRoom = ev.room;
+      if (this.seat) { location.href = `/r/${ev.room}`; return; }
+      this.note(`the rematch is in room ${ev.room}`);
+    } else if (!ev.accept) this.note(`${ev.seat} declined the rematch`);
+    else if (ev.seat !== this.seat) this.note(`${ev.seat} wants a rematch`);
+    this.render();
+  }
+
   /** The result, the room's link and the clocks. */
   renderEnd() {
     const s = this.s;
     const e = this.el;
+    const agreed = s.rematch || [];
+    const over = s.status === 'finished' && !!this.seat && !s.rematchRoom;
+    this.btn.rematch.hidden = !over || agreed.includes(this.seat);
+    this.btn.rematch.textContent = agreed.length ? 'Accept the rematch' : 'Rematch';
+    this.btn.declineRematch.hidden = !over || agreed.length === 0;
     const puzzle = isPuzzle(s.game);
     e.result.hidden = s.status !== 'finished' || !s.result;
     if (s.result) {
@@ -444,6 +467,11 @@ export class Room {
       e.result.textContent = text;
     }
     e.link.replaceChildren(this.code ? `Invite link: ${location.origin}/i/${this.code}` : `Link: ${location.origin}/r/${this.room}`);
+    if (s.status === 'finished') {
+      const q = this.code ? `?code=${this.code}` : '';
+      e.link.append(' \u00b7 ', h('a', { id: 'record-link', href: `/g/${this.room}${q}` }, 'game record'),
+        ' (', h('a', { href: `/g/${this.room}.txt${q}`, download: `${this.room}.txt` }, 'text'), ')');
+    }
     this.clocks();
   }
 

@@ -7,6 +7,7 @@ pub mod bot;
 pub mod lobby;
 pub mod mirror;
 pub mod net;
+pub mod replay;
 pub mod room;
 pub mod system;
 pub mod tui;

@@ -60,6 +60,15 @@ enum Command {
         #[arg(long)]
         moves: String,
     },
+    /// Replay a finished game's record (`/g/ROOM.txt`, or `export ROOM` in the client)
+    /// through the engine; print the final position and result.
+    Replay {
+        /// The record file (`-` for standard input).
+        file: String,
+        /// Also print every turn with the position after it.
+        #[arg(long)]
+        turns: bool,
+    },
     /// Print an optimal solution of a puzzle.
     Solve {
         /// Puzzle name.
@@ -178,6 +187,17 @@ fn main() -> ExitCode {
             }
         }
         Command::Puzzle { name, moves } => offline::puzzle(&name, &moves),
+        Command::Replay { file, turns } => {
+            let text = if file == "-" {
+                std::io::read_to_string(std::io::stdin())
+            } else {
+                std::fs::read_to_string(&file)
+            };
+            text.map_err(|e| format!("{file}: {e}")).and_then(|text| {
+                let replayed = orion_cli::replay::replay(&text).map_err(|e| format!("{file}: {e}"))?;
+                Ok(orion_cli::replay::summary(&replayed, turns))
+            })
+        }
         Command::Solve {
             name,
             position,

@@ -392,6 +392,20 @@ impl RoomState {
                 let how = if *hit { "the secret man!" } else { "wrong" };
                 format!("{} challenges {piece}: {how}", self.seat_name(*seat))
             }
+            Ev::Rematch {
+                seat,
+                accept,
+                agreed,
+                room,
+            } => match (room, accept, agreed.len()) {
+                (Some(room), _, _) => format!("the rematch starts in room {room}"),
+                (None, false, _) => format!("{} declines the rematch", self.seat_name(*seat)),
+                (None, true, 1) => format!(
+                    "{} offers a rematch (type rematch to accept)",
+                    self.seat_name(*seat)
+                ),
+                (None, true, _) => format!("{} accepts the rematch", self.seat_name(*seat)),
+            },
             // Said once the result is in the view.
             Ev::Over { .. } => return None,
             // Their clicks are the turn box's; other game systems' moves: this client

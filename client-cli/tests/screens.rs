@@ -464,3 +464,76 @@ fn an_orbs_room_shows_the_star_the_last_move_who_is_out_and_a_draw_offer() {
     assert!(text.contains("░░"), "a hole out of play: {text}");
     golden("orbs-room.txt", &text);
 }
+
+#[test]
+fn a_finished_room_lists_games_exports_and_offers_a_rematch_from_typed_commands() {
+    let mut app = App::new("ann", 0);
+    app.on_net(msg(r#"{"t":"joined","room":"r1","seat":"S"}"#));
+    app.on_net(msg(
+        r#"{"t":"snapshot","room":"r1","seq":9,"game":"hydra-2","options":{},"status":"finished",
+            "seats":{"S":{"player":"p1","name":"ann","colour":"R","connected":true},
+                     "N":{"player":"p2","name":"bob","colour":"B","connected":true}},
+            "spectators":0,"position":"C1s:R1 C5n:B1","turn":{"seat":"S","clicks":1,"used":0,"round":9},
+            "scores":{"S":0,"N":0},"claims":[],"result":{"winner":"S","scores":{"S":0,"N":0}}}"#,
+    ));
+    let typed = |app: &mut App, line: &str| {
+        for c in line.chars() {
+            app.on_key(Key::Char(c));
+        }
+        app.on_key(Key::Enter);
+        app.out.drain(..).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        typed(&mut app, "rematch"),
+        vec![Request::Rematch {
+            room: "r1".into(),
+            accept: Some(true)
+        }]
+    );
+    assert_eq!(
+        typed(&mut app, "rematch no"),
+        vec![Request::Rematch {
+            room: "r1".into(),
+            accept: Some(false)
+        }]
+    );
+    assert_eq!(
+        typed(&mut app, "games"),
+        vec![Request::Games {
+            player: "ann".into(),
+            game: None,
+            before: None
+        }]
+    );
+    assert_eq!(
+        typed(&mut app, "games bob game=orion before=r7"),
+        vec![Request::Games {
+            player: "bob".into(),
+            game: Some("orion".into()),
+            before: Some("r7".into())
+        }]
+    );
+    assert_eq!(
+        typed(&mut app, "export r1"),
+        vec![Request::Export {
+            room: "r1".into(),
+            code: None
+        }]
+    );
+    assert!(typed(&mut app, "games ann game=chess").is_empty());
+    app.on_net(msg(
+        r#"{"t":"games","player":"ann","more":true,"games":[
+            {"room":"r1","game":"hydra-2","ended":1800000000000,"seats":{"S":"ann","N":"bob"},"winner":"S"}]}"#,
+    ));
+    app.on_net(msg(
+        r#"{"t":"event","room":"r1","seq":10,"ev":{"kind":"rematch","seat":"N","accept":true,"agreed":["N"]}}"#,
+    ));
+    app.tick(1_000);
+    let text = screen(&app, 100, 30);
+    assert!(
+        text.contains("r1 hydra-2 · S ann, N bob · won by S"),
+        "{text}"
+    );
+    assert!(text.contains("more: games ann before=r1"), "{text}");
+    assert!(text.contains("bob offers a rematch"), "{text}");
+}

@@ -46,6 +46,9 @@ pub enum NotationError {
     /// The same piece twice in one position string.
     #[error("piece {0} is placed twice")]
     PieceTwice(String),
+    /// An action that is none of a game record's (`C4R`, `place C2n`, `end` …).
+    #[error("`{0}` is not an action (write a click, `place SLOT`, `roll`, `three`, `end`, `claim`, `secret PIECE` or `challenge PIECE`)")]
+    BadAction(String),
 }
 
 /// Parses a rotor: booklet `C4` (any case) or the earlier server's letter `a`..`y`.

@@ -210,6 +210,20 @@ pub enum Event<'a> {
         /// Every seat agreeing so far, in turn order.
         agreed: Vec<Seat>,
     },
+    /// A finished room: a seat offered, accepted or declined a rematch. When every seat has
+    /// accepted, `room` names the new room (same options, seats rotated) where each player
+    /// now sits; a decline (or a player leaving) clears every acceptance.
+    Rematch {
+        /// Who offered, accepted or declined.
+        seat: Seat,
+        /// Whether this seat wants the rematch.
+        accept: bool,
+        /// Every seat agreeing so far, in turn order (empty after a decline).
+        agreed: Vec<Seat>,
+        /// The new room, once every seat has agreed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<Text<'a>>,
+    },
     /// The game ended.
     Over {
         /// How.
@@ -250,6 +264,7 @@ impl Event<'_> {
             Event::Chat { .. } => "chat",
             Event::Move { .. } => "move",
             Event::Draw { .. } => "draw",
+            Event::Rematch { .. } => "rematch",
             Event::Over { .. } => "over",
         }
     }
@@ -410,6 +425,17 @@ impl Event<'_> {
                 seat,
                 accept,
                 agreed,
+            },
+            Event::Rematch {
+                seat,
+                accept,
+                agreed,
+                room,
+            } => Event::Rematch {
+                seat,
+                accept,
+                agreed,
+                room: room.map(o),
             },
             Event::Over {
                 result,

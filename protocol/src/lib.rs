@@ -14,6 +14,7 @@ mod event;
 mod fields;
 mod message;
 mod parse;
+mod record;
 mod request;
 mod room;
 mod seat;
@@ -21,8 +22,9 @@ mod view;
 
 pub use code::Code;
 pub use event::{Event, OverReason, Seed, Text};
-pub use message::{Logged, Message, Reply};
+pub use message::{ArchivedGame, Logged, Message, Reply};
 pub use parse::{from_value, parse_reply, parse_request, peek_id, ParseError, RequestError};
+pub use record::{describe_result, GameRecord, RecordError, RecordItem, RecordTurn, RECORD_TITLE};
 pub use request::{Envelope, Request, RequestId, VERSION};
 pub use room::{
     Claim, ClaimWindow, DrawOffer, GameResult, Millis, Reveal, RoomOptions, RoomSummary, Scores,

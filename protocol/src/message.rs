@@ -7,6 +7,7 @@ use crate::request::RequestId;
 use crate::room::{RoomSummary, Snapshot, Status};
 use crate::seat::Seat;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// A message with the `re` of the request it answers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -110,6 +111,22 @@ pub enum Message<'a> {
         /// More follow: ask again with `since` set to the last `seq`.
         more: bool,
     },
+    /// A page of a player's finished games (reply to `games`).
+    Games {
+        /// The player asked about.
+        player: String,
+        /// The games, newest first.
+        games: Vec<ArchivedGame>,
+        /// More follow: ask again with `before` set to the last room shown.
+        more: bool,
+    },
+    /// A finished game's record (reply to `export`): the text of `/g/ROOM.txt`.
+    Export {
+        /// Room id.
+        room: String,
+        /// The record (see `orion_protocol::GameRecord`).
+        text: String,
+    },
     /// A refusal.
     Error {
         /// Why.
@@ -133,6 +150,8 @@ impl Message<'_> {
             Message::Snapshot(_) => "snapshot",
             Message::Event { .. } => "event",
             Message::History { .. } => "history",
+            Message::Games { .. } => "games",
+            Message::Export { .. } => "export",
             Message::Error { .. } => "error",
             Message::Pong => "pong",
         }
@@ -146,4 +165,20 @@ pub struct Logged<'a> {
     pub seq: u64,
     /// The event.
     pub ev: Event<'a>,
+}
+
+/// One finished game in a `games` reply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchivedGame {
+    /// Room id (its record is `/g/ROOM.txt`).
+    pub room: String,
+    /// Game id.
+    pub game: String,
+    /// When it ended (ms since the Unix epoch).
+    pub ended: u64,
+    /// Who sat where when it ended, by seat.
+    pub seats: BTreeMap<Seat, String>,
+    /// The winning seat or team (`S`, `S+N`); `null`: nobody.
+    #[serde(deserialize_with = "crate::fields::required")]
+    pub winner: Option<String>,
 }

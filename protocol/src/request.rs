@@ -253,13 +253,40 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         accept: Option<bool>,
     },
+    /// A player's finished games, newest first, a page at a time.
+    Games {
+        /// The player: the name a seat showed in the game, or the player id of `welcome`.
+        player: String,
+        /// Only games of this game id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<String>,
+        /// The page after this room id (the last of the page before).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        before: Option<String>,
+    },
+    /// A finished game's record as plain text (as `/g/ROOM.txt` serves it).
+    Export {
+        /// Room id.
+        room: String,
+        /// A private room's invite code.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+    },
+    /// In a finished room: offer or accept a rematch (or decline one with `accept: false`).
+    Rematch {
+        /// Room id.
+        room: String,
+        /// `false` declines; left out: accept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        accept: Option<bool>,
+    },
     /// Are you there?
     Ping,
 }
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 22] = [
+    pub const TYPES: [&'static str; 25] = [
         "hello",
         "lobby",
         "create",
@@ -281,6 +308,9 @@ impl Request {
         "history",
         "move",
         "draw",
+        "games",
+        "export",
+        "rematch",
         "ping",
     ];
 
@@ -308,6 +338,9 @@ impl Request {
             Request::History { .. } => "history",
             Request::Move { .. } => "move",
             Request::Draw { .. } => "draw",
+            Request::Games { .. } => "games",
+            Request::Export { .. } => "export",
+            Request::Rematch { .. } => "rematch",
             Request::Ping => "ping",
         }
     }
@@ -325,6 +358,7 @@ impl Request {
             | Request::Lobby { .. }
             | Request::Create { .. }
             | Request::Quick { .. }
+            | Request::Games { .. }
             | Request::Ping => None,
             Request::Join { room, .. } => room.as_deref(),
             Request::Spectate { room }
@@ -342,7 +376,9 @@ impl Request {
             | Request::Resume { room, .. }
             | Request::History { room, .. }
             | Request::Move { room, .. }
-            | Request::Draw { room, .. } => Some(room),
+            | Request::Draw { room, .. }
+            | Request::Export { room, .. }
+            | Request::Rematch { room, .. } => Some(room),
         }
     }
 }

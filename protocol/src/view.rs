@@ -99,6 +99,10 @@ pub struct RoomView {
     pub secret: Option<String>,
     /// The latest chat lines, oldest first (at most [`CHAT_TAIL`]).
     pub chat: VecDeque<ChatLine>,
+    /// A finished room: the seats that want a rematch, in turn order.
+    pub rematch: Vec<Seat>,
+    /// The rematch's room, once every seat has agreed.
+    pub rematch_room: Option<String>,
 }
 
 impl RoomView {
@@ -136,6 +140,8 @@ impl RoomView {
             seed: None,
             secret: snap.secret.clone(),
             chat: VecDeque::new(),
+            rematch: Vec::new(),
+            rematch_room: None,
         }
     }
 
@@ -330,6 +336,10 @@ impl RoomView {
             }
             // An Orbs draw offer changes nothing the view holds until the game ends.
             Event::Draw { .. } => {}
+            Event::Rematch { agreed, room, .. } => {
+                self.rematch = agreed.clone();
+                self.rematch_room = room.as_ref().map(|r| r.to_string());
+            }
             Event::Over {
                 result,
                 seed,

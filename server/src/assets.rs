@@ -1,6 +1,6 @@
 //! The web client (`web/` at the top of the workspace), embedded in the binary with
 //! `include_bytes!` so the server needs no files at run time and works offline. The page is
-//! served at `/`, `/r/ROOM` and `/i/CODE` (its script reads the path); the files it loads at
+//! served at `/`, `/r/ROOM`, `/i/CODE` and `/g/ROOM` (its script reads the path); the files it loads at
 //! `/assets/NAME`.
 //!
 //! Caching: every answer carries a strong `ETag` (SHA-256 of the body) and `cache-control:
@@ -41,6 +41,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("net.js", "text/javascript; charset=utf-8"),
     asset!("lobby.js", "text/javascript; charset=utf-8"),
     asset!("room.js", "text/javascript; charset=utf-8"),
+    asset!("record.js", "text/javascript; charset=utf-8"),
     asset!("board.js", "text/javascript; charset=utf-8"),
     asset!("games.js", "text/javascript; charset=utf-8"),
     asset!("orbit.js", "text/javascript; charset=utf-8"),
@@ -48,10 +49,11 @@ pub const ASSETS: &[Asset] = &[
     asset!("icon.svg", "image/svg+xml"),
 ];
 
-/// The file a request path names: the page for `/`, `/r/ROOM` and `/i/CODE`, an asset for
+/// The file a request path names: the page for `/`, `/r/ROOM`, `/i/CODE` and `/g/ROOM` (a
+/// finished game's replay, from its record `/g/ROOM.txt`), an asset for
 /// `/assets/NAME`; `None` for anything else.
 pub fn find(path: &str) -> Option<&'static Asset> {
-    if path == "/" || is_link(path, "/r/") || is_link(path, "/i/") {
+    if path == "/" || is_link(path, "/r/") || is_link(path, "/i/") || is_link(path, "/g/") {
         return Some(&INDEX);
     }
     let name = path.strip_prefix("/assets/")?;

@@ -1,6 +1,7 @@
 //! HTTP on the WebSocket port, served by hyper: `GET /ws` upgrades to a WebSocket (after the
 //! Origin check), `GET /healthz` and `GET /metrics` answer in plain text, `GET /`, `/r/ROOM`,
-//! `/i/CODE` and `/assets/…` serve the embedded web client (`assets`), anything else gets a
+//! `/i/CODE`, `/g/ROOM` and `/assets/…` serve the embedded web client (`assets`), `GET
+//! /g/ROOM.txt` a finished game's record (`export`), anything else gets a
 //! plain-text 404. Each TCP connection has one bounded HTTP exchange, then either becomes a
 //! WebSocket (handed back to the caller as a tungstenite stream) or is closed.
 //!
@@ -71,8 +72,10 @@ pub async fn handshake(
     let timeout = shared.handshake_timeout;
     // Filled by the service when it accepts an upgrade; read once the 101 is out.
     let upgrade: Mutex<Option<OnUpgrade>> = Mutex::new(None);
-    let service =
-        service_fn(|req| std::future::ready(Ok::<_, Infallible>(answer(req, shared, &upgrade))));
+    let service = service_fn(|req| {
+        let upgrade = &upgrade;
+        async move { Ok::<_, Infallible>(answer(req, shared, upgrade).await) }
+    });
     let conn = http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(timeout)
@@ -109,7 +112,7 @@ pub async fn handshake(
 }
 
 /// The response to one request; an accepted upgrade also leaves its `OnUpgrade` in `upgrade`.
-fn answer(
+async fn answer(
     mut req: Request<Incoming>,
     shared: &Shared,
     upgrade: &Mutex<Option<OnUpgrade>>,
@@ -131,6 +134,9 @@ fn answer(
             Err(refused) => refused.into_response(),
         },
         (&Method::GET, "/healthz") => plain(StatusCode::OK, "text/plain", "ok\n".into()),
+        (&Method::GET, p) if p.starts_with("/g/") && p.ends_with(".txt") => {
+            game_record(&p[3..p.len() - 4], req.uri().query(), shared).await
+        }
         (&Method::GET, "/metrics") => plain(
             StatusCode::OK,
             "text/plain; version=0.0.4",
@@ -152,6 +158,31 @@ fn answer(
             "text/plain",
             format!("nothing at {path}: the WebSocket is at /ws\n"),
         ),
+    }
+}
+
+/// `/g/ROOM.txt[?code=CODE]`: a finished game's record as plain text; 404 (with the reason)
+/// for a room that is unknown, unfinished, or private without its invite code.
+async fn game_record(room: &str, query: Option<&str>, shared: &Shared) -> Response<Full<Bytes>> {
+    let code = query
+        .into_iter()
+        .flat_map(|q| q.split('&'))
+        .find_map(|pair| pair.strip_prefix("code="));
+    match crate::export::record(shared, room, code).await {
+        Ok(record) => plain(
+            StatusCode::OK,
+            "text/plain; charset=utf-8",
+            record.to_string(),
+        ),
+        Err(refusal) => {
+            let status = match refusal.code {
+                crate::protocol::Code::NotFound | crate::protocol::Code::BadRequest => {
+                    StatusCode::NOT_FOUND
+                }
+                _ => StatusCode::INTERNAL_SERVER_ERROR,
+            };
+            plain(status, "text/plain", format!("{}\n", refusal.message))
+        }
     }
 }
 

@@ -6,6 +6,7 @@ mod assets;
 mod clock;
 mod cluster;
 mod connection;
+mod export;
 mod http;
 mod lobby;
 mod metrics;
@@ -32,9 +33,9 @@ pub use outbox::MAX_OUT_FRAME;
 pub use retention::DEFAULT_RETAIN;
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MIN_TURN_CLOCK, WAITING_HOLD};
 pub use server::{run, serve, serve_with, Config, MAX_CONNECTIONS};
-pub use session::{HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
+pub use session::{GAMES_PAGE, HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
 pub use store::{
-    ActionRecord, Append, Commit, PlayerRecord, PostgresStore, RoomRecord, SavedRoom, SqliteStore,
-    Store, StoreError,
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, GamesQuery, PlayerRecord,
+    PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
 };
 pub use text::{MAX_CHAT, MAX_NAME};

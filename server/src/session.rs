@@ -9,10 +9,11 @@ use crate::protocol::{self, check_id, Code, Refusal, ReplyTo};
 use crate::room::handle::RoomHandle;
 use crate::room::{self, RoomCmd, RoomOptions};
 use crate::shared::Shared;
-use crate::store::PlayerRecord;
+use crate::store::{GamesQuery, PlayerRecord};
 use crate::system::{GameInfo, GameSystem};
 use orion_protocol::{
-    Envelope, Event, Logged, Message, Request, RoomOptions as WireOptions, Seat, Status,
+    ArchivedGame, Envelope, Event, Logged, Message, Request, RoomOptions as WireOptions, Seat,
+    Status,
 };
 use rand::Rng;
 use std::collections::HashMap;
@@ -26,6 +27,11 @@ pub const HISTORY_PAGE: usize = 500;
 /// Most bytes of events a `history` reply carries (an event is bounded by the position,
 /// names and chat limits), far below the largest frame a client is sent.
 pub const HISTORY_PAGE_BYTES: usize = 48 * 1024;
+
+/// Most games a `games` reply lists (each a few hundred bytes); ask again with `before`.
+pub const GAMES_PAGE: usize = 20;
+/// Longest `player` a `games` request may name (names are at most 32 characters).
+const MAX_PLAYER_QUERY: usize = 64;
 
 /// One connection's state.
 pub struct Session {
@@ -160,7 +166,94 @@ impl Session {
             Request::History { room, since, code } => {
                 self.history(re, &room, since.unwrap_or(0), code).await
             }
+            Request::Games {
+                player,
+                game,
+                before,
+            } => self.games(re, &player, game, before).await,
+            Request::Export { room, code } => {
+                let record = crate::export::record(&self.shared, &room, code.as_deref()).await?;
+                let text = record.to_string();
+                let room = record.room;
+                self.outbox
+                    .send(protocol::reply(re, Message::Export { room, text }));
+                Ok(())
+            }
+            Request::Rematch { room, accept } => {
+                let handle = self.room(&room).await?;
+                let cmd = RoomCmd::Rematch {
+                    re: re.clone(),
+                    player: player()?,
+                    accept: accept.unwrap_or(true),
+                    outbox: self.outbox.clone(),
+                };
+                self.send(&handle, cmd).await
+            }
         }
+    }
+
+    /// A page of a player's finished public games, newest first.
+    async fn games(
+        &mut self,
+        re: &ReplyTo,
+        player: &str,
+        game: Option<String>,
+        before: Option<String>,
+    ) -> Handled {
+        let player = player.trim();
+        if player.is_empty() || player.chars().count() > MAX_PLAYER_QUERY {
+            return Err(Refusal::new(
+                Code::BadRequest,
+                format!("player must be a name or player id of 1 to {MAX_PLAYER_QUERY} characters"),
+            ));
+        }
+        let game = match game {
+            Some(g) => Some(self.find_game(&g)?.1.id.to_string()),
+            None => None,
+        };
+        let before = before
+            .as_deref()
+            .map(|b| check_id("before", b).map(str::to_string))
+            .transpose()?;
+        let query = GamesQuery {
+            player: player.to_string(),
+            game,
+            before: before.clone(),
+            limit: GAMES_PAGE + 1,
+        };
+        let store = &self.shared.store;
+        let mut games = (store.games(&query).await)
+            .map_err(|e| Refusal::new(Code::Server, e.to_string()))?
+            .ok_or_else(|| {
+                Refusal::new(
+                    Code::NotFound,
+                    format!(
+                        "before: no game {} in the archive",
+                        before.unwrap_or_default()
+                    ),
+                )
+            })?;
+        let more = games.len() > GAMES_PAGE;
+        games.truncate(GAMES_PAGE);
+        let games = games
+            .into_iter()
+            .map(|g| ArchivedGame {
+                room: g.room,
+                game: g.game,
+                ended: g.ended_at,
+                seats: (g.seats.into_iter())
+                    .filter_map(|s| Some((Seat::parse(&s.seat)?, s.name)))
+                    .collect(),
+                winner: g.winner,
+            })
+            .collect();
+        let page = Message::Games {
+            player: player.to_string(),
+            games,
+            more,
+        };
+        self.outbox.send(protocol::reply(re, page));
+        Ok(())
     }
 
     async fn hello(

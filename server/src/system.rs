@@ -94,6 +94,12 @@ pub trait GameSystem: Send + Sync + 'static {
     /// The action text of a game request (`click`, `place`, `move` …); `None` for a request
     /// that is not a game action of this system.
     fn action(&self, request: &Request) -> Option<Result<String, Refusal>>;
+
+    /// A stored action as a game record writes it, in the game's own notation (what `orion
+    /// replay` reads back); the stored text itself where that is the notation already.
+    fn notation(&self, action: &str) -> String {
+        action.to_string()
+    }
 }
 
 /// One game in play. Only its room's task touches it.

@@ -787,3 +787,130 @@ pub async fn a_killed_server_loses_no_event(store: &str) {
     assert_eq!(lobby["rooms"], json!([]));
     server.shutdown();
 }
+
+/// What every store promises of the archive (SQLite and PostgreSQL alike): a player's
+/// finished games by id or by name, newest first, paged with `before`, filtered by game; a
+/// `before` that names no archived game is `None`; pruning a room takes its archive rows with
+/// it; `actions` gives a room's actions in order.
+pub async fn the_archive_keeps_a_players_games(store: &dyn orion_server::Store) {
+    use orion_server::{ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, RoomRecord};
+    let seat = |seat: &str, player: &str, name: &str| ArchivedSeat {
+        seat: seat.into(),
+        player: player.into(),
+        name: name.into(),
+    };
+    for i in 0..5u64 {
+        let id = format!("g{i}");
+        store
+            .create_room(&RoomRecord {
+                id: id.clone(),
+                game: if i == 2 { "orion" } else { "hydra-2" }.into(),
+                options: "{}".into(),
+                seed: i,
+                private: false,
+                code: None,
+                salt: None,
+            })
+            .await
+            .expect("room");
+        store
+            .archive(&ArchivedRoom {
+                room: id,
+                game: if i == 2 { "orion" } else { "hydra-2" }.into(),
+                ended_at: T0 + i * 1_000,
+                winner: (i % 2 == 0).then(|| "S".to_string()),
+                seats: vec![
+                    seat("S", "p-ann", "ann"),
+                    seat("N", &format!("p-{i}"), "bo"),
+                ],
+            })
+            .await
+            .expect("archive");
+    }
+    let query = |player: &str, game: Option<&str>, before: Option<&str>, limit| GamesQuery {
+        player: player.into(),
+        game: game.map(str::to_string),
+        before: before.map(str::to_string),
+        limit,
+    };
+    let rooms = |games: Vec<ArchivedRoom>| games.into_iter().map(|g| g.room).collect::<Vec<_>>();
+    let first = store
+        .games(&query("ann", None, None, 2))
+        .await
+        .expect("games")
+        .expect("page");
+    assert_eq!(first[0].seats.len(), 2);
+    assert_eq!(first[0].winner.as_deref(), Some("S"));
+    assert_eq!(first[0].ended_at, T0 + 4_000);
+    assert_eq!(rooms(first), ["g4", "g3"]);
+    let next = store
+        .games(&query("ann", None, Some("g3"), 2))
+        .await
+        .expect("games");
+    assert_eq!(rooms(next.expect("page")), ["g2", "g1"]);
+    let by_id = store
+        .games(&query("p-ann", None, Some("g1"), 9))
+        .await
+        .expect("games");
+    assert_eq!(rooms(by_id.expect("page")), ["g0"]);
+    let orion = store
+        .games(&query("bo", Some("orion"), None, 9))
+        .await
+        .expect("games");
+    assert_eq!(rooms(orion.expect("page")), ["g2"]);
+    let one = store
+        .games(&query("p-3", None, None, 9))
+        .await
+        .expect("games");
+    assert_eq!(rooms(one.expect("page")), ["g3"]);
+    assert!(store
+        .games(&query("ann", None, Some("nope"), 9))
+        .await
+        .expect("games")
+        .is_none());
+    assert!(store
+        .games(&query("zed", None, None, 9))
+        .await
+        .expect("games")
+        .expect("page")
+        .is_empty());
+
+    // Actions come back in order, whether still in the journal or moved to the log.
+    let append = |n: u64, action: &str| Append {
+        room: std::sync::Arc::from("g0"),
+        n,
+        action: Some(ActionRecord {
+            seat: "S".into(),
+            action: action.into(),
+            at: T0 + n,
+        }),
+        events: vec![(n, format!("{{\"n\":{n}}}"))],
+        seq: n,
+    };
+    let commits = vec![
+        store.append(append(1, "click C1R")),
+        store.append(append(2, "end")),
+    ];
+    for c in commits {
+        c.wait().await.expect("committed");
+    }
+    let actions = store.actions("g0").await.expect("actions");
+    let texts: Vec<&str> = actions.iter().map(|a| a.action.as_str()).collect();
+    assert_eq!(texts, ["click C1R", "end"]);
+    assert_eq!(actions[1].at, T0 + 2);
+
+    // Pruning the oldest rooms takes their archive rows.
+    for i in 0..5 {
+        store
+            .set_status(&format!("g{i}"), "finished", T0 + i * 1_000)
+            .await
+            .expect("status");
+    }
+    store.prune(T0 + 2_500).await.expect("prune");
+    let left = store
+        .games(&query("ann", None, None, 9))
+        .await
+        .expect("games")
+        .expect("page");
+    assert_eq!(rooms(left), ["g4", "g3"]);
+}

@@ -1727,3 +1727,97 @@ async fn every_other_puzzle_is_started_from_the_lobby_and_clicked_from_the_page(
     }
     let _ = page.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_is_stepped_through_from_its_record_and_rematched_from_the_pages() {
+    let server = TestServer::start();
+    let base = format!("http://{}", server.addr);
+    let mut driver = Driver::start();
+    let alice = driver.browser().await;
+    let bob = driver.browser().await;
+    let carol = driver.browser().await;
+    let room = hydra_from_pages(&base, &alice, &bob).await;
+    let mut watcher = server.player("watcher").await;
+    watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+    press(&alice, "#ready").await;
+    press(&bob, "#ready").await;
+    let start = watcher.expect_event(&room, "start").await;
+    let start = start["ev"]["position"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let mut last = String::new();
+    for (i, (moves, end)) in orion_tests::HYDRA_TWO.iter().enumerate() {
+        wait_turn(&alice, "S").await;
+        for click in orion_tests::expand(moves) {
+            last = click_from_page(&alice, &mut watcher, &room, &click).await;
+        }
+        if *end {
+            press(&alice, "#end-turn").await;
+        }
+        if i + 1 < orion_tests::HYDRA_TWO.len() {
+            wait_turn(&bob, "N").await;
+            press(&bob, "#end-turn").await;
+        }
+    }
+    let over = watcher.expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["winner"], "S");
+    for page in [&alice, &bob] {
+        wait_status(page, "finished").await;
+    }
+
+    // A third page steps through the game's record: the end, the start, the first turn.
+    open(&carol, &base, &format!("/g/{room}"), "carol").await;
+    wait_js(&carol, "window.__orion.recordLoaded", "the record").await;
+    wait_board(&carol, &last, "carol at the end").await;
+    assert!(text(&carol, "record-result").await.starts_with("S wins"));
+    assert!(text(&carol, "record-names").await.contains("alice"));
+    press(&carol, "#record-first").await;
+    wait_board(&carol, &start, "carol at the start").await;
+    press(&carol, "#record-fwd").await;
+    wait_js(&carol, "window.__orion.recordAt === 1", "turn 1").await;
+    assert!(text(&carol, "record-line").await.starts_with("1. S: A2L"));
+    // The finished room links to it.
+    wait_js(
+        &alice,
+        &format!("document.getElementById('record-link').getAttribute('href') === '/g/{room}'"),
+        "the record link",
+    )
+    .await;
+
+    // Alice offers a rematch, Bob accepts: both pages move to the new room, seats swapped.
+    press(&alice, "#rematch").await;
+    wait_js(
+        &bob,
+        "document.getElementById('rematch').textContent === 'Accept the rematch'",
+        "the rematch on offer",
+    )
+    .await;
+    press(&bob, "#rematch").await;
+    let started = watcher
+        .expect(|m| m["ev"]["kind"] == "rematch" && m["ev"]["room"].is_string())
+        .await;
+    let new_room = started["ev"]["room"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    for (who, page, seat) in [("alice", &alice, "N"), ("bob", &bob, "S")] {
+        wait_js(
+            page,
+            &format!("location.pathname === '/r/{new_room}'"),
+            "the rematch's room",
+        )
+        .await;
+        wait_status(page, "playing").await;
+        wait_js(
+            page,
+            &format!(
+                "(document.querySelector('#seats [data-seat={seat}]') || {{}}).textContent.includes('{who} (you)')"
+            ),
+            &format!("{who} at {seat}"),
+        )
+        .await;
+    }
+}

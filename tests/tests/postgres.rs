@@ -229,7 +229,7 @@ fn the_schema_is_migrated_once_and_a_newer_one_is_refused() {
     let pg = Postgres::start();
     drop(PostgresStore::connect(&pg.url()).expect("first start migrates"));
     drop(PostgresStore::connect(&pg.url()).expect("second start finds it done"));
-    assert_eq!(count(&pg, "SELECT COUNT(*) FROM schema_version"), 3);
+    assert_eq!(count(&pg, "SELECT COUNT(*) FROM schema_version"), 4);
     count(
         &pg,
         "WITH v AS (INSERT INTO schema_version (version) VALUES (999) RETURNING 1)
@@ -246,6 +246,13 @@ fn an_unreachable_database_fails_the_start_with_a_clear_error() {
     pg.stop();
     let err = PostgresStore::connect(&url).err().expect("no database");
     assert!(err.to_string().starts_with("store:"), "{err}");
+}
+
+#[tokio::test]
+async fn the_archive_lists_a_players_games_and_is_pruned_with_its_rooms() {
+    let pg = Postgres::start();
+    let s = PostgresStore::connect(&pg.url()).expect("store");
+    orion_tests::the_archive_keeps_a_players_games(&s).await;
 }
 
 #[tokio::test]

@@ -301,7 +301,59 @@ impl App {
                 }
                 self.error(text);
             }
+            Incoming::Games {
+                player,
+                games,
+                more,
+            } => {
+                let mut lines: Vec<String> = games
+                    .iter()
+                    .map(|g| {
+                        let seats: Vec<String> =
+                            g.seats.iter().map(|(s, n)| format!("{s} {n}")).collect();
+                        let winner = g.winner.as_deref().unwrap_or("nobody");
+                        format!(
+                            "{} {} · {} · won by {winner}",
+                            g.room,
+                            g.game,
+                            seats.join(", ")
+                        )
+                    })
+                    .collect();
+                if lines.is_empty() {
+                    lines.push(format!("no finished games of {player}"));
+                } else if more {
+                    let last = games.last().map_or("", |g| g.room.as_str());
+                    lines.push(format!("more: games {player} before={last}"));
+                }
+                self.show_lines(lines);
+            }
+            Incoming::Export { room, text } => {
+                let file = format!("{room}.txt");
+                match std::fs::write(&file, text) {
+                    Ok(()) => {
+                        self.info(format!("saved {file} (orion replay {file} plays it back)"))
+                    }
+                    Err(e) => self.error(format!("could not save {file}: {e}")),
+                }
+            }
             Incoming::Welcome { .. } | Incoming::History { .. } | Incoming::Pong => {}
+        }
+    }
+
+    /// Lines for the player to read: in the room's log when a room is on screen, else on
+    /// the message line.
+    fn show_lines(&mut self, lines: Vec<String>) {
+        if let Some(r) = self.room.as_mut() {
+            for line in lines {
+                r.note(line);
+            }
+        } else if let Some(r) = self.other.as_mut() {
+            for line in lines {
+                r.note(line);
+            }
+        } else {
+            self.info(lines.join(" | "));
         }
     }
 
@@ -456,6 +508,21 @@ impl App {
                 seat: None,
             }),
             Command::Watch(room) => self.watch(&room),
+            Command::Games {
+                player,
+                game,
+                before,
+            } => self.out.push(Request::Games {
+                player: player.unwrap_or_else(|| self.name.clone()),
+                game,
+                before,
+            }),
+            Command::Export(room) => {
+                let code = (self.room_id.as_deref() == Some(room.as_str()))
+                    .then(|| self.invite.clone())
+                    .flatten();
+                self.out.push(Request::Export { room, code });
+            }
             Command::Leave => {
                 if let Some(room) = self.room_id.clone() {
                     self.out.push(Request::Leave { room });
@@ -494,6 +561,10 @@ impl App {
                     Command::Claim => self.out.push(Request::Claim { room }),
                     Command::Say(text) => self.out.push(Request::Chat { room, text }),
                     Command::Ready => self.out.push(Request::Ready { room }),
+                    Command::Rematch(accept) => self.out.push(Request::Rematch {
+                        room,
+                        accept: Some(accept),
+                    }),
                     _ => {}
                 }
             }

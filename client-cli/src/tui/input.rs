@@ -60,6 +60,19 @@ pub enum Command {
     Ready,
     /// Leave the room, back to the lobby.
     Leave,
+    /// A player's finished games (one's own when no player is named).
+    Games {
+        /// Name or player id.
+        player: Option<String>,
+        /// Only this game.
+        game: Option<String>,
+        /// The page after this room.
+        before: Option<String>,
+    },
+    /// Save a finished game's record as `ROOM.txt`.
+    Export(String),
+    /// Offer or accept a rematch (`false`: decline) in the finished room on screen.
+    Rematch(bool),
     /// Show the help.
     Help,
     /// Quit the program.
@@ -223,6 +236,35 @@ pub fn parse(line: &str) -> Result<Command, String> {
             })
         }
         "code" | "invite" => return Ok(Command::Code(arg(0, "invite code")?)),
+        "games" | "archive" => {
+            // games [PLAYER] [game=GAME] [before=ROOM]
+            let mut player = None;
+            let (mut game, mut before) = (None, None);
+            for w in &rest {
+                match w.split_once('=') {
+                    Some(("game", g)) => game = Some(room_game_id(g)?),
+                    Some(("before", b)) => before = Some(b.to_string()),
+                    Some((k, _)) => {
+                        return Err(format!("games: unknown `{k}=` (game=GAME, before=ROOM)"))
+                    }
+                    None if player.is_none() => player = Some(w.to_string()),
+                    None => return Err("games: one player at a time (games NAME)".to_string()),
+                }
+            }
+            return Ok(Command::Games {
+                player,
+                game,
+                before,
+            });
+        }
+        "export" => return Ok(Command::Export(arg(0, "room id (export ROOM)")?)),
+        "rematch" => {
+            return match rest.as_slice() {
+                [] | ["yes"] | ["accept"] => Ok(Command::Rematch(true)),
+                ["no"] | ["decline"] => Ok(Command::Rematch(false)),
+                _ => Err("rematch: `rematch` offers or accepts, `rematch no` declines".into()),
+            }
+        }
         "watch" | "spectate" => return Ok(Command::Watch(arg(0, "room id")?)),
         "place" | "p" => {
             let slot = parse_slot(&arg(0, "slot (place C2n)")?).map_err(|e| e.to_string())?;
@@ -275,6 +317,8 @@ pub const HELP: &[&str] = &[
     "       join ROOM [SEAT] · code INVITE · watch ROOM · ready · Up/Down + Enter joins (w watches)",
     "orbit: quick orbit · create orbit · moves h8, pass, black / white (the choice after the opening)",
     "orbs: quick orbs [2-6] · create orbs players=4 teams=true void=true holes=i5,i6 · moves d2-e6 · draw · draw accept",
+    "archive: games [NAME] [game=GAME] [before=ROOM] · export ROOM (saves ROOM.txt; orion replay ROOM.txt)",
+    "after the end: rematch (offer or accept) · rematch no",
 ];
 
 #[cfg(test)]

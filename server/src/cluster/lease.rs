@@ -1,5 +1,5 @@
 //! Which node owns which room: one row per live room in PostgreSQL's `room_leases`
-//! (created by the store's migration 2), taken when a room starts on a node, renewed every
+//! (created by the store's migration 3), taken when a room starts on a node, renewed every
 //! [`RENEW_EVERY`] while the node lives, and taken over by another node once it has been
 //! expired for a moment ([`LEASE_TTL`] after the last renewal). Every change is one
 //! statement, so two nodes can never both win the same room.

@@ -1,5 +1,5 @@
 //! Quick match across nodes: one queue for the whole cluster, in PostgreSQL's `quick_queue`
-//! (migration 3). A node queues its player there, then tries to take a full group under a
+//! (migration 4). A node queues its player there, then tries to take a full group under a
 //! per-queue advisory lock (so two nodes queueing the last two players at once cannot both
 //! miss the group); the node that takes it makes the room, with its own players' outboxes and
 //! relay outboxes (`host`) for players on other nodes. A node refreshes its rows' `seen_at`

@@ -108,6 +108,7 @@ fn outbox_of(cmd: &RoomCmd) -> Option<&crate::outbox::Outbox> {
         | RoomCmd::Ready { outbox, .. }
         | RoomCmd::Act { outbox, .. }
         | RoomCmd::Chat { outbox, .. }
+        | RoomCmd::Rematch { outbox, .. }
         | RoomCmd::Resume { outbox, .. } => Some(outbox),
         RoomCmd::Detach { .. } => None,
     }
@@ -143,7 +144,8 @@ fn refuse(cmd: RoomCmd, refusal: Refusal) {
         RoomCmd::Leave { re, outbox, .. }
         | RoomCmd::Ready { re, outbox, .. }
         | RoomCmd::Act { re, outbox, .. }
-        | RoomCmd::Chat { re, outbox, .. } => outbox.refuse(&re, &refusal),
+        | RoomCmd::Chat { re, outbox, .. }
+        | RoomCmd::Rematch { re, outbox, .. } => outbox.refuse(&re, &refusal),
         RoomCmd::Detach { .. } => {}
     }
 }

@@ -112,6 +112,15 @@ pub enum Command {
         /// Last seq seen.
         since: u64,
     },
+    /// [`RoomCmd::Rematch`].
+    Rematch {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Who,
+        /// Whether he wants it.
+        accept: bool,
+    },
     /// [`RoomCmd::Detach`]: the connection went away.
     Detach,
 }
@@ -209,6 +218,19 @@ impl Command {
                 },
                 outbox.id,
             ),
+            RoomCmd::Rematch {
+                re,
+                player,
+                accept,
+                outbox,
+            } => (
+                Command::Rematch {
+                    re: re.clone(),
+                    player: player.into(),
+                    accept: *accept,
+                },
+                outbox.id,
+            ),
             RoomCmd::Detach { conn } => (Command::Detach, *conn),
         }
     }
@@ -264,6 +286,12 @@ impl Command {
                         re,
                         player: player.into(),
                         text,
+                        outbox,
+                    },
+                    Command::Rematch { re, player, accept } => RoomCmd::Rematch {
+                        re,
+                        player: player.into(),
+                        accept,
                         outbox,
                     },
                     _ => RoomCmd::Detach { conn: outbox.id },

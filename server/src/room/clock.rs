@@ -129,6 +129,8 @@ impl Room {
         let ev = self
             .over_event(result.clone(), Some((OverReason::Time, Some(seat))))
             .to_json();
+        let now = self.shared.clock.now_ms();
+        self.archive(&result, now).await;
         self.result = Some(result);
         if self.emit(vec![ev], None).await.is_ok() {
             self.finish().await;

@@ -101,6 +101,17 @@ pub enum RoomCmd {
         /// True once he is a member.
         done: oneshot::Sender<bool>,
     },
+    /// A finished room: offer, accept (or with `accept` false decline) a rematch.
+    Rematch {
+        /// Request id.
+        re: ReplyTo,
+        /// Who.
+        player: Player,
+        /// Whether he wants it.
+        accept: bool,
+        /// His connection.
+        outbox: Outbox,
+    },
     /// A connection went away.
     Detach {
         /// Its id.

@@ -15,7 +15,7 @@ use crate::system::{GameInfo, GameSystem, Table};
 use orion_protocol::Event;
 use rand::Rng;
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 /// Creates a room for `game` of `system`, seats `first` in order (the creator, or a quick
@@ -74,7 +74,7 @@ pub async fn create(
         ));
     }
     // The first seats are taken by the room's own task, before any other command reaches it.
-    tokio::spawn(room.run(Some(first), rx));
+    tokio::spawn(task(room, Some(first), rx));
     Ok(handle)
 }
 
@@ -170,8 +170,18 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
         return Err("directory full".into());
     }
     room.publish();
-    tokio::spawn(room.run(None, rx));
+    tokio::spawn(task(room, None, rx));
     Ok(handle)
+}
+
+/// A room's task, boxed as a `Send` future of a type of its own: a room can make a room (a
+/// rematch), and without the box the compiler would chase the room's future through itself.
+fn task(
+    room: Room,
+    first: Option<Vec<(Queued, Option<String>)>>,
+    rx: tokio::sync::mpsc::Receiver<crate::room::RoomCmd>,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+    Box::pin(room.run(first, rx))
 }
 
 /// What a room is made of, new or restored.
@@ -238,6 +248,8 @@ impl Room {
             result: None,
             salt: None,
             secret_owners: BTreeMap::new(),
+            rematch: BTreeSet::new(),
+            rematch_room: None,
             published: None,
             shared,
         }

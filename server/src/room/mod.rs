@@ -7,13 +7,15 @@
 //! The room is split by concern: `options` (what a room is made with), `command` (what
 //! sessions ask of it), `lifecycle` (create, restore), `seats` (joining, watching, leaving,
 //! resuming, starting), `play` (game actions and their events), `clock` (turn clocks, holds),
-//! `view` (snapshots and the lobby listing), `event` (the room's own events, typed).
+//! `view` (snapshots and the lobby listing), `event` (the room's own events, typed),
+//! `rematch` (the next game with the same players).
 
 mod clock;
 pub(crate) mod handle;
 mod lifecycle;
 mod options;
 mod play;
+mod rematch;
 mod seats;
 mod view;
 
@@ -23,10 +25,10 @@ use crate::outbox::Outbox;
 use crate::player::{Player, PlayerId, RoomId};
 use crate::protocol::{self, Code, Frame, Refusal, ReplyTo};
 use crate::shared::Shared;
-use crate::store::{ActionRecord, Append, StoreError};
+use crate::store::{ActionRecord, Append, ArchivedRoom, ArchivedSeat, StoreError};
 use crate::system::{GameSystem, Seat, Table};
 use orion_protocol::{GameResult, Status};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
@@ -107,6 +109,10 @@ struct Room {
     /// Who chose each seat's hidden choice (Algol's secret man): only he is shown it, not a
     /// later occupant of the seat.
     secret_owners: BTreeMap<Seat, PlayerId>,
+    /// A finished room: the seats that want a rematch.
+    rematch: BTreeSet<Seat>,
+    /// The rematch's room, once every seat agreed.
+    rematch_room: Option<String>,
     /// Server-wide state.
     shared: Arc<Shared>,
 }
@@ -249,6 +255,12 @@ impl Room {
                 let _ = done.send(self.resume(re, player, since, outbox).await);
                 self.publish();
             }
+            RoomCmd::Rematch {
+                re,
+                player,
+                accept,
+                outbox,
+            } => self.rematch(re, player, accept, outbox).await,
             RoomCmd::Detach { conn } => self.detach(conn),
         }
     }
@@ -278,6 +290,33 @@ impl Room {
             self.shared.lobby.free_seat(&o.player.id, &self.id);
         }
         self.set_status("finished").await;
+    }
+
+    /// Files a public game ending now with `result` under the players who sit in it
+    /// (`games`). Done before the `over` event is stored and sent, so that whoever hears of
+    /// the end finds the game listed; should that event not be stored, the row stays until
+    /// the game ends again (and replaces it) or is pruned. A game every player has left (an
+    /// abandoned one) has no one to file it under.
+    pub(super) async fn archive(&mut self, result: &GameResult, now: Millis) {
+        if self.private || self.seats.is_empty() {
+            return;
+        }
+        let game = ArchivedRoom {
+            room: self.id.to_string(),
+            game: self.game_id.to_string(),
+            ended_at: now,
+            winner: result.winner.as_ref().map(|w| w.to_string()),
+            seats: (self.seats.iter())
+                .map(|(seat, o)| ArchivedSeat {
+                    seat: seat.0.to_string(),
+                    player: o.player.id.to_string(),
+                    name: o.player.name.to_string(),
+                })
+                .collect(),
+        };
+        if let Err(e) = self.shared.store.archive(&game).await {
+            tracing::error!(room = %self.id, "could not archive the game: {e}");
+        }
     }
 
     /// Stores the room's status. (`&mut`: a room is not `Sync`, so its task's future may

@@ -86,6 +86,8 @@ impl Room {
         let mut evs = applied.events;
         if let Some(result) = &applied.over {
             evs.push(self.over_event(result.clone(), None).to_json());
+            // Filed before anyone hears of the end, so a player's `games` lists it at once.
+            self.archive(result, now).await;
         }
         let record = ActionRecord {
             seat: seat.0.to_string(),

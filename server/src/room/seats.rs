@@ -193,6 +193,7 @@ impl Room {
         self.shared.lobby.free_seat(&o.player.id, &self.id);
         let left = Event::Left { seat: seat.wire() };
         let _ = self.emit(vec![left.to_json()], None).await;
+        self.cancel_rematch(seat).await;
         if self.status == Status::Playing && self.seats.is_empty() {
             let result = self.table.abandoned();
             let ev = self

@@ -28,7 +28,10 @@ use crate::clock::Millis;
 pub use commit::Commit;
 pub use error::StoreError;
 pub use postgres::PostgresStore;
-pub use record::{ActionRecord, Append, PlayerRecord, RoomRecord, SavedRoom};
+pub use record::{
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerRecord, RoomRecord,
+    SavedRoom,
+};
 pub use sqlite::SqliteStore;
 
 /// Opens the store `db` names: a PostgreSQL URL (`postgres://user@host:port/db`, also
@@ -86,6 +89,12 @@ pub trait Store: Send + Sync + 'static {
     /// each per call (it shares the writer with group commits). Returns how many rooms and
     /// players went.
     async fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError>;
+    /// Every accepted action of `room`, in order (a finished game's record is made of them).
+    async fn actions(&self, room: &str) -> Result<Vec<ActionRecord>, StoreError>;
+    /// Files a finished public game under the players who sat in it.
+    async fn archive(&self, game: &ArchivedRoom) -> Result<(), StoreError>;
+    /// A player's archived games, newest first; `None` when `before` names no archived game.
+    async fn games(&self, query: &GamesQuery) -> Result<Option<Vec<ArchivedRoom>>, StoreError>;
 }
 
 /// Most rooms, and most players, one [`Store::prune`] deletes.

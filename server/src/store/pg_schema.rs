@@ -52,6 +52,24 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[
     (
         2,
         "
+    -- Finished public games by the players who sat in them, one row per seat, for `games`.
+    CREATE TABLE archive (
+        room TEXT NOT NULL,
+        game TEXT NOT NULL,
+        ended_at BIGINT NOT NULL,
+        winner TEXT,
+        seat TEXT NOT NULL,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (room, seat)
+    );
+    CREATE INDEX archive_player ON archive (player, ended_at);
+    CREATE INDEX archive_name ON archive (name, ended_at);
+    ",
+    ),
+    (
+        3,
+        "
     -- Which node of a cluster owns each live room (`cluster::lease`): taken when the room
     -- starts there, renewed while the node lives, taken over by another node once it has
     -- expired. `code` finds a private room's owner by its invite code.
@@ -67,7 +85,7 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[
     ",
     ),
     (
-        3,
+        4,
         "
     -- Players waiting for a quick match on any node of a cluster (`cluster::matchmaker`):
     -- who, on which node and connection, and when that node last said it is alive.

@@ -10,7 +10,10 @@ use super::commit::Commit;
 use super::error::StoreError;
 use super::lines::{join_line, split_events};
 use super::pg_schema::migrate;
-use super::record::{ActionRecord, Append, PlayerRecord, RoomRecord, SavedRoom};
+use super::record::{
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerRecord, RoomRecord,
+    SavedRoom,
+};
 use super::{Store, PRUNE_BATCH};
 use crate::clock::Millis;
 use futures::future::LocalBoxFuture;
@@ -562,6 +565,8 @@ impl Db {
                      WHERE status IN ('finished', 'closed') AND ended_at < $1 LIMIT $2
                  ), gone_log AS (
                      DELETE FROM log WHERE room IN (SELECT id FROM pruned)
+                 ), gone_archive AS (
+                     DELETE FROM archive WHERE room IN (SELECT id FROM pruned)
                  ), gone_rooms AS (
                      DELETE FROM rooms WHERE id IN (SELECT id FROM pruned) RETURNING 1
                  ), gone_players AS (
@@ -575,6 +580,114 @@ impl Db {
             )
             .await?;
         Ok((row.get::<_, i64>(0) as u64, row.get::<_, i64>(1) as u64))
+    }
+}
+
+impl Db {
+    async fn actions(&mut self, room: &str) -> Result<Vec<ActionRecord>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT seat, acted_at, action FROM log
+                 WHERE room = $1 AND action IS NOT NULL ORDER BY n",
+                &[&room],
+            )
+            .await?;
+        rows.iter()
+            .map(|row| {
+                let seat: Option<String> = row.get(0);
+                let at: Option<i64> = row.get(1);
+                match (seat, at) {
+                    (Some(seat), Some(at)) => Ok(ActionRecord {
+                        seat,
+                        action: row.get(2),
+                        at: at as u64,
+                    }),
+                    _ => Err(StoreError::Corrupt(format!("room {room}: half an action"))),
+                }
+            })
+            .collect()
+    }
+
+    async fn archive(&mut self, game: &ArchivedRoom) -> Result<(), StoreError> {
+        let tx = self.client.transaction().await?;
+        for seat in &game.seats {
+            tx.execute(
+                "INSERT INTO archive (room, game, ended_at, winner, seat, player, name)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 ON CONFLICT (room, seat) DO UPDATE SET player = excluded.player,
+                     name = excluded.name, winner = excluded.winner, ended_at = excluded.ended_at",
+                &[
+                    &game.room,
+                    &game.game,
+                    &(game.ended_at as i64),
+                    &game.winner,
+                    &seat.seat,
+                    &seat.player,
+                    &seat.name,
+                ],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn games(&mut self, query: &GamesQuery) -> Result<Option<Vec<ArchivedRoom>>, StoreError> {
+        let cursor = match &query.before {
+            None => None,
+            Some(room) => {
+                let row = self
+                    .client
+                    .query_opt(
+                        "SELECT ended_at FROM archive WHERE room = $1 LIMIT 1",
+                        &[room],
+                    )
+                    .await?;
+                match row {
+                    Some(row) => Some((row.get::<_, i64>(0), room.clone())),
+                    None => return Ok(None),
+                }
+            }
+        };
+        let (at, room) = cursor.unzip();
+        let limit = query.limit as i64;
+        let rows = self
+            .client
+            .query(
+                "SELECT a.room, a.game, a.ended_at, a.winner, a.seat, a.player, a.name
+                 FROM archive a JOIN (
+                     SELECT DISTINCT room, ended_at FROM archive
+                     WHERE (player = $1 OR name = $1) AND ($2::TEXT IS NULL OR game = $2)
+                       AND ($3::BIGINT IS NULL OR ended_at < $3
+                            OR (ended_at = $3 AND room < $4))
+                     ORDER BY ended_at DESC, room DESC LIMIT $5
+                 ) page ON page.room = a.room
+                 ORDER BY a.ended_at DESC, a.room DESC",
+                &[&query.player, &query.game, &at, &room, &limit],
+            )
+            .await?;
+        let mut out: Vec<ArchivedRoom> = Vec::new();
+        for row in rows {
+            let id: String = row.get(0);
+            if out.last().is_none_or(|g| g.room != id) {
+                out.push(ArchivedRoom {
+                    room: id,
+                    game: row.get(1),
+                    ended_at: row.get::<_, i64>(2) as Millis,
+                    winner: row.get(3),
+                    seats: Vec::new(),
+                });
+            }
+            if let Some(game) = out.last_mut() {
+                game.seats.push(ArchivedSeat {
+                    seat: row.get(4),
+                    player: row.get(5),
+                    name: row.get(6),
+                });
+            }
+        }
+        Ok(Some(out))
     }
 }
 
@@ -663,5 +776,23 @@ impl Store for PostgresStore {
 
     async fn prune(&self, before: Millis) -> Result<(u64, u64), StoreError> {
         self.call(move |db| Box::pin(db.prune(before))).await
+    }
+
+    async fn actions(&self, room: &str) -> Result<Vec<ActionRecord>, StoreError> {
+        let room = room.to_owned();
+        self.call(move |db| Box::pin(async move { db.actions(&room).await }))
+            .await
+    }
+
+    async fn archive(&self, game: &ArchivedRoom) -> Result<(), StoreError> {
+        let game = game.clone();
+        self.call(move |db| Box::pin(async move { db.archive(&game).await }))
+            .await
+    }
+
+    async fn games(&self, query: &GamesQuery) -> Result<Option<Vec<ArchivedRoom>>, StoreError> {
+        let query = query.clone();
+        self.call(move |db| Box::pin(async move { db.games(&query).await }))
+            .await
     }
 }

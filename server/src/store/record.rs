@@ -73,3 +73,42 @@ pub struct Append {
     /// The room's last `seq` once they are added (its `seq` as it was, with no events).
     pub seq: u64,
 }
+
+/// One seat of a finished game as the archive keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchivedSeat {
+    /// The seat (`S`).
+    pub seat: String,
+    /// The player id who held it when the game ended.
+    pub player: String,
+    /// His name then.
+    pub name: String,
+}
+
+/// A finished public game, found by the players who sat in it (`games`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchivedRoom {
+    /// Room id.
+    pub room: String,
+    /// Game id.
+    pub game: String,
+    /// When it ended (server time).
+    pub ended_at: Millis,
+    /// The winner as the wire writes it (`S`, `S+N`); `None`: nobody.
+    pub winner: Option<String>,
+    /// Who sat where.
+    pub seats: Vec<ArchivedSeat>,
+}
+
+/// Which finished games `games` asks for: newest first, `limit` at most.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamesQuery {
+    /// A player id, or a name a seat showed.
+    pub player: String,
+    /// Only this game id.
+    pub game: Option<String>,
+    /// Only games listed after this room (the last of the page before).
+    pub before: Option<String>,
+    /// Most games to return.
+    pub limit: usize,
+}

@@ -30,6 +30,19 @@ CREATE TABLE IF NOT EXISTS log (
     events TEXT NOT NULL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS log_room ON log (room, n);
+-- Finished public games by the players who sat in them, one row per seat, for `games`.
+CREATE TABLE IF NOT EXISTS archive (
+    room TEXT NOT NULL,
+    game TEXT NOT NULL,
+    ended_at INTEGER NOT NULL,
+    winner TEXT,
+    seat TEXT NOT NULL,
+    player TEXT NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (room, seat)
+);
+CREATE INDEX IF NOT EXISTS archive_player ON archive (player, ended_at);
+CREATE INDEX IF NOT EXISTS archive_name ON archive (name, ended_at);
 CREATE TABLE IF NOT EXISTS players (
     token TEXT PRIMARY KEY,
     id TEXT NOT NULL,

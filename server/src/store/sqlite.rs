@@ -5,7 +5,10 @@ use super::commit::Commit;
 use super::error::StoreError;
 use super::journal::{self, Journal, Pending, Upkeep};
 use super::lines::split_events;
-use super::record::{ActionRecord, Append, PlayerRecord, RoomRecord, SavedRoom};
+use super::record::{
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerRecord, RoomRecord,
+    SavedRoom,
+};
 use super::schema::{upgrade_log, SCHEMA};
 use super::{Store, PRUNE_BATCH};
 use crate::clock::Millis;
@@ -471,6 +474,10 @@ impl Store for SqliteStore {
             )?;
             // Ended rooms' rows are all in `log` (set_status archived them from the journal).
             tx.execute("DELETE FROM log WHERE room IN (SELECT id FROM pruned)", [])?;
+            tx.execute(
+                "DELETE FROM archive WHERE room IN (SELECT id FROM pruned)",
+                [],
+            )?;
             let rooms = tx.execute("DELETE FROM rooms WHERE id IN (SELECT id FROM pruned)", [])?;
             let players = tx.execute(
                 "DELETE FROM players WHERE token IN (SELECT token FROM players
@@ -479,6 +486,84 @@ impl Store for SqliteStore {
             )?;
             tx.commit()?;
             Ok((rooms as u64, players as u64))
+        })
+        .await
+    }
+
+    async fn actions(&self, room: &str) -> Result<Vec<ActionRecord>, StoreError> {
+        let room = room.to_owned();
+        self.call(move |c, journal| {
+            // A finished room's rows are all in `log`; an unfinished one's may not be yet.
+            journal.flush(c, &room)?;
+            Ok(read_actions(c, &room)?.0)
+        })
+        .await
+    }
+
+    async fn archive(&self, game: &ArchivedRoom) -> Result<(), StoreError> {
+        let game = game.clone();
+        self.call(move |c, _| {
+            let tx = c.transaction()?;
+            for seat in &game.seats {
+                tx.execute(
+                    "INSERT OR REPLACE INTO archive (room, game, ended_at, winner, seat, player, name)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![
+                        game.room,
+                        game.game,
+                        game.ended_at as i64,
+                        game.winner,
+                        seat.seat,
+                        seat.player,
+                        seat.name
+                    ],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn games(&self, query: &GamesQuery) -> Result<Option<Vec<ArchivedRoom>>, StoreError> {
+        let query = query.clone();
+        self.call(move |c, _| {
+            // The cursor: the page before ended with this room, at this time.
+            let cursor = match &query.before {
+                None => None,
+                Some(room) => {
+                    let at: Option<i64> = c
+                        .query_row(
+                            "SELECT ended_at FROM archive WHERE room = ?1 LIMIT 1",
+                            params![room],
+                            |r| r.get(0),
+                        )
+                        .optional()?;
+                    match at {
+                        Some(at) => Some((at, room.clone())),
+                        None => return Ok(None),
+                    }
+                }
+            };
+            let (at, room) = cursor.unzip();
+            let rooms: Vec<String> = {
+                let mut stmt = c.prepare_cached(
+                    "SELECT DISTINCT room, ended_at FROM archive
+                     WHERE (player = ?1 OR name = ?1) AND (?2 IS NULL OR game = ?2)
+                       AND (?3 IS NULL OR ended_at < ?3 OR (ended_at = ?3 AND room < ?4))
+                     ORDER BY ended_at DESC, room DESC LIMIT ?5",
+                )?;
+                let rows = stmt.query_map(
+                    params![query.player, query.game, at, room, query.limit as i64],
+                    |r| r.get::<_, String>(0),
+                )?;
+                rows.collect::<Result<_, _>>()?
+            };
+            let mut out = Vec::with_capacity(rooms.len());
+            for room in rooms {
+                out.extend(SqliteStore::archived_seats(c, &room)?);
+            }
+            Ok(Some(out))
         })
         .await
     }
@@ -499,6 +584,40 @@ impl Store for SqliteStore {
             .optional()?)
         })
         .await
+    }
+}
+
+impl SqliteStore {
+    fn archived_seats(c: &Connection, room: &str) -> Result<Option<ArchivedRoom>, StoreError> {
+        let mut stmt = c.prepare_cached(
+            "SELECT game, ended_at, winner, seat, player, name FROM archive WHERE room = ?1",
+        )?;
+        let mut out: Option<ArchivedRoom> = None;
+        let rows = stmt.query_map(params![room], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                ArchivedSeat {
+                    seat: r.get(3)?,
+                    player: r.get(4)?,
+                    name: r.get(5)?,
+                },
+            ))
+        })?;
+        for row in rows {
+            let (game, ended_at, winner, seat) = row?;
+            out.get_or_insert_with(|| ArchivedRoom {
+                room: room.to_string(),
+                game,
+                ended_at: ended_at as Millis,
+                winner,
+                seats: Vec::new(),
+            })
+            .seats
+            .push(seat);
+        }
+        Ok(out)
     }
 }
 

@@ -175,6 +175,10 @@ impl GameSystem for Orion {
             _ => None,
         }
     }
+
+    fn notation(&self, action: &str) -> String {
+        decode_action(action).map_or_else(|| action.to_string(), |a| a.to_string())
+    }
 }
 
 /// One ORION game in play.

@@ -1,0 +1,143 @@
+//! A rematch: once a game is over, any seat may offer one and the others accept; when every
+//! seat has, a new room is made with the same game and options, each player one seat further
+//! round the table, and started at once. A decline, or a player leaving, clears every
+//! acceptance. The offers are `rematch` events of the finished room (stored like any event),
+//! the last naming the new room; each player also gets the new room's `joined` from it.
+
+use super::{Room, Status};
+use crate::lobby::Queued;
+use crate::outbox::Outbox;
+use crate::player::Player;
+use crate::protocol::{Code, ReplyTo};
+use crate::system::Seat;
+use orion_protocol::Event;
+
+impl Room {
+    /// `player` offers or accepts (`accept`) a rematch, or declines one.
+    pub(super) async fn rematch(
+        &mut self,
+        re: ReplyTo,
+        player: Player,
+        accept: bool,
+        outbox: Outbox,
+    ) {
+        let refuse = |code, message: String| (code, message);
+        let checked = (|| {
+            if self.status != Status::Finished {
+                return Err(refuse(
+                    Code::BadRequest,
+                    "a rematch can be offered once the game is over".to_string(),
+                ));
+            }
+            let Some(seat) = self.seat_of(&player.id) else {
+                return Err(refuse(
+                    Code::NotAPlayer,
+                    format!("you hold no seat in room {}", self.id),
+                ));
+            };
+            if let Some(room) = &self.rematch_room {
+                return Err(refuse(
+                    Code::BadRequest,
+                    format!("the rematch has started already, in room {room}"),
+                ));
+            }
+            Ok(seat)
+        })();
+        let seat = match checked {
+            Ok(seat) => seat,
+            Err((code, message)) => return self.refuse(&re, &outbox, code, message),
+        };
+        if accept {
+            self.rematch.insert(seat);
+        } else {
+            self.rematch.clear();
+        }
+        let everyone = self
+            .table
+            .seats()
+            .iter()
+            .all(|s| self.rematch.contains(&s.seat) && self.seats.contains_key(&s.seat));
+        let mut new_room = None;
+        if everyone {
+            match self.start_rematch().await {
+                Ok(id) => new_room = Some(id),
+                Err(message) => {
+                    self.rematch.remove(&seat);
+                    return self.refuse(&re, &outbox, Code::BadRequest, message);
+                }
+            }
+        }
+        self.rematch_room = new_room.clone();
+        let ev = Event::Rematch {
+            seat: seat.wire(),
+            accept,
+            agreed: self.rematch_agreed(),
+            room: new_room.map(Into::into),
+        };
+        if let Err(e) = self.emit(vec![ev.to_json()], None).await {
+            self.refuse(&re, &outbox, Code::Server, e.to_string());
+        }
+    }
+
+    /// A seat gave up its place in a finished room: any rematch on offer is off.
+    pub(super) async fn cancel_rematch(&mut self, seat: Seat) {
+        if self.status != Status::Finished || self.rematch.is_empty() || self.rematch_room.is_some()
+        {
+            return;
+        }
+        self.rematch.clear();
+        let ev = Event::Rematch {
+            seat: seat.wire(),
+            accept: false,
+            agreed: Vec::new(),
+            room: None,
+        };
+        let _ = self.emit(vec![ev.to_json()], None).await;
+    }
+
+    /// The seats agreeing, in turn order.
+    fn rematch_agreed(&self) -> Vec<orion_protocol::Seat> {
+        (self.table.seats().iter())
+            .filter(|s| self.rematch.contains(&s.seat))
+            .map(|s| s.seat.wire())
+            .collect()
+    }
+
+    /// Makes the rematch's room: same game and options, each player moved one seat on in
+    /// turn order, started as soon as all are seated. Every player must be connected (the new
+    /// room seats them through their connections).
+    async fn start_rematch(&mut self) -> Result<String, String> {
+        let order: Vec<Seat> = self.table.seats().iter().map(|s| s.seat).collect();
+        let mut first = Vec::with_capacity(order.len());
+        for (i, seat) in order.iter().enumerate() {
+            let Some(o) = self.seats.get(seat) else {
+                return Err(format!("seat {seat} is empty"));
+            };
+            let Some(conn) = &o.conn else {
+                return Err(format!(
+                    "{} is away: the rematch starts when every player is here",
+                    o.player.name
+                ));
+            };
+            let next = order[(i + 1) % order.len()];
+            let queued = Queued {
+                player: o.player.clone(),
+                outbox: conn.clone(),
+                // Each `joined` of the new room comes unasked (the request's answer is the
+                // `rematch` event naming the room).
+                re: None,
+            };
+            first.push((queued, Some(next.0.to_string())));
+        }
+        let (system, game) = self
+            .shared
+            .find_game(self.game_id)
+            .ok_or_else(|| format!("no game {}", self.game_id))?;
+        let shared = self.shared.clone();
+        let (options, private) = (self.options.clone(), self.private);
+        let handle = super::create(&shared, &system, &game, options, private, true, first)
+            .await
+            .map_err(|r| r.message)?;
+        Ok(handle.id.to_string())
+    }
+}

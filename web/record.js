@@ -1,0 +1,129 @@
+// A finished game's record (`/g/ROOM`): loads its plain-text record `/g/ROOM.txt` (the
+// same file `orion replay` reads), shows its headers and steps through it turn by turn
+// (first, back, forward, last, or the arrow keys), drawing the position each turn line
+// carries. The record format is written by the server (orion_protocol::GameRecord).
+
+import { Board } from './board.js';
+import { OrbitBoard } from './orbit.js';
+import { OrbsBoard } from './orbs.js';
+import { gameName, systemOf } from './games.js';
+
+const h = (tag, attrs, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'on') for (const [ev, fn] of Object.entries(v)) e.addEventListener(ev, fn);
+    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const k of kids) e.append(k);
+  return e;
+};
+
+/** Reads a record: its headers and turns ({number, seat, text, position}). */
+export function parseRecord(text) {
+  const lines = text.split('\n');
+  if ((lines[0] || '').trim() !== '# Orion Online game record') throw new Error('not an Orion Online game record');
+  const headers = {};
+  const turns = [];
+  for (const raw of lines.slice(1)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const turn = /^(\d+)\.\s+([A-Z]+):\s*(.*)$/.exec(line);
+    if (turn) {
+      let rest = turn[3];
+      let position = null;
+      const open = rest.lastIndexOf('[');
+      if (open >= 0 && rest.endsWith(']')) {
+        position = rest.slice(open + 1, -1).trim();
+        rest = rest.slice(0, open).trim();
+      }
+      turns.push({ number: Number(turn[1]), seat: turn[2], text: rest, position });
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return { headers, turns };
+}
+
+export class Record {
+  constructor(host, room, toast) {
+    this.room = room;
+    this.toast = toast;
+    this.at = 0; // 0: the start; n: after turn n
+    this.hooks = window.__orion || (window.__orion = {});
+    this.hooks.record = this;
+    this.el = {
+      game: h('h2', { class: 'game' }, `Game ${room}`),
+      names: h('ul', { id: 'record-names', class: 'seats' }),
+      result: h('div', { id: 'record-result', class: 'result' }),
+      at: h('span', { id: 'record-at' }),
+      line: h('p', { id: 'record-line', class: 'note' }),
+      text: h('a', { href: `/g/${room}.txt${location.search}`, download: `${room}.txt` }, 'download the record'),
+    };
+    const b = (id, text, by) => h('button', { id, type: 'button', on: { click: () => this.step(by) } }, text);
+    this.boardHost = h('div', { class: 'board-host' });
+    host.append(h('section', { class: 'room' },
+      h('div', { class: 'bar' }, this.el.game),
+      h('div', { class: 'play' }, this.boardHost,
+        h('aside', {}, this.el.names, this.el.result,
+          h('div', { class: 'replay' }, b('record-first', '\u23ee', -Infinity), b('record-back', '\u25c0', -1),
+            this.el.at, b('record-fwd', '\u25b6', 1), b('record-last', '\u23ed', Infinity)),
+          this.el.line, h('p', { class: 'link' }, this.el.text)))));
+    this.keys = (e) => {
+      if (e.key === 'ArrowRight') this.step(1);
+      else if (e.key === 'ArrowLeft') this.step(-1);
+      else return;
+      e.preventDefault();
+    };
+    document.addEventListener('keydown', this.keys);
+    this.load();
+  }
+
+  close() { document.removeEventListener('keydown', this.keys); }
+
+  async load() {
+    let text;
+    try {
+      const r = await fetch(`/g/${this.room}.txt${location.search}`);
+      text = await r.text();
+      if (!r.ok) throw new Error(text.trim() || `HTTP ${r.status}`);
+      this.record = parseRecord(text);
+    } catch (e) {
+      this.el.line.textContent = String(e.message || e);
+      this.toast(String(e.message || e));
+      return;
+    }
+    const { headers } = this.record;
+    const system = systemOf(headers.game);
+    const none = () => {};
+    if (system === 'orbit') this.board = new OrbitBoard(this.boardHost, { onCell: none });
+    else if (system === 'orbs') this.board = new OrbsBoard(this.boardHost, { onMove: none });
+    else this.board = new Board(this.boardHost, { onClick: none, onPlace: none, onPiece: none });
+    this.el.game.textContent = `${gameName(headers.game)} \u00b7 ${headers.date || ''}`;
+    let names = {};
+    try { names = JSON.parse(headers.names || '{}'); } catch (e) { names = {}; }
+    this.el.names.replaceChildren(...(headers.seats || '').split(/\s+/).filter(Boolean)
+      .map((k) => h('li', { 'data-seat': k }, `${k} `, h('b', {}, names[k] || 'free'))));
+    this.el.result.textContent = headers.reason ? `${headers.result} \u2014 ${headers.reason}` : headers.result;
+    this.at = this.record.turns.length;
+    this.show();
+    this.hooks.recordLoaded = true;
+  }
+
+  step(by) {
+    if (!this.record) return;
+    const n = this.record.turns.length;
+    this.at = Math.max(0, Math.min(n, by === Infinity ? n : by === -Infinity ? 0 : this.at + by));
+    this.show();
+  }
+
+  show() {
+    const turns = this.record.turns;
+    const turn = turns[this.at - 1];
+    const position = turn ? turn.position : this.record.headers.start;
+    if (position !== null && position !== undefined) this.board.set(position);
+    this.el.at.textContent = ` turn ${this.at} / ${turns.length} `;
+    this.el.line.textContent = turn ? `${turn.number}. ${turn.seat}: ${turn.text}` : 'the start';
+    this.hooks.recordAt = this.at;
+  }
+}
