@@ -4,6 +4,7 @@
 
 mod assets;
 mod clock;
+mod cluster;
 mod connection;
 mod export;
 mod http;
@@ -25,6 +26,7 @@ mod systems;
 mod text;
 
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use cluster::{serve_cluster, ClusterConfig, LEASE_TTL, RENEW_EVERY};
 pub use connection::{HELLO_TIMEOUT, MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};
 pub use http::HANDSHAKE_TIMEOUT;
 pub use lobby::{Directory, LocalDirectory};

@@ -33,6 +33,13 @@ struct Args {
     /// Most spectators one room takes; more are refused with `full`.
     #[arg(long, default_value_t = orion_server::MAX_SPECTATORS)]
     max_spectators: usize,
+    /// Join a cluster of nodes through this NATS server (`nats://host:port`); needs a
+    /// PostgreSQL `--store`. Without it the server runs alone.
+    #[arg(long, value_name = "URL")]
+    bus: Option<String>,
+    /// This node's name in the cluster (letters, digits, `-`, `_`); random if not given.
+    #[arg(long, requires = "bus")]
+    node: Option<String>,
     /// Log level or filter (`info`, `debug`, `orion_server=trace`).
     #[arg(long, default_value = "info")]
     log: String,
@@ -68,7 +75,16 @@ async fn main() -> anyhow::Result<()> {
         max_spectators: args.max_spectators,
         ..Default::default()
     };
-    orion_server::serve(listener, config, shutdown_signal()).await
+    match args.bus {
+        Some(bus) => {
+            let cluster = orion_server::ClusterConfig {
+                bus,
+                node: args.node,
+            };
+            orion_server::serve_cluster(listener, config, cluster, shutdown_signal()).await
+        }
+        None => orion_server::serve(listener, config, shutdown_signal()).await,
+    }
 }
 
 /// Keeps glibc's allocator to one arena. The runtime's worker, the threads that stand in for

@@ -94,6 +94,13 @@ impl Metrics {
         }
     }
 
+    /// Adds a metric made elsewhere (a cluster's); one whose name is taken is left out.
+    pub fn register(&self, collector: Box<dyn prometheus::core::Collector>) {
+        if let Err(e) = self.registry.register(collector) {
+            tracing::warn!("metric not registered: {e}");
+        }
+    }
+
     /// Counts one error reply.
     pub fn error(&self, code: Code) {
         if let Some(i) = Code::ALL.iter().position(|c| *c == code) {

@@ -8,8 +8,9 @@ use crate::clock::Millis;
 use crate::clock::{Clock, SystemClock};
 use crate::connection;
 use crate::http;
-use crate::lobby::{Directory, Lobby, LocalDirectory, LISTING_EVERY};
+use crate::lobby::{Directory, Lobby, LocalDirectory, LocalMatchmaker, LISTING_EVERY};
 use crate::metrics::Metrics;
+use crate::player::RoomId;
 use crate::retention;
 use crate::room;
 use crate::shared::Shared;
@@ -103,14 +104,21 @@ pub async fn serve_with(
     directory: Arc<dyn Directory>,
     shutdown: impl Future,
 ) -> anyhow::Result<()> {
+    let matchmaker = directory
+        .matchmaker()
+        .unwrap_or_else(|| Arc::new(LocalMatchmaker::default()));
+    let metrics = Arc::new(Metrics::default());
+    for collector in directory.collectors() {
+        metrics.register(collector);
+    }
     let (notify, shutdown_rx) = watch::channel(false);
     let (drain, mut drained) = mpsc::channel::<()>(1);
     let shared = Arc::new(Shared {
         systems: crate::systems::all(),
-        lobby: Lobby::new(directory, config.max_rooms),
+        lobby: Lobby::new(directory, matchmaker, config.max_rooms),
         store: store.clone(),
         clock: config.clock.clone(),
-        metrics: Arc::new(Metrics::default()),
+        metrics,
         shutdown: shutdown_rx,
         conn_ids: AtomicU64::new(1),
         send_queue: config.send_queue.max(1),
@@ -135,12 +143,19 @@ pub async fn serve_with(
         ));
     }
     let saved = store.unfinished().await?;
-    let n = saved.len();
+    let mut n = 0;
     for room in saved {
         let id = room.record.id.clone();
+        if !shared.lobby.rooms.claim(&id).await {
+            continue;
+        }
+        n += 1;
         if let Err(e) = room::restore(&shared, room).await {
             tracing::error!(room = %id, "could not restore: {e}");
         }
+    }
+    if let Some(taken) = shared.lobby.rooms.takeovers() {
+        tokio::spawn(take_over(Arc::downgrade(&shared), taken));
     }
     tracing::info!(addr = ?listener.local_addr().ok(), rooms = n, "listening");
     let limit = Arc::new(Semaphore::new(config.max_connections.max(1)));
@@ -200,6 +215,30 @@ async fn handle(stream: TcpStream, shared: Arc<Shared>) -> anyhow::Result<()> {
     connection::serve(ws, shared.clone(), shutdown).await;
     shared.metrics.connections.dec();
     Ok(())
+}
+
+/// Restores the rooms the directory hands over while the server runs (a dead node's, on a
+/// cluster); one that has ended meanwhile is given back. Ends with the server.
+async fn take_over(shared: Weak<Shared>, mut taken: mpsc::Receiver<RoomId>) {
+    while let Some(id) = taken.recv().await {
+        let Some(shared) = shared.upgrade() else {
+            return;
+        };
+        if *shared.shutdown.borrow() {
+            return;
+        }
+        match shared.store.saved(&id).await {
+            Ok(Some(saved)) => match room::restore(&shared, saved).await {
+                Ok(_) => tracing::info!(room = %id, "took the room over"),
+                Err(e) => tracing::error!(room = %id, "could not take over: {e}"),
+            },
+            Ok(None) => shared.lobby.rooms.remove(&id).await,
+            Err(e) => {
+                tracing::warn!(room = %id, "could not read the room to take it over: {e}");
+                shared.lobby.rooms.remove(&id).await;
+            }
+        }
+    }
 }
 
 /// Publishes the listing changes [`Lobby::publish`] held back, one rebuild per

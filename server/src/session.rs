@@ -606,7 +606,13 @@ impl Session {
                 players: n,
             },
         );
-        match self.shared.lobby.enqueue(info.id, n, entry) {
+        match self
+            .shared
+            .lobby
+            .matchmaker
+            .enqueue(info.id, n, entry)
+            .await
+        {
             Err(_) => Err(Refusal::new(
                 Code::BadRequest,
                 "you are already waiting for a match",
@@ -777,7 +783,7 @@ impl Session {
                 tracing::debug!("could not mark {} seen: {e}", player.id);
             }
         }
-        self.shared.lobby.unqueue(conn);
+        self.shared.lobby.matchmaker.unqueue(conn).await;
         let mut rooms: Vec<RoomHandle> = self.rooms.drain().map(|(_, h)| h).collect();
         if let Some(player) = &self.player {
             for id in self.shared.lobby.seats_of(&player.id) {

@@ -3,6 +3,8 @@
 //! keeps every message it receives so tests can assert on whole event streams; `pg` starts a
 //! real PostgreSQL for the tests of that store.
 
+pub mod cluster;
+pub mod nats;
 pub mod pg;
 
 use futures::{SinkExt, StreamExt};

@@ -249,7 +249,7 @@ fn postgres_user() -> (u32, u32) {
 }
 
 /// A port nobody listens on now.
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")

@@ -1,10 +1,12 @@
 //! The directory of live rooms, by id and by invite code: a small async trait that `serve_with`
 //! receives, so rooms can be found across server nodes (a lookup there may ask the network).
 
+use super::Matchmaker;
 use crate::player::RoomId;
 use crate::room::handle::RoomHandle;
 use dashmap::DashMap;
 use std::sync::Arc;
+use tokio::sync::mpsc;
 
 /// Most live rooms at once (the default of `Config::max_rooms`); `create` beyond it is
 /// refused with `full`.
@@ -20,8 +22,28 @@ pub trait Directory: Send + Sync + 'static {
     async fn get(&self, id: &str) -> Option<RoomHandle>;
     /// The private room with this invite code.
     async fn by_code(&self, code: &str) -> Option<RoomHandle>;
-    /// Forgets a room whose task has ended.
+    /// Forgets a room whose task has ended (or, on a cluster, that this node took over and
+    /// found ended).
     async fn remove(&self, id: &str);
+    /// Whether this server may run the unfinished room `id` it found in the store on start
+    /// (on a cluster, whether this node took its lease: another node may run it).
+    async fn claim(&self, _id: &str) -> bool {
+        true
+    }
+    /// Rooms this server should restore from the store while it runs (on a cluster, the
+    /// rooms of a node that died); asked once, at start. `None`: there never are any.
+    fn takeovers(&self) -> Option<mpsc::Receiver<RoomId>> {
+        None
+    }
+    /// The quick-match queues that go with this directory (on a cluster, one queue for every
+    /// node). `None`: the lobby's own, in memory.
+    fn matchmaker(&self) -> Option<Arc<dyn Matchmaker>> {
+        None
+    }
+    /// Metrics of this directory for `/metrics` (a cluster's: rooms owned, failovers …).
+    fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {
+        Vec::new()
+    }
 }
 
 /// The directory in this process.

@@ -1,10 +1,12 @@
 //! Quick-match queues: players waiting for a game with a given number of players, grouped in
-//! arrival order once there are enough.
+//! arrival order once there are enough. A small async trait, so that a cluster can keep one
+//! queue for every node (`cluster::matchmaker`); [`LocalMatchmaker`] keeps it in memory.
 
-use super::Lobby;
 use crate::outbox::Outbox;
 use crate::player::Player;
 use crate::protocol::ReplyTo;
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 /// One player waiting for a quick match.
 #[derive(Debug)]
@@ -17,10 +19,33 @@ pub struct Queued {
     pub re: ReplyTo,
 }
 
-impl Lobby {
-    /// Queues a player for a quick match of `game` with `players` players. Returns the full
-    /// group, in queue order, once there are enough; `Err` if he is already queued.
-    pub fn enqueue(
+/// The quick-match queues.
+#[async_trait::async_trait]
+pub trait Matchmaker: Send + Sync + 'static {
+    /// Queues a player for a quick match of `game` with `players` players. Returns a full
+    /// group, in queue order, once there are enough (the caller makes its room); `Err` if he
+    /// is already queued.
+    async fn enqueue(
+        &self,
+        game: &'static str,
+        players: u8,
+        entry: Queued,
+    ) -> Result<Option<Vec<Queued>>, Queued>;
+
+    /// Takes a connection out of every queue (it went away).
+    async fn unqueue(&self, conn: u64);
+}
+
+/// The queues of this process.
+#[derive(Debug, Default)]
+pub struct LocalMatchmaker {
+    /// Players waiting, by game id and player count.
+    queues: Mutex<HashMap<(&'static str, u8), Vec<Queued>>>,
+}
+
+#[async_trait::async_trait]
+impl Matchmaker for LocalMatchmaker {
+    async fn enqueue(
         &self,
         game: &'static str,
         players: u8,
@@ -46,8 +71,7 @@ impl Lobby {
         Ok(None)
     }
 
-    /// Takes a connection out of every quick-match queue (it went away).
-    pub fn unqueue(&self, conn: u64) {
+    async fn unqueue(&self, conn: u64) {
         if let Ok(mut queues) = self.queues.lock() {
             for q in queues.values_mut() {
                 q.retain(|e| e.outbox.id != conn);

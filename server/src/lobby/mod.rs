@@ -9,13 +9,13 @@ mod seats;
 use crate::player::{PlayerId, RoomId};
 use crate::protocol::Frame;
 use dashmap::DashMap;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{watch, Notify};
 
 pub use directory::{Directory, LocalDirectory, MAX_ROOMS};
 pub use listing::{PublicList, LISTING_EVERY, LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS};
-pub use matchmaker::Queued;
+pub use matchmaker::{LocalMatchmaker, Matchmaker, Queued};
 pub use seats::MAX_SEATS_PER_PLAYER;
 
 /// Rooms waiting for players are at most half of all rooms: past it `create` is refused with
@@ -37,15 +37,20 @@ pub struct Lobby {
     listing: watch::Sender<(Arc<PublicList>, Frame)>,
     /// Rooms in which each player holds a seat.
     seats: DashMap<PlayerId, HashSet<RoomId>>,
-    /// Players waiting for a quick match, by game id and player count.
-    queues: Mutex<HashMap<(&'static str, u8), Vec<Queued>>>,
+    /// Players waiting for a quick match.
+    pub matchmaker: Arc<dyn Matchmaker>,
     /// Most rooms that may wait for players at once (see [`WAITING_SHARE`]).
     max_waiting: usize,
 }
 
 impl Lobby {
-    /// An empty lobby over `rooms`, which holds at most `max_rooms`.
-    pub fn new(rooms: Arc<dyn Directory>, max_rooms: usize) -> Lobby {
+    /// An empty lobby over `rooms` (which holds at most `max_rooms`) and the quick-match
+    /// queues of `matchmaker`.
+    pub fn new(
+        rooms: Arc<dyn Directory>,
+        matchmaker: Arc<dyn Matchmaker>,
+        max_rooms: usize,
+    ) -> Lobby {
         let empty = Arc::new(PublicList::new());
         let frame = listing::lobby_page(&empty, None, &None);
         Lobby {
@@ -54,7 +59,7 @@ impl Lobby {
             flush: Arc::new(Notify::new()),
             listing: watch::Sender::new((empty, frame)),
             seats: DashMap::new(),
-            queues: Mutex::new(HashMap::new()),
+            matchmaker,
             max_waiting: max_rooms / WAITING_SHARE,
         }
     }

@@ -362,7 +362,15 @@ impl Room {
             events,
             seq,
         };
-        self.shared.store.append(append).wait().await?;
+        if let Err(e) = self.shared.store.append(append).wait().await {
+            // The database may have committed it and lost only its answer (a connection cut
+            // after the commit): then the log holds exactly these events, and this room is
+            // their only writer. Anything else is a refusal, and nothing is sent.
+            if !self.stored_already(&frames).await {
+                return Err(e);
+            }
+            tracing::warn!(room = %self.id, "an append's answer was lost; the log has it");
+        }
         self.appends += 1;
         self.seq = seq;
         self.shared.metrics.events_total.inc_by(frames.len() as u64);
@@ -370,6 +378,27 @@ impl Room {
             self.broadcast(frame);
         }
         Ok(())
+    }
+
+    /// Whether the log already holds `frames` as the next events after `self.seq` (an
+    /// append committed whose answer was lost). (`&mut`: a room is not `Sync`.)
+    async fn stored_already(&mut self, frames: &[Frame]) -> bool {
+        if frames.is_empty() {
+            return false;
+        }
+        let stored = self
+            .shared
+            .store
+            .events(&self.id, self.seq, frames.len() + 1)
+            .await;
+        let Ok(stored) = stored else {
+            return false;
+        };
+        stored.len() == frames.len()
+            && stored
+                .iter()
+                .zip(frames)
+                .all(|((seq, ev), frame)| protocol::event_frame(&self.id, *seq, ev) == *frame)
     }
 
     /// Sends a frame to every member. A member whose queue is full has been disconnected by

@@ -128,7 +128,7 @@ impl Session {
                     .await;
             }
             // The guest this connection was goes; the account takes the connection.
-            self.shared.lobby.unqueue(self.outbox.id);
+            self.shared.lobby.matchmaker.unqueue(self.outbox.id).await;
             self.player = None;
         }
         self.become_player(re, account.token, account.id, account.name, true)

@@ -81,6 +81,12 @@ pub trait Store: AccountStore + Send + Sync + 'static {
     async fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError>;
     /// Every room that is waiting or playing, to continue after a restart.
     async fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError>;
+    /// One room, if it is waiting or playing, to continue on a node that takes it over.
+    /// (By default read through [`Store::unfinished`].)
+    async fn saved(&self, room: &str) -> Result<Option<SavedRoom>, StoreError> {
+        let all = self.unfinished().await?;
+        Ok(all.into_iter().find(|s| s.record.id == room))
+    }
     /// Records (or renames) a player, seen at server time `at`.
     async fn put_player(
         &self,

@@ -101,6 +101,42 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[
     ALTER TABLE rooms ADD COLUMN rated_at BIGINT;
     ",
     ),
+    (
+        4,
+        "
+    -- Which node of a cluster owns each live room (`cluster::lease`): taken when the room
+    -- starts there, renewed while the node lives, taken over by another node once it has
+    -- expired. `code` finds a private room's owner by its invite code.
+    CREATE TABLE room_leases (
+        room TEXT PRIMARY KEY,
+        node TEXT NOT NULL,
+        code TEXT,
+        expires_at TIMESTAMPTZ NOT NULL
+    );
+    CREATE INDEX room_leases_node ON room_leases (node);
+    CREATE INDEX room_leases_code ON room_leases (code) WHERE code IS NOT NULL;
+    CREATE INDEX room_leases_expiry ON room_leases (expires_at);
+    ",
+    ),
+    (
+        5,
+        "
+    -- Players waiting for a quick match on any node of a cluster (`cluster::matchmaker`):
+    -- who, on which node and connection, and when that node last said it is alive.
+    CREATE TABLE quick_queue (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        game TEXT NOT NULL,
+        players SMALLINT NOT NULL,
+        node TEXT NOT NULL,
+        conn BIGINT NOT NULL,
+        player TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        re TEXT NOT NULL,
+        seen_at TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    CREATE INDEX quick_queue_game ON quick_queue (game, players, id);
+    ",
+    ),
 ];
 
 /// Any number, the same on every node: the advisory lock migrations hold.

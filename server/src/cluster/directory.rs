@@ -1,0 +1,156 @@
+//! The cluster's [`Directory`]: a room is found on this node first, else through its lease
+//! (which node owns it) and reached through a proxy (`remote`); a room made or restored here
+//! takes its lease first, so no two nodes run one room. A room whose task ends here lets its
+//! lease go at once, so a room still unfinished (the node is shutting down) is taken over
+//! by another node at its next scan.
+
+use super::remote::{self, Located};
+use super::Node;
+use crate::lobby::{Directory, Matchmaker};
+use crate::player::RoomId;
+use crate::room::RoomHandle;
+use std::sync::{Arc, Mutex};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+/// The rooms of every node of a cluster, as this node sees them.
+pub struct ClusterDirectory {
+    /// This node.
+    pub(super) node: Arc<Node>,
+    /// Rooms this node took over, for the server to restore (handed out once).
+    pub(super) takeovers: Mutex<Option<mpsc::Receiver<RoomId>>>,
+    /// The cluster's quick-match queue.
+    pub(super) matchmaker: Arc<super::matchmaker::ClusterMatchmaker>,
+    /// The node's background tasks (leases, bus subscriptions), stopped with it.
+    pub(super) tasks: Vec<JoinHandle<()>>,
+}
+
+impl Drop for ClusterDirectory {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+impl Node {
+    /// Where `room` is now.
+    pub(super) async fn locate(&self, room: &str) -> Located {
+        if let Some(handle) = self.local.get(room).await {
+            return Located::Here(handle);
+        }
+        match self.leases.owner(room).await {
+            Ok(Some((owner, _))) if *owner != *self.name => Located::There(owner),
+            Ok(_) => Located::Nowhere,
+            Err(e) => {
+                tracing::warn!(%room, "could not read the room's lease: {e}");
+                Located::Nowhere
+            }
+        }
+    }
+
+    /// The proxy for `room` on `owner`, started if there is none.
+    fn proxy(self: &Arc<Self>, room: &str, code: Option<String>, owner: String) -> RoomHandle {
+        if let Some(p) = self.proxies.get(room).filter(|p| !p.tx.is_closed()) {
+            return p.clone();
+        }
+        let handle = remote::spawn(self.clone(), Arc::from(room), code.map(Arc::from), owner);
+        self.proxies.insert(handle.id.clone(), handle.clone());
+        handle
+    }
+}
+
+#[async_trait::async_trait]
+impl Directory for ClusterDirectory {
+    async fn insert(&self, room: RoomHandle) -> bool {
+        match self.node.leases.take(&room.id, room.code.as_deref()).await {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::warn!(room = %room.id, "another node holds the room's lease");
+                return false;
+            }
+            Err(e) => {
+                tracing::warn!(room = %room.id, "could not take the room's lease: {e}");
+                return false;
+            }
+        }
+        self.node.proxies.remove(&room.id);
+        self.node.local.insert(room).await
+    }
+
+    async fn get(&self, id: &str) -> Option<RoomHandle> {
+        if let Some(handle) = self.node.local.get(id).await {
+            return Some(handle);
+        }
+        if let Some(p) = self.node.proxies.get(id).filter(|p| !p.tx.is_closed()) {
+            return Some(p.clone());
+        }
+        let (owner, code) = match self.node.leases.owner(id).await {
+            Ok(Some(found)) => found,
+            Ok(None) => return None,
+            Err(e) => {
+                tracing::warn!(room = %id, "could not read the room's lease: {e}");
+                return None;
+            }
+        };
+        if *owner == *self.node.name {
+            // Ours, being restored: not live yet.
+            return None;
+        }
+        Some(self.node.proxy(id, code, owner))
+    }
+
+    async fn by_code(&self, code: &str) -> Option<RoomHandle> {
+        if let Some(handle) = self.node.local.by_code(code).await {
+            return Some(handle);
+        }
+        let (room, owner) = match self.node.leases.by_code(code).await {
+            Ok(Some(found)) => found,
+            Ok(None) => return None,
+            Err(e) => {
+                tracing::warn!("could not look an invite code up: {e}");
+                return None;
+            }
+        };
+        if *owner == *self.node.name {
+            return None;
+        }
+        Some(self.node.proxy(&room, Some(code.to_owned()), owner))
+    }
+
+    async fn remove(&self, id: &str) {
+        let was_here = self.node.local.get(id).await.is_some();
+        self.node.local.remove(id).await;
+        let done = if was_here {
+            self.node.leases.release(id).await
+        } else {
+            // Taken over and found ended: nobody needs the lease any more.
+            self.node.leases.forget(id).await
+        };
+        if let Err(e) = done {
+            tracing::warn!(room = %id, "could not let the room's lease go: {e}");
+        }
+    }
+
+    async fn claim(&self, id: &str) -> bool {
+        match self.node.leases.take(id, None).await {
+            Ok(taken) => taken,
+            Err(e) => {
+                tracing::warn!(room = %id, "could not take the room's lease: {e}");
+                false
+            }
+        }
+    }
+
+    fn takeovers(&self) -> Option<mpsc::Receiver<RoomId>> {
+        self.takeovers.lock().ok()?.take()
+    }
+
+    fn matchmaker(&self) -> Option<Arc<dyn Matchmaker>> {
+        Some(self.matchmaker.clone())
+    }
+
+    fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {
+        self.node.metrics.collectors()
+    }
+}

@@ -1,0 +1,113 @@
+//! The owner's side of routing: takes the room commands other nodes forward for the rooms
+//! this node runs, hands each to its room with a relay outbox for the connection it came
+//! from (`fanout::relay`), and answers once the room has it (or, for join, spectate and
+//! resume, once the room has said whether the connection is a member).
+
+use super::bus::Bus;
+use super::fanout;
+use super::wire::{Answer, Command, Forward};
+use crate::lobby::{Directory, LocalDirectory};
+use crate::metrics::Metrics;
+use crate::outbox::Outbox;
+use crate::player::RoomId;
+use crate::room::RoomCmd;
+use dashmap::DashMap;
+use futures::StreamExt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Relay outbox ids start here, far above the ids of this node's own connections, so a
+/// room never mistakes one for the other.
+const RELAY_IDS: u64 = 1 << 48;
+
+/// This node's rooms as other nodes reach them.
+pub struct Host {
+    /// The bus.
+    bus: Bus,
+    /// The rooms this node runs.
+    local: Arc<LocalDirectory>,
+    /// Relay outboxes by (node, connection there, room).
+    relays: DashMap<(String, u64, RoomId), Outbox>,
+    /// Next relay id.
+    next: AtomicU64,
+    /// Counters of the relay outboxes (slow remote connections).
+    metrics: Arc<Metrics>,
+    /// Frames queued per relay.
+    send_queue: usize,
+}
+
+impl Host {
+    /// A host for the rooms in `local`.
+    pub fn new(bus: Bus, local: Arc<LocalDirectory>, send_queue: usize) -> Host {
+        Host {
+            bus,
+            local,
+            relays: DashMap::new(),
+            next: AtomicU64::new(RELAY_IDS),
+            metrics: Arc::new(Metrics::default()),
+            send_queue,
+        }
+    }
+
+    /// Answers forwarded commands until the subscription ends; each in a task of its own, so
+    /// a room that is slow to answer a join holds up no other room.
+    pub async fn serve(self: Arc<Self>, mut sub: async_nats::Subscriber) {
+        while let Some(msg) = sub.next().await {
+            let host = self.clone();
+            tokio::spawn(async move {
+                let Some(reply) = msg.reply else { return };
+                let answer = match serde_json::from_slice::<Forward>(&msg.payload) {
+                    Ok(fwd) => host.run(fwd).await,
+                    Err(e) => {
+                        tracing::warn!("unreadable forwarded command: {e}");
+                        Answer::NoRoom
+                    }
+                };
+                let payload = serde_json::to_vec(&answer).unwrap_or_default();
+                if let Err(e) = host.bus.client.publish(reply, payload.into()).await {
+                    tracing::warn!("could not answer a forwarded command: {e}");
+                }
+            });
+        }
+    }
+
+    async fn run(&self, fwd: Forward) -> Answer {
+        let Some(handle) = self.local.get(&fwd.room).await else {
+            return Answer::NoRoom;
+        };
+        let key = (fwd.node, fwd.conn, handle.id.clone());
+        if let Command::Detach = fwd.cmd {
+            if let Some((_, relay)) = self.relays.remove(&key) {
+                let _ = handle.tx.send(RoomCmd::Detach { conn: relay.id }).await;
+            }
+            return Answer::Queued;
+        }
+        let outbox = self.relay(key);
+        let (cmd, entered) = fwd.cmd.into_room_cmd(outbox);
+        if handle.tx.send(cmd).await.is_err() {
+            return Answer::NoRoom;
+        }
+        match entered {
+            Some(rx) => Answer::Entered(rx.await.unwrap_or(false)),
+            None => Answer::Queued,
+        }
+    }
+
+    /// The relay outbox for a connection on another node, in one room.
+    pub fn relay(&self, key: (String, u64, RoomId)) -> Outbox {
+        if let Some(o) = self.relays.get(&key).filter(|o| !o.is_closed()) {
+            return o.clone();
+        }
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let outbox = fanout::relay(
+            &self.bus,
+            &key.0,
+            key.1,
+            id,
+            self.metrics.clone(),
+            self.send_queue,
+        );
+        self.relays.insert(key, outbox.clone());
+        outbox
+    }
+}

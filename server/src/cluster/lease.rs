@@ -1,0 +1,161 @@
+//! Which node owns which room: one row per live room in PostgreSQL's `room_leases`
+//! (created by the store's migration 4), taken when a room starts on a node, renewed every
+//! [`RENEW_EVERY`] while the node lives, and taken over by another node once it has been
+//! expired for a moment ([`LEASE_TTL`] after the last renewal). Every change is one
+//! statement, so two nodes can never both win the same room.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio_postgres::{Client, NoTls};
+
+/// How long a lease lasts unrenewed: a dead node's rooms are taken over this long (plus one
+/// scan, [`RENEW_EVERY`]) after its last renewal.
+pub const LEASE_TTL: Duration = Duration::from_secs(3);
+/// How often a node renews its leases and looks for expired ones.
+pub const RENEW_EVERY: Duration = Duration::from_secs(1);
+/// Most expired leases one scan takes over.
+const SCAN_BATCH: i64 = 64;
+
+/// Lease errors: the database could not be reached or refused.
+pub type LeaseError = tokio_postgres::Error;
+
+/// This node's view of the lease table, on a connection of its own (reopened after the
+/// database restarts).
+pub struct Leases {
+    /// The database URL, to reconnect.
+    url: String,
+    /// This node's name, as written in `room_leases.node`.
+    node: Arc<str>,
+    /// The connection (`None` until the first use, or after it broke). Cloned out of the
+    /// lock before any await.
+    client: Mutex<Option<Arc<Client>>>,
+}
+
+impl Leases {
+    /// Leases for `node` in the database at `url` (connected on first use).
+    pub fn new(url: &str, node: Arc<str>) -> Leases {
+        Leases {
+            url: url.to_owned(),
+            node,
+            client: Mutex::new(None),
+        }
+    }
+
+    /// The connection, opened again if it broke.
+    pub async fn client(&self) -> Result<Arc<Client>, LeaseError> {
+        let current = self.client.lock().ok().and_then(|c| c.clone());
+        if let Some(c) = current.filter(|c| !c.is_closed()) {
+            return Ok(c);
+        }
+        let (client, connection) = tokio_postgres::connect(&self.url, NoTls).await?;
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::warn!("lease connection ended: {e}");
+            }
+        });
+        let client = Arc::new(client);
+        if let Ok(mut slot) = self.client.lock() {
+            *slot = Some(client.clone());
+        }
+        Ok(client)
+    }
+
+    fn ttl_ms() -> f64 {
+        LEASE_TTL.as_millis() as f64
+    }
+
+    /// Takes `room` for this node if nobody holds it, or its lease expired, or it is ours
+    /// already; records its invite code. True if this node now holds it.
+    pub async fn take(&self, room: &str, code: Option<&str>) -> Result<bool, LeaseError> {
+        let c = self.client().await?;
+        let n = c
+            .execute(
+                "INSERT INTO room_leases (room, node, code, expires_at)
+                 VALUES ($1, $2, $3, now() + $4::float8 * interval '1 millisecond')
+                 ON CONFLICT (room) DO UPDATE SET node = EXCLUDED.node,
+                     code = COALESCE(EXCLUDED.code, room_leases.code),
+                     expires_at = EXCLUDED.expires_at
+                 WHERE room_leases.node = EXCLUDED.node OR room_leases.expires_at < now()",
+                &[&room, &&*self.node, &code, &Self::ttl_ms()],
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
+    /// The node holding an unexpired lease on `room`, and the room's invite code.
+    pub async fn owner(&self, room: &str) -> Result<Option<(String, Option<String>)>, LeaseError> {
+        let c = self.client().await?;
+        let row = c
+            .query_opt(
+                "SELECT node, code FROM room_leases WHERE room = $1 AND expires_at > now()",
+                &[&room],
+            )
+            .await?;
+        Ok(row.map(|r| (r.get(0), r.get(1))))
+    }
+
+    /// The live private room with invite code `code`, and its owner.
+    pub async fn by_code(&self, code: &str) -> Result<Option<(String, String)>, LeaseError> {
+        let c = self.client().await?;
+        let row = c
+            .query_opt(
+                "SELECT room, node FROM room_leases WHERE code = $1 AND expires_at > now()
+                 ORDER BY expires_at DESC LIMIT 1",
+                &[&code],
+            )
+            .await?;
+        Ok(row.map(|r| (r.get(0), r.get(1))))
+    }
+
+    /// Renews every lease this node holds; returns how many.
+    pub async fn renew(&self) -> Result<u64, LeaseError> {
+        let c = self.client().await?;
+        c.execute(
+            "UPDATE room_leases SET expires_at = now() + $2::float8 * interval '1 millisecond'
+             WHERE node = $1",
+            &[&&*self.node, &Self::ttl_ms()],
+        )
+        .await
+    }
+
+    /// Takes over up to a batch of expired leases (their nodes died or let them go); returns
+    /// the rooms now this node's to restore.
+    pub async fn take_expired(&self) -> Result<Vec<String>, LeaseError> {
+        let c = self.client().await?;
+        let rows = c
+            .query(
+                "UPDATE room_leases SET node = $1,
+                     expires_at = now() + $2::float8 * interval '1 millisecond'
+                 WHERE room IN (SELECT room FROM room_leases WHERE expires_at < now()
+                                ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                 RETURNING room",
+                &[&&*self.node, &Self::ttl_ms(), &SCAN_BATCH],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// Lets `room` go at once (its task ended here): the next scan of any node takes it over
+    /// if it is still unfinished, or forgets it.
+    pub async fn release(&self, room: &str) -> Result<(), LeaseError> {
+        let c = self.client().await?;
+        c.execute(
+            "UPDATE room_leases SET expires_at = now() - interval '1 second'
+             WHERE room = $1 AND node = $2",
+            &[&room, &&*self.node],
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Deletes this node's lease on `room` (it has ended for good).
+    pub async fn forget(&self, room: &str) -> Result<(), LeaseError> {
+        let c = self.client().await?;
+        c.execute(
+            "DELETE FROM room_leases WHERE room = $1 AND node = $2",
+            &[&room, &&*self.node],
+        )
+        .await?;
+        Ok(())
+    }
+}

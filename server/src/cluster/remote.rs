@@ -1,0 +1,151 @@
+//! A room owned by another node, as this node's sessions see it: a [`RoomHandle`] whose
+//! commands a proxy task forwards, in order, to the owner over the bus. When the owner does
+//! not answer (it died, or let the room go) the proxy asks the directory again and follows
+//! the room to its new owner, this node included; while no node has it yet, the command is
+//! refused with a `server` error saying to try again, never left hanging.
+
+use super::bus::cmd_subject;
+use super::wire::{Answer, Command, Forward};
+use super::Node;
+use crate::player::RoomId;
+use crate::protocol::{Code, Refusal};
+use crate::room::{RoomCmd, RoomHandle, ROOM_QUEUE};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// Where a room is.
+pub enum Located {
+    /// On this node.
+    Here(RoomHandle),
+    /// On another node.
+    There(String),
+    /// Nowhere live (ended, or between owners).
+    Nowhere,
+}
+
+/// Starts a proxy for `room`, owned by `owner`.
+pub fn spawn(node: Arc<Node>, room: RoomId, code: Option<Arc<str>>, owner: String) -> RoomHandle {
+    let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+    tokio::spawn(run(node, room.clone(), owner, rx));
+    RoomHandle { id: room, code, tx }
+}
+
+async fn run(node: Arc<Node>, room: RoomId, mut owner: String, mut rx: mpsc::Receiver<RoomCmd>) {
+    while let Some(cmd) = rx.recv().await {
+        forward(&node, &room, &mut owner, cmd).await;
+    }
+}
+
+/// Sends one command to the room's owner and settles it: the owner's answer, the room's
+/// new place, or a refusal.
+async fn forward(node: &Node, room: &RoomId, owner: &mut String, cmd: RoomCmd) {
+    let (command, conn) = Command::of(&cmd);
+    if let Some(outbox) = outbox_of(&cmd) {
+        node.members.register(outbox);
+    }
+    let fwd = Forward {
+        room: room.to_string(),
+        node: node.name.to_string(),
+        conn,
+        cmd: command,
+    };
+    let Ok(payload) = serde_json::to_vec(&fwd) else {
+        return;
+    };
+    let mut gone = false;
+    for _ in 0..3 {
+        let began = std::time::Instant::now();
+        let sent = node
+            .bus
+            .client
+            .request(cmd_subject(owner), payload.clone().into())
+            .await;
+        node.metrics
+            .bus_request
+            .observe(began.elapsed().as_secs_f64());
+        match sent.map(|m| serde_json::from_slice::<Answer>(&m.payload)) {
+            Ok(Ok(Answer::Queued)) => return,
+            Ok(Ok(Answer::Entered(entered))) => {
+                settle(cmd, entered);
+                return;
+            }
+            Ok(Ok(Answer::NoRoom)) => gone = true,
+            Ok(Err(e)) => tracing::warn!(%room, "unreadable answer: {e}"),
+            Err(e) => {
+                gone = false;
+                tracing::debug!(%room, %owner, "forwarding failed: {e}");
+            }
+        }
+        match node.locate(room).await {
+            Located::Here(handle) => {
+                let _ = handle.tx.send(cmd).await;
+                return;
+            }
+            Located::There(other) if other != *owner => *owner = other,
+            Located::Nowhere if gone => {
+                let refusal = Refusal::new(Code::NotFound, format!("room {room} has closed"));
+                refuse(cmd, refusal);
+                return;
+            }
+            _ => break,
+        }
+    }
+    let refusal = Refusal::new(
+        Code::Server,
+        format!(
+            "room {room}'s server is not answering (if it stopped, another takes the room over \
+             within seconds): try again shortly"
+        ),
+    );
+    refuse(cmd, refusal);
+}
+
+fn outbox_of(cmd: &RoomCmd) -> Option<&crate::outbox::Outbox> {
+    match cmd {
+        RoomCmd::Join { outbox, .. }
+        | RoomCmd::Spectate { outbox, .. }
+        | RoomCmd::Leave { outbox, .. }
+        | RoomCmd::Ready { outbox, .. }
+        | RoomCmd::Act { outbox, .. }
+        | RoomCmd::Chat { outbox, .. }
+        | RoomCmd::Rematch { outbox, .. }
+        | RoomCmd::Resume { outbox, .. } => Some(outbox),
+        RoomCmd::Detach { .. } => None,
+    }
+}
+
+/// Tells the session whether its connection is now a member.
+fn settle(cmd: RoomCmd, entered: bool) {
+    match cmd {
+        RoomCmd::Join { done, .. }
+        | RoomCmd::Spectate { done, .. }
+        | RoomCmd::Resume { done, .. } => {
+            let _ = done.send(entered);
+        }
+        _ => {}
+    }
+}
+
+/// Refuses a command no node could take.
+fn refuse(cmd: RoomCmd, refusal: Refusal) {
+    match cmd {
+        RoomCmd::Join {
+            re, outbox, done, ..
+        }
+        | RoomCmd::Spectate {
+            re, outbox, done, ..
+        }
+        | RoomCmd::Resume {
+            re, outbox, done, ..
+        } => {
+            outbox.refuse(&re, &refusal);
+            let _ = done.send(false);
+        }
+        RoomCmd::Leave { re, outbox, .. }
+        | RoomCmd::Ready { re, outbox, .. }
+        | RoomCmd::Act { re, outbox, .. }
+        | RoomCmd::Chat { re, outbox, .. }
+        | RoomCmd::Rematch { re, outbox, .. } => outbox.refuse(&re, &refusal),
+        RoomCmd::Detach { .. } => {}
+    }
+}

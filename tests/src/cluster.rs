@@ -1,0 +1,113 @@
+//! A cluster node for a test: the `orion-node` binary (this crate's) run as a child process
+//! on the test's PostgreSQL and NATS, so a test can `kill -9` it like a machine dying.
+
+use crate::{Client, PATIENCE};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+
+/// A node running as a child process.
+pub struct ClusterNode {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// The process (`None` once killed).
+    child: Option<Child>,
+}
+
+impl ClusterNode {
+    /// Starts `bin` (the test's `env!("CARGO_BIN_EXE_orion-node")`) as node `name` on the
+    /// store `store` and the bus `bus`, and waits until it listens.
+    pub fn start(bin: &str, store: &str, bus: &str, name: &str) -> ClusterNode {
+        let mut child = Command::new(bin)
+            .args(["--store", store, "--bus", bus, "--node", name])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("run orion-node");
+        let out = child.stdout.take().expect("stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(out).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx.recv_timeout(PATIENCE * 3).expect("the node starts");
+        let addr = line
+            .trim()
+            .strip_prefix("listening ")
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("the node did not start: {line:?}"));
+        ClusterNode {
+            addr,
+            child: Some(child),
+        }
+    }
+
+    /// The WebSocket URL.
+    pub fn url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    /// `kill -9`: the node dies where it stands.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Connects a client and says hello as `name`.
+    pub async fn player(&self, name: &str) -> Client {
+        let mut c = Client::connect(&self.url()).await;
+        let welcome = c
+            .request(json!({"t": "hello", "name": name, "version": 1}))
+            .await;
+        assert_eq!(welcome["t"], "welcome", "{welcome}");
+        c.token = welcome["token"].as_str().unwrap_or_default().to_string();
+        c
+    }
+
+    /// Reconnects as the player holding `token`.
+    pub async fn reconnect(&self, name: &str, token: &str) -> Client {
+        let mut c = Client::connect(&self.url()).await;
+        let welcome = c
+            .request(json!({"t": "hello", "name": name, "version": 1, "token": token}))
+            .await;
+        assert_eq!(welcome["t"], "welcome", "{welcome}");
+        c.token = token.to_string();
+        c
+    }
+}
+
+impl Drop for ClusterNode {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Sends `resume` until the room answers (while its node is being replaced the answer is a
+/// `server` error saying to try again); returns the first answer that is not one.
+pub async fn resume_until_taken(c: &mut Client, room: &str, since: u64) -> Value {
+    let began = std::time::Instant::now();
+    loop {
+        let id = c
+            .send_with_id(json!({"t": "resume", "room": room, "since": since}))
+            .await;
+        let reply = c
+            .expect(|m| m["re"] == json!(id) || (m["t"] == "event" && m["room"] == room))
+            .await;
+        if reply["t"] != "error" {
+            return reply;
+        }
+        assert!(
+            reply["code"] == "server" || reply["code"] == "not_found",
+            "{reply}"
+        );
+        assert!(
+            began.elapsed() < PATIENCE * 2,
+            "the room was not taken over in time: {reply}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}
