@@ -110,6 +110,13 @@ export class Lobby {
       boardGame, h('button', { type: 'submit' }, 'Leaderboard'));
     this.boardEl = h('div', { id: 'board' });
 
+    // Past games: a player's finished games (one's own when no name is given), newest first,
+    // a page at a time, each with a link to its record.
+    const gamesPlayer = h('input', { id: 'games-player', placeholder: 'player (you)', 'aria-label': 'whose games', maxlength: 64 });
+    const gamesForm = h('form', { id: 'games-form', on: { submit: (e) => { e.preventDefault(); this.games(gamesPlayer.value.trim() || this.net.name, null); } } },
+      gamesPlayer, h('button', { type: 'submit' }, 'Games'));
+    this.gamesEl = h('div', { id: 'games' });
+
     this.status = h('p', { class: 'note', 'aria-live': 'polite' });
     this.list = h('tbody', { id: 'rooms' });
     this.pager = h('p', { class: 'pager' });
@@ -120,7 +127,8 @@ export class Lobby {
         h('div', { class: 'card' }, h('h2', {}, 'New room'), create),
         h('div', { class: 'card' }, h('h2', {}, 'Puzzles'), puzzles),
         h('div', { class: 'card' }, h('h2', {}, 'Your name'), claim, h('h3', {}, 'Log in'), login, this.account),
-        h('div', { class: 'card' }, h('h2', {}, 'Leaderboards'), board, this.boardEl)),
+        h('div', { class: 'card' }, h('h2', {}, 'Leaderboards'), board, this.boardEl),
+        h('div', { class: 'card' }, h('h2', {}, 'Past games'), gamesForm, this.gamesEl)),
       h('h2', {}, 'Rooms'),
       h('table', { class: 'rooms' }, h('thead', {}, h('tr', {}, ...['room', 'game', 'status', 'seats', 'watching', ''].map((t) => h('th', {}, t)))), this.list),
       this.pager));
@@ -174,6 +182,24 @@ export class Lobby {
       m.more ? h('button', { type: 'button', id: 'board-next', on: { click: () => this.board(game, last) } }, 'next') : '');
     this.boardEl.replaceChildren(figures,
       h('table', { class: 'leaders' }, h('thead', {}, h('tr', {}, ...head.map((t) => h('th', {}, t)))), h('tbody', {}, ...rows)),
+      pager);
+  }
+
+  async games(player, before) {
+    const m = await this.net.request({ t: 'games', player, ...(before ? { before } : {}) });
+    if (m.t !== 'games') return;
+    const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+    const rows = m.games.map((g) => h('tr', { 'data-room': g.room },
+      h('td', {}, day(g.ended)), h('td', {}, gameName(g.game)),
+      h('td', {}, Object.entries(g.seats || {}).map(([k, n]) => `${k}: ${n}`).join(', ')),
+      h('td', {}, g.winner || '\u2014'),
+      h('td', {}, h('a', { href: `/g/${g.room}` }, 'record'))));
+    const last = m.games.length ? m.games[m.games.length - 1].room : null;
+    const pager = h('p', { class: 'pager' }, m.games.length ? '' : 'no finished games ',
+      before ? h('button', { type: 'button', on: { click: () => this.games(player, null) } }, 'newest') : '',
+      m.more && last ? h('button', { type: 'button', id: 'games-next', on: { click: () => this.games(player, last) } }, 'older') : '');
+    this.gamesEl.replaceChildren(
+      h('table', { class: 'leaders' }, h('thead', {}, h('tr', {}, ...['ended', 'game', 'seats', 'winner', ''].map((t) => h('th', {}, t)))), h('tbody', {}, ...rows)),
       pager);
   }
 

@@ -1836,7 +1836,7 @@ async fn a_finished_game_is_stepped_through_from_its_record_and_rematched_from_t
 }
 
 #[tokio::test]
-async fn a_name_is_claimed_and_logged_into_from_pages_and_the_leaderboard_shows_a_rated_game() {
+async fn pages_claim_a_name_log_in_and_find_a_rated_game_on_the_board_and_in_past_games() {
     let server = TestServer::start();
     let base = format!("http://{}", server.addr);
     const PASSWORD: &str = "correct horse battery";
@@ -1939,6 +1939,26 @@ async fn a_name_is_claimed_and_logged_into_from_pages_and_the_leaderboard_shows_
     )
     .await;
     assert_eq!(mine, json!("ann"));
+
+    // Her past games: the rated game, newest first, with a link to its record.
+    press(&phone, "#games-form button").await;
+    wait_js(
+        &phone,
+        "document.querySelectorAll('#games tbody tr').length === 1",
+        "one finished game listed",
+    )
+    .await;
+    let listed = js(
+        &phone,
+        "const r = document.querySelector('#games tbody tr'); \
+         return [r.dataset.room, r.cells[1].textContent, r.cells[3].textContent, \
+                 r.querySelector('a').getAttribute('href')]",
+    )
+    .await;
+    assert_eq!(
+        listed,
+        json!([room, "Hydra for Two", winner_seat, format!("/g/{room}")])
+    );
     for page in [cara, phone] {
         let _ = page.close().await;
     }
