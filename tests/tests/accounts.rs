@@ -3,7 +3,7 @@
 //! players placed by the order they abandoned, a team win) checked against the rating
 //! crate called directly, and the boards.
 
-use orion_tests::{start_room, Client, TestServer};
+use orion_tests::{play_moves, start_room, Client, TestServer, HYDRA_TWO};
 use serde_json::{json, Value};
 use skillratings::weng_lin::{
     weng_lin, weng_lin_multi_team, weng_lin_two_teams, WengLinConfig, WengLinRating,
@@ -437,4 +437,88 @@ async fn a_solved_puzzle_goes_on_its_board_beside_the_booklets_target_and_the_op
         .refused(json!({"t": "leaderboard", "game": "chess"}))
         .await;
     assert_eq!(e["code"], "not_found");
+}
+
+/// Issue 19's whole story, over the socket: two claimed players finish a rated game; both see
+/// their new ratings in `over` and on the board; either lists it among his games, exports its
+/// record, replays it to the same result; and a rematch starts when both accept.
+#[tokio::test]
+async fn two_claimed_players_rate_list_export_replay_and_rematch_a_game() {
+    let server = TestServer::start();
+    let mut s = claimed(&server, "ann").await;
+    let mut n = claimed(&server, "ben").await;
+    let joined = s.request(json!({"t": "create", "game": "hydra-2"})).await;
+    let room = joined["room"].as_str().expect("room").to_string();
+    s.seat = "S".into();
+    n.request(json!({"t": "join", "room": room})).await;
+    n.seat = "N".into();
+    for c in [&mut s, &mut n] {
+        c.send(json!({"t": "ready", "room": room})).await;
+    }
+    let start = n.expect_event(&room, "start").await;
+    assert_eq!(start["ev"]["rated"], true, "two accounts: rated");
+    play_moves(&mut s, &mut n, &room, HYDRA_TWO, true).await;
+
+    // Both see the new ratings in the result: the winner up, the loser down, one game each.
+    let mut ratings = Vec::new();
+    for c in [&mut s, &mut n] {
+        let over = c.expect_event(&room, "over").await;
+        assert_eq!(over["ev"]["result"]["winner"], "S");
+        ratings.push(over["ev"]["ratings"].clone());
+    }
+    assert_eq!(ratings[0], ratings[1], "both are told the same");
+    let r = &ratings[0];
+    assert!(r["S"]["delta"].as_i64() > Some(0), "{r}");
+    assert!(r["N"]["delta"].as_i64() < Some(0), "{r}");
+    assert_eq!(
+        (r["S"]["games"].clone(), r["N"]["games"].clone()),
+        (json!(1), json!(1))
+    );
+
+    // The board shows them in that order with those ratings; each finds his own line.
+    for (c, me) in [(&mut s, "ann"), (&mut n, "ben")] {
+        let board = c
+            .request(json!({"t": "leaderboard", "game": "hydra-2"}))
+            .await;
+        let names: Vec<&str> = board["entries"]
+            .as_array()
+            .expect("entries")
+            .iter()
+            .map(|e| e["name"].as_str().unwrap_or_default())
+            .collect();
+        assert_eq!(names, ["ann", "ben"], "{board}");
+        assert_eq!(board["entries"][0]["rating"], r["S"]["rating"]);
+        assert_eq!(board["entries"][1]["rating"], r["N"]["rating"]);
+        assert_eq!(board["you"]["name"], me, "{board}");
+    }
+
+    // Either lists it among his games, exports it, and the record replays to South's win.
+    let games = n.request(json!({"t": "games", "player": "ben"})).await;
+    assert_eq!(games["games"][0]["room"], room.as_str(), "{games}");
+    let export = n.request(json!({"t": "export", "room": room})).await;
+    let record = export["text"].as_str().expect("the record's text");
+    let replayed = orion_cli::replay::replay(record).expect("the record replays");
+    assert_eq!(
+        replayed.result.winner.map(|w| w.to_string()).as_deref(),
+        Some("S")
+    );
+
+    // A rematch: offered by the loser, accepted by the winner; both are seated in a new room,
+    // one seat on, and it starts at once.
+    n.send(json!({"t": "rematch", "room": room})).await;
+    s.expect_event(&room, "rematch").await;
+    s.send(json!({"t": "rematch", "room": room})).await;
+    let js = s
+        .expect(|m| m["t"] == "joined" && m["room"] != room.as_str())
+        .await;
+    let new_room = js["room"].as_str().expect("new room").to_string();
+    let jn = n
+        .expect(|m| m["t"] == "joined" && m["room"] == new_room.as_str())
+        .await;
+    assert_eq!(
+        (js["seat"].clone(), jn["seat"].clone()),
+        (json!("N"), json!("S"))
+    );
+    let again = s.expect_event(&new_room, "start").await;
+    assert_eq!(again["ev"]["rated"], true, "the rematch is rated too");
 }
