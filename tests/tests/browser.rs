@@ -259,6 +259,25 @@ async fn hydra_from_pages(base: &str, a: &Browser, b: &Browser) -> String {
     room
 }
 
+/// A Hydra for Two made from two pages (`hydra_from_pages`), watched by a socket client and
+/// started with both pages' Ready buttons: the room, the watcher, and the `start` it saw.
+async fn hydra_started_from_pages(
+    server: &TestServer,
+    base: &str,
+    a: &Browser,
+    b: &Browser,
+) -> (String, Client, Value) {
+    let room = hydra_from_pages(base, a, b).await;
+    let mut watcher = server.player("watcher").await;
+    watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+    press(a, "#ready").await;
+    press(b, "#ready").await;
+    let start = watcher.expect_event(&room, "start").await;
+    (room, watcher, start)
+}
+
 /// Plays one click from `page` by pressing its `data-click` control, and waits for the
 /// watcher's event of it; returns its position.
 async fn click_from_page(page: &Browser, watcher: &mut Client, room: &str, click: &str) -> String {
@@ -504,14 +523,7 @@ async fn a_reload_mid_game_brings_back_the_seat_and_the_board() {
     let mut driver = Driver::start();
     let alice = driver.browser().await;
     let bob = driver.browser().await;
-    let room = hydra_from_pages(&base, &alice, &bob).await;
-    let mut watcher = server.player("watcher").await;
-    watcher
-        .request(json!({"t": "spectate", "room": room}))
-        .await;
-    press(&alice, "#ready").await;
-    press(&bob, "#ready").await;
-    watcher.expect_event(&room, "start").await;
+    let (room, mut watcher, _) = hydra_started_from_pages(&server, &base, &alice, &bob).await;
     click_from_page(&alice, &mut watcher, &room, "A1R").await;
     let position = click_from_page(&bob, &mut watcher, &room, "A5R").await;
 
@@ -1749,14 +1761,7 @@ async fn a_finished_game_is_stepped_through_from_its_record_and_rematched_from_t
     let alice = driver.browser().await;
     let bob = driver.browser().await;
     let carol = driver.browser().await;
-    let room = hydra_from_pages(&base, &alice, &bob).await;
-    let mut watcher = server.player("watcher").await;
-    watcher
-        .request(json!({"t": "spectate", "room": room}))
-        .await;
-    press(&alice, "#ready").await;
-    press(&bob, "#ready").await;
-    let start = watcher.expect_event(&room, "start").await;
+    let (room, mut watcher, start) = hydra_started_from_pages(&server, &base, &alice, &bob).await;
     let start = start["ev"]["position"]
         .as_str()
         .unwrap_or_default()
