@@ -106,21 +106,7 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
     let nats = Nats::start();
     let mut a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
     let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
-    let mut s = a.player("south").await;
-    let mut n = b.player("north").await;
-    let made = s.request(json!({"t": "create", "game": "hydra-2"})).await;
-    let room = made["room"].as_str().expect("room").to_string();
-    s.seat = "S".into();
-    let j = n.request(json!({"t": "join", "room": room})).await;
-    assert_eq!(j["seat"], "N", "{j}");
-    n.seat = "N".into();
-    for p in [&mut s, &mut n] {
-        p.send(json!({"t": "ready", "room": room})).await;
-    }
-    for p in [&mut s, &mut n] {
-        p.expect_event(&room, "start").await;
-    }
-    play_moves(&mut s, &mut n, &room, &HYDRA_TWO[..3], false).await;
+    let (mut s, mut n, room) = two_node_game(&a, &b, 3).await;
     s.play(&room, "click", json!({"click": "D2L"})).await;
     let seen = s.last_seq(&room);
     n.sync_to(&room, seen).await;
@@ -234,9 +220,9 @@ async fn until_accepted(c: &mut Client, req: Value, done: impl Fn(&Value) -> boo
     }
 }
 
-/// Two players on two nodes, a Hydra for Two started and two moves in; returns the nodes'
-/// players and the room.
-async fn two_node_game(a: &ClusterNode, b: &ClusterNode) -> (Client, Client, String) {
+/// Two players on two nodes, a Hydra for Two started and `moves` of `HYDRA_TWO` played
+/// (North passing after each); returns the nodes' players and the room.
+async fn two_node_game(a: &ClusterNode, b: &ClusterNode, moves: usize) -> (Client, Client, String) {
     let mut s = a.player("south").await;
     let mut n = b.player("north").await;
     let made = s.request(json!({"t": "create", "game": "hydra-2"})).await;
@@ -251,7 +237,7 @@ async fn two_node_game(a: &ClusterNode, b: &ClusterNode) -> (Client, Client, Str
     for p in [&mut s, &mut n] {
         p.expect_event(&room, "start").await;
     }
-    play_moves(&mut s, &mut n, &room, &HYDRA_TWO[..2], false).await;
+    play_moves(&mut s, &mut n, &room, &HYDRA_TWO[..moves], false).await;
     (s, n, room)
 }
 
@@ -303,7 +289,7 @@ async fn a_bus_restart_mid_game_loses_nothing() {
     let mut nats = Nats::start();
     let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
     let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
-    let (mut s, mut n, room) = two_node_game(&a, &b).await;
+    let (mut s, mut n, room) = two_node_game(&a, &b, 2).await;
     nats.stop();
     // North's node cannot reach the room's: a clear error, within the request timeout.
     let chat = json!({"t": "chat", "room": room, "text": "anyone there?"});
@@ -322,7 +308,7 @@ async fn a_database_restart_mid_game_loses_nothing() {
     let nats = Nats::start();
     let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
     let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
-    let (mut s, mut n, room) = two_node_game(&a, &b).await;
+    let (mut s, mut n, room) = two_node_game(&a, &b, 2).await;
     pg.stop();
     // Nothing can be stored: the click is refused, clearly, and not played.
     let refused = s
