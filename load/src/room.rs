@@ -55,6 +55,8 @@ pub struct Outcome {
     pub by_second: Vec<(u32, u64)>,
     /// The same, from the scheduled time.
     pub late_by_second: Vec<(u32, u64)>,
+    /// When measuring began.
+    pub measured_from: Instant,
     /// Clicks delivered to every member inside the measured window.
     pub measured_clicks: u64,
     /// Error replies received.
@@ -420,6 +422,7 @@ pub async fn run(plan: &Plan, pid: Option<u32>) -> anyhow::Result<Outcome> {
         late: histogram(),
         by_second: Vec::new(),
         late_by_second: Vec::new(),
+        measured_from: measure_from,
         measured_clicks: 0,
         errors: 0,
         finished: 0,

@@ -133,6 +133,9 @@ pub async fn serve_with(
         _drain: drain,
     });
     tokio::spawn(flush_listing(Arc::downgrade(&shared)));
+    let lag = crate::lag::histogram();
+    shared.metrics.register(Box::new(lag.clone()));
+    tokio::spawn(crate::lag::watch(lag, shared.shutdown()));
     if let Some(retain) = config.retain {
         let (store, clock) = (store.clone(), shared.clock.clone());
         tokio::spawn(retention::prune_loop(
