@@ -25,6 +25,7 @@ mod lines;
 mod pg_schema;
 mod postgres;
 mod record;
+mod scheduling;
 mod schema;
 mod sqlite;
 
