@@ -4,6 +4,8 @@
 //! * `orion.node.<node>.cmd`: room commands for the rooms `<node>` owns (request/reply).
 //! * `orion.node.<node>.conn.<conn>`: frames a room sends to connection `<conn>` of
 //!   `<node>`, in the order the room sent them.
+//! * `orion.lobby`: every node's lobby changes and heartbeats (`peers`).
+//! * `orion.node.<node>.lobby`: `<node>`'s whole lobby table, a page at a time (request/reply).
 
 use async_nats::{Client, ConnectOptions};
 use std::time::Duration;
@@ -29,6 +31,14 @@ impl Bus {
             .await?;
         Ok(Bus { client })
     }
+}
+
+/// The subject every node tells the others of its rooms on.
+pub const LOBBY_SUBJECT: &str = "orion.lobby";
+
+/// The subject `node` answers requests for its lobby table on.
+pub fn table_subject(node: &str) -> String {
+    format!("orion.node.{node}.lobby")
 }
 
 /// The subject `node` takes room commands on.

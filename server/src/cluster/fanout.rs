@@ -8,11 +8,12 @@
 use super::bus::{conn_subject, Bus};
 use crate::metrics::Metrics;
 use crate::outbox::{Out, Outbox};
+use crate::player::RoomId;
 use crate::protocol::{self, Frame};
 use crate::store::Store;
 use dashmap::DashMap;
 use futures::StreamExt;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Starts a relay: an outbox (id `id`) whose frames are published, in order, to
@@ -56,6 +57,8 @@ struct Member {
     outbox: Outbox,
     /// The last seq delivered, per room.
     seen: HashMap<String, u64>,
+    /// Every room that sent it a frame (a quick match's room sends `joined` unasked).
+    rooms: HashSet<RoomId>,
 }
 
 /// What a frame says of itself, for ordering.
@@ -87,7 +90,17 @@ impl Members {
         self.conns.entry(outbox.id).or_insert_with(|| Member {
             outbox: outbox.clone(),
             seen: HashMap::new(),
+            rooms: HashSet::new(),
         });
+    }
+
+    /// Forgets a connection that closed; returns the rooms elsewhere that sent it frames
+    /// (it is to be detached from each).
+    pub fn closed(&self, conn: u64) -> Vec<RoomId> {
+        self.conns
+            .remove(&conn)
+            .map(|(_, m)| m.rooms.into_iter().collect())
+            .unwrap_or_default()
     }
 
     /// Delivers frames published for this node's connections until the subscription ends.
@@ -114,6 +127,11 @@ impl Members {
                 return;
             }
             let mut gap = None;
+            if let Some(room) = head.as_ref().and_then(|h| h.room.as_deref()) {
+                if !m.rooms.contains(room) {
+                    m.rooms.insert(RoomId::from(room));
+                }
+            }
             if let Some(Head {
                 t,
                 room: Some(room),

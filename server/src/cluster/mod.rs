@@ -15,6 +15,7 @@ mod host;
 mod lease;
 mod matchmaker;
 mod metrics;
+mod peers;
 mod remote;
 mod wire;
 
@@ -28,6 +29,7 @@ use fanout::Members;
 use lease::Leases;
 use matchmaker::ClusterMatchmaker;
 use metrics::ClusterMetrics;
+use peers::NodePeers;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
@@ -61,6 +63,8 @@ pub struct Node {
     members: Arc<Members>,
     /// What `/metrics` shows of the cluster.
     metrics: ClusterMetrics,
+    /// The lobby across nodes.
+    peers: Arc<NodePeers>,
 }
 
 /// Runs a cluster node on `listener` until `shutdown` completes: the PostgreSQL store
@@ -98,6 +102,7 @@ pub async fn serve_cluster(
         proxies: DashMap::new(),
         members: Arc::new(Members::new(store.clone(), metrics.refills.clone())),
         metrics,
+        peers: Arc::new(NodePeers::new(name.clone())),
     });
     let host = Arc::new(host::Host::new(
         bus.clone(),
@@ -114,11 +119,17 @@ pub async fn serve_cluster(
         node.members.clone(),
     ));
     let (taken_tx, taken_rx) = mpsc::channel(256);
-    let tasks = vec![
-        tokio::spawn(host.serve(commands)),
+    let mut tasks = node.peers.start(&bus).await?;
+    tasks.extend([
+        tokio::spawn(host.clone().serve(commands)),
         tokio::spawn(node.members.clone().serve(frames)),
-        tokio::spawn(keep_leases(node.clone(), matchmaker.clone(), taken_tx)),
-    ];
+        tokio::spawn(keep_leases(
+            node.clone(),
+            matchmaker.clone(),
+            host,
+            taken_tx,
+        )),
+    ]);
     tracing::info!(node = %name, "joined the cluster");
     let directory: Arc<dyn Directory> = Arc::new(ClusterDirectory {
         node,
@@ -130,16 +141,18 @@ pub async fn serve_cluster(
 }
 
 /// Every [`RENEW_EVERY`]: renews this node's leases (and marks its quick-match players
-/// alive), then takes over expired ones and hands their rooms to the server to restore.
+/// alive) and drops relays no room holds, then takes over expired ones and hands their rooms to the server to restore.
 async fn keep_leases(
     node: Arc<Node>,
     matchmaker: Arc<ClusterMatchmaker>,
+    host: Arc<host::Host>,
     taken: mpsc::Sender<RoomId>,
 ) {
     let mut tick = tokio::time::interval(RENEW_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
+        host.sweep();
         match node.leases.renew().await {
             Ok(owned) => node
                 .metrics
