@@ -106,7 +106,11 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
     let nats = Nats::start();
     let mut a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
     let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let c = ClusterNode::start(NODE, &pg.url(), &nats.url(), "c");
     let (mut s, mut n, room) = two_node_game(&a, &b, 3).await;
+    // A third node lists the game while a runs it …
+    let mut looker = c.player("looker").await;
+    listed_until(&mut looker, &room, "playing", 5).await;
     s.play(&room, "click", json!({"click": "D2L"})).await;
     let seen = s.last_seq(&room);
     n.sync_to(&room, seen).await;
@@ -145,6 +149,8 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
     s2.sync_to(&room, last).await;
     once_in_order(&s2.events, &room, 1, last);
     once_in_order(&n2.events, &room, 1, last);
+    // … and lists it as b runs it now, to its end (nothing of a's is left to show that).
+    listed_until(&mut looker, &room, "finished", 5).await;
     // Node b's /metrics shows the takeover, and the commands it forwarded to a before.
     let metrics = orion_tests::http_get(b.addr, "/metrics").await;
     assert!(
@@ -157,6 +163,26 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
         .and_then(|n| n.parse::<u64>().ok());
     assert!(forwarded > Some(0), "{metrics}");
     assert!(metrics.contains("orion_rooms_owned "), "{metrics}");
+}
+
+/// Asks `c`'s node for the lobby until it lists `room` with `status` (within `secs`).
+async fn listed_until(c: &mut Client, room: &str, status: &str, secs: u64) {
+    let began = std::time::Instant::now();
+    loop {
+        let page = c.request(json!({"t": "lobby"})).await;
+        let rooms = page["rooms"].as_array().cloned().unwrap_or_default();
+        if rooms
+            .iter()
+            .any(|r| r["room"] == room && r["status"] == status)
+        {
+            return;
+        }
+        assert!(
+            began.elapsed().as_secs() < secs,
+            "{room} not listed {status}: {page}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 }
 
 #[tokio::test]
