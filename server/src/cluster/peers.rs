@@ -562,3 +562,134 @@ impl Peers for NodePeers {
             .unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn update(epoch: u64, seq: u64, rooms: &[(&str, Option<&str>)]) -> Update {
+        Update {
+            node: "a".into(),
+            epoch,
+            seq,
+            rooms: rooms
+                .iter()
+                .map(|(room, summary)| WireRoom {
+                    room: (*room).into(),
+                    summary: summary.map(str::to_owned),
+                    seated: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
+    fn listed(peer: &Peer) -> Vec<(&str, &str)> {
+        (peer.rooms.iter())
+            .filter_map(|(id, r)| Some((&**id, r.summary.as_deref()?)))
+            .collect()
+    }
+
+    fn table(rooms: &[(&str, &str)]) -> BTreeMap<RoomId, Room> {
+        rooms
+            .iter()
+            .map(|(id, s)| {
+                let room = Room {
+                    summary: Some(Arc::from(*s)),
+                    seated: BTreeSet::new(),
+                };
+                (Arc::from(*id), room)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn changes_in_order_are_applied_and_a_missed_one_has_the_table_read_again() {
+        let mut dirty = false;
+        let mut peer = Peer::new(7);
+        // A node that has told nothing yet has an empty table.
+        assert!(!heard_from(&mut peer, update(7, 0, &[]), &mut dirty));
+        assert!(!heard_from(
+            &mut peer,
+            update(7, 1, &[("r1", Some("one"))]),
+            &mut dirty
+        ));
+        assert!(!heard_from(
+            &mut peer,
+            update(7, 2, &[("r2", Some("two"))]),
+            &mut dirty
+        ));
+        assert_eq!(listed(&peer), [("r1", "one"), ("r2", "two")]);
+        // Heard twice (a duplicate), or a heartbeat of the last: nothing changes.
+        assert!(!heard_from(
+            &mut peer,
+            update(7, 2, &[("r2", None)]),
+            &mut dirty
+        ));
+        assert!(!heard_from(&mut peer, update(7, 2, &[]), &mut dirty));
+        assert_eq!(listed(&peer), [("r1", "one"), ("r2", "two")]);
+        // Number 3 was lost: 4 has the table read; 5 comes meanwhile and is held.
+        assert!(heard_from(
+            &mut peer,
+            update(7, 4, &[("r4", Some("four"))]),
+            &mut dirty
+        ));
+        assert!(!heard_from(
+            &mut peer,
+            update(7, 5, &[("r1", None)]),
+            &mut dirty
+        ));
+        assert_eq!(listed(&peer), [("r1", "one"), ("r2", "two")]);
+        // The table as of 4 (r2 ended in 3), then 5 applied on top of it.
+        let read_again = read(
+            &mut peer,
+            Some((4, table(&[("r1", "one"), ("r4", "four")]))),
+            &mut dirty,
+        );
+        assert!(!read_again);
+        assert_eq!(listed(&peer), [("r4", "four")]);
+        assert_eq!(peer.seq, 5);
+        // A heartbeat saying 6 when 6 never came: read again.
+        assert!(heard_from(&mut peer, update(7, 6, &[]), &mut dirty));
+    }
+
+    #[test]
+    fn a_node_restarted_under_the_same_name_starts_afresh_and_an_unread_table_is_asked_again() {
+        let mut dirty = false;
+        let mut peer = Peer::new(7);
+        assert!(heard_from(&mut peer, update(7, 3, &[]), &mut dirty));
+        assert!(!read(
+            &mut peer,
+            Some((3, table(&[("r1", "one")]))),
+            &mut dirty
+        ));
+        assert_eq!(listed(&peer), [("r1", "one")]);
+        // Restarted: its numbers start again, and what it had is gone.
+        assert!(!heard_from(&mut peer, update(8, 0, &[]), &mut dirty));
+        assert!(listed(&peer).is_empty());
+        assert!(!heard_from(
+            &mut peer,
+            update(8, 1, &[("r9", Some("nine"))]),
+            &mut dirty
+        ));
+        assert_eq!(listed(&peer), [("r9", "nine")]);
+        // A table that could not be read is asked for again at the next message.
+        assert!(heard_from(&mut peer, update(8, 3, &[]), &mut dirty));
+        assert!(!read(&mut peer, None, &mut dirty));
+        assert!(heard_from(&mut peer, update(8, 3, &[]), &mut dirty));
+    }
+
+    #[test]
+    fn held_changes_past_a_new_gap_have_the_table_read_again() {
+        let mut dirty = false;
+        let mut peer = Peer::new(1);
+        assert!(heard_from(&mut peer, update(1, 2, &[]), &mut dirty));
+        assert!(!heard_from(
+            &mut peer,
+            update(1, 5, &[("r5", Some("five"))]),
+            &mut dirty
+        ));
+        // The table is as of 2; 3 and 4 were lost too.
+        assert!(read(&mut peer, Some((2, table(&[]))), &mut dirty));
+        assert!(peer.syncing);
+    }
+}

@@ -201,3 +201,37 @@ pub(super) fn lobby_page(list: &PublicList, after: Option<&str>, re: &ReplyTo) -
     out.push_str(&header[at..]);
     Frame::from(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(rooms: &[(&str, &str)]) -> PublicList {
+        (rooms.iter())
+            .map(|(id, s)| (RoomId::from(*id), Arc::from(*s)))
+            .collect()
+    }
+
+    #[test]
+    fn the_other_servers_rooms_are_merged_in_id_order_and_a_room_listed_by_both_is_shown_once() {
+        let own = list(&[("r2", "own two"), ("r4", "own four")]);
+        let peers = list(&[
+            ("r1", "one"),
+            ("r2", "their two"),
+            ("r3", "three"),
+            ("r5", "five"),
+        ]);
+        let merged = merge(own.into_iter(), &peers);
+        assert_eq!(
+            merged,
+            list(&[
+                ("r1", "one"),
+                ("r2", "own two"),
+                ("r3", "three"),
+                ("r4", "own four"),
+                ("r5", "five")
+            ])
+        );
+        assert_eq!(merge(Vec::new().into_iter(), &peers), peers);
+    }
+}
