@@ -2,8 +2,8 @@
 //! reconnects by itself when the NATS server comes back) and the subjects the nodes use.
 //!
 //! * `orion.node.<node>.cmd`: room commands for the rooms `<node>` owns (request/reply).
-//! * `orion.node.<node>.conn.<conn>`: frames a room sends to connection `<conn>` of
-//!   `<node>`, in the order the room sent them.
+//! * `orion.node.<node>.frames`: frames rooms send to connections of `<node>`, each once
+//!   with the ids of the connections it is for, in the order the rooms sent them.
 //! * `orion.lobby`: every node's lobby changes and heartbeats (`peers`).
 //! * `orion.node.<node>.lobby`: `<node>`'s whole lobby table, a page at a time (request/reply).
 
@@ -46,14 +46,10 @@ pub fn cmd_subject(node: &str) -> String {
     format!("orion.node.{node}.cmd")
 }
 
-/// The subject frames for connection `conn` of `node` go to.
-pub fn conn_subject(node: &str, conn: u64) -> String {
-    format!("orion.node.{node}.conn.{conn}")
-}
-
-/// The subject a node listens on for frames to all its connections.
-pub fn conns_subject(node: &str) -> String {
-    format!("orion.node.{node}.conn.*")
+/// The subject frames for connections of `node` go to (each message: the connections'
+/// ids, comma-separated, a newline, and the frame).
+pub fn frames_subject(node: &str) -> String {
+    format!("orion.node.{node}.frames")
 }
 
 /// Whether `name` may name a node (it is part of bus subjects): 1 to 32 letters, digits,

@@ -29,6 +29,8 @@ pub struct Host {
     local: Arc<LocalDirectory>,
     /// Relay outboxes by (node, connection there).
     relays: DashMap<(String, u64), Outbox>,
+    /// Each other node's link (its frames published once for all its connections).
+    links: DashMap<String, fanout::Link>,
     /// Next relay id.
     next: AtomicU64,
     /// Counters of the relay outboxes (slow remote connections).
@@ -44,6 +46,7 @@ impl Host {
             bus,
             local,
             relays: DashMap::new(),
+            links: DashMap::new(),
             next: AtomicU64::new(RELAY_IDS),
             metrics: Arc::new(Metrics::default()),
             send_queue,
@@ -101,14 +104,12 @@ impl Host {
             return o.clone();
         }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
-        let outbox = fanout::relay(
-            &self.bus,
-            &key.0,
-            key.1,
-            id,
-            self.metrics.clone(),
-            self.send_queue,
-        );
+        let link = self
+            .links
+            .entry(key.0.clone())
+            .or_insert_with(|| fanout::link(&self.bus, &key.0))
+            .clone();
+        let outbox = fanout::relay(link, key.1, id, self.metrics.clone(), self.send_queue);
         self.relays.insert(key, outbox.clone());
         outbox
     }

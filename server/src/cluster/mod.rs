@@ -110,7 +110,7 @@ pub async fn serve_cluster(
         config.send_queue.max(1),
     ));
     let commands = bus.client.subscribe(bus::cmd_subject(&name)).await?;
-    let frames = bus.client.subscribe(bus::conns_subject(&name)).await?;
+    let frames = bus.client.subscribe(bus::frames_subject(&name)).await?;
     let matchmaker = Arc::new(ClusterMatchmaker::new(
         name.clone(),
         leases,
