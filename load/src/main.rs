@@ -42,6 +42,10 @@ struct Args {
     /// Only open connections, say hello and hold them idle for --seconds (no rooms).
     #[arg(long)]
     idle: Option<usize>,
+    /// Also print each measured second's clicks, p99 and max on stderr, with the second's
+    /// start as UTC time of day, to line stalls up with the server's log.
+    #[arg(long)]
+    each_second: bool,
     /// A label for the JSON line (e.g. `sqlite` or `memory`).
     #[arg(long, default_value = "")]
     label: String,
@@ -95,6 +99,22 @@ async fn main() -> anyhow::Result<()> {
     };
     let started = Instant::now();
     let mut outcome = room::run(&plan, proc_before.is_some().then_some(args.pid).flatten()).await?;
+    if args.each_second {
+        let since = outcome.measured_from.elapsed();
+        let wall = std::time::SystemTime::now() - since;
+        for w in measure::windows(&mut outcome.by_second) {
+            let at = wall + Duration::from_secs(w.index.into());
+            let ms = at.duration_since(std::time::UNIX_EPOCH)?.as_millis() % 86_400_000;
+            let (h, m, s, milli) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+            eprintln!(
+                "second {:>3} at {h:02}:{m:02}:{s:02}.{milli:03}: {:>6} clicks, p99 {:>8.2} ms, max {:>8.2} ms",
+                w.index,
+                w.clicks,
+                w.p99_us as f64 / 1000.0,
+                w.max_us as f64 / 1000.0
+            );
+        }
+    }
     let worst_second = measure::worst_window_p99(&mut outcome.by_second);
     let worst_second_late = measure::worst_window_p99(&mut outcome.late_by_second);
     let stats = Stats::from(&outcome.latencies, &outcome.late);

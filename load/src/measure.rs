@@ -28,18 +28,35 @@ impl Stats {
     }
 }
 
+/// One window's figures: its index, how many clicks, p99 and max, microseconds.
+#[derive(Debug, PartialEq)]
+pub struct Window {
+    pub index: u32,
+    pub clicks: usize,
+    pub p99_us: u64,
+    pub max_us: u64,
+}
+
+/// Each window's count, p99 (nearest rank) and max; `samples` as for [`worst_window_p99`].
+pub fn windows(samples: &mut [(u32, u64)]) -> Vec<Window> {
+    samples.sort_unstable();
+    samples
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|w| Window {
+            index: w[0].0,
+            clicks: w.len(),
+            p99_us: w[(w.len() * 99).div_ceil(100).max(1) - 1].1,
+            max_us: w[w.len() - 1].1,
+        })
+        .collect()
+}
+
 /// The worst p99 of any one window: `samples` are `(window, microseconds)`, in any order
 /// (sorted here). A stall of a few tens of ms every few seconds hides in a whole run's p99
 /// but is the p99 of the second it falls in. `None` without samples.
 pub fn worst_window_p99(samples: &mut [(u32, u64)]) -> Option<f64> {
-    samples.sort_unstable();
-    let mut worst: Option<u64> = None;
-    for window in samples.chunk_by(|a, b| a.0 == b.0) {
-        // Nearest rank: the smallest value with at least 99 % of the window at or below it.
-        let rank = (window.len() * 99).div_ceil(100).max(1);
-        let p99 = window[rank - 1].1;
-        worst = Some(worst.map_or(p99, |w| w.max(p99)));
-    }
+    // Nearest rank: the smallest value with at least 99 % of the window at or below it.
+    let worst = windows(samples).iter().map(|w| w.p99_us).max();
     worst.map(|us| (us as f64 / 1000.0 * 100.0).round() / 100.0)
 }
 
@@ -138,6 +155,18 @@ mod tests {
         assert_eq!(all[all.len() * 99 / 100 - 1], 1_000);
         assert_eq!(worst_window_p99(&mut samples), Some(45.0));
         assert_eq!(worst_window_p99(&mut []), None);
+        let each = windows(&mut samples);
+        assert_eq!(each.len(), 3);
+        assert_eq!(
+            (
+                each[1].index,
+                each[1].clicks,
+                each[1].p99_us,
+                each[1].max_us
+            ),
+            (1, 100, 45_000, 45_000)
+        );
+        assert_eq!((each[2].p99_us, each[2].max_us), (1_000, 1_000));
     }
 
     #[test]

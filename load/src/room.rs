@@ -55,6 +55,8 @@ pub struct Outcome {
     pub by_second: Vec<(u32, u64)>,
     /// The same, from the scheduled time.
     pub late_by_second: Vec<(u32, u64)>,
+    /// When measuring began.
+    pub measured_from: Instant,
     /// Clicks delivered to every member inside the measured window.
     pub measured_clicks: u64,
     /// Error replies received.
@@ -242,7 +244,27 @@ struct InFlight {
     scheduled: Instant,
     sent: Instant,
     click: Click,
+    /// The click as the server writes it, to match events without formatting each time.
+    text: String,
     seen: Vec<bool>,
+    /// How many of `seen` are true (a room of thousands of spectators counts, not scans).
+    seen_count: usize,
+}
+
+/// What a spectator's frame is read for: only whether it is a click event, and which. The
+/// rest of the frame (the position, most of its bytes) is skipped, not decoded: with
+/// thousands of spectators on one core, decoding every event would make the driver, not the
+/// server, the slowest part of the fan-out.
+#[derive(serde::Deserialize)]
+struct SpectatorView<'a> {
+    #[serde(borrow)]
+    ev: Option<SpectatorEvent<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct SpectatorEvent<'a> {
+    kind: &'a str,
+    click: Option<&'a str>,
 }
 
 /// Per-room tallies, merged at the end.
@@ -254,6 +276,26 @@ struct Tally {
     clicks: u64,
     errors: u64,
     finished: u64,
+}
+
+impl Tally {
+    /// Counts a click every member has now seen, if it was sent inside the measured window.
+    fn record(&mut self, f: &InFlight, arrived: Instant, measure_from: Instant) {
+        if f.sent < measure_from {
+            return;
+        }
+        let us = |d: Duration| d.as_micros().clamp(1, 60_000_000) as u64;
+        let (sent, late) = (
+            us(arrived - f.sent),
+            us(arrived.saturating_duration_since(f.scheduled)),
+        );
+        let _ = self.latencies.record(sent);
+        let _ = self.late.record(late);
+        let second = (f.sent - measure_from).as_secs() as u32;
+        self.by_second.push((second, sent));
+        self.late_by_second.push((second, late));
+        self.clicks += 1;
+    }
 }
 
 async fn drive(
@@ -311,7 +353,7 @@ async fn drive(
                 if send(&mut room.sinks[sender], &request).await.is_err() {
                     break;
                 }
-                in_flight = Some(InFlight { scheduled: next_due, sent, click, seen: vec![false; members] });
+                in_flight = Some(InFlight { scheduled: next_due, sent, click, text: click.to_string(), seen: vec![false; members], seen_count: 0 });
                 next_due += period;
             }
             msg = room.sources.next() => {
@@ -320,12 +362,32 @@ async fn drive(
                     if msg.is_err() { break; }
                     continue;
                 };
+                if member >= 4 {
+                    let Ok(view) = serde_json::from_str::<SpectatorView>(text.as_str()) else { continue };
+                    let Some(ev) = view.ev.filter(|ev| ev.kind == "click") else { continue };
+                    let arrived = Instant::now();
+                    let Some(f) = in_flight.as_mut() else { continue };
+                    if ev.click == Some(f.text.as_str()) && !f.seen[member] {
+                        f.seen[member] = true;
+                        f.seen_count += 1;
+                        if f.seen_count == 1 {
+                            // First sight: the click was accepted; follow it.
+                            let seat = room.mirror.mover();
+                            let _ = room.mirror.step(seat, Action::Click { click: f.click, piece: None }, 0);
+                        }
+                        if f.seen_count == members {
+                            tally.record(f, arrived, measure_from);
+                            in_flight = None;
+                        }
+                    }
+                    continue;
+                }
                 // A frame that is not the protocol's is skipped, as a client would.
                 let Ok(reply) = parse_reply(text.as_str()) else { continue };
                 match reply.message {
                     Msg::Error { .. } => {
                         tally.errors += 1;
-                        if member < 4 && in_flight.as_ref().is_some_and(|f| f.seen.iter().all(|s| !s)) {
+                        if in_flight.as_ref().is_some_and(|f| f.seen_count == 0) {
                             // Our click was refused: drop it and try another at the next slot.
                             in_flight = None;
                         }
@@ -335,28 +397,20 @@ async fn drive(
                             Event::Click { click, .. } => {
                                 let arrived = Instant::now();
                                 let Some(f) = in_flight.as_mut() else { continue };
-                                if click != f.click.to_string() {
+                                if click != f.text {
                                     continue;
                                 }
                                 if !f.seen[member] {
                                     f.seen[member] = true;
-                                    if f.seen.iter().filter(|s| **s).count() == 1 {
+                                    f.seen_count += 1;
+                                    if f.seen_count == 1 {
                                         // First sight: the click was accepted; follow it.
                                         let seat = room.mirror.mover();
                                         let _ = room.mirror.step(seat, Action::Click { click: f.click, piece: None }, 0);
                                     }
                                 }
-                                if f.seen.iter().all(|s| *s) {
-                                    if f.sent >= measure_from {
-                                        let us = |d: Duration| d.as_micros().clamp(1, 60_000_000) as u64;
-                                        let (sent, late) = (us(arrived - f.sent), us(arrived.saturating_duration_since(f.scheduled)));
-                                        let _ = tally.latencies.record(sent);
-                                        let _ = tally.late.record(late);
-                                        let second = (f.sent - measure_from).as_secs() as u32;
-                                        tally.by_second.push((second, sent));
-                                        tally.late_by_second.push((second, late));
-                                        tally.clicks += 1;
-                                    }
+                                if f.seen_count == members {
+                                    tally.record(f, arrived, measure_from);
                                     in_flight = None;
                                 }
                             }
@@ -420,6 +474,7 @@ pub async fn run(plan: &Plan, pid: Option<u32>) -> anyhow::Result<Outcome> {
         late: histogram(),
         by_second: Vec::new(),
         late_by_second: Vec::new(),
+        measured_from: measure_from,
         measured_clicks: 0,
         errors: 0,
         finished: 0,

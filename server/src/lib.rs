@@ -8,6 +8,7 @@ mod cluster;
 mod connection;
 mod export;
 mod http;
+mod lag;
 mod lobby;
 mod metrics;
 mod outbox;

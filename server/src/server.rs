@@ -136,6 +136,9 @@ pub async fn serve_with(
     if let Some(peers) = shared.lobby.peer_listing() {
         tokio::spawn(follow_peers(Arc::downgrade(&shared), peers));
     }
+    let lag = crate::lag::histogram();
+    shared.metrics.register(Box::new(lag.clone()));
+    tokio::spawn(crate::lag::watch(lag, shared.shutdown()));
     if let Some(retain) = config.retain {
         let (store, clock) = (store.clone(), shared.clock.clone());
         tokio::spawn(retention::prune_loop(

@@ -16,6 +16,8 @@ async fn health_and_metrics_are_served_on_the_websocket_port() {
     players[1]
         .refused(json!({"t": "click", "room": room, "click": "A5R"}))
         .await;
+    // Long enough for the runtime-lag watcher (5 ms sleeps) to have been woken a few times.
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     let metrics = http_get(server.addr, "/metrics").await;
     for line in [
         "orion_connections 2",
@@ -29,6 +31,13 @@ async fn health_and_metrics_are_served_on_the_websocket_port() {
         );
     }
     assert!(metrics.contains("orion_events_total "));
+    // The runtime's own stall: how late a task that sleeps 5 ms at a time was woken.
+    let lag_wakes: u64 = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("orion_runtime_lag_seconds_count "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("orion_runtime_lag_seconds_count missing from\n{metrics}"));
+    assert!(lag_wakes >= 1, "{metrics}");
     // The WebSocket still works on the same port afterwards.
     assert_eq!(players[0].request(json!({"t": "ping"})).await["t"], "pong");
 }
