@@ -244,3 +244,64 @@ async fn a_quick_match_player_who_leaves_another_nodes_room_is_seen_away_there()
     let snap = c.request(json!({"t": "spectate", "room": room})).await;
     assert_eq!(connected(&snap), Some(true), "{snap}");
 }
+
+/// A counter's value in a `/metrics` text.
+fn counter(metrics: &str, name: &str) -> u64 {
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in {metrics}"))
+}
+
+#[tokio::test]
+async fn a_rooms_events_reach_many_watchers_on_another_node_in_one_message_each() {
+    let pg = Postgres::start();
+    let nats = Nats::start();
+    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
+    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let mut host = a.player("host").await;
+    let made = host
+        .request(json!({"t": "create", "game": "hydra-2"}))
+        .await;
+    let room = made["room"].as_str().expect("room").to_string();
+    let mut watchers = Vec::new();
+    for i in 0..20 {
+        let mut w = b.player(&format!("w{i}")).await;
+        let snap = w.request(json!({"t": "spectate", "room": room})).await;
+        assert_eq!(snap["t"], "snapshot", "{snap}");
+        watchers.push(w);
+    }
+    let before = orion_tests::http_get(a.addr, "/metrics").await;
+    let lines = 5;
+    for i in 0..lines {
+        let text = format!("line {i}");
+        host.send(json!({"t": "chat", "room": room, "text": text}))
+            .await;
+        host.expect(|m| m["ev"]["text"] == text.as_str()).await;
+    }
+    // Every watcher has every line, once, in order.
+    for w in watchers.iter_mut() {
+        let last = host.last_seq(&room);
+        w.sync_to(&room, last).await;
+        let said: Vec<&str> = (w.events.iter())
+            .filter(|e| e["ev"]["kind"] == "chat")
+            .filter_map(|e| e["ev"]["text"].as_str())
+            .collect();
+        assert_eq!(
+            said,
+            (0..lines).map(|i| format!("line {i}")).collect::<Vec<_>>()
+        );
+    }
+    let after = orion_tests::http_get(a.addr, "/metrics").await;
+    let frames = counter(&after, "orion_relayed_frames_total")
+        - counter(&before, "orion_relayed_frames_total");
+    let messages = counter(&after, "orion_relay_messages_total")
+        - counter(&before, "orion_relay_messages_total");
+    eprintln!("{frames} frames to b's watchers went in {messages} bus messages");
+    assert!(frames >= 20 * lines, "{frames} frames relayed");
+    // Once per frame for the node, not once per watcher (a few more if a batch was split).
+    assert!(
+        messages * 4 <= frames,
+        "{messages} messages for {frames} frames"
+    );
+}

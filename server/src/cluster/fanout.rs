@@ -8,6 +8,7 @@
 //! the missed events, read from the store; a frame already delivered is skipped.
 
 use super::bus::{frames_subject, Bus};
+use super::metrics::ClusterMetrics;
 use crate::metrics::Metrics;
 use crate::outbox::{Out, Outbox};
 use crate::player::RoomId;
@@ -31,14 +32,29 @@ pub type Link = mpsc::Sender<(u64, Frame)>;
 /// Starts the link to node `node`: frames sent on it are published on the node's subject,
 /// each frame once with every connection it is for, in the order each connection's frames
 /// were sent.
-pub fn link(bus: &Bus, node: &str) -> Link {
+pub fn link(bus: &Bus, node: &str, counts: &ClusterMetrics) -> Link {
     let (tx, mut rx) = mpsc::channel::<(u64, Frame)>(LINK_QUEUE);
     let subject = frames_subject(node);
     let client = bus.client.clone();
+    let (relayed, messages) = (counts.relayed.clone(), counts.relay_messages.clone());
     tokio::spawn(async move {
         let mut batch = Vec::with_capacity(LINK_BATCH);
         while rx.recv_many(&mut batch, LINK_BATCH).await > 0 {
+            // A room's frame for many members reaches this link through one relay task each:
+            // let the others that were woken with the first forward theirs before grouping.
+            tokio::task::yield_now().await;
+            let room = LINK_BATCH.saturating_sub(batch.len());
+            if room > 0 {
+                while let Ok(item) = rx.try_recv() {
+                    batch.push(item);
+                    if batch.len() >= LINK_BATCH {
+                        break;
+                    }
+                }
+            }
+            relayed.inc_by(batch.len() as u64);
             for (conns, frame) in group(batch.drain(..)) {
+                messages.inc();
                 let mut payload = Vec::with_capacity(conns.len() * 8 + frame.len() + 1);
                 for (i, conn) in conns.iter().enumerate() {
                     if i > 0 {

@@ -7,6 +7,7 @@
 
 use super::bus::Bus;
 use super::fanout;
+use super::metrics::ClusterMetrics;
 use super::wire::{Answer, Command, Forward};
 use crate::lobby::{Directory, LocalDirectory};
 use crate::metrics::Metrics;
@@ -35,13 +36,20 @@ pub struct Host {
     next: AtomicU64,
     /// Counters of the relay outboxes (slow remote connections).
     metrics: Arc<Metrics>,
+    /// The frames relayed and the messages that carried them.
+    counts: ClusterMetrics,
     /// Frames queued per relay.
     send_queue: usize,
 }
 
 impl Host {
     /// A host for the rooms in `local`.
-    pub fn new(bus: Bus, local: Arc<LocalDirectory>, send_queue: usize) -> Host {
+    pub fn new(
+        bus: Bus,
+        local: Arc<LocalDirectory>,
+        send_queue: usize,
+        counts: ClusterMetrics,
+    ) -> Host {
         Host {
             bus,
             local,
@@ -49,6 +57,7 @@ impl Host {
             links: DashMap::new(),
             next: AtomicU64::new(RELAY_IDS),
             metrics: Arc::new(Metrics::default()),
+            counts,
             send_queue,
         }
     }
@@ -107,7 +116,7 @@ impl Host {
         let link = self
             .links
             .entry(key.0.clone())
-            .or_insert_with(|| fanout::link(&self.bus, &key.0))
+            .or_insert_with(|| fanout::link(&self.bus, &key.0, &self.counts))
             .clone();
         let outbox = fanout::relay(link, key.1, id, self.metrics.clone(), self.send_queue);
         self.relays.insert(key, outbox.clone());

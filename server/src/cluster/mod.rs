@@ -5,8 +5,10 @@
 //! `wire`) to the owner (`host`), which sends the room's frames back to each remote
 //! member's node, where gaps in `seq` are refilled from the store (`fanout`). A node that
 //! dies stops renewing its leases; another takes each room over once its lease has expired
-//! and restores it from the store, like a restart. The core sees all this only as a
-//! [`Directory`](crate::lobby::Directory) (`directory`), given to `serve_with`.
+//! and restores it from the store, like a restart. Every node tells the others of its
+//! rooms (their lobby summaries and seated players) and lists theirs with its own (`peers`).
+//! The core sees all this only as a [`Directory`](crate::lobby::Directory) (`directory`),
+//! given to `serve_with`.
 
 mod bus;
 mod directory;
@@ -108,6 +110,7 @@ pub async fn serve_cluster(
         bus.clone(),
         local,
         config.send_queue.max(1),
+        node.metrics.clone(),
     ));
     let commands = bus.client.subscribe(bus::cmd_subject(&name)).await?;
     let frames = bus.client.subscribe(bus::frames_subject(&name)).await?;
