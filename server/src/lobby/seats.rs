@@ -57,17 +57,21 @@ impl Lobby {
 
     /// The rooms where `player` holds a seat (on a cluster, on any node).
     pub fn seats_of(&self, player: &PlayerId) -> Vec<RoomId> {
-        let mut rooms: Vec<RoomId> = self
-            .seats
-            .get(player)
-            .map(|r| r.iter().cloned().collect())
-            .unwrap_or_default();
+        let mut rooms = self.seats_here(player);
         for room in self.peer_seats(player) {
             if !rooms.contains(&room) {
                 rooms.push(room);
             }
         }
         rooms
+    }
+
+    /// The rooms of this server where `player` holds a seat.
+    pub fn seats_here(&self, player: &PlayerId) -> Vec<RoomId> {
+        self.seats
+            .get(player)
+            .map(|r| r.iter().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// The other servers' rooms where `player` holds a seat (none for a server alone).
