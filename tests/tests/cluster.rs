@@ -334,8 +334,16 @@ async fn a_bus_restart_mid_game_loses_nothing() {
     assert_eq!(refused["code"], "server", "{refused}");
     // South, on the room's own node, plays on; North gets it all once the bus is back.
     s.play(&room, "click", json!({"click": "B2L"})).await;
+    // A room made on a meanwhile: b's lobby cannot hear of it yet …
+    let mut late = a.player("late").await;
+    let made = late
+        .request(json!({"t": "create", "game": "hydra-2"}))
+        .await;
+    let made = made["room"].as_str().expect("room").to_string();
     nats.restart();
     finish_through_outage(&mut s, &mut n, &room, 1).await;
+    // … and lists it once the bus is back.
+    listed_until(&mut n, &made, "waiting", 5).await;
 }
 
 #[tokio::test]
