@@ -93,6 +93,15 @@ async fn either_node_lists_every_room_of_the_cluster_and_a_spectator_joins_from_
     assert!(find(&on_b, &hidden).is_none() && find(&on_a, &hidden).is_none());
     let page = looker.request(json!({"t": "lobby"})).await;
     assert_eq!(page["total"], 2, "{page}");
+    // A node that joins later reads what the others had told before it came.
+    let c = ClusterNode::start(NODE, &pg.url(), &nats.url(), "c");
+    let mut newcomer = c.player("newcomer").await;
+    let (on_c, took) = lobby_until(&mut newcomer, "both rooms on a later node", |rooms| {
+        ids(rooms) == both
+    })
+    .await;
+    assert_eq!(on_c, on_b);
+    eprintln!("a node started later listed both rooms after {took:?}");
     // A spectator on b watches a's room from the listing; a watcher of b's lobby sees it counted.
     let mut spectator = b.player("spectator").await;
     let snap = spectator
