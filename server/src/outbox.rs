@@ -122,4 +122,9 @@ impl Outbox {
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
     }
+
+    /// How many handles to this outbox are held (by the connection, by rooms …).
+    pub fn holders(&self) -> usize {
+        self.tx.strong_count()
+    }
 }

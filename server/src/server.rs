@@ -8,7 +8,7 @@ use crate::clock::Millis;
 use crate::clock::{Clock, SystemClock};
 use crate::connection;
 use crate::http;
-use crate::lobby::{Directory, Lobby, LocalDirectory, LocalMatchmaker, LISTING_EVERY};
+use crate::lobby::{Directory, Lobby, LocalDirectory, LocalMatchmaker, PublicList, LISTING_EVERY};
 use crate::metrics::Metrics;
 use crate::player::RoomId;
 use crate::retention;
@@ -133,6 +133,9 @@ pub async fn serve_with(
         _drain: drain,
     });
     tokio::spawn(flush_listing(Arc::downgrade(&shared)));
+    if let Some(peers) = shared.lobby.peer_listing() {
+        tokio::spawn(follow_peers(Arc::downgrade(&shared), peers));
+    }
     let lag = crate::lag::histogram();
     shared.metrics.register(Box::new(lag.clone()));
     tokio::spawn(crate::lag::watch(lag, shared.shutdown()));
@@ -240,6 +243,17 @@ async fn take_over(shared: Weak<Shared>, mut taken: mpsc::Receiver<RoomId>) {
                 tracing::warn!(room = %id, "could not read the room to take it over: {e}");
                 shared.lobby.rooms.remove(&id).await;
             }
+        }
+    }
+}
+
+/// Lists the other servers' rooms (a cluster's other nodes) as they change. Ends with the
+/// server.
+async fn follow_peers(shared: Weak<Shared>, mut peers: watch::Receiver<Arc<PublicList>>) {
+    while peers.changed().await.is_ok() {
+        match shared.upgrade() {
+            Some(s) => s.lobby.peers_changed(),
+            None => return,
         }
     }
 }

@@ -785,12 +785,16 @@ impl Session {
         }
         self.shared.lobby.matchmaker.unqueue(conn).await;
         let mut rooms: Vec<RoomHandle> = self.rooms.drain().map(|(_, h)| h).collect();
+        // Rooms the connection is in without having asked (a quick match): here, where the
+        // player holds a seat; on a cluster, also those run elsewhere that sent it frames.
+        let mut others = self.shared.lobby.rooms.closed(conn);
         if let Some(player) = &self.player {
-            for id in self.shared.lobby.seats_of(&player.id) {
-                if rooms.iter().all(|r| r.id != id) {
-                    if let Some(h) = self.shared.lobby.rooms.get(&id).await {
-                        rooms.push(h);
-                    }
+            others.extend(self.shared.lobby.seats_here(&player.id));
+        }
+        for id in others {
+            if rooms.iter().all(|r| r.id != id) {
+                if let Some(h) = self.shared.lobby.rooms.get(&id).await {
+                    rooms.push(h);
                 }
             }
         }

@@ -106,7 +106,11 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
     let nats = Nats::start();
     let mut a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
     let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let c = ClusterNode::start(NODE, &pg.url(), &nats.url(), "c");
     let (mut s, mut n, room) = two_node_game(&a, &b, 3).await;
+    // A third node lists the game while a runs it …
+    let mut looker = c.player("looker").await;
+    listed_until(&mut looker, &room, "playing", 5).await;
     s.play(&room, "click", json!({"click": "D2L"})).await;
     let seen = s.last_seq(&room);
     n.sync_to(&room, seen).await;
@@ -114,8 +118,8 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
     // The owner dies where it stands.
     let killed = std::time::Instant::now();
     a.kill();
-    // Both come back on node b (hello + token + resume); b takes the room over once a's
-    // lease has expired, and everything acknowledged is there, once, in order.
+    // Both come back on node b (hello + token + resume); b or c takes the room over once
+    // a's lease has expired, and everything acknowledged is there, once, in order.
     let mut s2 = b.reconnect("south", &s.token).await;
     s2.seat = "S".into();
     resume_until_taken(&mut s2, &room, 0).await;
@@ -145,11 +149,23 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
     s2.sync_to(&room, last).await;
     once_in_order(&s2.events, &room, 1, last);
     once_in_order(&n2.events, &room, 1, last);
-    // Node b's /metrics shows the takeover, and the commands it forwarded to a before.
+    // … and lists it as its new owner runs it, to its end (nothing of a's is left to show
+    // that).
+    listed_until(&mut looker, &room, "finished", 5).await;
+    // The /metrics of b or c (whichever scanned first) show the one takeover, and b's the
+    // commands it forwarded to a before.
     let metrics = orion_tests::http_get(b.addr, "/metrics").await;
-    assert!(
-        metrics.lines().any(|l| l == "orion_failovers_total 1"),
-        "{metrics}"
+    let on_c = orion_tests::http_get(c.addr, "/metrics").await;
+    let failovers = |m: &str| {
+        m.lines()
+            .find_map(|l| l.strip_prefix("orion_failovers_total "))
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    assert_eq!(
+        failovers(&metrics) + failovers(&on_c),
+        1,
+        "{metrics}\n{on_c}"
     );
     let forwarded = metrics
         .lines()
@@ -157,6 +173,26 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
         .and_then(|n| n.parse::<u64>().ok());
     assert!(forwarded > Some(0), "{metrics}");
     assert!(metrics.contains("orion_rooms_owned "), "{metrics}");
+}
+
+/// Asks `c`'s node for the lobby until it lists `room` with `status` (within `secs`).
+async fn listed_until(c: &mut Client, room: &str, status: &str, secs: u64) {
+    let began = std::time::Instant::now();
+    loop {
+        let page = c.request(json!({"t": "lobby"})).await;
+        let rooms = page["rooms"].as_array().cloned().unwrap_or_default();
+        if rooms
+            .iter()
+            .any(|r| r["room"] == room && r["status"] == status)
+        {
+            return;
+        }
+        assert!(
+            began.elapsed().as_secs() < secs,
+            "{room} not listed {status}: {page}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 }
 
 #[tokio::test]
@@ -298,8 +334,16 @@ async fn a_bus_restart_mid_game_loses_nothing() {
     assert_eq!(refused["code"], "server", "{refused}");
     // South, on the room's own node, plays on; North gets it all once the bus is back.
     s.play(&room, "click", json!({"click": "B2L"})).await;
+    // A room made on a meanwhile: b's lobby cannot hear of it yet …
+    let mut late = a.player("late").await;
+    let made = late
+        .request(json!({"t": "create", "game": "hydra-2"}))
+        .await;
+    let made = made["room"].as_str().expect("room").to_string();
     nats.restart();
     finish_through_outage(&mut s, &mut n, &room, 1).await;
+    // … and lists it once the bus is back.
+    listed_until(&mut n, &made, "waiting", 5).await;
 }
 
 #[tokio::test]

@@ -178,6 +178,39 @@ fn unfinished_rooms_come_back_with_events_actions_and_append_count() {
 }
 
 #[test]
+fn one_unfinished_room_is_read_alone_as_a_node_taking_it_over_reads_it() {
+    let pg = Postgres::start();
+    {
+        let s = PostgresStore::connect(&pg.url()).expect("store");
+        for id in ["r", "other", "done"] {
+            block_on(s.create_room(&room(id))).unwrap();
+        }
+        let mut commits: Vec<Commit> = (1..=3).map(|n| s.append(click("r", n))).collect();
+        commits.push(s.append(click("other", 1)));
+        commits.push(s.append(event("done", 1)));
+        assert!(settle(commits).into_iter().all(|ok| ok));
+        block_on(s.set_status("done", "finished", T0)).unwrap();
+    }
+    let s = PostgresStore::connect(&pg.url()).expect("store");
+    let r = block_on(s.saved("r")).unwrap().expect("r is unfinished");
+    // Exactly what reading every unfinished room gives for it.
+    let reader = PostgresStore::connect(&pg.url()).expect("store");
+    let all = block_on(reader.unfinished()).unwrap();
+    let same = all.iter().find(|a| a.record.id == "r").expect("r");
+    assert_eq!(r.record, same.record);
+    assert_eq!(
+        (r.appends, &r.events, &r.actions),
+        (3, &same.events, &same.actions)
+    );
+    assert_eq!(seqs(&r.events), vec![1, 2, 3]);
+    assert!(block_on(s.saved("done")).unwrap().is_none(), "finished");
+    assert!(block_on(s.saved("never")).unwrap().is_none());
+    // The room carries on from its count, and only from there.
+    let next = vec![s.append(click("r", 3)), s.append(click("r", 4))];
+    assert_eq!(settle(next), vec![false, true]);
+}
+
+#[test]
 fn prune_deletes_rooms_that_ended_before_the_cut_and_players_not_seen_since() {
     let pg = Postgres::start();
     let s = PostgresStore::connect(&pg.url()).expect("store");

@@ -2,8 +2,10 @@
 //! reconnects by itself when the NATS server comes back) and the subjects the nodes use.
 //!
 //! * `orion.node.<node>.cmd`: room commands for the rooms `<node>` owns (request/reply).
-//! * `orion.node.<node>.conn.<conn>`: frames a room sends to connection `<conn>` of
-//!   `<node>`, in the order the room sent them.
+//! * `orion.node.<node>.frames`: frames rooms send to connections of `<node>`, each once
+//!   with the ids of the connections it is for, in the order the rooms sent them.
+//! * `orion.lobby`: every node's lobby changes and heartbeats (`peers`).
+//! * `orion.node.<node>.lobby`: `<node>`'s whole lobby table, a page at a time (request/reply).
 
 use async_nats::{Client, ConnectOptions};
 use std::time::Duration;
@@ -31,19 +33,23 @@ impl Bus {
     }
 }
 
+/// The subject every node tells the others of its rooms on.
+pub const LOBBY_SUBJECT: &str = "orion.lobby";
+
+/// The subject `node` answers requests for its lobby table on.
+pub fn table_subject(node: &str) -> String {
+    format!("orion.node.{node}.lobby")
+}
+
 /// The subject `node` takes room commands on.
 pub fn cmd_subject(node: &str) -> String {
     format!("orion.node.{node}.cmd")
 }
 
-/// The subject frames for connection `conn` of `node` go to.
-pub fn conn_subject(node: &str, conn: u64) -> String {
-    format!("orion.node.{node}.conn.{conn}")
-}
-
-/// The subject a node listens on for frames to all its connections.
-pub fn conns_subject(node: &str) -> String {
-    format!("orion.node.{node}.conn.*")
+/// The subject frames for connections of `node` go to (each message: the connections'
+/// ids, comma-separated, a newline, and the frame).
+pub fn frames_subject(node: &str) -> String {
+    format!("orion.node.{node}.frames")
 }
 
 /// Whether `name` may name a node (it is part of bus subjects): 1 to 32 letters, digits,

@@ -6,7 +6,7 @@
 
 use super::remote::{self, Located};
 use super::Node;
-use crate::lobby::{Directory, Matchmaker};
+use crate::lobby::{Directory, Matchmaker, Peers};
 use crate::player::RoomId;
 use crate::room::RoomHandle;
 use std::sync::{Arc, Mutex};
@@ -148,6 +148,14 @@ impl Directory for ClusterDirectory {
 
     fn matchmaker(&self) -> Option<Arc<dyn Matchmaker>> {
         Some(self.matchmaker.clone())
+    }
+
+    fn peers(&self) -> Option<Arc<dyn Peers>> {
+        Some(self.node.peers.clone())
+    }
+
+    fn closed(&self, conn: u64) -> Vec<RoomId> {
+        self.node.members.closed(conn)
     }
 
     fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {

@@ -1,39 +1,107 @@
 //! A room's frames for connections on other nodes. On the owner, a member connected
-//! elsewhere is an ordinary [`Outbox`] whose queue a relay task drains onto the bus, so the
-//! room treats local and remote members alike (presence, holds, slow clients). On the
-//! member's node, one subscriber hands each frame to its connection's outbox, and watches
-//! each room's `seq`: pub/sub may drop, so a frame past a gap is preceded by the missed
-//! events, read from the store; a frame already delivered is skipped.
+//! elsewhere is an ordinary [`Outbox`] whose queue a relay task drains into its node's
+//! link, so the room treats local and remote members alike (presence, holds, slow clients);
+//! a link publishes each frame once for all the connections of its node it is for (a room's
+//! event to a thousand spectators on another node is one message, not a thousand). On the
+//! member's node, one subscriber hands each frame to its connections' outboxes, and watches
+//! each room's `seq` per connection: pub/sub may drop, so a frame past a gap is preceded by
+//! the missed events, read from the store; a frame already delivered is skipped.
 
-use super::bus::{conn_subject, Bus};
+use super::bus::{frames_subject, Bus};
+use super::metrics::ClusterMetrics;
 use crate::metrics::Metrics;
 use crate::outbox::{Out, Outbox};
+use crate::player::RoomId;
 use crate::protocol::{self, Frame};
 use crate::store::Store;
 use dashmap::DashMap;
 use futures::StreamExt;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use tokio::sync::mpsc;
 
-/// Starts a relay: an outbox (id `id`) whose frames are published, in order, to
-/// connection `conn` of node `node`.
-pub fn relay(
-    bus: &Bus,
-    node: &str,
-    conn: u64,
-    id: u64,
-    metrics: Arc<Metrics>,
-    capacity: usize,
-) -> Outbox {
-    let (outbox, mut rx) = Outbox::new(id, metrics, capacity);
-    let subject = conn_subject(node, conn);
+/// Frames queued for one node's link before relays wait (their own queues then fill, and a
+/// connection too slow for them is dropped as a local one would be).
+const LINK_QUEUE: usize = 4096;
+/// Most frames a link takes at once to publish, grouped.
+const LINK_BATCH: usize = 1024;
+
+/// Frames for the connections of one other node: (connection there, frame).
+pub type Link = mpsc::Sender<(u64, Frame)>;
+
+/// Starts the link to node `node`: frames sent on it are published on the node's subject,
+/// each frame once with every connection it is for, in the order each connection's frames
+/// were sent.
+pub fn link(bus: &Bus, node: &str, counts: &ClusterMetrics) -> Link {
+    let (tx, mut rx) = mpsc::channel::<(u64, Frame)>(LINK_QUEUE);
+    let subject = frames_subject(node);
     let client = bus.client.clone();
+    let (relayed, messages) = (counts.relayed.clone(), counts.relay_messages.clone());
+    tokio::spawn(async move {
+        let mut batch = Vec::with_capacity(LINK_BATCH);
+        while rx.recv_many(&mut batch, LINK_BATCH).await > 0 {
+            // A room's frame for many members reaches this link through one relay task each:
+            // let the others that were woken with the first forward theirs before grouping.
+            tokio::task::yield_now().await;
+            let room = LINK_BATCH.saturating_sub(batch.len());
+            if room > 0 {
+                while let Ok(item) = rx.try_recv() {
+                    batch.push(item);
+                    if batch.len() >= LINK_BATCH {
+                        break;
+                    }
+                }
+            }
+            relayed.inc_by(batch.len() as u64);
+            for (conns, frame) in group(batch.drain(..)) {
+                messages.inc();
+                let mut payload = Vec::with_capacity(conns.len() * 8 + frame.len() + 1);
+                for (i, conn) in conns.iter().enumerate() {
+                    if i > 0 {
+                        payload.push(b',');
+                    }
+                    payload.extend_from_slice(conn.to_string().as_bytes());
+                }
+                payload.push(b'\n');
+                payload.extend_from_slice(frame.as_bytes());
+                if let Err(e) = client.publish(subject.clone(), payload.into()).await {
+                    tracing::warn!(%subject, "could not relay a frame: {e}");
+                }
+            }
+        }
+    });
+    tx
+}
+
+/// The frames of a batch, each once with the connections it is for, in the order each first
+/// appears: a connection's frames of one room keep their order (each was sent to it after
+/// the one before, and to every other member of the room in the same order).
+fn group(batch: impl Iterator<Item = (u64, Frame)>) -> Vec<(Vec<u64>, Frame)> {
+    let mut groups: Vec<(Vec<u64>, Frame)> = Vec::new();
+    // By the frame's bytes' address and length: a frame sent to many members is one buffer.
+    let mut index: HashMap<(usize, usize), usize> = HashMap::new();
+    for (conn, frame) in batch {
+        let key = (frame.as_str().as_ptr() as usize, frame.len());
+        match index.get(&key) {
+            Some(&i) => groups[i].0.push(conn),
+            None => {
+                index.insert(key, groups.len());
+                groups.push((vec![conn], frame));
+            }
+        }
+    }
+    groups
+}
+
+/// Starts a relay: an outbox (id `id`) whose frames go, in order, to connection `conn` of
+/// the node `link` leads to.
+pub fn relay(link: Link, conn: u64, id: u64, metrics: Arc<Metrics>, capacity: usize) -> Outbox {
+    let (outbox, mut rx) = Outbox::new(id, metrics, capacity);
     tokio::spawn(async move {
         while let Some(out) = rx.recv().await {
             let Out::Text(frame) = out else { break };
-            let payload = frame.as_str().to_owned();
-            if let Err(e) = client.publish(subject.clone(), payload.into()).await {
-                tracing::warn!(%subject, "could not relay a frame: {e}");
+            if link.send((conn, frame)).await.is_err() {
+                break;
             }
         }
     });
@@ -56,6 +124,8 @@ struct Member {
     outbox: Outbox,
     /// The last seq delivered, per room.
     seen: HashMap<String, u64>,
+    /// Every room that sent it a frame (a quick match's room sends `joined` unasked).
+    rooms: HashSet<RoomId>,
 }
 
 /// What a frame says of itself, for ordering.
@@ -87,23 +157,36 @@ impl Members {
         self.conns.entry(outbox.id).or_insert_with(|| Member {
             outbox: outbox.clone(),
             seen: HashMap::new(),
+            rooms: HashSet::new(),
         });
+    }
+
+    /// Forgets a connection that closed; returns the rooms elsewhere that sent it frames
+    /// (it is to be detached from each).
+    pub fn closed(&self, conn: u64) -> Vec<RoomId> {
+        self.conns
+            .remove(&conn)
+            .map(|(_, m)| m.rooms.into_iter().collect())
+            .unwrap_or_default()
     }
 
     /// Delivers frames published for this node's connections until the subscription ends.
     pub async fn serve(self: Arc<Self>, mut sub: async_nats::Subscriber) {
         while let Some(msg) = sub.next().await {
-            let conn = msg.subject.rsplit('.').next().and_then(|c| c.parse().ok());
-            let (Some(conn), Ok(text)) = (conn, String::from_utf8(msg.payload.to_vec())) else {
+            let text = std::str::from_utf8(&msg.payload).ok();
+            let Some((conns, frame)) = text.and_then(|t| t.split_once('\n')) else {
                 tracing::warn!(subject = %msg.subject, "unreadable relayed frame");
                 continue;
             };
-            self.deliver(conn, text).await;
+            let head: Option<Head> = serde_json::from_str(frame).ok();
+            let frame = Frame::from(frame.to_owned());
+            for conn in conns.split(',').filter_map(|c| c.parse().ok()) {
+                self.deliver(conn, head.as_ref(), &frame).await;
+            }
         }
     }
 
-    async fn deliver(&self, conn: u64, text: String) {
-        let head: Option<Head> = serde_json::from_str(&text).ok();
+    async fn deliver(&self, conn: u64, head: Option<&Head>, frame: &Frame) {
         let (outbox, gap) = {
             let Some(mut m) = self.conns.get_mut(&conn) else {
                 return;
@@ -114,21 +197,27 @@ impl Members {
                 return;
             }
             let mut gap = None;
+            if let Some(room) = head.and_then(|h| h.room.as_deref()) {
+                if !m.rooms.contains(room) {
+                    m.rooms.insert(RoomId::from(room));
+                }
+            }
             if let Some(Head {
                 t,
                 room: Some(room),
                 seq: Some(seq),
             }) = head
             {
-                let last = m.seen.get(&room).copied();
+                let (room, seq) = (room.as_str(), *seq);
+                let last = m.seen.get(room).copied();
                 if t.as_deref() == Some("event") {
                     match last {
                         Some(l) if seq <= l => return,
-                        Some(l) if seq > l + 1 => gap = Some((room.clone(), l, seq)),
+                        Some(l) if seq > l + 1 => gap = Some((room.to_owned(), l, seq)),
                         _ => {}
                     }
                 }
-                m.seen.insert(room, seq);
+                m.seen.insert(room.to_owned(), seq);
             }
             (m.outbox.clone(), gap)
         };
@@ -145,6 +234,40 @@ impl Members {
                 Err(e) => tracing::warn!(%room, "could not refill a seq gap: {e}"),
             }
         }
-        outbox.send(Frame::from(text));
+        outbox.send(frame.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_for_many_connections_is_one_group_and_each_connection_keeps_its_order() {
+        let one = Frame::from(r#"{"t":"event","room":"r1","seq":1}"#.to_owned());
+        let two = Frame::from(r#"{"t":"event","room":"r1","seq":2}"#.to_owned());
+        // The same text in another buffer: another frame (another room's, say).
+        let copy = Frame::from(one.as_str().to_owned());
+        let batch = vec![
+            (1, one.clone()),
+            (2, one.clone()),
+            (1, two.clone()),
+            (3, copy.clone()),
+            (2, two.clone()),
+            (3, one.clone()),
+        ];
+        let groups = group(batch.into_iter());
+        let shown: Vec<(Vec<u64>, &str)> = groups
+            .iter()
+            .map(|(c, f)| (c.clone(), f.as_str()))
+            .collect();
+        assert_eq!(
+            shown,
+            vec![
+                (vec![1, 2, 3], one.as_str()),
+                (vec![1, 2], two.as_str()),
+                (vec![3], copy.as_str()),
+            ]
+        );
     }
 }

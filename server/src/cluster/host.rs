@@ -1,15 +1,17 @@
 //! The owner's side of routing: takes the room commands other nodes forward for the rooms
-//! this node runs, hands each to its room with a relay outbox for the connection it came
-//! from (`fanout::relay`), and answers once the room has it (or, for join, spectate and
-//! resume, once the room has said whether the connection is a member).
+//! this node runs, hands each to its room with the relay outbox of the connection it came
+//! from (`fanout::relay`; one per remote connection, whatever rooms it is in, as a local
+//! connection has one outbox), and answers once the room has it (or, for join, spectate and
+//! resume, once the room has said whether the connection is a member). A relay no room holds
+//! any more is dropped by [`Host::sweep`].
 
 use super::bus::Bus;
 use super::fanout;
+use super::metrics::ClusterMetrics;
 use super::wire::{Answer, Command, Forward};
 use crate::lobby::{Directory, LocalDirectory};
 use crate::metrics::Metrics;
 use crate::outbox::Outbox;
-use crate::player::RoomId;
 use crate::room::RoomCmd;
 use dashmap::DashMap;
 use futures::StreamExt;
@@ -26,25 +28,36 @@ pub struct Host {
     bus: Bus,
     /// The rooms this node runs.
     local: Arc<LocalDirectory>,
-    /// Relay outboxes by (node, connection there, room).
-    relays: DashMap<(String, u64, RoomId), Outbox>,
+    /// Relay outboxes by (node, connection there).
+    relays: DashMap<(String, u64), Outbox>,
+    /// Each other node's link (its frames published once for all its connections).
+    links: DashMap<String, fanout::Link>,
     /// Next relay id.
     next: AtomicU64,
     /// Counters of the relay outboxes (slow remote connections).
     metrics: Arc<Metrics>,
+    /// The frames relayed and the messages that carried them.
+    counts: ClusterMetrics,
     /// Frames queued per relay.
     send_queue: usize,
 }
 
 impl Host {
     /// A host for the rooms in `local`.
-    pub fn new(bus: Bus, local: Arc<LocalDirectory>, send_queue: usize) -> Host {
+    pub fn new(
+        bus: Bus,
+        local: Arc<LocalDirectory>,
+        send_queue: usize,
+        counts: ClusterMetrics,
+    ) -> Host {
         Host {
             bus,
             local,
             relays: DashMap::new(),
+            links: DashMap::new(),
             next: AtomicU64::new(RELAY_IDS),
             metrics: Arc::new(Metrics::default()),
+            counts,
             send_queue,
         }
     }
@@ -75,10 +88,11 @@ impl Host {
         let Some(handle) = self.local.get(&fwd.room).await else {
             return Answer::NoRoom;
         };
-        let key = (fwd.node, fwd.conn, handle.id.clone());
+        let key = (fwd.node, fwd.conn);
         if let Command::Detach = fwd.cmd {
-            if let Some((_, relay)) = self.relays.remove(&key) {
-                let _ = handle.tx.send(RoomCmd::Detach { conn: relay.id }).await;
+            let relay = self.relays.get(&key).map(|r| r.id);
+            if let Some(conn) = relay {
+                let _ = handle.tx.send(RoomCmd::Detach { conn }).await;
             }
             return Answer::Queued;
         }
@@ -93,21 +107,27 @@ impl Host {
         }
     }
 
-    /// The relay outbox for a connection on another node, in one room.
-    pub fn relay(&self, key: (String, u64, RoomId)) -> Outbox {
+    /// The relay outbox for connection `key.1` of node `key.0`.
+    pub fn relay(&self, key: (String, u64)) -> Outbox {
         if let Some(o) = self.relays.get(&key).filter(|o| !o.is_closed()) {
             return o.clone();
         }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
-        let outbox = fanout::relay(
-            &self.bus,
-            &key.0,
-            key.1,
-            id,
-            self.metrics.clone(),
-            self.send_queue,
-        );
+        let link = self
+            .links
+            .entry(key.0.clone())
+            .or_insert_with(|| fanout::link(&self.bus, &key.0, &self.counts))
+            .clone();
+        let outbox = fanout::relay(link, key.1, id, self.metrics.clone(), self.send_queue);
         self.relays.insert(key, outbox.clone());
         outbox
+    }
+}
+
+impl Host {
+    /// Drops the relays no room holds any more (their connections left every room here, or
+    /// closed): their tasks end. Called every few seconds.
+    pub fn sweep(&self) {
+        self.relays.retain(|_, relay| relay.holders() > 1);
     }
 }

@@ -204,7 +204,7 @@ impl Matchmaker for ClusterMatchmaker {
                 if *row.node == *self.node {
                     self.waiting.remove(&row.conn).map(|(_, q)| q)
                 } else {
-                    let outbox: Outbox = self.host.relay((row.node, row.conn, Arc::from("")));
+                    let outbox: Outbox = self.host.relay((row.node, row.conn));
                     Some(Queued {
                         player: row.player,
                         outbox,

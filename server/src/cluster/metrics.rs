@@ -1,6 +1,7 @@
 //! What `/metrics` shows of a cluster node: the rooms it owns, the rooms it took over from
 //! dead nodes, how long a forwarded command waits for its owner (the bus's lag, with the
-//! owner's work), and the events refilled from the store after a gap in `seq`.
+//! owner's work), the events refilled from the store after a gap in `seq`, and the frames
+//! relayed to other nodes with the bus messages that carried them.
 
 use prometheus::core::Collector;
 use prometheus::{Histogram, HistogramOpts, IntCounter, IntGauge};
@@ -17,6 +18,12 @@ pub struct ClusterMetrics {
     /// Events a node read from the store to fill a gap in what the bus delivered
     /// (`orion_seq_gap_refills_total`).
     pub refills: IntCounter,
+    /// Frames this node's rooms sent to connections on other nodes
+    /// (`orion_relayed_frames_total`).
+    pub relayed: IntCounter,
+    /// Bus messages that carried them, each frame once per node
+    /// (`orion_relay_messages_total`).
+    pub relay_messages: IntCounter,
 }
 
 impl ClusterMetrics {
@@ -48,6 +55,14 @@ impl ClusterMetrics {
                 "orion_seq_gap_refills_total",
                 "Events read from the store to fill a gap in what the bus delivered.",
             ),
+            relayed: counter(
+                "orion_relayed_frames_total",
+                "Frames this node's rooms sent to connections on other nodes.",
+            ),
+            relay_messages: counter(
+                "orion_relay_messages_total",
+                "Bus messages carrying relayed frames (each frame once per node).",
+            ),
         }
     }
 
@@ -58,6 +73,8 @@ impl ClusterMetrics {
             Box::new(self.failovers.clone()),
             Box::new(self.bus_request.clone()),
             Box::new(self.refills.clone()),
+            Box::new(self.relayed.clone()),
+            Box::new(self.relay_messages.clone()),
         ]
     }
 }

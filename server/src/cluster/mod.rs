@@ -5,8 +5,10 @@
 //! `wire`) to the owner (`host`), which sends the room's frames back to each remote
 //! member's node, where gaps in `seq` are refilled from the store (`fanout`). A node that
 //! dies stops renewing its leases; another takes each room over once its lease has expired
-//! and restores it from the store, like a restart. The core sees all this only as a
-//! [`Directory`](crate::lobby::Directory) (`directory`), given to `serve_with`.
+//! and restores it from the store, like a restart. Every node tells the others of its
+//! rooms (their lobby summaries and seated players) and lists theirs with its own (`peers`).
+//! The core sees all this only as a [`Directory`](crate::lobby::Directory) (`directory`),
+//! given to `serve_with`.
 
 mod bus;
 mod directory;
@@ -15,6 +17,7 @@ mod host;
 mod lease;
 mod matchmaker;
 mod metrics;
+mod peers;
 mod remote;
 mod wire;
 
@@ -28,6 +31,7 @@ use fanout::Members;
 use lease::Leases;
 use matchmaker::ClusterMatchmaker;
 use metrics::ClusterMetrics;
+use peers::NodePeers;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
@@ -61,6 +65,8 @@ pub struct Node {
     members: Arc<Members>,
     /// What `/metrics` shows of the cluster.
     metrics: ClusterMetrics,
+    /// The lobby across nodes.
+    peers: Arc<NodePeers>,
 }
 
 /// Runs a cluster node on `listener` until `shutdown` completes: the PostgreSQL store
@@ -98,14 +104,16 @@ pub async fn serve_cluster(
         proxies: DashMap::new(),
         members: Arc::new(Members::new(store.clone(), metrics.refills.clone())),
         metrics,
+        peers: Arc::new(NodePeers::new(name.clone())),
     });
     let host = Arc::new(host::Host::new(
         bus.clone(),
         local,
         config.send_queue.max(1),
+        node.metrics.clone(),
     ));
     let commands = bus.client.subscribe(bus::cmd_subject(&name)).await?;
-    let frames = bus.client.subscribe(bus::conns_subject(&name)).await?;
+    let frames = bus.client.subscribe(bus::frames_subject(&name)).await?;
     let matchmaker = Arc::new(ClusterMatchmaker::new(
         name.clone(),
         leases,
@@ -114,11 +122,17 @@ pub async fn serve_cluster(
         node.members.clone(),
     ));
     let (taken_tx, taken_rx) = mpsc::channel(256);
-    let tasks = vec![
-        tokio::spawn(host.serve(commands)),
+    let mut tasks = node.peers.start(&bus).await?;
+    tasks.extend([
+        tokio::spawn(host.clone().serve(commands)),
         tokio::spawn(node.members.clone().serve(frames)),
-        tokio::spawn(keep_leases(node.clone(), matchmaker.clone(), taken_tx)),
-    ];
+        tokio::spawn(keep_leases(
+            node.clone(),
+            matchmaker.clone(),
+            host,
+            taken_tx,
+        )),
+    ]);
     tracing::info!(node = %name, "joined the cluster");
     let directory: Arc<dyn Directory> = Arc::new(ClusterDirectory {
         node,
@@ -130,16 +144,18 @@ pub async fn serve_cluster(
 }
 
 /// Every [`RENEW_EVERY`]: renews this node's leases (and marks its quick-match players
-/// alive), then takes over expired ones and hands their rooms to the server to restore.
+/// alive) and drops relays no room holds, then takes over expired ones and hands their rooms to the server to restore.
 async fn keep_leases(
     node: Arc<Node>,
     matchmaker: Arc<ClusterMatchmaker>,
+    host: Arc<host::Host>,
     taken: mpsc::Sender<RoomId>,
 ) {
     let mut tick = tokio::time::interval(RENEW_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
+        host.sweep();
         match node.leases.renew().await {
             Ok(owned) => node
                 .metrics

@@ -1,7 +1,7 @@
 //! The directory of live rooms, by id and by invite code: a small async trait that `serve_with`
 //! receives, so rooms can be found across server nodes (a lookup there may ask the network).
 
-use super::Matchmaker;
+use super::{Matchmaker, Peers};
 use crate::player::RoomId;
 use crate::room::handle::RoomHandle;
 use dashmap::DashMap;
@@ -39,6 +39,16 @@ pub trait Directory: Send + Sync + 'static {
     /// node). `None`: the lobby's own, in memory.
     fn matchmaker(&self) -> Option<Arc<dyn Matchmaker>> {
         None
+    }
+    /// The other servers whose rooms the lobby lists and counts seats in with its own (on a
+    /// cluster, the other nodes); asked once, at start. `None`: this server is alone.
+    fn peers(&self) -> Option<Arc<dyn Peers>> {
+        None
+    }
+    /// A connection of this server closed: the rooms run elsewhere that it was a member of
+    /// (the caller detaches it from each), forgotten here. None on a single server.
+    fn closed(&self, _conn: u64) -> Vec<RoomId> {
+        Vec::new()
     }
     /// Metrics of this directory for `/metrics` (a cluster's: rooms owned, failovers …).
     fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {

@@ -65,24 +65,42 @@ impl Lobby {
         let Ok(mut all) = self.listings.lock() else {
             return;
         };
-        match listing {
+        let public = match listing {
             Some((status, private, summary)) => {
+                let summary: Arc<str> = Arc::from(summary);
                 all.by_room.insert(
                     id.clone(),
                     Listing {
                         status,
                         private,
-                        summary: Arc::from(summary),
+                        summary: summary.clone(),
                     },
                 );
+                (!private).then_some(summary)
             }
             None => {
                 all.by_room.remove(id);
+                None
             }
+        };
+        if let Some(peers) = &self.peers {
+            peers.listed(id, public);
         }
+        self.changed(&mut all);
+    }
+
+    /// The other servers' rooms changed: watchers get the new list at once, or within
+    /// [`LISTING_EVERY`] when one went out just before.
+    pub fn peers_changed(&self) {
+        if let Ok(mut all) = self.listings.lock() {
+            self.changed(&mut all);
+        }
+    }
+
+    fn changed(&self, all: &mut Listings) {
         all.dirty = true;
         if all.built.is_none_or(|t| t.elapsed() >= LISTING_EVERY) {
-            self.rebuild(&mut all);
+            self.rebuild(all);
         } else {
             self.flush.notify_one();
         }
@@ -98,12 +116,13 @@ impl Lobby {
     }
 
     fn rebuild(&self, all: &mut Listings) {
-        let list: PublicList = all
-            .by_room
-            .iter()
+        let own = (all.by_room.iter())
             .filter(|(_, l)| !l.private)
-            .map(|(id, l)| (id.clone(), l.summary.clone()))
-            .collect();
+            .map(|(id, l)| (id.clone(), l.summary.clone()));
+        let list: PublicList = match &self.peer_list {
+            None => own.collect(),
+            Some(peers) => merge(own, &peers.borrow()),
+        };
         all.dirty = false;
         all.built = Some(Instant::now());
         let frame = lobby_page(&list, None, &None);
@@ -122,6 +141,23 @@ impl Lobby {
         }
         counts
     }
+}
+
+/// This server's public rooms and the other servers', in id order; a room listed by both (it
+/// has just moved here) is shown once, as this server lists it.
+fn merge(own: impl Iterator<Item = (RoomId, Arc<str>)>, peers: &PublicList) -> PublicList {
+    let mut list = PublicList::with_capacity(peers.len());
+    let mut theirs = peers.iter().peekable();
+    for (id, summary) in own {
+        while let Some((other, s)) = theirs.next_if(|(other, _)| **other <= *id) {
+            if **other < *id {
+                list.push((other.clone(), s.clone()));
+            }
+        }
+        list.push((id, summary));
+    }
+    list.extend(theirs.cloned());
+    list
 }
 
 /// A `lobby` message: the rooms of `list` after room `after`, as many as fit in a page, with
@@ -164,4 +200,38 @@ pub(super) fn lobby_page(list: &PublicList, after: Option<&str>, re: &ReplyTo) -
     }
     out.push_str(&header[at..]);
     Frame::from(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(rooms: &[(&str, &str)]) -> PublicList {
+        (rooms.iter())
+            .map(|(id, s)| (RoomId::from(*id), Arc::from(*s)))
+            .collect()
+    }
+
+    #[test]
+    fn the_other_servers_rooms_are_merged_in_id_order_and_a_room_listed_by_both_is_shown_once() {
+        let own = list(&[("r2", "own two"), ("r4", "own four")]);
+        let peers = list(&[
+            ("r1", "one"),
+            ("r2", "their two"),
+            ("r3", "three"),
+            ("r5", "five"),
+        ]);
+        let merged = merge(own.into_iter(), &peers);
+        assert_eq!(
+            merged,
+            list(&[
+                ("r1", "one"),
+                ("r2", "own two"),
+                ("r3", "three"),
+                ("r4", "own four"),
+                ("r5", "five")
+            ])
+        );
+        assert_eq!(merge(Vec::new().into_iter(), &peers), peers);
+    }
 }

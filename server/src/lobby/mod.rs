@@ -4,6 +4,7 @@
 mod directory;
 mod listing;
 mod matchmaker;
+mod peers;
 mod seats;
 
 use crate::player::{PlayerId, RoomId};
@@ -16,6 +17,7 @@ use tokio::sync::{watch, Notify};
 pub use directory::{Directory, LocalDirectory, MAX_ROOMS};
 pub use listing::{PublicList, LISTING_EVERY, LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS};
 pub use matchmaker::{LocalMatchmaker, Matchmaker, Queued};
+pub use peers::Peers;
 pub use seats::MAX_SEATS_PER_PLAYER;
 
 /// Rooms waiting for players are at most half of all rooms: past it `create` is refused with
@@ -41,6 +43,11 @@ pub struct Lobby {
     pub matchmaker: Arc<dyn Matchmaker>,
     /// Most rooms that may wait for players at once (see [`WAITING_SHARE`]).
     max_waiting: usize,
+    /// The other servers of a cluster (`None` alone): told of this server's rooms and seats,
+    /// their rooms listed and their seats counted with this server's own.
+    peers: Option<Arc<dyn Peers>>,
+    /// The other servers' public rooms (`Some` with `peers`), merged into the list.
+    peer_list: Option<watch::Receiver<Arc<PublicList>>>,
 }
 
 impl Lobby {
@@ -53,6 +60,8 @@ impl Lobby {
     ) -> Lobby {
         let empty = Arc::new(PublicList::new());
         let frame = listing::lobby_page(&empty, None, &None);
+        let peers = rooms.peers();
+        let peer_list = peers.as_ref().map(|p| p.listing());
         Lobby {
             rooms,
             listings: Mutex::new(listing::Listings::default()),
@@ -61,6 +70,8 @@ impl Lobby {
             seats: DashMap::new(),
             matchmaker,
             max_waiting: max_rooms / WAITING_SHARE,
+            peers,
+            peer_list,
         }
     }
 
@@ -68,6 +79,12 @@ impl Lobby {
     pub fn may_open_waiting_room(&self) -> bool {
         let waiting = self.counts().first().map_or(0, |c| c.1);
         waiting < self.max_waiting
+    }
+
+    /// Follows the other servers' public rooms (`None` for a server alone), so that whoever
+    /// holds it calls [`Lobby::peers_changed`] when they change.
+    pub fn peer_listing(&self) -> Option<watch::Receiver<Arc<PublicList>>> {
+        self.peers.as_ref().map(|p| p.listing())
     }
 
     /// Wakes whoever publishes held-back listing changes ([`flush_listing`]).

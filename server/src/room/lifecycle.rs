@@ -179,7 +179,7 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
     let hold = room.hold();
     for occupant in room.seats.values_mut() {
         occupant.hold_until = Some(now.saturating_add(hold));
-        shared.lobby.take_seat(&occupant.player.id, &room.id);
+        shared.lobby.restore_seat(&occupant.player.id, &room.id);
     }
     room.arm_clock(now);
     room.pause_clock_while_away(now);

@@ -300,6 +300,8 @@ impl Room {
             self.shared.lobby.free_seat(&o.player.id, &self.id);
         }
         self.set_status("finished").await;
+        // The lobby shows the game over at once (a move that ends it changes no seat).
+        self.publish();
     }
 
     /// Files a public game ending now with `result` under the players who sit in it

@@ -460,6 +460,37 @@ impl Db {
 
     /// Every waiting or playing room with its events and actions, read in one snapshot.
     async fn unfinished(&mut self) -> Result<Vec<SavedRoom>, StoreError> {
+        self.load_unfinished(None).await
+    }
+
+    /// One unfinished room (a node taking it over reads it alone, not every room).
+    async fn saved(&mut self, room: &str) -> Result<Option<SavedRoom>, StoreError> {
+        Ok(self.load_unfinished(Some(room)).await?.pop())
+    }
+
+    /// Every unfinished room, or only `only` (if it is unfinished), with its log.
+    async fn load_unfinished(&mut self, only: Option<&str>) -> Result<Vec<SavedRoom>, StoreError> {
+        // Two statements each way (not `$1 IS NULL OR …`, which a generic plan reads as a scan).
+        let (rooms_sql, log_sql) = match only {
+            None => (
+                "SELECT id, game, options, seed, private, code, salt FROM rooms
+                 WHERE status IN ('waiting', 'playing') ORDER BY ord",
+                "SELECT l.room, l.n, l.seq, l.seat, l.acted_at, l.action, l.events
+                 FROM log l JOIN rooms r ON r.id = l.room
+                 WHERE r.status IN ('waiting', 'playing') ORDER BY l.room, l.n",
+            ),
+            Some(_) => (
+                "SELECT id, game, options, seed, private, code, salt FROM rooms
+                 WHERE status IN ('waiting', 'playing') AND id = $1",
+                "SELECT l.room, l.n, l.seq, l.seat, l.acted_at, l.action, l.events
+                 FROM log l JOIN rooms r ON r.id = l.room
+                 WHERE r.status IN ('waiting', 'playing') AND l.room = $1 ORDER BY l.n",
+            ),
+        };
+        let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = match &only {
+            None => Vec::new(),
+            Some(room) => vec![room],
+        };
         let tx = self
             .client
             .build_transaction()
@@ -467,13 +498,7 @@ impl Db {
             .read_only(true)
             .start()
             .await?;
-        let rooms = tx
-            .query(
-                "SELECT id, game, options, seed, private, code, salt FROM rooms
-                 WHERE status IN ('waiting', 'playing') ORDER BY ord",
-                &[],
-            )
-            .await?;
+        let rooms = tx.query(rooms_sql, &params).await?;
         let mut out: Vec<SavedRoom> = rooms
             .iter()
             .map(|r| SavedRoom {
@@ -488,14 +513,7 @@ impl Db {
             .enumerate()
             .map(|(i, s)| (s.record.id.clone(), i))
             .collect();
-        let rows = tx
-            .query(
-                "SELECT l.room, l.n, l.seq, l.seat, l.acted_at, l.action, l.events
-                 FROM log l JOIN rooms r ON r.id = l.room
-                 WHERE r.status IN ('waiting', 'playing') ORDER BY l.room, l.n",
-                &[],
-            )
-            .await?;
+        let rows = tx.query(log_sql, &params).await?;
         tx.commit().await?;
         for row in rows {
             let room: &str = row.get(0);
@@ -755,6 +773,12 @@ impl Store for PostgresStore {
 
     async fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
         self.call(|db| Box::pin(db.unfinished())).await
+    }
+
+    async fn saved(&self, room: &str) -> Result<Option<SavedRoom>, StoreError> {
+        let room = room.to_owned();
+        self.call(move |db| Box::pin(async move { db.saved(&room).await }))
+            .await
     }
 
     async fn put_player(
