@@ -251,6 +251,29 @@ struct InFlight {
     seen_count: usize,
 }
 
+impl InFlight {
+    /// Notes that `member` has the click; the first sight of it (the click was accepted) moves
+    /// the room's mirror. True once every member has it.
+    fn saw(&mut self, member: usize, mirror: &mut Game) -> bool {
+        if !self.seen[member] {
+            self.seen[member] = true;
+            self.seen_count += 1;
+            if self.seen_count == 1 {
+                let seat = mirror.mover();
+                let _ = mirror.step(
+                    seat,
+                    Action::Click {
+                        click: self.click,
+                        piece: None,
+                    },
+                    0,
+                );
+            }
+        }
+        self.seen_count == self.seen.len()
+    }
+}
+
 /// What a spectator's frame is read for: only whether it is a click event, and which. The
 /// rest of the frame (the position, most of its bytes) is skipped, not decoded: with
 /// thousands of spectators on one core, decoding every event would make the driver, not the
@@ -367,18 +390,9 @@ async fn drive(
                     let Some(ev) = view.ev.filter(|ev| ev.kind == "click") else { continue };
                     let arrived = Instant::now();
                     let Some(f) = in_flight.as_mut() else { continue };
-                    if ev.click == Some(f.text.as_str()) && !f.seen[member] {
-                        f.seen[member] = true;
-                        f.seen_count += 1;
-                        if f.seen_count == 1 {
-                            // First sight: the click was accepted; follow it.
-                            let seat = room.mirror.mover();
-                            let _ = room.mirror.step(seat, Action::Click { click: f.click, piece: None }, 0);
-                        }
-                        if f.seen_count == members {
-                            tally.record(f, arrived, measure_from);
-                            in_flight = None;
-                        }
+                    if ev.click == Some(f.text.as_str()) && f.saw(member, &mut room.mirror) {
+                        tally.record(f, arrived, measure_from);
+                        in_flight = None;
                     }
                     continue;
                 }
@@ -397,19 +411,7 @@ async fn drive(
                             Event::Click { click, .. } => {
                                 let arrived = Instant::now();
                                 let Some(f) = in_flight.as_mut() else { continue };
-                                if click != f.text {
-                                    continue;
-                                }
-                                if !f.seen[member] {
-                                    f.seen[member] = true;
-                                    f.seen_count += 1;
-                                    if f.seen_count == 1 {
-                                        // First sight: the click was accepted; follow it.
-                                        let seat = room.mirror.mover();
-                                        let _ = room.mirror.step(seat, Action::Click { click: f.click, piece: None }, 0);
-                                    }
-                                }
-                                if f.seen_count == members {
+                                if click == f.text && f.saw(member, &mut room.mirror) {
                                     tally.record(f, arrived, measure_from);
                                     in_flight = None;
                                 }
