@@ -1,11 +1,25 @@
 //! A cluster node for a test: the `orion-node` binary (this crate's) run as a child process
 //! on the test's PostgreSQL and NATS, so a test can `kill -9` it like a machine dying.
 
+use crate::nats::Nats;
+use crate::pg::Postgres;
 use crate::{Client, PATIENCE};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
+
+/// A fresh PostgreSQL, a NATS server, and nodes of `bin` named `names` on them, in order. Keep
+/// the first two alive (bound to names, not `_`) for as long as the nodes run.
+pub fn start_cluster<const N: usize>(
+    bin: &str,
+    names: [&str; N],
+) -> (Postgres, Nats, [ClusterNode; N]) {
+    let pg = Postgres::start();
+    let nats = Nats::start();
+    let nodes = names.map(|name| ClusterNode::start(bin, &pg.url(), &nats.url(), name));
+    (pg, nats, nodes)
+}
 
 /// A node running as a child process.
 pub struct ClusterNode {

@@ -2,9 +2,7 @@
 //! its own processes), each node an `orion-node` process: players on different nodes play
 //! one game, watched from a third connection; a node `kill -9`ed mid-game loses no game.
 
-use orion_tests::cluster::{resume_until_taken, ClusterNode};
-use orion_tests::nats::Nats;
-use orion_tests::pg::Postgres;
+use orion_tests::cluster::{resume_until_taken, start_cluster, ClusterNode};
 use orion_tests::{play_moves, Client, HYDRA_TWO};
 use serde_json::{json, Value};
 
@@ -30,10 +28,7 @@ fn once_in_order(events: &[Value], room: &str, from: u64, to: u64) {
 
 #[tokio::test]
 async fn players_on_two_nodes_play_hydra_for_four_watched_from_a_third_connection() {
-    let pg = Postgres::start();
-    let nats = Nats::start();
-    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
-    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let (_pg, _nats, [a, b]) = start_cluster(NODE, ["a", "b"]);
     // S and N on node a (which owns the room: S makes it there), W and E on node b.
     let mut players = [
         a.player("s").await,
@@ -102,11 +97,7 @@ async fn players_on_two_nodes_play_hydra_for_four_watched_from_a_third_connectio
 
 #[tokio::test]
 async fn a_game_survives_its_owner_node_killed_mid_game() {
-    let pg = Postgres::start();
-    let nats = Nats::start();
-    let mut a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
-    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
-    let c = ClusterNode::start(NODE, &pg.url(), &nats.url(), "c");
+    let (_pg, _nats, [mut a, b, c]) = start_cluster(NODE, ["a", "b", "c"]);
     let (mut s, mut n, room) = two_node_game(&a, &b, 3).await;
     // A third node lists the game while a runs it …
     let mut looker = c.player("looker").await;
@@ -197,10 +188,7 @@ async fn listed_until(c: &mut Client, room: &str, status: &str, secs: u64) {
 
 #[tokio::test]
 async fn a_quick_match_is_made_of_players_on_different_nodes() {
-    let pg = Postgres::start();
-    let nats = Nats::start();
-    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
-    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let (_pg, _nats, [a, b]) = start_cluster(NODE, ["a", "b"]);
     let mut one = a.player("one").await;
     let mut two = b.player("two").await;
     let quick = json!({"t": "quick", "game": "hydra-2"});
@@ -321,10 +309,7 @@ async fn finish_through_outage(s: &mut Client, n: &mut Client, room: &str, playe
 
 #[tokio::test]
 async fn a_bus_restart_mid_game_loses_nothing() {
-    let pg = Postgres::start();
-    let mut nats = Nats::start();
-    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
-    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let (_pg, mut nats, [a, b]) = start_cluster(NODE, ["a", "b"]);
     let (mut s, mut n, room) = two_node_game(&a, &b, 2).await;
     nats.stop();
     // North's node cannot reach the room's: a clear error, within the request timeout.
@@ -348,10 +333,7 @@ async fn a_bus_restart_mid_game_loses_nothing() {
 
 #[tokio::test]
 async fn a_database_restart_mid_game_loses_nothing() {
-    let mut pg = Postgres::start();
-    let nats = Nats::start();
-    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
-    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let (mut pg, _nats, [a, b]) = start_cluster(NODE, ["a", "b"]);
     let (mut s, mut n, room) = two_node_game(&a, &b, 2).await;
     pg.stop();
     // Nothing can be stored: the click is refused, clearly, and not played.

@@ -2,9 +2,7 @@
 //! node lists every room of the cluster and counts a player's seats on every node, and a
 //! player connected to one node who leaves a room run by another is seen away there.
 
-use orion_tests::cluster::{resume_until_taken, ClusterNode};
-use orion_tests::nats::Nats;
-use orion_tests::pg::Postgres;
+use orion_tests::cluster::{resume_until_taken, start_cluster, ClusterNode};
 use orion_tests::Client;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -50,10 +48,7 @@ fn find<'a>(rooms: &'a [Value], room: &str) -> Option<&'a Value> {
 
 #[tokio::test]
 async fn either_node_lists_every_room_of_the_cluster_and_a_spectator_joins_from_it() {
-    let pg = Postgres::start();
-    let nats = Nats::start();
-    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
-    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let (pg, nats, [a, b]) = start_cluster(NODE, ["a", "b"]);
     let mut maker = a.player("maker").await;
     let mut other = b.player("other").await;
     let mut looker = b.player("looker").await;
@@ -134,10 +129,7 @@ async fn either_node_lists_every_room_of_the_cluster_and_a_spectator_joins_from_
 
 #[tokio::test]
 async fn a_players_seats_on_one_node_count_on_every_node() {
-    let pg = Postgres::start();
-    let nats = Nats::start();
-    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
-    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let (_pg, _nats, [a, b]) = start_cluster(NODE, ["a", "b"]);
     let mut greedy = a.player("greedy").await;
     let mut made = BTreeSet::new();
     for i in 0..orion_server::MAX_SEATS_PER_PLAYER {
@@ -208,10 +200,7 @@ async fn a_players_seats_on_one_node_count_on_every_node() {
 
 #[tokio::test]
 async fn a_quick_match_player_who_leaves_another_nodes_room_is_seen_away_there() {
-    let pg = Postgres::start();
-    let nats = Nats::start();
-    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
-    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let (_pg, _nats, [a, b]) = start_cluster(NODE, ["a", "b"]);
     // One queues on a, two on b: b makes the group and runs the room.
     let mut one = a.player("one").await;
     let mut two = b.player("two").await;
@@ -264,10 +253,7 @@ fn counter(metrics: &str, name: &str) -> u64 {
 
 #[tokio::test]
 async fn a_rooms_events_reach_many_watchers_on_another_node_in_one_message_each() {
-    let pg = Postgres::start();
-    let nats = Nats::start();
-    let a = ClusterNode::start(NODE, &pg.url(), &nats.url(), "a");
-    let b = ClusterNode::start(NODE, &pg.url(), &nats.url(), "b");
+    let (_pg, _nats, [a, b]) = start_cluster(NODE, ["a", "b"]);
     let mut host = a.player("host").await;
     let made = host
         .request(json!({"t": "create", "game": "hydra-2"}))
