@@ -719,6 +719,20 @@ pub async fn play_moves(
     }
 }
 
+/// Finishes a Hydra for Two that was cut off in the middle of South's fourth move (after its
+/// first click): South's last two clicks of it, then the rest of `HYDRA_TWO` to South's win.
+/// South is synced to the `over` event, whose `seq` is returned.
+pub async fn finish_hydra_two_from_mid_move(s: &mut Client, n: &mut Client, room: &str) -> u64 {
+    s.clicks(room, "E2R, E3R", false).await;
+    n.play(room, "end_turn", json!({})).await;
+    play_moves(s, n, room, &HYDRA_TWO[4..], true).await;
+    let over = n.expect_event(room, "over").await;
+    assert_eq!(over["ev"]["result"]["winner"], "S");
+    let last = over["seq"].as_u64().expect("seq");
+    s.sync_to(room, last).await;
+    last
+}
+
 /// A Hydra for Two on a server over the store at `store` (a SQLite path or a PostgreSQL URL):
 /// killed in the middle of a move and started again on the same store, it loses no event —
 /// the players come back with `hello` + token, resume, see every event once in order, and
@@ -762,14 +776,8 @@ pub async fn a_killed_server_loses_no_event(store: &str) {
     n2.send(json!({"t": "resume", "room": room, "since": n.last_seq(&room)}))
         .await;
     n2.sync_to(&room, seen).await;
-    s2.clicks(&room, "E2R, E3R", false).await;
-    n2.play(&room, "end_turn", json!({})).await;
-    play_moves(&mut s2, &mut n2, &room, &HYDRA_TWO[4..], true).await;
-    let over = n2.expect_event(&room, "over").await;
-    assert_eq!(over["ev"]["result"]["winner"], "S");
-    let last = over["seq"].as_u64().unwrap();
+    let last = finish_hydra_two_from_mid_move(&mut s2, &mut n2, &room).await;
     // South saw every event after the restart once, in order, up to the end.
-    s2.sync_to(&room, last).await;
     let all: Vec<u64> = s2.events.iter().filter_map(|e| e["seq"].as_u64()).collect();
     assert_eq!(all, (1..=last).collect::<Vec<_>>());
     server.shutdown();

@@ -3,7 +3,7 @@
 //! one game, watched from a third connection; a node `kill -9`ed mid-game loses no game.
 
 use orion_tests::cluster::{resume_until_taken, start_cluster, ClusterNode};
-use orion_tests::{play_moves, Client, HYDRA_TWO};
+use orion_tests::{finish_hydra_two_from_mid_move, play_moves, Client, HYDRA_TWO};
 use serde_json::{json, Value};
 
 const NODE: &str = env!("CARGO_BIN_EXE_orion-node");
@@ -131,13 +131,7 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
     resume_until_taken(&mut n2, &room, 0).await;
     n2.sync_to(&room, seen).await;
     // The game goes on mid-move, on b, to the win.
-    s2.clicks(&room, "E2R, E3R", false).await;
-    n2.play(&room, "end_turn", json!({})).await;
-    play_moves(&mut s2, &mut n2, &room, &HYDRA_TWO[4..], true).await;
-    let over = n2.expect_event(&room, "over").await;
-    assert_eq!(over["ev"]["result"]["winner"], "S");
-    let last = over["seq"].as_u64().expect("seq");
-    s2.sync_to(&room, last).await;
+    let last = finish_hydra_two_from_mid_move(&mut s2, &mut n2, &room).await;
     once_in_order(&s2.events, &room, 1, last);
     once_in_order(&n2.events, &room, 1, last);
     // … and lists it as its new owner runs it, to its end (nothing of a's is left to show
