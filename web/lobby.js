@@ -2,16 +2,8 @@
 // with its options, joining by room id or invite code, and the puzzles to play alone.
 
 import { GAMES, PUZZLES, gameName, systemOf } from './games.js';
+import { h } from './dom.js';
 
-const h = (tag, attrs, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === 'on') for (const [ev, fn] of Object.entries(v)) e.addEventListener(ev, fn);
-    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? '' : v);
-  }
-  for (const k of kids) e.append(k);
-  return e;
-};
 const gameOptions = () => GAMES.map((g) => h('option', { value: g.id }, `${g.name} (${g.players[0] === g.players[1] ? g.players[0] : g.players.join('\u2013')})`));
 
 export class Lobby {

@@ -7,16 +7,7 @@ import { Board } from './board.js';
 import { OrbitBoard } from './orbit.js';
 import { OrbsBoard } from './orbs.js';
 import { gameName, systemOf } from './games.js';
-
-const h = (tag, attrs, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === 'on') for (const [ev, fn] of Object.entries(v)) e.addEventListener(ev, fn);
-    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? '' : v);
-  }
-  for (const k of kids) e.append(k);
-  return e;
-};
+import { h } from './dom.js';
 
 /** Reads a record: its headers and turns ({number, seat, text, position}). */
 export function parseRecord(text) {

@@ -7,17 +7,9 @@ import { Board, parseClick, colourName, COLOURS } from './board.js';
 import { OrbitBoard } from './orbit.js';
 import { OrbsBoard, ORB_COLOURS } from './orbs.js';
 import { gameName, isPuzzle, builds, seatColour, systemOf, seatsOf } from './games.js';
+import { h } from './dom.js';
 
 const STONES = { B: 'black', W: 'white' };
-const h = (tag, attrs, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === 'on') for (const [ev, fn] of Object.entries(v)) e.addEventListener(ev, fn);
-    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? '' : v);
-  }
-  for (const k of kids) e.append(k);
-  return e;
-};
 const mmss = (ms) => {
   const s = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
