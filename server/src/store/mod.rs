@@ -20,6 +20,7 @@ mod archiver;
 mod commit;
 mod commit_log;
 mod error;
+mod group_commit;
 mod journal;
 mod lines;
 mod pg_schema;

@@ -8,6 +8,7 @@
 
 use super::commit::Commit;
 use super::error::StoreError;
+use super::group_commit::{self, Committer, Job, Sender};
 use super::lines::{join_line, split_events};
 use super::pg_schema::migrate;
 use super::record::{
@@ -24,29 +25,19 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, Config, IsolationLevel, NoTls, Statement};
 
-/// Most appends committed in one statement.
-const MAX_BATCH: usize = 1024;
 /// How long connecting may take when the URL says nothing (`connect_timeout=` in it wins).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The store on PostgreSQL, behind one writer task on a thread of its own.
 pub struct PostgresStore {
     /// The writer's queue (`None` once dropped, to stop the writer).
-    jobs: Option<mpsc::UnboundedSender<Job>>,
+    jobs: Option<mpsc::UnboundedSender<Job<Call>>>,
     /// The writer's thread, joined on drop so the connection closes cleanly.
     thread: Option<JoinHandle<()>>,
 }
 
 /// Work run on the writer task between two group commits, given the database.
 type Call = Box<dyn for<'a> FnOnce(&'a mut Db) -> LocalBoxFuture<'a, ()> + Send>;
-
-/// What the writer task is asked to do, in order.
-enum Job {
-    /// Part of the next group commit.
-    Append(Append, oneshot::Sender<Result<(), StoreError>>),
-    /// Anything else, run alone between group commits.
-    Run(Call),
-}
 
 impl PostgresStore {
     /// Connects to the database at `url` (`postgres://user[:password]@host:port/db`), creates
@@ -77,9 +68,10 @@ impl PostgresStore {
                 };
                 runtime.block_on(async move {
                     match Db::connect(config, true).await {
-                        Ok(db) => {
+                        Ok(mut db) => {
                             let _ = ready_tx.send(Ok(()));
-                            Writer { db, jobs: rx }.run().await;
+                            let mut jobs = rx;
+                            group_commit::run(&mut db, &mut jobs).await;
                         }
                         Err(e) => {
                             let _ = ready_tx.send(Err(e));
@@ -104,7 +96,7 @@ impl PostgresStore {
         F: for<'a> FnOnce(&'a mut Db) -> LocalBoxFuture<'a, Result<T, StoreError>> + Send + 'static,
     {
         let (tx, rx) = oneshot::channel();
-        let job = Job::Run(Box::new(move |db| {
+        let call: Call = Box::new(move |db| {
             Box::pin(async move {
                 let result = match db.reopen().await {
                     Ok(()) => f(db).await,
@@ -112,12 +104,9 @@ impl PostgresStore {
                 };
                 let _ = tx.send(result);
             })
-        }));
-        self.jobs
-            .as_ref()
-            .ok_or(StoreError::Closed)?
-            .send(job)
-            .map_err(|_| StoreError::Closed)?;
+        });
+        let jobs = self.jobs.as_ref().ok_or(StoreError::Closed)?;
+        jobs.push(Job::Other(call))?;
         rx.await.map_err(|_| StoreError::Closed)?
     }
 }
@@ -127,36 +116,6 @@ impl Drop for PostgresStore {
         self.jobs = None;
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
-        }
-    }
-}
-
-/// The writer task's state.
-struct Writer {
-    /// The connection and what is known of the rooms.
-    db: Db,
-    /// Its queue.
-    jobs: mpsc::UnboundedReceiver<Job>,
-}
-
-impl Writer {
-    async fn run(mut self) {
-        while let Some(first) = self.jobs.recv().await {
-            let mut batch = Vec::new();
-            let mut job = Some(first);
-            while let Some(j) = job.take() {
-                match j {
-                    Job::Append(a, done) => batch.push((a, done)),
-                    Job::Run(f) => {
-                        self.db.commit(std::mem::take(&mut batch)).await;
-                        f(&mut self.db).await;
-                    }
-                }
-                if batch.len() < MAX_BATCH {
-                    job = self.jobs.try_recv().ok();
-                }
-            }
-            self.db.commit(batch).await;
         }
     }
 }
@@ -238,63 +197,6 @@ impl Db {
         *self = fresh;
         tracing::info!("store: reconnected to PostgreSQL");
         Ok(())
-    }
-
-    /// Commits `batch` in one statement and tells each room; appends out of order are
-    /// refused first, alone, and if the statement fails each append is tried alone so one bad
-    /// append cannot sink the others.
-    async fn commit(&mut self, batch: Vec<(Append, oneshot::Sender<Result<(), StoreError>>)>) {
-        if batch.is_empty() {
-            return;
-        }
-        if let Err(e) = self.reopen().await {
-            for (_, done) in batch {
-                let _ = done.send(Err(clone_error(&e)));
-            }
-            return;
-        }
-        if let Err(e) = self.learn(batch.iter().map(|(a, _)| &a.room)).await {
-            for (_, done) in batch {
-                let _ = done.send(Err(clone_error(&e)));
-            }
-            return;
-        }
-        let mut ok = Vec::with_capacity(batch.len());
-        let mut order = HashMap::new();
-        for (a, done) in batch {
-            match self.check(&a, &mut order) {
-                Ok(()) => ok.push((a, done)),
-                Err(e) => {
-                    let _ = done.send(Err(e));
-                }
-            }
-        }
-        if self.insert(ok.iter().map(|(a, _)| a)).await.is_ok() {
-            for (a, done) in ok {
-                self.last_n.insert(a.room.clone(), a.n);
-                let _ = done.send(Ok(()));
-            }
-            return;
-        }
-        for (a, done) in ok {
-            let result = match self.learn([&a.room]).await {
-                Ok(()) => match self.check(&a, &mut HashMap::new()) {
-                    Ok(()) => self.insert([&a]).await,
-                    Err(e) => Err(e),
-                },
-                Err(e) => Err(e),
-            };
-            match &result {
-                Ok(()) => {
-                    self.last_n.insert(a.room.clone(), a.n);
-                }
-                // Whatever the database holds now is looked up again next time.
-                Err(_) => {
-                    self.last_n.remove(&a.room);
-                }
-            }
-            let _ = done.send(result);
-        }
     }
 
     /// Looks up the last append number of those `rooms` not known yet (0: none).
@@ -601,6 +503,59 @@ impl Db {
     }
 }
 
+impl Committer for Db {
+    type Other = Call;
+
+    /// Commits `batch` in one statement; appends out of order are refused first, alone, and
+    /// if the statement fails each append is tried alone so one bad append cannot sink the
+    /// others.
+    async fn commit(&mut self, batch: &[Append]) -> Vec<Result<(), StoreError>> {
+        if let Err(e) = self.reopen().await {
+            return batch.iter().map(|_| Err(clone_error(&e))).collect();
+        }
+        if let Err(e) = self.learn(batch.iter().map(|a| &a.room)).await {
+            return batch.iter().map(|_| Err(clone_error(&e))).collect();
+        }
+        let mut order = HashMap::new();
+        let mut outcomes: Vec<Result<(), StoreError>> =
+            batch.iter().map(|a| self.check(a, &mut order)).collect();
+        let ok = || batch.iter().zip(&outcomes).filter(|(_, o)| o.is_ok());
+        if self.insert(ok().map(|(a, _)| a)).await.is_ok() {
+            for (a, _) in ok() {
+                self.last_n.insert(a.room.clone(), a.n);
+            }
+            return outcomes;
+        }
+        for (a, outcome) in batch.iter().zip(&mut outcomes) {
+            if outcome.is_err() {
+                continue;
+            }
+            let result = match self.learn([&a.room]).await {
+                Ok(()) => match self.check(a, &mut HashMap::new()) {
+                    Ok(()) => self.insert([a]).await,
+                    Err(e) => Err(e),
+                },
+                Err(e) => Err(e),
+            };
+            match &result {
+                Ok(()) => {
+                    self.last_n.insert(a.room.clone(), a.n);
+                }
+                // Whatever the database holds now is looked up again next time.
+                Err(_) => {
+                    self.last_n.remove(&a.room);
+                }
+            }
+            *outcome = result;
+        }
+        outcomes
+    }
+
+    async fn other(&mut self, call: Call) {
+        call(self).await;
+    }
+}
+
 impl Db {
     async fn actions(&mut self, room: &str) -> Result<Vec<ActionRecord>, StoreError> {
         let rows = self
@@ -741,11 +696,7 @@ impl Store for PostgresStore {
     }
 
     fn append(&self, append: Append) -> Commit {
-        let (tx, rx) = oneshot::channel();
-        match &self.jobs {
-            Some(jobs) if jobs.send(Job::Append(append, tx)).is_ok() => Commit::pending(rx),
-            _ => Commit::failed(StoreError::Closed),
-        }
+        group_commit::append(self.jobs.as_ref(), append)
     }
 
     async fn set_status(&self, room: &str, status: &str, at: Millis) -> Result<(), StoreError> {

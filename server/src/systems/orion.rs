@@ -1,7 +1,8 @@
 //! ORION as a game system: its twelve games and twelve puzzles (the `orion-engine` crate)
 //! behind the core's seam. The only file of the server that names the engine: it turns game
-//! requests into action text, options into the engine's, and engine events into their wire
-//! form (the crate's `Event`, serialized once per event).
+//! requests into actions, stored as the booklet writes them (the engine's `Action` notation,
+//! as game records do), options into the engine's, and engine events into their wire form
+//! (the crate's `Event`, serialized once per event).
 
 use crate::protocol::{Code, Refusal};
 use crate::system::{Applied, GameInfo, GameSystem, PuzzleFigures, Seat, SeatInfo, Table};
@@ -132,49 +133,7 @@ impl GameSystem for Orion {
     }
 
     fn action(&self, request: &Request) -> Option<Result<String, Refusal>> {
-        let bad = |what: &str, e: &dyn fmt::Display| {
-            Refusal::new(Code::BadRequest, format!("{what}: {e}"))
-        };
-        let action = || -> Result<Action, Refusal> {
-            Ok(match request {
-                Request::Click { click, piece, .. } => Action::Click {
-                    click: parse_click(click).map_err(|e| bad("click", &e))?,
-                    piece: match piece {
-                        Some(p) => Some(parse_piece(p).map_err(|e| bad("piece", &e))?),
-                        None => None,
-                    },
-                },
-                Request::Place { slot, from, .. } => Action::Place {
-                    slot: parse_slot(slot).map_err(|e| bad("slot", &e))?,
-                    from: match from {
-                        Some(f) => Some(parse_slot(f).map_err(|e| bad("from", &e))?),
-                        None => None,
-                    },
-                },
-                Request::EndTurn { .. } => Action::EndTurn,
-                Request::Roll { .. } => Action::Roll,
-                Request::Three { .. } => Action::Three,
-                Request::Claim { .. } => Action::Claim,
-                Request::Secret { piece, .. } => Action::Secret {
-                    piece: parse_piece(piece).map_err(|e| bad("piece", &e))?,
-                },
-                Request::Challenge { piece, .. } => Action::Challenge {
-                    piece: parse_piece(piece).map_err(|e| bad("piece", &e))?,
-                },
-                _ => unreachable!("checked below"),
-            })
-        };
-        match request {
-            Request::Click { .. }
-            | Request::Place { .. }
-            | Request::EndTurn { .. }
-            | Request::Roll { .. }
-            | Request::Three { .. }
-            | Request::Claim { .. }
-            | Request::Secret { .. }
-            | Request::Challenge { .. } => Some(action().map(|a| encode_action(&a))),
-            _ => None,
-        }
+        Some(request_action(request)?.map(|a| a.to_string()))
     }
 
     fn puzzle_figures(&self, game: &GameInfo) -> Option<PuzzleFigures> {
@@ -190,8 +149,45 @@ impl GameSystem for Orion {
     }
 
     fn notation(&self, action: &str) -> String {
-        decode_action(action).map_or_else(|| action.to_string(), |a| a.to_string())
+        read_action(action).map_or_else(|| action.to_string(), |a| a.to_string())
     }
+}
+
+/// The engine action a game request asks for (the server's one mapping of requests to
+/// ORION's actions); `None` for a request that is not one of ORION's game actions.
+fn request_action(request: &Request) -> Option<Result<Action, Refusal>> {
+    /// A request's field as the engine reads it, or why it cannot be.
+    fn field<T>(what: &str, parsed: Result<T, impl fmt::Display>) -> Result<T, Refusal> {
+        parsed.map_err(|e| Refusal::new(Code::BadRequest, format!("{what}: {e}")))
+    }
+    let action = || -> Result<Option<Action>, Refusal> {
+        Ok(Some(match request {
+            Request::Click { click, piece, .. } => Action::Click {
+                click: field("click", parse_click(click))?,
+                piece: (piece.as_deref())
+                    .map(|p| field("piece", parse_piece(p)))
+                    .transpose()?,
+            },
+            Request::Place { slot, from, .. } => Action::Place {
+                slot: field("slot", parse_slot(slot))?,
+                from: (from.as_deref())
+                    .map(|f| field("from", parse_slot(f)))
+                    .transpose()?,
+            },
+            Request::EndTurn { .. } => Action::EndTurn,
+            Request::Roll { .. } => Action::Roll,
+            Request::Three { .. } => Action::Three,
+            Request::Claim { .. } => Action::Claim,
+            Request::Secret { piece, .. } => Action::Secret {
+                piece: field("piece", parse_piece(piece))?,
+            },
+            Request::Challenge { piece, .. } => Action::Challenge {
+                piece: field("piece", parse_piece(piece))?,
+            },
+            _ => return Ok(None),
+        }))
+    };
+    action().transpose()
 }
 
 /// One ORION game in play.
@@ -246,7 +242,7 @@ impl Table for OrionTable {
     }
 
     fn apply(&mut self, seat: Seat, action: &str, now: Millis) -> Result<Applied, Refusal> {
-        let action = decode_action(action)
+        let action = read_action(action)
             .ok_or_else(|| Refusal::new(Code::BadRequest, format!("no such action: {action}")))?;
         let events = self
             .game
@@ -363,29 +359,17 @@ fn engine_event(event: &Event) -> String {
     wire_event(event).to_json()
 }
 
-/// An action as one line of text: `click C4R R7`, `place C1s A1e`, `end`, `roll`, …
-fn encode_action(action: &Action) -> String {
-    match action {
-        Action::Click { click, piece } => match piece {
-            Some(p) => format!("click {click} {p}"),
-            None => format!("click {click}"),
-        },
-        Action::Place { slot, from } => match from {
-            Some(f) => format!("place {slot} {f}"),
-            None => format!("place {slot}"),
-        },
-        Action::EndTurn => "end".into(),
-        Action::Roll => "roll".into(),
-        Action::Three => "three".into(),
-        Action::Claim => "claim".into(),
-        Action::Timeout => "timeout".into(),
-        Action::Secret { piece } => format!("secret {piece}"),
-        Action::Challenge { piece } => format!("challenge {piece}"),
-    }
+/// A stored action: in booklet notation (`C4R R7`, `place C1s from A1e`, `end` …), or in the
+/// form earlier builds stored (`click C4R R7`, `place C1s A1e`), which stores written before
+/// still hold. The two never read alike: a click starts with its rotor, never with `click`,
+/// and the booklet's `place` takes `from` before a second slot.
+fn read_action(text: &str) -> Option<Action> {
+    Action::parse(text).ok().or_else(|| read_earlier_action(text))
 }
 
-/// Reads back [`encode_action`].
-fn decode_action(text: &str) -> Option<Action> {
+/// An action in the form earlier builds stored: `click C4R R7`, `place C1s A1e`, `end`,
+/// `roll`, `three`, `claim`, `timeout`, `secret R3`, `challenge B4`.
+fn read_earlier_action(text: &str) -> Option<Action> {
     let mut words = text.split_whitespace();
     let action = match words.next()? {
         "click" => Action::Click {
@@ -475,18 +459,43 @@ mod tests {
     }
 
     #[test]
-    fn actions_round_trip_through_text() {
-        for text in [
-            "click C4R",
-            "click C4L R7",
-            "place C1s",
-            "place C1s A1e",
-            "end",
-            "claim",
+    fn actions_are_stored_in_booklet_notation_and_earlier_stores_read_alike() {
+        let orion = Orion::new();
+        let room = || "r".to_string();
+        let stored = |request: Request| orion.action(&request).unwrap().unwrap();
+        let click = Request::Click {
+            room: room(),
+            click: "C4L".into(),
+            piece: Some("R7".into()),
+        };
+        let place = Request::Place {
+            room: room(),
+            slot: "C1s".into(),
+            from: Some("A1e".into()),
+        };
+        assert_eq!(stored(click), "C4L R7");
+        assert_eq!(stored(place), "place C1s from A1e");
+        assert_eq!(stored(Request::EndTurn { room: room() }), "end");
+        // What earlier builds stored reads as the same action, and is written in the
+        // booklet's notation in a game record.
+        for (earlier, booklet) in [
+            ("click C4R", "C4R"),
+            ("click C4L R7", "C4L R7"),
+            ("place C1s", "place C1s"),
+            ("place C1s A1e", "place C1s from A1e"),
+            ("end", "end"),
+            ("roll", "roll"),
+            ("three", "three"),
+            ("claim", "claim"),
+            ("timeout", "timeout"),
+            ("secret R3", "secret R3"),
+            ("challenge B4", "challenge B4"),
         ] {
-            let a = decode_action(text).unwrap();
-            assert_eq!(encode_action(&a), text);
+            assert_eq!(read_action(earlier), Action::parse(booklet).ok(), "{earlier}");
+            assert_eq!(orion.notation(earlier), booklet);
+            assert_eq!(orion.notation(booklet), booklet);
         }
-        assert_eq!(decode_action("dance"), None);
+        assert_eq!(read_action("dance"), None);
+        assert_eq!(read_action("click"), None);
     }
 }
