@@ -1,10 +1,14 @@
 //! Durability and slow clients: a server killed mid-game and restarted on the same store
 //! loses no event and carries the game on; a client that stops reading is dropped without
 //! delaying the others, and gets its seat back with `resume`; a seat is held for
-//! `seat_hold` and then given up.
+//! `seat_hold` and then given up. A store written by earlier builds (ORION's actions in a
+//! form of their own) replays.
 
 use orion_server::ManualClock;
-use orion_tests::{play_moves, remove_db, start_room, temp_db, Client, TestServer, HYDRA_TWO, T0};
+use orion_tests::{
+    finish_hydra_two_from_mid_move, http_get, play_moves, remove_db, start_room, temp_db, Client,
+    TestServer, HYDRA_TWO, T0,
+};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -13,6 +17,94 @@ async fn a_killed_server_restarts_on_its_store_with_no_event_lost() {
     let db = temp_db("restart");
     orion_tests::a_killed_server_loses_no_event(&db).await;
     remove_db(&db);
+}
+
+/// Builds before this one stored ORION's actions in a form of their own (`click D2L`,
+/// `place C1s A1e`); a game stored so carries on after the upgrade where it stopped, to the
+/// same end, and its record is written in the booklet's notation.
+#[tokio::test]
+async fn a_game_stored_by_an_earlier_build_carries_on() {
+    let db = temp_db("earlier-actions");
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = TestServer::start_on(&db, clock.clone());
+    let mut players = vec![server.player("south").await, server.player("north").await];
+    let room = start_room(&mut players, "hydra-2", json!({})).await;
+    let [mut s, mut n] = <[Client; 2]>::try_from(players).ok().unwrap();
+    play_moves(&mut s, &mut n, &room, &HYDRA_TWO[..3], false).await;
+    s.play(&room, "click", json!({"click": "D2L"})).await;
+    let seen = s.last_seq(&room);
+    server.shutdown();
+    let rewritten = store_actions_as_earlier_builds_did(&db);
+    // South's seven clicks (a turn's end reads the same either way).
+    assert_eq!(rewritten, 7);
+
+    let server = TestServer::start_on(&db, clock);
+    let (mut s2, _) = server.reconnect("south", &s.token).await;
+    s2.seat = "S".into();
+    s2.send(json!({"t": "resume", "room": room, "since": 0}))
+        .await;
+    s2.sync_to(&room, seen).await;
+    let (mut n2, _) = server.reconnect("north", &n.token).await;
+    n2.seat = "N".into();
+    n2.send(json!({"t": "resume", "room": room, "since": n.last_seq(&room)}))
+        .await;
+    n2.sync_to(&room, seen).await;
+    finish_hydra_two_from_mid_move(&mut s2, &mut n2, &room).await;
+    let response = http_get(server.addr, &format!("/g/{room}.txt")).await;
+    let record = response.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    let replayed = orion_cli::replay::replay(record)
+        .unwrap_or_else(|e| panic!("the record does not replay: {e}\n{record}"));
+    assert_eq!(replayed.record.turns.len(), replayed.positions.len());
+    assert!(!record.contains("click "), "{record}");
+    server.shutdown();
+    remove_db(&db);
+}
+
+/// Rewrites every action stored in the SQLite store at `db` as builds before the booklet's
+/// notation stored them (a click as `click D2L`, a placement from a slot as `place C1s
+/// A1e`); returns how many changed.
+fn store_actions_as_earlier_builds_did(db: &str) -> usize {
+    let earlier = |action: &str| {
+        let words: Vec<&str> = action.split(' ').collect();
+        match words.as_slice() {
+            ["place", slot, "from", from] => format!("place {slot} {from}"),
+            [first, ..] if first.starts_with(|c: char| c.is_ascii_uppercase()) => {
+                format!("click {action}")
+            }
+            _ => action.to_string(),
+        }
+    };
+    let c = rusqlite::Connection::open(db).expect("open the store");
+    let rows: Vec<(String, i64, String)> = {
+        let mut stmt = c
+            .prepare("SELECT room, n, action FROM log WHERE action IS NOT NULL")
+            .expect("query");
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .expect("rows");
+        rows.collect::<Result<_, _>>().expect("rows")
+    };
+    let mut changed = 0;
+    for (room, n, text) in rows {
+        // A row holds one line `SEAT AT ACTION` per append it stands for.
+        let lines: Vec<String> = text
+            .split('\n')
+            .map(|line| {
+                let mut words = line.splitn(3, ' ');
+                let (seat, at) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+                let action = words.next().unwrap_or("");
+                let old = earlier(action);
+                changed += usize::from(old != action);
+                format!("{seat} {at} {old}")
+            })
+            .collect();
+        c.execute(
+            "UPDATE log SET action = ?3 WHERE room = ?1 AND n = ?2",
+            rusqlite::params![room, n, lines.join("\n")],
+        )
+        .expect("rewrite");
+    }
+    changed
 }
 
 #[tokio::test]

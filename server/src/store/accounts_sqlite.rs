@@ -1,4 +1,4 @@
-//! [`AccountStore`] on SQLite: every call runs on the store's writer thread, between two
+//! [`AccountStore`] on SQLite: every call runs on the archiver's thread, in order with the
 //! group commits, like the rest of the store.
 
 use super::accounts::{AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine};

@@ -12,6 +12,9 @@
 //! files the committed rows there, checkpoints, and deletes the commit log's segments once
 //! SQLite holds them, all at its own pace, in short slices. On start whatever the commit
 //! log holds is filed into SQLite first. Measurements in BENCHMARKS.md.
+//!
+//! PostgreSQL's writer is a task on a runtime of its own; both run the same group-commit loop
+//! (`group_commit`), each store only saying how a group is made durable.
 
 mod accounts;
 mod accounts_pg;

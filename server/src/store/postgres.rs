@@ -198,7 +198,62 @@ impl Db {
         tracing::info!("store: reconnected to PostgreSQL");
         Ok(())
     }
+}
 
+impl Committer for Db {
+    type Other = Call;
+
+    /// Commits `batch` in one statement; appends out of order are refused first, alone, and
+    /// if the statement fails each append is tried alone so one bad append cannot sink the
+    /// others.
+    async fn commit(&mut self, batch: &[Append]) -> Vec<Result<(), StoreError>> {
+        if let Err(e) = self.reopen().await {
+            return batch.iter().map(|_| Err(clone_error(&e))).collect();
+        }
+        if let Err(e) = self.learn(batch.iter().map(|a| &a.room)).await {
+            return batch.iter().map(|_| Err(clone_error(&e))).collect();
+        }
+        let mut order = HashMap::new();
+        let mut outcomes: Vec<Result<(), StoreError>> =
+            batch.iter().map(|a| self.check(a, &mut order)).collect();
+        let ok = || batch.iter().zip(&outcomes).filter(|(_, o)| o.is_ok());
+        if self.insert(ok().map(|(a, _)| a)).await.is_ok() {
+            for (a, _) in ok() {
+                self.last_n.insert(a.room.clone(), a.n);
+            }
+            return outcomes;
+        }
+        for (a, outcome) in batch.iter().zip(&mut outcomes) {
+            if outcome.is_err() {
+                continue;
+            }
+            let result = match self.learn([&a.room]).await {
+                Ok(()) => match self.check(a, &mut HashMap::new()) {
+                    Ok(()) => self.insert([a]).await,
+                    Err(e) => Err(e),
+                },
+                Err(e) => Err(e),
+            };
+            match &result {
+                Ok(()) => {
+                    self.last_n.insert(a.room.clone(), a.n);
+                }
+                // Whatever the database holds now is looked up again next time.
+                Err(_) => {
+                    self.last_n.remove(&a.room);
+                }
+            }
+            *outcome = result;
+        }
+        outcomes
+    }
+
+    async fn other(&mut self, call: Call) {
+        call(self).await;
+    }
+}
+
+impl Db {
     /// Looks up the last append number of those `rooms` not known yet (0: none).
     async fn learn<'a>(
         &mut self,
@@ -500,59 +555,6 @@ impl Db {
             )
             .await?;
         Ok((row.get::<_, i64>(0) as u64, row.get::<_, i64>(1) as u64))
-    }
-}
-
-impl Committer for Db {
-    type Other = Call;
-
-    /// Commits `batch` in one statement; appends out of order are refused first, alone, and
-    /// if the statement fails each append is tried alone so one bad append cannot sink the
-    /// others.
-    async fn commit(&mut self, batch: &[Append]) -> Vec<Result<(), StoreError>> {
-        if let Err(e) = self.reopen().await {
-            return batch.iter().map(|_| Err(clone_error(&e))).collect();
-        }
-        if let Err(e) = self.learn(batch.iter().map(|a| &a.room)).await {
-            return batch.iter().map(|_| Err(clone_error(&e))).collect();
-        }
-        let mut order = HashMap::new();
-        let mut outcomes: Vec<Result<(), StoreError>> =
-            batch.iter().map(|a| self.check(a, &mut order)).collect();
-        let ok = || batch.iter().zip(&outcomes).filter(|(_, o)| o.is_ok());
-        if self.insert(ok().map(|(a, _)| a)).await.is_ok() {
-            for (a, _) in ok() {
-                self.last_n.insert(a.room.clone(), a.n);
-            }
-            return outcomes;
-        }
-        for (a, outcome) in batch.iter().zip(&mut outcomes) {
-            if outcome.is_err() {
-                continue;
-            }
-            let result = match self.learn([&a.room]).await {
-                Ok(()) => match self.check(a, &mut HashMap::new()) {
-                    Ok(()) => self.insert([a]).await,
-                    Err(e) => Err(e),
-                },
-                Err(e) => Err(e),
-            };
-            match &result {
-                Ok(()) => {
-                    self.last_n.insert(a.room.clone(), a.n);
-                }
-                // Whatever the database holds now is looked up again next time.
-                Err(_) => {
-                    self.last_n.remove(&a.room);
-                }
-            }
-            *outcome = result;
-        }
-        outcomes
-    }
-
-    async fn other(&mut self, call: Call) {
-        call(self).await;
     }
 }
 

@@ -30,7 +30,7 @@ pub struct RoomRecord {
 pub struct ActionRecord {
     /// Who acted (`S`).
     pub seat: String,
-    /// What they did, as its game system writes it (`click C4R R7`).
+    /// What they did, as its game system writes it (ORION's booklet notation: `C4R R7`).
     pub action: String,
     /// The server clock when the room accepted it (claims depend on it).
     pub at: Millis,

@@ -364,7 +364,9 @@ fn engine_event(event: &Event) -> String {
 /// still hold. The two never read alike: a click starts with its rotor, never with `click`,
 /// and the booklet's `place` takes `from` before a second slot.
 fn read_action(text: &str) -> Option<Action> {
-    Action::parse(text).ok().or_else(|| read_earlier_action(text))
+    Action::parse(text)
+        .ok()
+        .or_else(|| read_earlier_action(text))
 }
 
 /// An action in the form earlier builds stored: `click C4R R7`, `place C1s A1e`, `end`,
@@ -491,7 +493,11 @@ mod tests {
             ("secret R3", "secret R3"),
             ("challenge B4", "challenge B4"),
         ] {
-            assert_eq!(read_action(earlier), Action::parse(booklet).ok(), "{earlier}");
+            assert_eq!(
+                read_action(earlier),
+                Action::parse(booklet).ok(),
+                "{earlier}"
+            );
             assert_eq!(orion.notation(earlier), booklet);
             assert_eq!(orion.notation(booklet), booklet);
         }

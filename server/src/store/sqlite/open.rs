@@ -7,17 +7,13 @@ use super::super::commit_log::{self, CommitLog, Durability};
 use super::super::error::StoreError;
 use super::super::journal::{self, Journal};
 use super::super::schema::{store_id, upgrade_log, SCHEMA};
-use super::writer::Writer;
+use super::writer::{Writer, ARCHIVE_QUEUE};
 use super::SqliteStore;
 use rusqlite::{params, Connection};
 use std::collections::{HashMap, VecDeque};
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// Work items the writer may pass on before it waits for the archiver: the archiver may fall
-/// this far behind (a long checkpoint, a slow disk, a saturated core) before a commit waits
-/// for it. At 10,000 clicks/s that is seconds of work.
-pub const ARCHIVE_QUEUE: usize = 65_536;
 /// The most SQLite's WAL file keeps between checkpoints, in bytes.
 const WAL_SIZE_LIMIT: i64 = 64 << 20;
 
