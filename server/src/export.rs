@@ -72,6 +72,7 @@ pub async fn record(
         (OverReason::Time, Some(seat)) => format!("time {seat}"),
         (OverReason::Time, None) => "time".to_string(),
         (OverReason::Abandoned, _) => "abandoned".to_string(),
+        (OverReason::Aborted, _) => "aborted".to_string(),
     });
 
     let start = table.position();

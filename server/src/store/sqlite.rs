@@ -500,6 +500,14 @@ impl Store for SqliteStore {
                 "DELETE FROM archive WHERE room IN (SELECT id FROM pruned)",
                 [],
             )?;
+            tx.execute(
+                "DELETE FROM records WHERE room IN (SELECT id FROM pruned)",
+                [],
+            )?;
+            tx.execute(
+                "DELETE FROM rated_players WHERE room IN (SELECT id FROM pruned)",
+                [],
+            )?;
             let rooms = tx.execute("DELETE FROM rooms WHERE id IN (SELECT id FROM pruned)", [])?;
             let players = tx.execute(
                 "DELETE FROM players WHERE token IN (SELECT token FROM players
@@ -604,6 +612,33 @@ impl Store for SqliteStore {
                 },
             )
             .optional()?)
+        })
+        .await
+    }
+
+    async fn record(&self, room: &str) -> Result<Option<String>, StoreError> {
+        let room = room.to_owned();
+        self.call(move |c, _| {
+            let text = c
+                .query_row(
+                    "SELECT text FROM records WHERE room = ?1",
+                    params![room],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            Ok(text)
+        })
+        .await
+    }
+
+    async fn keep_record(&self, room: &str, text: &str) -> Result<(), StoreError> {
+        let (room, text) = (room.to_owned(), text.to_owned());
+        self.call(move |c, _| {
+            c.execute(
+                "INSERT INTO records (room, text) VALUES (?1, ?2) ON CONFLICT (room) DO NOTHING",
+                params![room, text],
+            )?;
+            Ok(())
         })
         .await
     }
