@@ -1,12 +1,12 @@
 //! A finished game's record (`/g/ROOM.txt`, the `export` request): a projection of what the
 //! store keeps of the room (seed, salt, options, accepted actions, events), written with the
-//! protocol crate's [`GameRecord`]. The actions are run again through a fresh table of the
+//! protocol crate's [`GameRecord`]. Built once per room: `records.rs` keeps the text. The actions are run again through a fresh table of the
 //! room's game system, as a restart would, so each turn line carries exactly what each action
 //! caused (rolls, chains, claims, captures, challenges) and the position after it.
 
 use crate::protocol::{check_id, Code, Refusal};
 use crate::shared::Shared;
-use crate::store::StoreError;
+use crate::store::{RoomRecord, StoreError};
 use crate::system::{Seat, Table};
 use orion_protocol::{Event, GameRecord, OverReason, RecordItem, RecordTurn};
 use std::collections::BTreeMap;
@@ -15,18 +15,18 @@ use std::collections::BTreeMap;
 /// 200-round game's few thousand), so a damaged room cannot make the server read without end.
 const MAX_EVENTS: usize = 200_000;
 
-/// The record of finished room `room`. Private rooms need their invite `code`; a room that
-/// is unknown, private without the right code, or not finished is `not_found`.
-pub async fn record(
+/// The stored room `room` if its record may be shown: a room that is unknown, private
+/// without the right invite `code`, or still waiting is `not_found`. (Whether it has ended is
+/// what [`build`] finds in its events.)
+pub async fn finished_room(
     shared: &Shared,
     room: &str,
     code: Option<&str>,
-) -> Result<GameRecord, Refusal> {
+) -> Result<RoomRecord, Refusal> {
     let room = check_id("room", room)?;
     let server = |e: StoreError| Refusal::new(Code::Server, e.to_string());
-    let store = &shared.store;
     let not_found = || Refusal::new(Code::NotFound, format!("no finished game {room}"));
-    let (stored, status) = (store.room(room).await)
+    let (stored, status) = (shared.store.room(room).await)
         .map_err(server)?
         .ok_or_else(not_found)?;
     if let Some(secret) = &stored.code {
@@ -37,6 +37,17 @@ pub async fn record(
     if status == "waiting" {
         return Err(not_found());
     }
+    Ok(stored)
+}
+
+/// Builds the record of `stored`, a room [`finished_room`] let through: `not_found` if its
+/// events hold no `over` yet. Costly (the whole game is replayed): `records.rs` calls it
+/// once per room and keeps the text.
+pub async fn build(shared: &Shared, stored: RoomRecord) -> Result<GameRecord, Refusal> {
+    let room = stored.id.as_str();
+    let server = |e: StoreError| Refusal::new(Code::Server, e.to_string());
+    let store = &shared.store;
+    let not_found = || Refusal::new(Code::NotFound, format!("no finished game {room}"));
     let (system, game) = shared
         .find_game(&stored.game)
         .ok_or_else(|| Refusal::new(Code::Server, format!("unknown game {}", stored.game)))?;
@@ -125,14 +136,14 @@ pub async fn record(
         turns.push(done);
     }
     Ok(GameRecord {
-        room: stored.id,
-        game: stored.game,
+        room: stored.id.clone(),
+        game: stored.game.clone(),
         date: last_at.map(rfc3339).unwrap_or_default(),
         seats: table.seats().iter().map(|s| s.seat.to_string()).collect(),
         names,
-        options: stored.options,
+        options: stored.options.clone(),
         seed: stored.seed.to_string(),
-        salt: stored.salt.unwrap_or_default(),
+        salt: stored.salt.clone().unwrap_or_default(),
         start: Some(start),
         result,
         reason,
