@@ -13,8 +13,9 @@
 //!   `connection: close`, so no idle keep-alive connection holds a permit;
 //! * a game record (`/g/ROOM.txt`) is the kept text shared by every reader, written out
 //!   16 KiB at a time (`records::RecordBody`; hyper's write buffer is `MAX_HEAD` too); once
-//!   it is ready the exchange has `Config::record_timeout` (`RECORD_TIMEOUT`) more to be
-//!   taken whole: a reader that stops reading holds some 32 KiB until it is dropped then;
+//!   it is ready the exchange's deadline becomes `Config::record_timeout` (`RECORD_TIMEOUT`)
+//!   from then, in place of the handshake's: a reader that stops reading holds some 32 KiB
+//!   until it is dropped then;
 //! * a browser may open the WebSocket only from a page of this server (its `Origin` names the
 //!   `Host` it asks) or from an origin listed with `--allow-origin`; any other gets 403. A
 //!   request with no `Origin` is not from a browser (terminal client, bots) and is let in.
@@ -35,6 +36,7 @@ use std::convert::Infallible;
 use std::sync::Mutex;
 use std::time::Duration;
 use tokio::net::TcpStream;
+use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::Role;
@@ -46,7 +48,7 @@ use tokio_tungstenite::WebSocketStream;
 /// hold: at most `MAX_CONNECTIONS` permits for this long each.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a reader of a game record has to take it whole once it is ready (a 758 KB
-/// record, 3,000 turns, needs 200 kbit/s), whatever is left of `HANDSHAKE_TIMEOUT`.
+/// record, 3,000 turns, needs 200 kbit/s); it replaces what is left of `HANDSHAKE_TIMEOUT`.
 pub const RECORD_TIMEOUT: Duration = Duration::from_secs(30);
 /// Largest request head, in bytes (hyper's read buffer limit; hyper answers 431 above it). A
 /// browser's upgrade request is well under 2 KiB, cookies included.
@@ -64,6 +66,9 @@ pub enum HandshakeError {
     /// The client did not finish its request in time.
     #[error("no complete HTTP request within {0:?}")]
     TimedOut(Duration),
+    /// The client did not take a game record within the record deadline.
+    #[error("the record was not taken within {0:?}")]
+    NotTaken(Duration),
     /// A malformed request, or the socket failed (hyper has answered what it could).
     #[error("HTTP: {0}")]
     Http(#[from] hyper::Error),
@@ -85,7 +90,7 @@ pub async fn handshake(
     // Filled by the service when it accepts an upgrade; read once the 101 is out.
     let upgrade: Mutex<Option<OnUpgrade>> = Mutex::new(None);
     // Set by the service when it answers with a record: the exchange's new deadline.
-    let deadline: Mutex<Option<Instant>> = Mutex::new(None);
+    let (deadline, mut new_deadline) = watch::channel(None::<Instant>);
     let service = service_fn(|req| {
         let (upgrade, deadline) = (&upgrade, &deadline);
         async move { Ok::<_, Infallible>(answer(req, shared, upgrade, deadline).await) }
@@ -100,18 +105,25 @@ pub async fn handshake(
     tokio::pin!(conn);
     let sleep = tokio::time::sleep(timeout);
     tokio::pin!(sleep);
+    let mut answering_record = false;
     loop {
         tokio::select! {
             done = &mut conn => {
                 done?;
                 break;
             }
-            _ = &mut sleep => {
-                let later = deadline.lock().ok().and_then(|mut d| d.take());
-                match later {
-                    Some(at) if at > sleep.deadline() => sleep.as_mut().reset(at),
-                    _ => return Err(HandshakeError::TimedOut(timeout)),
+            Ok(()) = new_deadline.changed() => {
+                if let Some(at) = *new_deadline.borrow_and_update() {
+                    sleep.as_mut().reset(at);
+                    answering_record = true;
                 }
+            }
+            _ = &mut sleep => {
+                return Err(if answering_record {
+                    HandshakeError::NotTaken(shared.record_timeout)
+                } else {
+                    HandshakeError::TimedOut(timeout)
+                });
             }
             _ = shutdown.wait_for(|stopping| *stopping) => return Ok(None),
         }
@@ -143,7 +155,7 @@ async fn answer(
     req: Request<Incoming>,
     shared: &Shared,
     upgrade: &Mutex<Option<OnUpgrade>>,
-    deadline: &Mutex<Option<Instant>>,
+    deadline: &watch::Sender<Option<Instant>>,
 ) -> Answer {
     let path = req.uri().path();
     if req.method() == Method::GET && path.starts_with("/g/") && path.ends_with(".txt") {
@@ -202,12 +214,12 @@ fn plain_answer(
 
 /// `/g/ROOM.txt[?code=CODE]`: a finished game's record as plain text; 404 (with the reason)
 /// for a room that is unknown, unfinished, or private without its invite code. A record
-/// gives the exchange `record_timeout` more from now (in `deadline`).
+/// makes the exchange's deadline `record_timeout` from now (through `deadline`).
 async fn game_record(
     room: &str,
     query: Option<&str>,
     shared: &Shared,
-    deadline: &Mutex<Option<Instant>>,
+    deadline: &watch::Sender<Option<Instant>>,
 ) -> Answer {
     let code = query
         .into_iter()
@@ -215,9 +227,7 @@ async fn game_record(
         .find_map(|pair| pair.strip_prefix("code="));
     match crate::records::text(shared, room, code).await {
         Ok(text) => {
-            if let Ok(mut d) = deadline.lock() {
-                *d = Some(Instant::now() + shared.record_timeout);
-            }
+            deadline.send_replace(Some(Instant::now() + shared.record_timeout));
             let mut response = Response::new(Either::Right(RecordBody::new(text)));
             let headers = response.headers_mut();
             headers.insert(

@@ -212,6 +212,7 @@ impl Session {
                     ));
                 }
                 let text = String::from_utf8_lossy(&record).into_owned();
+                let room = room.trim().to_string();
                 self.outbox
                     .send(protocol::reply(re, Message::Export { room, text }));
                 Ok(())

@@ -213,7 +213,8 @@ impl Room {
 
     /// Gives up a seat: a `left` event; a game in progress carries on with the seat empty
     /// (anyone may `join` it); with every seat empty it ends without a winner. A rated game
-    /// left before every player moved is aborted.
+    /// left before every player moved is aborted, and one left with a single side seated
+    /// ends (`standing.rs`).
     pub(super) async fn vacate(&mut self, seat: Seat) {
         let Some(o) = self.seats.remove(&seat) else {
             return;
@@ -227,6 +228,8 @@ impl Room {
         if self.not_yet_counted() {
             // A rated game left before every player moved: nobody played it.
             self.abort().await;
+        } else if self.last_side_standing().await {
+            // A rated game with one side left in it: over.
         } else if self.status == Status::Playing && self.seats.is_empty() {
             let result = self.table.abandoned();
             let ev = self

@@ -8,6 +8,12 @@
 //! game took: a click, a placement, a move, a pass, Orbit's swap, a claim, a draw offer; not
 //! a turn his clock ended): before that, a player leaving, being away past his seat hold or
 //! letting his clock run out aborts it (`over` with `reason: "aborted"`, no winner, unrated).
+//!
+//! Once it counts, leaving loses (`rating::places`: every side that left, was away past its
+//! hold or ran out of time ties last), and a rated game ends as soon as one side alone is
+//! still seated: if a player of it is connected, that side wins (`reason: "abandoned"` with
+//! its `winner`); if it is away too, it has quit as well, and every side ties. So a quitter
+//! gains nothing by going away, letting the other leave, and coming back to leave last.
 
 use super::{Room, Status};
 use crate::player::PlayerId;
@@ -150,6 +156,47 @@ impl Room {
     /// Whether `seat`'s player has moved (true outside rated games).
     pub(super) fn has_moved(&self, seat: Seat) -> bool {
         self.rated.as_ref().is_none_or(|r| r.moved.contains(&seat))
+    }
+
+    /// A rated game that counts, once a side has gone: if one side alone is still seated, ends
+    /// it now (see the module doc) and says so.
+    pub(super) async fn last_side_standing(&mut self) -> bool {
+        let Some(rated) = &self.rated else {
+            return false;
+        };
+        if self.status != Status::Playing {
+            return false;
+        }
+        let sitting = |s: &Seat| {
+            let player = rated.roster.get(s);
+            player.is_some() && self.seats.get(s).map(|o| &o.player.id) == player
+        };
+        let mut standing: Vec<Vec<Seat>> = (self.table.sides().into_iter())
+            .filter(|side| side.iter().any(sitting))
+            .collect();
+        let (Some(side), true) = (standing.pop(), standing.is_empty()) else {
+            return false;
+        };
+        let here = (side.iter()).any(|s| self.seats.get(s).is_some_and(|o| o.conn.is_some()));
+        let mut result = self.table.abandoned();
+        if here {
+            result.winner = orion_protocol::Winner::team(side.iter().map(|s| s.wire()));
+        } else {
+            for seat in side {
+                self.note_left(seat);
+            }
+        }
+        let ev = self
+            .over_event(result.clone(), Some((OverReason::Abandoned, None)))
+            .await
+            .to_json();
+        let now = self.shared.clock.now_ms();
+        self.archive(&result, now).await;
+        self.result = Some(result);
+        if self.emit(vec![ev], None).await.is_ok() {
+            self.finish().await;
+        }
+        true
     }
 
     /// Ends a rated game that does not count yet: `over` with no winner and `reason`
