@@ -225,7 +225,7 @@ async fn game_record(
         .into_iter()
         .flat_map(|q| q.split('&'))
         .find_map(|pair| pair.strip_prefix("code="));
-    match crate::records::text(shared, room, code).await {
+    match crate::export::text(shared, room, code).await {
         Ok(text) => {
             deadline.send_replace(Some(Instant::now() + shared.record_timeout));
             let mut response = Response::new(Either::Right(RecordBody::new(text)));

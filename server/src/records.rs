@@ -1,8 +1,9 @@
 //! Finished games' records, built once and kept: a game's record cannot change once its
 //! `over` is stored (later rematch offers and chat are not in it), so the first request builds
-//! it (`export::build`, which replays the whole game), the store keeps the text
+//! it (`export::text`, which replays the whole game), the store keeps the text
 //! (`Store::keep_record`, pruned with the room), and every later request, on this server or
-//! after a restart, reads it back instead of building it again.
+//! after a restart, reads it back instead of building it again. This module is the memory
+//! side: the cache, the builds in flight, the body that serves a record.
 //!
 //! Memory, per policy: every request for one record shares one copy of its text
 //! ([`hyper::body::Bytes`], counted references), from a cache of the most recently asked
@@ -13,9 +14,7 @@
 //! of its own, not a copy of the record, until the exchange's deadline drops it
 //! (`Config::record_timeout`, `http.rs`). Builds are counted in `orion_records_built_total`.
 
-use crate::export;
-use crate::protocol::{Code, Refusal};
-use crate::shared::Shared;
+use crate::protocol::Refusal;
 use hyper::body::{Body, Bytes, Frame, SizeHint};
 use lru::LruCache;
 use prometheus::IntCounter;
@@ -33,7 +32,7 @@ pub const CACHE_BYTES: usize = 32 << 20;
 pub const CHUNK: usize = 16 * 1024;
 
 /// One build or store read in flight, shared by everyone asking for that record meanwhile.
-type Pending = Arc<OnceCell<Result<Bytes, Refusal>>>;
+pub(crate) type Pending = Arc<OnceCell<Result<Bytes, Refusal>>>;
 
 /// The kept records of one server.
 pub struct Records {
@@ -61,15 +60,20 @@ impl Records {
         }
     }
 
+    /// A record was built (counted in `orion_records_built_total`).
+    pub(crate) fn note_built(&self) {
+        self.built.inc();
+    }
+
     /// A kept record, marked as recently asked.
-    fn cached(&self, room: &str) -> Option<Bytes> {
+    pub(crate) fn cached(&self, room: &str) -> Option<Bytes> {
         let mut kept = self.kept.lock().ok()?;
         kept.0.get(room).cloned()
     }
 
     /// Keeps `text` in memory, dropping the least recently asked records past the budget (a
     /// record larger than the whole budget is not kept: the store has it).
-    fn keep(&self, room: &str, text: &Bytes) {
+    pub(crate) fn keep(&self, room: &str, text: &Bytes) {
         if text.len() > CACHE_BYTES {
             return;
         }
@@ -90,58 +94,17 @@ impl Records {
     }
 
     /// The build or read of `room`'s record that everyone asking now shares.
-    fn pending(&self, room: &str) -> Option<Pending> {
+    pub(crate) fn pending(&self, room: &str) -> Option<Pending> {
         let mut pending = self.pending.lock().ok()?;
         Some(pending.entry(room.to_string()).or_default().clone())
     }
 
     /// `room`'s build or read is over (whatever came of it).
-    fn settled(&self, room: &str) {
+    pub(crate) fn settled(&self, room: &str) {
         if let Ok(mut pending) = self.pending.lock() {
             pending.remove(room);
         }
     }
-}
-
-/// The record of finished room `room` as text. Private rooms need their
-/// invite `code`; a room that is unknown, private without the right code, or not finished
-/// is `not_found`.
-pub async fn text(shared: &Shared, room: &str, code: Option<&str>) -> Result<Bytes, Refusal> {
-    let stored = export::finished_room(shared, room, code).await?;
-    let records = &shared.records;
-    let id = stored.id.clone();
-    if let Some(text) = records.cached(&id) {
-        return Ok(text);
-    }
-    let Some(pending) = records.pending(&id) else {
-        return load_or_build(shared, stored).await;
-    };
-    let result = pending
-        .get_or_init(|| load_or_build(shared, stored))
-        .await
-        .clone();
-    records.settled(&id);
-    if let Ok(text) = &result {
-        records.keep(&id, text);
-    }
-    result
-}
-
-/// `stored`'s record from the store, or built (and then kept in the store).
-async fn load_or_build(shared: &Shared, stored: crate::store::RoomRecord) -> Result<Bytes, Refusal> {
-    let store = &shared.store;
-    let server = |e: crate::store::StoreError| Refusal::new(Code::Server, e.to_string());
-    if let Some(text) = store.record(&stored.id).await.map_err(server)? {
-        return Ok(Bytes::from(text));
-    }
-    let id = stored.id.clone();
-    let text = export::build(shared, stored).await?.to_string();
-    shared.records.built.inc();
-    if let Err(e) = store.keep_record(&id, &text).await {
-        // Served all the same; the next request after a restart builds it again.
-        tracing::warn!(room = %id, "record not kept: {e}");
-    }
-    Ok(Bytes::from(text))
 }
 
 /// A kept record as an HTTP body: the shared text, handed out [`CHUNK`] bytes at a time

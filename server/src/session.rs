@@ -202,7 +202,7 @@ impl Session {
                 before,
             } => self.games(re, &player, game, before).await,
             Request::Export { room, code } => {
-                let record = crate::records::text(&self.shared, &room, code.as_deref()).await?;
+                let record = crate::export::text(&self.shared, &room, code.as_deref()).await?;
                 // Checked before the copy a reply needs: a record too big for one frame is
                 // the `/g/ROOM.txt` reader's.
                 if record.len() > crate::outbox::MAX_OUT_FRAME {

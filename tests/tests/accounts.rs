@@ -5,9 +5,7 @@
 
 use orion_tests::{play_moves, start_room, Client, TestServer, HYDRA_TWO};
 use serde_json::{json, Value};
-use skillratings::weng_lin::{
-    weng_lin, weng_lin_two_teams, WengLinConfig, WengLinRating,
-};
+use skillratings::weng_lin::{weng_lin, weng_lin_two_teams, WengLinConfig, WengLinRating};
 use skillratings::Outcomes;
 
 const PASSWORD: &str = "correct horse battery";

@@ -403,7 +403,10 @@ async fn accounts_and_ratings_are_kept_in_postgres_across_a_restart() {
             n
         }
     };
-    assert_eq!(count("SELECT COUNT(*) FROM records WHERE room = $1").await, 1);
+    assert_eq!(
+        count("SELECT COUNT(*) FROM records WHERE room = $1").await,
+        1
+    );
     assert_eq!(
         count("SELECT COUNT(*) FROM rated_players WHERE room = $1").await,
         2

@@ -88,22 +88,23 @@ fn south_north(players: &mut [Client]) -> (&mut Client, &mut Client) {
 #[tokio::test]
 async fn a_rated_game_nobody_moved_in_is_aborted_and_rates_nobody() {
     let server = TestServer::start();
-    let mut players = vec![
-        claimed(&server, "ann").await,
-        claimed(&server, "bob").await,
-    ];
+    let mut players = vec![claimed(&server, "ann").await, claimed(&server, "bob").await];
     // Create, ready, leave, again and again: each game is aborted, seen by both.
     for _ in 0..3 {
         let room = start_room(&mut players, "hydra-2", json!({})).await;
         assert_eq!(start_of(&players[0], &room)["ev"]["rated"], true);
-        let left = players[0].request(json!({"t": "leave", "room": room})).await;
+        let left = players[0]
+            .request(json!({"t": "leave", "room": room}))
+            .await;
         assert_eq!(left["t"], "left", "{left}");
         // The one still seated sees the game aborted at once.
         let over = players[1].expect_event(&room, "over").await;
         assert_eq!(over["ev"]["reason"], "aborted", "{over}");
         assert_eq!(over["ev"]["result"]["winner"], Value::Null, "{over}");
         assert!(over["ev"].get("ratings").is_none(), "unrated: {over}");
-        players[1].request(json!({"t": "leave", "room": room})).await;
+        players[1]
+            .request(json!({"t": "leave", "room": room}))
+            .await;
     }
     // A rematch loop on a one-second clock: nobody moves, each clock runs out, each game is
     // aborted rather than lost on time.
@@ -175,14 +176,23 @@ async fn a_quitter_who_goes_away_lets_the_other_leave_and_leaves_last_gains_noth
     let over = w.expect_event(&room, "over").await;
     assert_eq!(over["ev"]["reason"], "abandoned", "{over}");
     assert_eq!(over["ev"]["result"]["winner"], Value::Null, "{over}");
-    let q_delta = over["ev"]["ratings"][&q_seat]["delta"].as_i64().expect("rated");
-    let o_delta = over["ev"]["ratings"][&o.seat]["delta"].as_i64().expect("rated");
-    assert!(q_delta <= 0 && q_delta <= o_delta, "the quitter gained: {over}");
+    let q_delta = over["ev"]["ratings"][&q_seat]["delta"]
+        .as_i64()
+        .expect("rated");
+    let o_delta = over["ev"]["ratings"][&o.seat]["delta"]
+        .as_i64()
+        .expect("rated");
+    assert!(
+        q_delta <= 0 && q_delta <= o_delta,
+        "the quitter gained: {over}"
+    );
     // He comes back and leaves last: the game is over, nothing changes.
     let (mut q, _) = server.reconnect("quitter", &token).await;
     let left = q.request(json!({"t": "leave", "room": room})).await;
     assert_eq!(left["t"], "left", "{left}");
-    let line = board_line(&mut q, "hydra-2", "quitter").await.expect("rated");
+    let line = board_line(&mut q, "hydra-2", "quitter")
+        .await
+        .expect("rated");
     assert!(line["rating"].as_i64() <= Some(1500), "{line}");
 }
 
@@ -199,13 +209,22 @@ async fn a_player_away_past_his_seat_hold_loses_to_the_one_who_stayed() {
     let g_seat = g.seat.clone();
     drop(g);
     let mut w = server.player("watcher").await;
-    until_snapshot(&mut w, &room, |snap| snap["seats"][&g_seat]["connected"] == false).await;
+    until_snapshot(&mut w, &room, |snap| {
+        snap["seats"][&g_seat]["connected"] == false
+    })
+    .await;
     server.clock.advance(orion_server::DEFAULT_SEAT_HOLD + 1);
     let over = s.expect_event(&room, "over").await;
     assert_eq!(over["ev"]["reason"], "abandoned", "{over}");
     assert_eq!(over["ev"]["result"]["winner"], json!(s.seat), "{over}");
-    assert!(over["ev"]["ratings"][&s.seat]["delta"].as_i64() > Some(0), "{over}");
-    assert!(over["ev"]["ratings"][&g_seat]["delta"].as_i64() < Some(0), "{over}");
+    assert!(
+        over["ev"]["ratings"][&s.seat]["delta"].as_i64() > Some(0),
+        "{over}"
+    );
+    assert!(
+        over["ev"]["ratings"][&g_seat]["delta"].as_i64() < Some(0),
+        "{over}"
+    );
 }
 
 #[tokio::test]
@@ -220,7 +239,10 @@ async fn everyone_who_leaves_loses_alike_whatever_the_order() {
     for _ in 0..4 {
         let last = players[0].last_seq(&room);
         let mover = players[0].mover_known(&room, last).expect("a mover");
-        let p = players.iter_mut().find(|p| p.seat == mover).expect("seated");
+        let p = players
+            .iter_mut()
+            .find(|p| p.seat == mover)
+            .expect("seated");
         p.play(&room, "end_turn", json!({})).await;
         let seq = p.last_seq(&room);
         players[0].sync_to(&room, seq).await;
@@ -245,7 +267,11 @@ async fn everyone_who_leaves_loses_alike_whatever_the_order() {
     let rated = weng_lin_multi_team(&ranked, &WengLinConfig::new());
     for (seat, r) in ["S", "W", "N", "E"].iter().zip(&rated) {
         let shown = (r[0].rating * 60.0).round() as i64;
-        assert_eq!(over["ev"]["ratings"][seat]["rating"], json!(shown), "{over}");
+        assert_eq!(
+            over["ev"]["ratings"][seat]["rating"],
+            json!(shown),
+            "{over}"
+        );
     }
     let delta = |seat: &str| over["ev"]["ratings"][seat]["delta"].clone();
     assert_eq!(delta("W"), delta("E"), "{over}");
@@ -255,10 +281,7 @@ async fn everyone_who_leaves_loses_alike_whatever_the_order() {
 #[tokio::test]
 async fn two_accounts_count_five_rated_games_a_day_together_then_play_unrated() {
     let server = TestServer::start();
-    let mut players = vec![
-        claimed(&server, "ann").await,
-        claimed(&server, "bob").await,
-    ];
+    let mut players = vec![claimed(&server, "ann").await, claimed(&server, "bob").await];
     // A rematch loop on a one-second clock, each game played (both move) and lost on time.
     let options = json!({"turn_clock": 1000, "time_bank": 1});
     let mut room = start_room(&mut players, "hydra-2", options).await;
@@ -288,7 +311,9 @@ async fn two_accounts_count_five_rated_games_a_day_together_then_play_unrated() 
     expected.push(json!(false));
     expected.push(json!(true));
     assert_eq!(rated, expected, "told at the start");
-    let line = board_line(&mut players[0], "hydra-2", "ann").await.expect("rated");
+    let line = board_line(&mut players[0], "hydra-2", "ann")
+        .await
+        .expect("rated");
     assert_eq!(line["games"], json!(PAIR_GAMES + 1), "{line}");
 }
 
@@ -328,9 +353,7 @@ async fn repeated_rematch_offers_store_one_event() {
     assert_eq!(rematches.len(), 1, "{rematches:?}");
     assert_eq!(events.len(), stored + 1);
     // Ann accepts: the rematch starts as ever.
-    players[0]
-        .send(json!({"t": "rematch", "room": room}))
-        .await;
+    players[0].send(json!({"t": "rematch", "room": room})).await;
     let agreed = players[0]
         .expect(|m| m["t"] == "event" && m["room"] == room && m["ev"]["room"].is_string())
         .await;

@@ -65,7 +65,8 @@ async fn long_game(db: &str, turns: u64) -> String {
     };
     let mut commits = Vec::new();
     for (n, (seat, name)) in [(1, ("S", "ann")), (2, ("N", "bob"))] {
-        let joined = json!({"kind": "joined", "seat": seat, "player": format!("p-{name}"), "name": name});
+        let joined =
+            json!({"kind": "joined", "seat": seat, "player": format!("p-{name}"), "name": name});
         commits.push(store.append(append(n, None, joined.to_string())));
     }
     for turn in 0..turns {
@@ -167,14 +168,18 @@ async fn a_finished_games_record_is_built_once_and_every_reader_gets_the_same_te
 #[tokio::test]
 async fn three_hundred_readers_that_never_read_share_one_copy_of_a_long_record() {
     let db = temp_db("records-rss");
-    let room = long_game(&db, 6_000).await;
+    let room = long_game(&db, 10_000).await;
     let clock = Arc::new(ManualClock::new(T0 + 10_000));
     // A small kernel send buffer, as on a loaded server: what the kernel does not take, the
     // server holds.
     let server = TestServer::start_with(&db, clock, orion_server::SEND_QUEUE, Some(4096));
     let path = format!("/g/{room}.txt");
     let whole = http_get(server.addr, &path).await;
-    assert!(whole.starts_with("HTTP/1.1 200"), "{}", &whole[..whole.len().min(300)]);
+    assert!(
+        whole.starts_with("HTTP/1.1 200"),
+        "{}",
+        &whole[..whole.len().min(300)]
+    );
     let size = body(&whole).len() as u64;
     assert!(size > 300_000, "a long record: {size} bytes");
 

@@ -121,7 +121,9 @@ impl Room {
             return Ok(false);
         }
         let window = self.pair_window();
-        let together = store.rated_together(self.game_id, ids, window.since).await?;
+        let together = store
+            .rated_together(self.game_id, ids, window.since)
+            .await?;
         Ok(together < window.most)
     }
 

@@ -483,14 +483,28 @@ mod tests {
         let rate = |room: &'static str, players: Vec<(String, RatingRecord)>, at| {
             let s = &s;
             async move {
-                (s.record_ratings(room, "hydra-2", &players, at, window).await).unwrap()
+                (s.record_ratings(room, "hydra-2", &players, at, window)
+                    .await)
+                    .unwrap()
             }
         };
         // One game before the window, two in it: the third in it is not stored.
-        assert_eq!(rate("r1", game("p1", "p2", 26.0), 5).await, Recorded::Stored);
-        assert_eq!(rate("r2", game("p1", "p2", 27.0), 10).await, Recorded::Stored);
-        assert_eq!(rate("r3", game("p2", "p1", 28.0), 11).await, Recorded::Stored);
-        assert_eq!(rate("r4", game("p1", "p2", 29.0), 12).await, Recorded::PairLimit);
+        assert_eq!(
+            rate("r1", game("p1", "p2", 26.0), 5).await,
+            Recorded::Stored
+        );
+        assert_eq!(
+            rate("r2", game("p1", "p2", 27.0), 10).await,
+            Recorded::Stored
+        );
+        assert_eq!(
+            rate("r3", game("p2", "p1", 28.0), 11).await,
+            Recorded::Stored
+        );
+        assert_eq!(
+            rate("r4", game("p1", "p2", 29.0), 12).await,
+            Recorded::PairLimit
+        );
         let ids = ["p1".to_string(), "p2".to_string(), "p3".to_string()];
         assert_eq!(s.rated_together("hydra-2", &ids, 10).await.unwrap(), 2);
         assert_eq!(s.rated_together("hydra-2", &ids, 0).await.unwrap(), 3);
@@ -498,7 +512,10 @@ mod tests {
         let got = s.ratings("hydra-2", &ids[..1]).await.unwrap();
         assert_eq!(got[0].1.map(|r| (r.mu, r.games)), Some((28.0, 3)));
         // Another pair is not bounded by this one's games.
-        assert_eq!(rate("r5", game("p1", "p3", 30.0), 13).await, Recorded::Stored);
+        assert_eq!(
+            rate("r5", game("p1", "p3", 30.0), 13).await,
+            Recorded::Stored
+        );
     }
 
     #[tokio::test]
