@@ -456,6 +456,7 @@ export class Room {
         : `${w ? `${w} wins` : 'No winner'}${w && w === this.seat ? ' \u2014 you!' : ''} (${scores})`;
       if (s.result.reason === 'time') text += ` \u2014 ${s.result.seat} ran out of time`;
       if (s.result.reason === 'abandoned') text += ' \u2014 abandoned';
+      if (s.result.reason === 'aborted') text += ' \u2014 aborted before everyone had moved: unrated';
       const changes = Object.entries(s.result.ratings || {});
       if (changes.length) {
         text += ` \u00b7 ratings ${changes.map(([k, r]) => `${k} ${r.rating} (${r.delta >= 0 ? '+' : '\u2212'}${Math.abs(r.delta)})`).join(', ')}`;

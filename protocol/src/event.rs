@@ -484,6 +484,9 @@ pub enum OverReason {
     Time,
     /// Every seat was given up.
     Abandoned,
+    /// A rated game ended before every player had made a move of his own (a player left,
+    /// was away past his seat hold, or let his clock run out first): no winner, unrated.
+    Aborted,
 }
 
 /// A room's random seed, sent as a decimal string (a `u64` does not fit a JSON number

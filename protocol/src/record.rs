@@ -82,8 +82,8 @@ pub struct GameRecord {
     pub start: Option<String>,
     /// How it ended.
     pub result: GameResult,
-    /// Why, when the room (not the rules) ended it: `time S` (that seat ran out of time) or
-    /// `abandoned`.
+    /// Why, when the room (not the rules) ended it: `time S` (that seat ran out of time),
+    /// `abandoned` or `aborted`.
     pub reason: Option<String>,
     /// The turns.
     pub turns: Vec<RecordTurn>,

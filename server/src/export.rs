@@ -2,12 +2,15 @@
 //! store keeps of the room (seed, salt, options, accepted actions, events), written with the
 //! protocol crate's [`GameRecord`]. The actions are run again through a fresh table of the
 //! room's game system, as a restart would, so each turn line carries exactly what each action
-//! caused (rolls, chains, claims, captures, challenges) and the position after it.
+//! caused (rolls, chains, claims, captures, challenges) and the position after it. That is
+//! costly, so a record is built once per room: [`text`] is how every reader gets it, kept
+//! (`records.rs` holds it in memory, the store on disk).
 
 use crate::protocol::{check_id, Code, Refusal};
 use crate::shared::Shared;
-use crate::store::StoreError;
+use crate::store::{RoomRecord, StoreError};
 use crate::system::{Seat, Table};
+use hyper::body::Bytes;
 use orion_protocol::{Event, GameRecord, OverReason, RecordItem, RecordTurn};
 use std::collections::BTreeMap;
 
@@ -15,18 +18,60 @@ use std::collections::BTreeMap;
 /// 200-round game's few thousand), so a damaged room cannot make the server read without end.
 const MAX_EVENTS: usize = 200_000;
 
-/// The record of finished room `room`. Private rooms need their invite `code`; a room that
-/// is unknown, private without the right code, or not finished is `not_found`.
-pub async fn record(
+/// The record of finished room `room` as text: kept in memory, else read back from the store,
+/// else built (once, whoever else asks meanwhile). Private rooms need their invite `code`; a
+/// room that is unknown, private without the right code, or not finished is `not_found`.
+pub async fn text(shared: &Shared, room: &str, code: Option<&str>) -> Result<Bytes, Refusal> {
+    let stored = finished_room(shared, room, code).await?;
+    let records = &shared.records;
+    let id = stored.id.clone();
+    if let Some(text) = records.cached(&id) {
+        return Ok(text);
+    }
+    let Some(pending) = records.pending(&id) else {
+        return load_or_build(shared, stored).await;
+    };
+    let result = pending
+        .get_or_init(|| load_or_build(shared, stored))
+        .await
+        .clone();
+    // Kept before the build is forgotten, so that nobody in between starts another.
+    if let Ok(text) = &result {
+        records.keep(&id, text);
+    }
+    records.settled(&id);
+    result
+}
+
+/// `stored`'s record from the store, or built (and then kept in the store).
+async fn load_or_build(shared: &Shared, stored: RoomRecord) -> Result<Bytes, Refusal> {
+    let store = &shared.store;
+    let server = |e: StoreError| Refusal::new(Code::Server, e.to_string());
+    if let Some(text) = store.record(&stored.id).await.map_err(server)? {
+        return Ok(Bytes::from(text));
+    }
+    let id = stored.id.clone();
+    let text = build(shared, stored).await?.to_string();
+    shared.records.note_built();
+    if let Err(e) = store.keep_record(&id, &text).await {
+        // Served all the same; the next request after a restart builds it again.
+        tracing::warn!(room = %id, "record not kept: {e}");
+    }
+    Ok(Bytes::from(text))
+}
+
+/// The stored room `room` if its record may be shown: a room that is unknown, private
+/// without the right invite `code`, or still waiting is `not_found`. (Whether it has ended is
+/// what [`build`] finds in its events.)
+async fn finished_room(
     shared: &Shared,
     room: &str,
     code: Option<&str>,
-) -> Result<GameRecord, Refusal> {
+) -> Result<RoomRecord, Refusal> {
     let room = check_id("room", room)?;
     let server = |e: StoreError| Refusal::new(Code::Server, e.to_string());
-    let store = &shared.store;
     let not_found = || Refusal::new(Code::NotFound, format!("no finished game {room}"));
-    let (stored, status) = (store.room(room).await)
+    let (stored, status) = (shared.store.room(room).await)
         .map_err(server)?
         .ok_or_else(not_found)?;
     if let Some(secret) = &stored.code {
@@ -37,6 +82,17 @@ pub async fn record(
     if status == "waiting" {
         return Err(not_found());
     }
+    Ok(stored)
+}
+
+/// Builds the record of `stored`, a room [`finished_room`] let through: `not_found` if its
+/// events hold no `over` yet. Costly (the whole game is replayed): [`text`] calls it
+/// once per room and keeps the text.
+async fn build(shared: &Shared, stored: RoomRecord) -> Result<GameRecord, Refusal> {
+    let room = stored.id.as_str();
+    let server = |e: StoreError| Refusal::new(Code::Server, e.to_string());
+    let store = &shared.store;
+    let not_found = || Refusal::new(Code::NotFound, format!("no finished game {room}"));
     let (system, game) = shared
         .find_game(&stored.game)
         .ok_or_else(|| Refusal::new(Code::Server, format!("unknown game {}", stored.game)))?;
@@ -72,6 +128,7 @@ pub async fn record(
         (OverReason::Time, Some(seat)) => format!("time {seat}"),
         (OverReason::Time, None) => "time".to_string(),
         (OverReason::Abandoned, _) => "abandoned".to_string(),
+        (OverReason::Aborted, _) => "aborted".to_string(),
     });
 
     let start = table.position();
@@ -124,14 +181,14 @@ pub async fn record(
         turns.push(done);
     }
     Ok(GameRecord {
-        room: stored.id,
-        game: stored.game,
+        room: stored.id.clone(),
+        game: stored.game.clone(),
         date: last_at.map(rfc3339).unwrap_or_default(),
         seats: table.seats().iter().map(|s| s.seat.to_string()).collect(),
         names,
-        options: stored.options,
+        options: stored.options.clone(),
         seed: stored.seed.to_string(),
-        salt: stored.salt.unwrap_or_default(),
+        salt: stored.salt.clone().unwrap_or_default(),
         start: Some(start),
         result,
         reason,

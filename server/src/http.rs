@@ -11,14 +11,20 @@
 //!   the blank line, is disconnected and its connection permit freed;
 //! * a request head over `MAX_HEAD` bytes gets 431; every plain response carries
 //!   `connection: close`, so no idle keep-alive connection holds a permit;
+//! * a game record (`/g/ROOM.txt`) is the kept text shared by every reader, written out
+//!   16 KiB at a time (`records::RecordBody`; hyper's write buffer is `MAX_HEAD` too); once
+//!   it is ready the exchange's deadline becomes `Config::record_timeout` (`RECORD_TIMEOUT`)
+//!   from then, in place of the handshake's: a reader that stops reading holds some 32 KiB
+//!   until it is dropped then;
 //! * a browser may open the WebSocket only from a page of this server (its `Origin` names the
 //!   `Host` it asks) or from an origin listed with `--allow-origin`; any other gets 403. A
 //!   request with no `Origin` is not from a browser (terminal client, bots) and is let in.
 
 use crate::assets::{self, Asset};
 use crate::connection;
+use crate::records::RecordBody;
 use crate::shared::Shared;
-use http_body_util::Full;
+use http_body_util::{Either, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
 use hyper::server::conn::http1;
@@ -30,6 +36,8 @@ use std::convert::Infallible;
 use std::sync::Mutex;
 use std::time::Duration;
 use tokio::net::TcpStream;
+use tokio::sync::watch;
+use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::Role;
 use tokio_tungstenite::WebSocketStream;
@@ -39,6 +47,9 @@ use tokio_tungstenite::WebSocketStream;
 /// needs on any network, and bounds what a client that opens sockets and says nothing can
 /// hold: at most `MAX_CONNECTIONS` permits for this long each.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a reader of a game record has to take it whole once it is ready (a 758 KB
+/// record, 3,000 turns, needs 200 kbit/s); it replaces what is left of `HANDSHAKE_TIMEOUT`.
+pub const RECORD_TIMEOUT: Duration = Duration::from_secs(30);
 /// Largest request head, in bytes (hyper's read buffer limit; hyper answers 431 above it). A
 /// browser's upgrade request is well under 2 KiB, cookies included.
 const MAX_HEAD: usize = 16 * 1024;
@@ -46,12 +57,18 @@ const MAX_HEAD: usize = 16 * 1024;
 /// An upgraded connection, as `connection::serve` takes it.
 pub type Socket = WebSocketStream<TcpStream>;
 
+/// A response body: a plain answer whole, or a game record in slices.
+type Answer = Response<Either<Full<Bytes>, RecordBody>>;
+
 /// Why a connection ended before it became a WebSocket or got its response.
 #[derive(Debug, thiserror::Error)]
 pub enum HandshakeError {
     /// The client did not finish its request in time.
     #[error("no complete HTTP request within {0:?}")]
     TimedOut(Duration),
+    /// The client did not take a game record within the record deadline.
+    #[error("the record was not taken within {0:?}")]
+    NotTaken(Duration),
     /// A malformed request, or the socket failed (hyper has answered what it could).
     #[error("HTTP: {0}")]
     Http(#[from] hyper::Error),
@@ -72,9 +89,11 @@ pub async fn handshake(
     let timeout = shared.handshake_timeout;
     // Filled by the service when it accepts an upgrade; read once the 101 is out.
     let upgrade: Mutex<Option<OnUpgrade>> = Mutex::new(None);
+    // Set by the service when it answers with a record: the exchange's new deadline.
+    let (deadline, mut new_deadline) = watch::channel(None::<Instant>);
     let service = service_fn(|req| {
-        let upgrade = &upgrade;
-        async move { Ok::<_, Infallible>(answer(req, shared, upgrade).await) }
+        let (upgrade, deadline) = (&upgrade, &deadline);
+        async move { Ok::<_, Infallible>(answer(req, shared, upgrade, deadline).await) }
     });
     let conn = http1::Builder::new()
         .timer(TokioTimer::new())
@@ -83,11 +102,31 @@ pub async fn handshake(
         .serve_connection(TokioIo::new(stream), service)
         .with_upgrades();
     let mut shutdown = shared.shutdown();
-    tokio::select! {
-        done = tokio::time::timeout(timeout, conn) => {
-            done.map_err(|_| HandshakeError::TimedOut(timeout))??
+    tokio::pin!(conn);
+    let sleep = tokio::time::sleep(timeout);
+    tokio::pin!(sleep);
+    let mut answering_record = false;
+    loop {
+        tokio::select! {
+            done = &mut conn => {
+                done?;
+                break;
+            }
+            Ok(()) = new_deadline.changed() => {
+                if let Some(at) = *new_deadline.borrow_and_update() {
+                    sleep.as_mut().reset(at);
+                    answering_record = true;
+                }
+            }
+            _ = &mut sleep => {
+                return Err(if answering_record {
+                    HandshakeError::NotTaken(shared.record_timeout)
+                } else {
+                    HandshakeError::TimedOut(timeout)
+                });
+            }
+            _ = shutdown.wait_for(|stopping| *stopping) => return Ok(None),
         }
-        _ = shutdown.wait_for(|stopping| *stopping) => return Ok(None),
     }
     let pending = upgrade.lock().ok().and_then(|mut slot| slot.take());
     let Some(pending) = pending else {
@@ -113,6 +152,21 @@ pub async fn handshake(
 
 /// The response to one request; an accepted upgrade also leaves its `OnUpgrade` in `upgrade`.
 async fn answer(
+    req: Request<Incoming>,
+    shared: &Shared,
+    upgrade: &Mutex<Option<OnUpgrade>>,
+    deadline: &watch::Sender<Option<Instant>>,
+) -> Answer {
+    let path = req.uri().path();
+    if req.method() == Method::GET && path.starts_with("/g/") && path.ends_with(".txt") {
+        let room = &path[3..path.len() - 4];
+        return game_record(room, req.uri().query(), shared, deadline).await;
+    }
+    plain_answer(req, shared, upgrade).map(Either::Left)
+}
+
+/// Every answer but a record's.
+fn plain_answer(
     mut req: Request<Incoming>,
     shared: &Shared,
     upgrade: &Mutex<Option<OnUpgrade>>,
@@ -134,9 +188,6 @@ async fn answer(
             Err(refused) => refused.into_response(),
         },
         (&Method::GET, "/healthz") => plain(StatusCode::OK, "text/plain", "ok\n".into()),
-        (&Method::GET, p) if p.starts_with("/g/") && p.ends_with(".txt") => {
-            game_record(&p[3..p.len() - 4], req.uri().query(), shared).await
-        }
         (&Method::GET, "/metrics") => plain(
             StatusCode::OK,
             "text/plain; version=0.0.4",
@@ -162,18 +213,30 @@ async fn answer(
 }
 
 /// `/g/ROOM.txt[?code=CODE]`: a finished game's record as plain text; 404 (with the reason)
-/// for a room that is unknown, unfinished, or private without its invite code.
-async fn game_record(room: &str, query: Option<&str>, shared: &Shared) -> Response<Full<Bytes>> {
+/// for a room that is unknown, unfinished, or private without its invite code. A record
+/// makes the exchange's deadline `record_timeout` from now (through `deadline`).
+async fn game_record(
+    room: &str,
+    query: Option<&str>,
+    shared: &Shared,
+    deadline: &watch::Sender<Option<Instant>>,
+) -> Answer {
     let code = query
         .into_iter()
         .flat_map(|q| q.split('&'))
         .find_map(|pair| pair.strip_prefix("code="));
-    match crate::export::record(shared, room, code).await {
-        Ok(record) => plain(
-            StatusCode::OK,
-            "text/plain; charset=utf-8",
-            record.to_string(),
-        ),
+    match crate::export::text(shared, room, code).await {
+        Ok(text) => {
+            deadline.send_replace(Some(Instant::now() + shared.record_timeout));
+            let mut response = Response::new(Either::Right(RecordBody::new(text)));
+            let headers = response.headers_mut();
+            headers.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            );
+            headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
         Err(refusal) => {
             let status = match refusal.code {
                 crate::protocol::Code::NotFound | crate::protocol::Code::BadRequest => {
@@ -181,7 +244,7 @@ async fn game_record(room: &str, query: Option<&str>, shared: &Shared) -> Respon
                 }
                 _ => StatusCode::INTERNAL_SERVER_ERROR,
             };
-            plain(status, "text/plain", format!("{}\n", refusal.message))
+            plain(status, "text/plain", format!("{}\n", refusal.message)).map(Either::Left)
         }
     }
 }

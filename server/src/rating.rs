@@ -4,9 +4,13 @@
 //! hand-written but the places.
 //!
 //! Places: the winner (seat or team) first, the other sides by points, equal points tying;
-//! with no winner the sides that finished tie (a draw). A side that ran out of time comes
-//! below every side that finished, and a side that left the game (abandoned it) below those,
-//! the first to leave last. Guests in a rated game play as newcomers and keep nothing.
+//! with no winner the sides that finished tie (a draw). A side that ran out of time or left
+//! the game (abandoned it, or was away past its seat hold) loses: it comes below every side
+//! that finished, and all such sides tie, whatever order they went in (so nobody gains by
+//! leaving last). Only claimed accounts are rated.
+//!
+//! The pair window: at most [`PAIR_GAMES`] rated games of one game between the same two
+//! accounts in [`PAIR_WINDOW`] count; beyond, a game is played unrated.
 //!
 //! A rating is shown as 60 × μ rounded: 1500 for a newcomer (μ 25, σ 25/3), the scale
 //! players know from Elo.
@@ -20,6 +24,15 @@ use skillratings::{MultiTeamOutcome, Outcomes};
 
 /// Shown rating per point of μ.
 pub const SHOWN_PER_MU: f64 = 60.0;
+
+/// Most rated games of one game that the same two accounts may play in [`PAIR_WINDOW`]; more
+/// are played unrated (`start` says `rated: false`). Five lets a best-of-five match between
+/// friends count whole, while two accounts of one person farming each other get five results
+/// a day at most (Weng-Lin moves a newcomer some 150 points a game at first, less as σ
+/// falls): a rating is earned against many opponents, not one.
+pub const PAIR_GAMES: u32 = 5;
+/// The pair window: the last 24 hours (server time), rolling.
+pub const PAIR_WINDOW: crate::clock::Millis = 24 * 3_600_000;
 
 /// The rating a player starts from (and a guest plays at).
 pub fn newcomer() -> RatingRecord {
@@ -44,8 +57,8 @@ pub struct Side {
 }
 
 /// The place (1 best, equal places tie) of each of `sides`: `result` as the game gave it,
-/// `timed_out` the seat that lost on time, `left` the seats that left a game in play, in the
-/// order they left.
+/// `timed_out` the seat that lost on time, `left` the seats that left a game in play (their
+/// order does not matter: every side that left or ran out of time ties last).
 pub fn places(
     sides: &[Side],
     result: &GameResult,
@@ -57,11 +70,8 @@ pub fn places(
     let keys: Vec<(usize, u8, i64)> = sides
         .iter()
         .map(|side| {
-            let first_left = side
-                .seats
-                .iter()
-                .filter_map(|s| left.iter().position(|l| l == s))
-                .min();
+            let gone = side.seats.iter().any(|s| left.contains(s))
+                || timed_out.is_some_and(|t| side.seats.contains(&t));
             let points: i64 = side
                 .seats
                 .iter()
@@ -70,12 +80,10 @@ pub fn places(
             let won = winner
                 .as_ref()
                 .is_some_and(|w| side.seats.iter().any(|s| w.contains(s)));
-            match (first_left, timed_out) {
-                // The first to leave is placed last.
-                (Some(at), _) => (2 + left.len() - at, 0, 0),
-                (None, Some(t)) if side.seats.contains(&t) => (1, 0, 0),
-                (None, _) if winner.is_none() => (0, 0, 0),
-                (None, _) => (0, u8::from(!won), -points),
+            match gone {
+                true => (1, 0, 0),
+                false if winner.is_none() => (0, 0, 0),
+                false => (0, u8::from(!won), -points),
             }
         })
         .collect();
@@ -157,15 +165,19 @@ mod tests {
     }
 
     #[test]
-    fn no_winner_is_a_draw_but_time_and_leaving_lose_in_that_order() {
+    fn no_winner_is_a_draw_but_time_and_leaving_lose_whatever_their_order() {
         use Seat::*;
         let sides = alone(&[S, W, N, E]);
         let draw = result(None, &[(S, 1), (W, 9), (N, 0), (E, 0)]);
         assert_eq!(places(&sides, &draw, None, &[]), vec![1, 1, 1, 1]);
-        // E ran out of time, W left first, then S: W last.
-        assert_eq!(places(&sides, &draw, Some(E), &[W, S]), vec![3, 4, 1, 2]);
-        // Everyone left: the last to go did best.
-        assert_eq!(places(&alone(&[S, N]), &draw, None, &[N, S]), vec![1, 2]);
+        // E ran out of time, W left, then S: all three lose, tied, below N.
+        assert_eq!(places(&sides, &draw, Some(E), &[W, S]), vec![2, 2, 1, 2]);
+        assert_eq!(places(&sides, &draw, Some(E), &[S, W]), vec![2, 2, 1, 2]);
+        // Everyone left: the last to go gains nothing by it.
+        assert_eq!(places(&alone(&[S, N]), &draw, None, &[N, S]), vec![1, 1]);
+        // A leaver loses even to a side the game's result put below him.
+        let won = result(Some(Winner::seat(W)), &[(S, 0), (W, 9), (N, 0), (E, 0)]);
+        assert_eq!(places(&sides, &won, None, &[W]), vec![1, 4, 1, 1]);
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub struct Config {
     pub sync: crate::store::Durability,
     /// Most spectators in one room (`--max-spectators`, `room::MAX_SPECTATORS`).
     pub max_spectators: usize,
+    /// How long a reader of `/g/ROOM.txt` has to take the record (`http::RECORD_TIMEOUT`).
+    pub record_timeout: Duration,
 }
 
 impl Default for Config {
@@ -71,6 +73,7 @@ impl Default for Config {
             allowed_origins: Vec::new(),
             sync: crate::store::Durability::default(),
             max_spectators: crate::room::MAX_SPECTATORS,
+            record_timeout: http::RECORD_TIMEOUT,
         }
     }
 }
@@ -113,6 +116,7 @@ pub async fn serve_with(
     }
     let (notify, shutdown_rx) = watch::channel(false);
     let (drain, mut drained) = mpsc::channel::<()>(1);
+    let records = crate::records::Records::new(&metrics);
     let shared = Arc::new(Shared {
         systems: crate::systems::all(),
         lobby: Lobby::new(directory, matchmaker, config.max_rooms),
@@ -130,6 +134,8 @@ pub async fn serve_with(
             .iter()
             .map(|o| http::normalise_origin(o))
             .collect(),
+        records,
+        record_timeout: config.record_timeout,
         _drain: drain,
     });
     tokio::spawn(flush_listing(Arc::downgrade(&shared)));

@@ -202,9 +202,17 @@ impl Session {
                 before,
             } => self.games(re, &player, game, before).await,
             Request::Export { room, code } => {
-                let record = crate::export::record(&self.shared, &room, code.as_deref()).await?;
-                let text = record.to_string();
-                let room = record.room;
+                let record = crate::export::text(&self.shared, &room, code.as_deref()).await?;
+                // Checked before the copy a reply needs: a record too big for one frame is
+                // the `/g/ROOM.txt` reader's.
+                if record.len() > crate::outbox::MAX_OUT_FRAME {
+                    return Err(Refusal::new(
+                        Code::Server,
+                        format!("the record is too big for one frame: GET /g/{room}.txt"),
+                    ));
+                }
+                let text = String::from_utf8_lossy(&record).into_owned();
+                let room = room.trim().to_string();
                 self.outbox
                     .send(protocol::reply(re, Message::Export { room, text }));
                 Ok(())

@@ -37,6 +37,10 @@ pub struct Shared {
     pub max_spectators: usize,
     /// Foreign origins allowed to open a WebSocket, normalised (`http::normalise_origin`).
     pub allowed_origins: Vec<String>,
+    /// Finished games' records, built once (`records.rs`).
+    pub records: crate::records::Records,
+    /// How long a `/g/ROOM.txt` exchange has, once its record is ready, to be taken.
+    pub record_timeout: Duration,
     /// Held by every task through this struct: when the last `Shared` is dropped the
     /// receiver in `serve` sees the channel close, and shutdown is complete.
     pub(crate) _drain: mpsc::Sender<()>,

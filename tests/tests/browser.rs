@@ -1857,6 +1857,12 @@ async fn pages_claim_a_name_log_in_and_find_a_rated_game_on_the_board_and_in_pas
     }
     let options = json!({"turn_clock": 1000, "time_bank": 1});
     let room = orion_tests::start_room(&mut players, "hydra-2", options).await;
+    // Both move (a rated game counts once everyone has), then South's time runs out.
+    {
+        let (s, n) = players.split_at_mut(1);
+        let first = &orion_tests::HYDRA_TWO[..1];
+        orion_tests::play_moves(&mut s[0], &mut n[0], &room, first, false).await;
+    }
     server.clock.advance(1000);
     tokio::task::yield_now().await;
     server.clock.advance(1);

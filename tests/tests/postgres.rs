@@ -347,6 +347,12 @@ async fn accounts_and_ratings_are_kept_in_postgres_across_a_restart() {
         json!({"turn_clock": 1000, "time_bank": 1}),
     )
     .await;
+    // Both move (a rated game counts once everyone has), then South's time runs out.
+    {
+        let (s, n) = players.split_at_mut(1);
+        let first = &orion_tests::HYDRA_TWO[..1];
+        orion_tests::play_moves(&mut s[0], &mut n[0], &room, first, false).await;
+    }
     server.clock.advance(1000);
     tokio::task::yield_now().await;
     server.clock.advance(1);
@@ -384,4 +390,25 @@ async fn accounts_and_ratings_are_kept_in_postgres_across_a_restart() {
         .expect("count")
         .get(0);
     assert_eq!(rated, 1);
+    // Its record is built once and kept in PostgreSQL; the pair's game is counted for the
+    // pair window.
+    let path = format!("/g/{room}.txt");
+    let record = orion_tests::http_get(server.addr, &path).await;
+    assert!(record.starts_with("HTTP/1.1 200"), "{record}");
+    assert_eq!(orion_tests::http_get(server.addr, &path).await, record);
+    let count = |sql: &'static str| {
+        let (client, room) = (&client, room.clone());
+        async move {
+            let n: i64 = client.query_one(sql, &[&room]).await.expect("count").get(0);
+            n
+        }
+    };
+    assert_eq!(
+        count("SELECT COUNT(*) FROM records WHERE room = $1").await,
+        1
+    );
+    assert_eq!(
+        count("SELECT COUNT(*) FROM rated_players WHERE room = $1").await,
+        2
+    );
 }

@@ -105,6 +105,12 @@ impl Room {
     /// The turn clock (or the bank) ran out at `now`, the deadline itself.
     pub(super) async fn clock_expired(&mut self, now: Millis) {
         let seat = self.table.mover();
+        if self.not_yet_counted() && !self.has_moved(seat) {
+            // A rated game whose mover let his clock run out before his first move.
+            self.clock.deadline = None;
+            self.abort().await;
+            return;
+        }
         if self.options.time_bank.is_some() {
             if self.clock.overdraft_since.is_none() {
                 let left = self.clock.banks.get(&seat).copied().unwrap_or(0);

@@ -164,6 +164,9 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
         };
         if let Err(e) = room.table.apply(seat, &a.action, a.at) {
             tracing::warn!(room = %room.id, "replayed action refused: {e}");
+        } else if a.action != room.table.timeout_action() {
+            // Every stored action but the clock's was its player's own move.
+            room.note_moved(seat);
         }
     }
     let ids: Vec<_> = room
@@ -270,6 +273,7 @@ impl Room {
             seat_ratings: BTreeMap::new(),
             rematch: BTreeSet::new(),
             rematch_room: None,
+            rematch_events: 0,
             published: None,
             shared,
         }

@@ -123,6 +123,8 @@ struct Room {
     rematch: BTreeSet<Seat>,
     /// The rematch's room, once every seat agreed.
     rematch_room: Option<String>,
+    /// `rematch` events stored by this task (bounded by `rematch::MAX_REMATCH_EVENTS`).
+    rematch_events: u32,
     /// Server-wide state.
     shared: Arc<Shared>,
 }

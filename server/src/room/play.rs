@@ -83,6 +83,11 @@ impl Room {
                 return None;
             }
         };
+        // A player's own action (not his clock's) is a move for the rated game's count.
+        let first_move = sender.is_some() && !self.has_moved(seat);
+        if sender.is_some() {
+            self.note_moved(seat);
+        }
         let mut evs = applied.events;
         if let Some(result) = &applied.over {
             evs.push(self.over_event(result.clone(), None).await.to_json());
@@ -96,6 +101,9 @@ impl Room {
         };
         if let Err(e) = self.emit(evs, Some(record)).await {
             self.table = before;
+            if first_move {
+                self.forget_moved(seat);
+            }
             if let Some((re, outbox)) = sender {
                 self.refuse(re, outbox, Code::Server, e.to_string());
             }

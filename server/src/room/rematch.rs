@@ -3,6 +3,11 @@
 //! round the table, and started at once. A decline, or a player leaving, clears every
 //! acceptance. The offers are `rematch` events of the finished room (stored like any event),
 //! the last naming the new room; each player also gets the new room's `joined` from it.
+//!
+//! Bounded: an offer a seat has made already, or a decline with nothing on offer, changes
+//! nothing and stores nothing (no answer is sent: the first one's event stands); and a room
+//! stores at most [`MAX_REMATCH_EVENTS`] of them (offering and declining by turns), then
+//! refuses with `rate_limited`.
 
 use super::{Room, Status};
 use crate::lobby::Queued;
@@ -11,6 +16,10 @@ use crate::player::Player;
 use crate::protocol::{Code, ReplyTo};
 use crate::system::Seat;
 use orion_protocol::Event;
+
+/// Most `rematch` events one finished room stores: far more than players agreeing ever need,
+/// so a player toggling his offer cannot grow the room's log without end.
+pub const MAX_REMATCH_EVENTS: u32 = 64;
 
 impl Room {
     /// `player` offers or accepts (`accept`) a rematch, or declines one.
@@ -47,6 +56,22 @@ impl Room {
             Ok(seat) => seat,
             Err((code, message)) => return self.refuse(&re, &outbox, code, message),
         };
+        let unchanged = if accept {
+            self.rematch.contains(&seat)
+        } else {
+            self.rematch.is_empty()
+        };
+        if unchanged {
+            return;
+        }
+        if self.rematch_events >= MAX_REMATCH_EVENTS {
+            return self.refuse(
+                &re,
+                &outbox,
+                Code::RateLimited,
+                format!("this room has had {MAX_REMATCH_EVENTS} rematch offers and declines"),
+            );
+        }
         if accept {
             self.rematch.insert(seat);
         } else {
@@ -74,8 +99,9 @@ impl Room {
             agreed: self.rematch_agreed(),
             room: new_room.map(Into::into),
         };
-        if let Err(e) = self.emit(vec![ev.to_json()], None).await {
-            self.refuse(&re, &outbox, Code::Server, e.to_string());
+        match self.emit(vec![ev.to_json()], None).await {
+            Ok(()) => self.rematch_events += 1,
+            Err(e) => self.refuse(&re, &outbox, Code::Server, e.to_string()),
         }
     }
 

@@ -28,6 +28,27 @@ impl Room {
             self.refuse(&re, &outbox, Code::Illegal, "the game is over");
             return false;
         }
+        if self.options.rated == Some(true) {
+            // Guests are never rated: a room made rated seats claimed names only (the
+            // creator's seat too, so a guest's `create` with `rated: true` is refused).
+            match self.account_rating(&player.id).await {
+                Ok(Some(_)) => {}
+                Ok(None) => {
+                    self.refuse(
+                        &re,
+                        &outbox,
+                        Code::BadRequest,
+                        "this room is rated: only claimed names play rated games (claim \
+                         yours with `register`, or play a room that is not rated)",
+                    );
+                    return false;
+                }
+                Err(e) => {
+                    self.refuse(&re, &outbox, Code::Server, e.to_string());
+                    return false;
+                }
+            }
+        }
         let all: Vec<Seat> = self.table.seats().iter().map(|s| s.seat).collect();
         let free: Vec<Seat> = all
             .iter()
@@ -191,7 +212,9 @@ impl Room {
     }
 
     /// Gives up a seat: a `left` event; a game in progress carries on with the seat empty
-    /// (anyone may `join` it); with every seat empty it ends without a winner.
+    /// (anyone may `join` it); with every seat empty it ends without a winner. A rated game
+    /// left before every player moved is aborted, and one left with a single side seated
+    /// ends (`standing.rs`).
     pub(super) async fn vacate(&mut self, seat: Seat) {
         let Some(o) = self.seats.remove(&seat) else {
             return;
@@ -202,7 +225,12 @@ impl Room {
         let left = Event::Left { seat: seat.wire() };
         let _ = self.emit(vec![left.to_json()], None).await;
         self.cancel_rematch(seat).await;
-        if self.status == Status::Playing && self.seats.is_empty() {
+        if self.not_yet_counted() {
+            // A rated game left before every player moved: nobody played it.
+            self.abort().await;
+        } else if self.last_side_standing().await {
+            // A rated game with one side left in it: over.
+        } else if self.status == Status::Playing && self.seats.is_empty() {
             let result = self.table.abandoned();
             let ev = self
                 .over_event(result.clone(), Some((OverReason::Abandoned, None)))

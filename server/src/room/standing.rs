@@ -1,23 +1,47 @@
 //! What a game does to its players' standing: whether it is rated (decided as it starts and
 //! written in `start`), the ratings its seats show, and at its end the new ratings (written
 //! in `over`) or a puzzle's best. The numbers are `rating.rs`'s; this is the room's side.
+//!
+//! Who may be rated: only claimed accounts (a guest is refused a seat in a room made with
+//! `rated: true`), and two accounts only [`rating::PAIR_GAMES`] times a day together. A rated
+//! game counts only once every player has made a move of his own (an action he sent that the
+//! game took: a click, a placement, a move, a pass, Orbit's swap, a claim, a draw offer; not
+//! a turn his clock ended): before that, a player leaving, being away past his seat hold or
+//! letting his clock run out aborts it (`over` with `reason: "aborted"`, no winner, unrated).
+//!
+//! Once it counts, leaving loses (`rating::places`: every side that left, was away past its
+//! hold or ran out of time ties last), and a rated game ends as soon as one side alone is
+//! still seated: if a player of it is connected, that side wins (`reason: "abandoned"` with
+//! its `winner`); if it is away too, it has quit as well, and every side ties. So a quitter
+//! gains nothing by going away, letting the other leave, and coming back to leave last.
 
 use super::{Room, Status};
 use crate::player::PlayerId;
 use crate::rating::{self, Side};
-use crate::store::RatingRecord;
+use crate::store::{PairWindow, RatingRecord, Recorded, StoreError};
 use crate::system::Seat;
 use orion_protocol::{GameResult, OverReason, RatingChange, Seat as WireSeat};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// A rated game's players, as it started: each seat's player, and the seats whose player left
-/// while it was played (in order: a seat that left has abandoned the game and loses it).
+/// A rated game's players, as it started: each seat's player, the seats whose player has
+/// moved, and the seats whose player left while it was played (a seat that left has abandoned
+/// the game and loses it).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Rated {
     /// Who sat where at the start.
     roster: BTreeMap<Seat, PlayerId>,
-    /// Seats given up during play, first first.
+    /// Seats given up during play.
     left: Vec<Seat>,
+    /// Seats whose player has made a move of his own: once every seat of the roster has,
+    /// the game counts.
+    moved: BTreeSet<Seat>,
+}
+
+impl Rated {
+    /// Whether every player of the roster has made a move of his own.
+    fn everyone_moved(&self) -> bool {
+        self.roster.keys().all(|s| self.moved.contains(s))
+    }
 }
 
 impl Room {
@@ -45,22 +69,38 @@ impl Room {
         self.system.find(self.game_id).is_some_and(|g| g.solo)
     }
 
-    /// Decides, as the game starts, whether it is rated: as the room's `rated` option says,
-    /// or when it says nothing, whether every seat is a claimed account. Puzzles: `None`.
+    /// Whether `player` has claimed a name: `Ok(None)` in a puzzle room (nobody is rated
+    /// there), else his rating in this game if he is an account.
+    pub(super) async fn account_rating(
+        &mut self,
+        player: &PlayerId,
+    ) -> Result<Option<i32>, StoreError> {
+        let ids = [player.to_string()];
+        let found = self.shared.store.ratings(self.game_id, &ids).await?;
+        Ok(found
+            .into_iter()
+            .next()
+            .map(|(_, r)| rating::shown(&r.unwrap_or_else(rating::newcomer))))
+    }
+
+    /// Decides, as the game starts, whether it is rated: never when the room's `rated` option
+    /// says `false`; otherwise when every seat is a claimed account and no two of them have
+    /// played [`rating::PAIR_GAMES`] rated games of this game together in the pair window.
+    /// Puzzles: `None`.
     pub(super) async fn decide_rated(&mut self) -> Option<bool> {
         if self.solo() {
             return None;
         }
         let rated = match self.options.rated {
-            Some(asked) => asked,
-            None => {
+            Some(false) => false,
+            Some(true) | None => {
                 let ids: Vec<String> = self
                     .seats
                     .values()
                     .map(|o| o.player.id.to_string())
                     .collect();
-                match self.shared.store.ratings(self.game_id, &ids).await {
-                    Ok(accounts) => accounts.len() == ids.len(),
+                match self.eligible(&ids).await {
+                    Ok(rated) => rated,
                     Err(e) => {
                         tracing::warn!(room = %self.id, "unrated: accounts unread: {e}");
                         false
@@ -72,6 +112,112 @@ impl Room {
         Some(rated)
     }
 
+    /// Whether a game of players `ids` may be rated: all accounts, within the pair window.
+    /// (`&mut`: a room is not `Sync`, so its future may only hold it uniquely across awaits.)
+    async fn eligible(&mut self, ids: &[String]) -> Result<bool, StoreError> {
+        let store = &self.shared.store;
+        let accounts = store.ratings(self.game_id, ids).await?;
+        if accounts.len() != ids.len() {
+            return Ok(false);
+        }
+        let window = self.pair_window();
+        let together = store
+            .rated_together(self.game_id, ids, window.since)
+            .await?;
+        Ok(together < window.most)
+    }
+
+    /// The pair window as of now.
+    fn pair_window(&self) -> PairWindow {
+        PairWindow {
+            since: (self.shared.clock.now_ms()).saturating_sub(rating::PAIR_WINDOW),
+            most: rating::PAIR_GAMES,
+        }
+    }
+
+    /// `seat`'s player made a move of his own (not one his clock made).
+    pub(super) fn note_moved(&mut self, seat: Seat) {
+        if let Some(rated) = &mut self.rated {
+            rated.moved.insert(seat);
+        }
+    }
+
+    /// Undoes [`Room::note_moved`] for a move the store refused.
+    pub(super) fn forget_moved(&mut self, seat: Seat) {
+        if let Some(rated) = &mut self.rated {
+            rated.moved.remove(&seat);
+        }
+    }
+
+    /// A rated game in play that does not count yet: some player has not moved. Ending it
+    /// now (a leave, a hold run out, a clock run out) aborts it.
+    pub(super) fn not_yet_counted(&self) -> bool {
+        self.status == Status::Playing && self.rated.as_ref().is_some_and(|r| !r.everyone_moved())
+    }
+
+    /// Whether `seat`'s player has moved (true outside rated games).
+    pub(super) fn has_moved(&self, seat: Seat) -> bool {
+        self.rated.as_ref().is_none_or(|r| r.moved.contains(&seat))
+    }
+
+    /// A rated game that counts, once a side has gone: if one side alone is still seated, ends
+    /// it now (see the module doc) and says so.
+    pub(super) async fn last_side_standing(&mut self) -> bool {
+        let Some(rated) = &self.rated else {
+            return false;
+        };
+        if self.status != Status::Playing {
+            return false;
+        }
+        let sitting = |s: &Seat| {
+            let player = rated.roster.get(s);
+            player.is_some() && self.seats.get(s).map(|o| &o.player.id) == player
+        };
+        let mut standing: Vec<Vec<Seat>> = (self.table.sides().into_iter())
+            .filter(|side| side.iter().any(sitting))
+            .collect();
+        let (Some(side), true) = (standing.pop(), standing.is_empty()) else {
+            return false;
+        };
+        let here = (side.iter()).any(|s| self.seats.get(s).is_some_and(|o| o.conn.is_some()));
+        let mut result = self.table.abandoned();
+        if here {
+            result.winner = orion_protocol::Winner::team(side.iter().map(|s| s.wire()));
+        } else {
+            for seat in side {
+                self.note_left(seat);
+            }
+        }
+        let ev = self
+            .over_event(result.clone(), Some((OverReason::Abandoned, None)))
+            .await
+            .to_json();
+        let now = self.shared.clock.now_ms();
+        self.archive(&result, now).await;
+        self.result = Some(result);
+        if self.emit(vec![ev], None).await.is_ok() {
+            self.finish().await;
+        }
+        true
+    }
+
+    /// Ends a rated game that does not count yet: `over` with no winner and `reason`
+    /// `aborted`, unrated, sent to every member.
+    pub(super) async fn abort(&mut self) {
+        self.rated = None;
+        let result = self.table.abandoned();
+        let ev = self
+            .over_event(result.clone(), Some((OverReason::Aborted, None)))
+            .await
+            .to_json();
+        let now = self.shared.clock.now_ms();
+        self.archive(&result, now).await;
+        self.result = Some(result);
+        if self.emit(vec![ev], None).await.is_ok() {
+            self.finish().await;
+        }
+    }
+
     /// The seats' players now (as a rated game starts, or as a restart replays its `start`).
     pub(super) fn roster(&self) -> Rated {
         Rated {
@@ -79,6 +225,7 @@ impl Room {
                 .map(|(s, o)| (*s, o.player.id.clone()))
                 .collect(),
             left: Vec::new(),
+            moved: BTreeSet::new(),
         }
     }
 
@@ -108,6 +255,10 @@ impl Room {
             return None;
         }
         let rated = self.rated.take()?;
+        if !rated.everyone_moved() {
+            // Ended by its rules before everyone moved: played, but it does not count.
+            return None;
+        }
         let ids: Vec<String> = rated.roster.values().map(|p| p.to_string()).collect();
         let known = match self.shared.store.ratings(self.game_id, &ids).await {
             Ok(known) => known,
@@ -178,14 +329,20 @@ impl Room {
                 changes.insert(seat.wire(), change);
             }
         }
+        let window = self.pair_window();
         let store = &self.shared.store;
         match store
-            .record_ratings(&self.id, self.game_id, &stored, now)
+            .record_ratings(&self.id, self.game_id, &stored, now, window)
             .await
         {
-            Ok(true) => {}
-            Ok(false) => {
+            Ok(Recorded::Stored) => {}
+            Ok(Recorded::RatedAlready) => {
                 tracing::warn!(room = %self.id, "rated already: ratings left as they were");
+                return None;
+            }
+            Ok(Recorded::PairLimit) => {
+                // Two of its accounts used up the pair window while it was played.
+                tracing::info!(room = %self.id, "unrated: the pair window is used up");
                 return None;
             }
             Err(e) => {

@@ -73,6 +73,36 @@ pub struct SolvedLine {
     pub at: Millis,
 }
 
+/// The pair window: at most `most` rated games of one game between any two accounts since
+/// server time `since` have their ratings stored (the policy is `rating.rs`'s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairWindow {
+    /// The window's start (server time).
+    pub since: Millis,
+    /// Most rated games of two accounts together in it.
+    pub most: u32,
+}
+
+impl PairWindow {
+    /// No bound (for tests of the rest).
+    pub const UNBOUNDED: PairWindow = PairWindow {
+        since: 0,
+        most: u32::MAX,
+    };
+}
+
+/// What became of a rated game's ratings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recorded {
+    /// Stored: each account's games played went up by one.
+    Stored,
+    /// Nothing changed: the room was rated already, or is unknown.
+    RatedAlready,
+    /// Nothing changed: two of its accounts have played [`PairWindow::most`] rated games of
+    /// this game together in the window already.
+    PairLimit,
+}
+
 /// Accounts, ratings and puzzle bests. Boards are ordered best first: a game's by μ, then
 /// games played (more first), then name key; a puzzle's by clicks, then the date reached
 /// (earlier first), then name key. Ranks are places in that order.
@@ -94,16 +124,25 @@ pub trait AccountStore: Send + Sync + 'static {
         game: &str,
         players: &[String],
     ) -> Result<Vec<(String, Option<RatingRecord>)>, StoreError>;
-    /// Stores the ratings a finished rated game gave, once per room: `false` (and nothing
-    /// changed) if `room` was rated already or is unknown. Each account's games played goes
-    /// up by one.
+    /// Stores the ratings a finished rated game gave, once per room, unless two of its
+    /// accounts have used up their `window` (checked in the same transaction, so two games
+    /// ending at once cannot both pass it). Each account's games played goes up by one.
     async fn record_ratings(
         &self,
         room: &str,
         game: &str,
         ratings: &[(String, RatingRecord)],
         at: Millis,
-    ) -> Result<bool, StoreError>;
+        window: PairWindow,
+    ) -> Result<Recorded, StoreError>;
+    /// The most rated games of `game` that any two of `players` have played together since
+    /// server time `since` (0 for fewer than two accounts).
+    async fn rated_together(
+        &self,
+        game: &str,
+        players: &[String],
+        since: Millis,
+    ) -> Result<u32, StoreError>;
     /// Up to `limit` lines of `game`'s board after place `after`, and how many are on it.
     async fn rated_board(
         &self,

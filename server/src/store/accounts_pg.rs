@@ -1,7 +1,9 @@
 //! [`AccountStore`] on PostgreSQL: every call runs on the store's writer task, between two
 //! group commits, like the rest of the store.
 
-use super::accounts::{AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine};
+use super::accounts::{
+    AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded, SolvedLine,
+};
 use super::error::StoreError;
 use super::postgres::{Db, PostgresStore};
 use crate::clock::Millis;
@@ -102,8 +104,20 @@ impl Db {
         game: &str,
         ratings: &[(String, RatingRecord)],
         at: Millis,
-    ) -> Result<bool, StoreError> {
+        window: PairWindow,
+    ) -> Result<Recorded, StoreError> {
         let tx = self.client.transaction().await?;
+        let accounts: Vec<String> = ratings.iter().map(|(a, _)| a.clone()).collect();
+        // The accounts' rows locked, in one order: two games of the same accounts ending at
+        // once on two nodes count the window one after the other.
+        tx.execute(
+            "SELECT id FROM accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+            &[&accounts],
+        )
+        .await?;
+        if most_together(&tx, game, &accounts, window.since).await? >= window.most {
+            return Ok(Recorded::PairLimit);
+        }
         let first = tx
             .execute(
                 "UPDATE rooms SET rated_at = $2 WHERE id = $1 AND rated_at IS NULL",
@@ -111,7 +125,7 @@ impl Db {
             )
             .await?;
         if first == 0 {
-            return Ok(false);
+            return Ok(Recorded::RatedAlready);
         }
         for (account, r) in ratings {
             tx.execute(
@@ -121,9 +135,15 @@ impl Db {
                 &[account, &game, &r.mu, &r.sigma],
             )
             .await?;
+            tx.execute(
+                "INSERT INTO rated_players (room, game, account, at) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT DO NOTHING",
+                &[&room, &game, account, &(at as i64)],
+            )
+            .await?;
         }
         tx.commit().await?;
-        Ok(true)
+        Ok(Recorded::Stored)
     }
 
     async fn rated_board(
@@ -285,6 +305,29 @@ impl Db {
     }
 }
 
+/// The most rated games of `game` any two of `accounts` played together since `since`.
+async fn most_together(
+    c: &impl tokio_postgres::GenericClient,
+    game: &str,
+    accounts: &[String],
+    since: Millis,
+) -> Result<u32, StoreError> {
+    let mut most = 0;
+    for (i, a) in accounts.iter().enumerate() {
+        for b in &accounts[i + 1..] {
+            let row = c
+                .query_one(
+                    "SELECT COUNT(*) FROM rated_players x JOIN rated_players y ON y.room = x.room
+                     WHERE x.account = $1 AND y.account = $2 AND x.game = $3 AND x.at >= $4",
+                    &[a, b, &game, &(since as i64)],
+                )
+                .await?;
+            most = most.max(count(&row));
+        }
+    }
+    Ok(most)
+}
+
 #[async_trait::async_trait]
 impl AccountStore for PostgresStore {
     async fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError> {
@@ -327,10 +370,24 @@ impl AccountStore for PostgresStore {
         game: &str,
         ratings: &[(String, RatingRecord)],
         at: Millis,
-    ) -> Result<bool, StoreError> {
+        window: PairWindow,
+    ) -> Result<Recorded, StoreError> {
         let (room, game, ratings) = (room.to_owned(), game.to_owned(), ratings.to_vec());
         self.call(move |db| {
-            Box::pin(async move { db.record_ratings(&room, &game, &ratings, at).await })
+            Box::pin(async move { db.record_ratings(&room, &game, &ratings, at, window).await })
+        })
+        .await
+    }
+
+    async fn rated_together(
+        &self,
+        game: &str,
+        players: &[String],
+        since: Millis,
+    ) -> Result<u32, StoreError> {
+        let (game, players) = (game.to_owned(), players.to_vec());
+        self.call(move |db| {
+            Box::pin(async move { most_together(&db.client, &game, &players, since).await })
         })
         .await
     }

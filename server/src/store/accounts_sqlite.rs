@@ -1,7 +1,9 @@
 //! [`AccountStore`] on SQLite: every call runs on the archiver's thread, in order with the
 //! group commits, like the rest of the store.
 
-use super::accounts::{AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine};
+use super::accounts::{
+    AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded, SolvedLine,
+};
 use super::error::StoreError;
 use super::sqlite::SqliteStore;
 use crate::clock::Millis;
@@ -44,6 +46,27 @@ fn rating(r: &Row<'_>, at: usize) -> rusqlite::Result<RatingRecord> {
         sigma: r.get(at + 1)?,
         games: r.get(at + 2)?,
     })
+}
+
+/// The most rated games of `game` any two of `accounts` played together since `since`.
+fn most_together(
+    c: &Connection,
+    game: &str,
+    accounts: &[String],
+    since: Millis,
+) -> Result<u32, StoreError> {
+    let mut stmt = c.prepare_cached(
+        "SELECT COUNT(*) FROM rated_players x JOIN rated_players y ON y.room = x.room
+         WHERE x.account = ?1 AND y.account = ?2 AND x.game = ?3 AND x.at >= ?4",
+    )?;
+    let mut most = 0;
+    for (i, a) in accounts.iter().enumerate() {
+        for b in &accounts[i + 1..] {
+            let n: u32 = stmt.query_row(params![a, b, game, since as i64], |r| r.get(0))?;
+            most = most.max(n);
+        }
+    }
+    Ok(most)
 }
 
 #[async_trait::async_trait]
@@ -127,16 +150,21 @@ impl AccountStore for SqliteStore {
         game: &str,
         ratings: &[(String, RatingRecord)],
         at: Millis,
-    ) -> Result<bool, StoreError> {
+        window: PairWindow,
+    ) -> Result<Recorded, StoreError> {
         let (room, game, ratings) = (room.to_owned(), game.to_owned(), ratings.to_vec());
         self.call(move |c, _| {
             let tx = c.transaction()?;
+            let accounts: Vec<String> = ratings.iter().map(|(a, _)| a.clone()).collect();
+            if most_together(&tx, &game, &accounts, window.since)? >= window.most {
+                return Ok(Recorded::PairLimit);
+            }
             let first = tx.execute(
                 "UPDATE rooms SET rated_at = ?2 WHERE id = ?1 AND rated_at IS NULL",
                 params![room, at as i64],
             )?;
             if first == 0 {
-                return Ok(false);
+                return Ok(Recorded::RatedAlready);
             }
             for (account, r) in &ratings {
                 tx.execute(
@@ -145,10 +173,26 @@ impl AccountStore for SqliteStore {
                          sigma = excluded.sigma, games = ratings.games + 1",
                     params![account, game, r.mu, r.sigma],
                 )?;
+                tx.execute(
+                    "INSERT OR IGNORE INTO rated_players (room, game, account, at)
+                     VALUES (?1, ?2, ?3, ?4)",
+                    params![room, game, account, at as i64],
+                )?;
             }
             tx.commit()?;
-            Ok(true)
+            Ok(Recorded::Stored)
         }).await
+    }
+
+    async fn rated_together(
+        &self,
+        game: &str,
+        players: &[String],
+        since: Millis,
+    ) -> Result<u32, StoreError> {
+        let (game, players) = (game.to_owned(), players.to_vec());
+        self.call(move |c, _| most_together(c, &game, &players, since))
+            .await
     }
 
     async fn rated_board(
@@ -402,29 +446,75 @@ mod tests {
             s.ratings("hydra-2", &ids).await.unwrap(),
             vec![("p1".into(), None)]
         );
-        assert!(s
-            .record_ratings("r1", "hydra-2", &[("p1".into(), r(27.0))], 5)
-            .await
-            .unwrap());
-        assert!(!s
-            .record_ratings("r1", "hydra-2", &[("p1".into(), r(40.0))], 6)
-            .await
-            .unwrap());
-        assert!(!s
-            .record_ratings("nowhere", "hydra-2", &[("p1".into(), r(40.0))], 6)
-            .await
-            .unwrap());
+        let all = PairWindow::UNBOUNDED;
+        let once = |room: &'static str, mu: f64, at: Millis| {
+            let s = &s;
+            async move {
+                s.record_ratings(room, "hydra-2", &[("p1".into(), r(mu))], at, all)
+                    .await
+                    .unwrap()
+            }
+        };
+        assert_eq!(once("r1", 27.0, 5).await, Recorded::Stored);
+        assert_eq!(once("r1", 40.0, 6).await, Recorded::RatedAlready);
+        assert_eq!(once("nowhere", 40.0, 6).await, Recorded::RatedAlready);
         s.create_room(&room("r2")).await.unwrap();
-        assert!(s
-            .record_ratings("r2", "hydra-2", &[("p1".into(), r(26.0))], 7)
-            .await
-            .unwrap());
+        assert_eq!(once("r2", 26.0, 7).await, Recorded::Stored);
         let got = s.ratings("hydra-2", &ids).await.unwrap();
         assert_eq!(got[0].1.unwrap().mu, 26.0);
         assert_eq!(got[0].1.unwrap().games, 2);
         assert_eq!(
             s.ratings("libra", &ids).await.unwrap(),
             vec![("p1".into(), None)]
+        );
+    }
+
+    #[tokio::test]
+    async fn two_accounts_count_at_most_the_windows_games_together() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        for (id, name) in [("p1", "a"), ("p2", "b"), ("p3", "c")] {
+            s.claim(&account(id, name), 1).await.unwrap();
+        }
+        let window = PairWindow { since: 10, most: 2 };
+        let game = |p: &str, q: &str, mu| vec![(p.to_string(), r(mu)), (q.to_string(), r(mu))];
+        for i in 1..=5 {
+            s.create_room(&room(&format!("r{i}"))).await.unwrap();
+        }
+        let rate = |room: &'static str, players: Vec<(String, RatingRecord)>, at| {
+            let s = &s;
+            async move {
+                (s.record_ratings(room, "hydra-2", &players, at, window)
+                    .await)
+                    .unwrap()
+            }
+        };
+        // One game before the window, two in it: the third in it is not stored.
+        assert_eq!(
+            rate("r1", game("p1", "p2", 26.0), 5).await,
+            Recorded::Stored
+        );
+        assert_eq!(
+            rate("r2", game("p1", "p2", 27.0), 10).await,
+            Recorded::Stored
+        );
+        assert_eq!(
+            rate("r3", game("p2", "p1", 28.0), 11).await,
+            Recorded::Stored
+        );
+        assert_eq!(
+            rate("r4", game("p1", "p2", 29.0), 12).await,
+            Recorded::PairLimit
+        );
+        let ids = ["p1".to_string(), "p2".to_string(), "p3".to_string()];
+        assert_eq!(s.rated_together("hydra-2", &ids, 10).await.unwrap(), 2);
+        assert_eq!(s.rated_together("hydra-2", &ids, 0).await.unwrap(), 3);
+        assert_eq!(s.rated_together("libra", &ids, 0).await.unwrap(), 0);
+        let got = s.ratings("hydra-2", &ids[..1]).await.unwrap();
+        assert_eq!(got[0].1.map(|r| (r.mu, r.games)), Some((28.0, 3)));
+        // Another pair is not bounded by this one's games.
+        assert_eq!(
+            rate("r5", game("p1", "p3", 30.0), 13).await,
+            Recorded::Stored
         );
     }
 
@@ -437,7 +527,8 @@ mod tests {
             let room_id = format!("r{i}");
             s.create_room(&room(&room_id)).await.unwrap();
             let mu = 20.0 + f64::from(i % 4);
-            s.record_ratings(&room_id, "hydra-2", &[(id.clone(), r(mu))], 2)
+            let all = PairWindow::UNBOUNDED;
+            s.record_ratings(&room_id, "hydra-2", &[(id.clone(), r(mu))], 2, all)
                 .await
                 .unwrap();
             s.record_solve("aquila", &id, 30 - i, u64::from(i))

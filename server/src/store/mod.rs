@@ -35,7 +35,9 @@ mod sqlite;
 
 use crate::clock::Millis;
 
-pub use accounts::{AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine};
+pub use accounts::{
+    AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded, SolvedLine,
+};
 pub use commit::Commit;
 pub use commit_log::Durability;
 pub use error::StoreError;
@@ -112,6 +114,11 @@ pub trait Store: AccountStore + Send + Sync + 'static {
     async fn archive(&self, game: &ArchivedRoom) -> Result<(), StoreError>;
     /// A player's archived games, newest first; `None` when `before` names no archived game.
     async fn games(&self, query: &GamesQuery) -> Result<Option<Vec<ArchivedRoom>>, StoreError>;
+    /// The kept record of finished room `room` (`records.rs`), if it was built.
+    async fn record(&self, room: &str) -> Result<Option<String>, StoreError>;
+    /// Keeps `text` as `room`'s record, unless one is kept already (a record never changes:
+    /// the first one written stays). Pruned with the room.
+    async fn keep_record(&self, room: &str, text: &str) -> Result<(), StoreError>;
 }
 
 /// Most rooms, and most players, one [`Store::prune`] deletes.

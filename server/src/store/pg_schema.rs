@@ -137,6 +137,26 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[
     CREATE INDEX quick_queue_game ON quick_queue (game, players, id);
     ",
     ),
+    (
+        6,
+        "
+    -- The accounts of each rated game whose ratings were stored (store/accounts.rs), for the
+    -- pair window; and each finished game's record, written once (records.rs). Both pruned
+    -- with their room.
+    CREATE TABLE rated_players (
+        room TEXT NOT NULL,
+        game TEXT NOT NULL,
+        account TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (room, account)
+    );
+    CREATE INDEX rated_players_account ON rated_players (account, game, at);
+    CREATE TABLE records (
+        room TEXT PRIMARY KEY,
+        text TEXT NOT NULL
+    );
+    ",
+    ),
 ];
 
 /// Any number, the same on every node: the advisory lock migrations hold.

@@ -542,6 +542,10 @@ impl Db {
                      DELETE FROM log WHERE room IN (SELECT id FROM pruned)
                  ), gone_archive AS (
                      DELETE FROM archive WHERE room IN (SELECT id FROM pruned)
+                 ), gone_records AS (
+                     DELETE FROM records WHERE room IN (SELECT id FROM pruned)
+                 ), gone_rated AS (
+                     DELETE FROM rated_players WHERE room IN (SELECT id FROM pruned)
                  ), gone_rooms AS (
                      DELETE FROM rooms WHERE id IN (SELECT id FROM pruned) RETURNING 1
                  ), gone_players AS (
@@ -771,5 +775,35 @@ impl Store for PostgresStore {
         let query = query.clone();
         self.call(move |db| Box::pin(async move { db.games(&query).await }))
             .await
+    }
+
+    async fn record(&self, room: &str) -> Result<Option<String>, StoreError> {
+        let room = room.to_owned();
+        self.call(move |db| {
+            Box::pin(async move {
+                let row = (db.client)
+                    .query_opt("SELECT text FROM records WHERE room = $1", &[&room])
+                    .await?;
+                Ok(row.map(|r| r.get(0)))
+            })
+        })
+        .await
+    }
+
+    async fn keep_record(&self, room: &str, text: &str) -> Result<(), StoreError> {
+        let (room, text) = (room.to_owned(), text.to_owned());
+        self.call(move |db| {
+            Box::pin(async move {
+                (db.client)
+                    .execute(
+                        "INSERT INTO records (room, text) VALUES ($1, $2)
+                         ON CONFLICT (room) DO NOTHING",
+                        &[&room, &text],
+                    )
+                    .await?;
+                Ok(())
+            })
+        })
+        .await
     }
 }

@@ -82,6 +82,22 @@ CREATE TABLE IF NOT EXISTS puzzle_bests (
     PRIMARY KEY (account, puzzle)
 );
 CREATE INDEX IF NOT EXISTS puzzle_board ON puzzle_bests (puzzle, clicks, at);
+-- The accounts of each rated game whose ratings were stored (store/accounts.rs), for the pair
+-- window: how many rated games two accounts played together lately. Pruned with the room.
+CREATE TABLE IF NOT EXISTS rated_players (
+    room TEXT NOT NULL,
+    game TEXT NOT NULL,
+    account TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (room, account)
+);
+CREATE INDEX IF NOT EXISTS rated_players_account ON rated_players (account, game, at);
+-- A finished game's record as `/g/ROOM.txt` serves it (records.rs): written once, never
+-- changed, pruned with the room.
+CREATE TABLE IF NOT EXISTS records (
+    room TEXT PRIMARY KEY,
+    text TEXT NOT NULL
+);
 ";
 
 /// Columns added after the first release, by table: a database made before them gets them on
