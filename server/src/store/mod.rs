@@ -16,6 +16,7 @@
 mod accounts;
 mod accounts_pg;
 mod accounts_sqlite;
+mod accounts_upgrade;
 mod archiver;
 mod commit;
 mod commit_log;
@@ -31,13 +32,17 @@ mod sqlite;
 
 use crate::clock::Millis;
 
-pub use accounts::{AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine};
+pub use accounts::{
+    AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord, SolvedLine,
+    MAX_TOKENS_PER_ACCOUNT,
+};
 pub use commit::Commit;
 pub use commit_log::Durability;
 pub use error::StoreError;
 pub use postgres::PostgresStore;
 pub use record::{
-    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerRecord, RoomRecord,
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerQuery, PlayerRecord,
+    RoomRecord,
     SavedRoom,
 };
 pub use sqlite::SqliteStore;

@@ -9,7 +9,8 @@ use super::error::StoreError;
 use super::journal::{self, Journal, Pending, Row};
 use super::lines::split_events;
 use super::record::{
-    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerRecord, RoomRecord,
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerQuery, PlayerRecord,
+    RoomRecord,
     SavedRoom,
 };
 use super::schema::{store_id, upgrade_log, SCHEMA};
@@ -82,6 +83,7 @@ impl SqliteStore {
         conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
         conn.busy_timeout(Duration::from_secs(5))?;
         upgrade_log(&mut conn, SCHEMA)?;
+        super::accounts_upgrade::sqlite(&mut conn)?;
         conn.execute_batch(journal::SCHEMA)?;
         let journal = Journal::open(&mut conn)?;
         let (log, segments) = if in_memory {
@@ -568,15 +570,19 @@ impl Store for SqliteStore {
                 }
             };
             let (at, room) = cursor.unzip();
+            let (column, who) = match &query.player {
+                PlayerQuery::Id(id) => ("player", id),
+                PlayerQuery::Name(name) => ("name", name),
+            };
             let rooms: Vec<String> = {
-                let mut stmt = c.prepare_cached(
+                let mut stmt = c.prepare_cached(&format!(
                     "SELECT DISTINCT room, ended_at FROM archive
-                     WHERE (player = ?1 OR name = ?1) AND (?2 IS NULL OR game = ?2)
+                     WHERE {column} = ?1 AND (?2 IS NULL OR game = ?2)
                        AND (?3 IS NULL OR ended_at < ?3 OR (ended_at = ?3 AND room < ?4))
-                     ORDER BY ended_at DESC, room DESC LIMIT ?5",
-                )?;
+                     ORDER BY ended_at DESC, room DESC LIMIT ?5"
+                ))?;
                 let rows = stmt.query_map(
-                    params![query.player, query.game, at, room, query.limit as i64],
+                    params![who, query.game, at, room, query.limit as i64],
                     |r| r.get::<_, String>(0),
                 )?;
                 rows.collect::<Result<_, _>>()?
