@@ -44,6 +44,7 @@ pub use store::{
     PlayerRecord,
     PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
 };
-pub use store::MAX_TOKENS_PER_ACCOUNT;
-pub use text::{MAX_CHAT, MAX_NAME};
+pub use store::{AccountRecord, AccountStore, MAX_TOKENS_PER_ACCOUNT};
+pub use text::{name_skeleton, MAX_CHAT, MAX_NAME};
 pub use throttle::{Policy, PER_ACCOUNT, PER_ADDRESS};
+pub use token::hash as token_hash;

@@ -371,14 +371,15 @@ impl Session {
                     if store.account_by_id(&known.id).await.map_err(server)?.is_some() {
                         return Err(unknown());
                     }
-                    let name = crate::text::new_name(&name)?;
                     self.check_unclaimed(&name).await?;
+                    let name = crate::text::new_name(&name)?;
                     (token, known.id, name, false)
                 }
             }
             None => {
-                let name = crate::text::new_name(&name)?;
+                // A claimed name's look-alike is told so first, whatever else is wrong.
                 self.check_unclaimed(&name).await?;
+                let name = crate::text::new_name(&name)?;
                 let id = format!("p{}", hex::encode(rand::thread_rng().gen::<[u8; 4]>()));
                 (crate::token::fresh(), id, name, false)
             }
