@@ -139,8 +139,7 @@ pub async fn serve<S>(
     shared: Arc<Shared>,
     peer: IpAddr,
     mut shutdown: watch::Receiver<bool>,
-)
-where
+) where
     S: Stream<Item = Result<Message, WsError>>
         + Sink<Message, Error = WsError>
         + Unpin

@@ -39,12 +39,11 @@ pub use retention::DEFAULT_RETAIN;
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MAX_SPECTATORS, MIN_TURN_CLOCK, WAITING_HOLD};
 pub use server::{run, serve, serve_with, Config, MAX_CONNECTIONS};
 pub use session::{GAMES_PAGE, HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
+pub use store::{AccountRecord, AccountStore, MAX_TOKENS_PER_ACCOUNT};
 pub use store::{
     ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, Durability, GamesQuery, PlayerQuery,
-    PlayerRecord,
-    PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
+    PlayerRecord, PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
 };
-pub use store::{AccountRecord, AccountStore, MAX_TOKENS_PER_ACCOUNT};
 pub use text::{name_skeleton, MAX_CHAT, MAX_NAME};
 pub use throttle::{Policy, PER_ACCOUNT, PER_ADDRESS};
 pub use token::hash as token_hash;

@@ -126,7 +126,11 @@ mod tests {
             (h.algorithm.to_string(), h.version, h.params.to_string())
         };
         assert_eq!(params(DUMMY_HASH), params(&real));
-        for guess in ["correct horse", "password123", "orion dummy hash: no password has it"] {
+        for guess in [
+            "correct horse",
+            "password123",
+            "orion dummy hash: no password has it",
+        ] {
             let p = Password::new(guess.into()).unwrap();
             assert!(!p.matches(DUMMY_HASH.into()).await.unwrap(), "{guess}");
         }

@@ -368,7 +368,12 @@ impl Session {
                     let known = store.player(&hash).await.map_err(server)?;
                     let known = known.ok_or_else(unknown)?;
                     // An account's token that was revoked is nobody, not its guest.
-                    if store.account_by_id(&known.id).await.map_err(server)?.is_some() {
+                    if store
+                        .account_by_id(&known.id)
+                        .await
+                        .map_err(server)?
+                        .is_some()
+                    {
                         return Err(unknown());
                     }
                     self.check_unclaimed(&name).await?;

@@ -95,8 +95,10 @@ pub fn new_name(text: &str) -> Result<String, Refusal> {
             marks = 0;
             base = !SEPARATORS.contains(&c);
         }
-        let letter_or_digit = matches!(group, GeneralCategoryGroup::Letter | GeneralCategoryGroup::Mark)
-            || c.general_category() == GeneralCategory::DecimalNumber;
+        let letter_or_digit = matches!(
+            group,
+            GeneralCategoryGroup::Letter | GeneralCategoryGroup::Mark
+        ) || c.general_category() == GeneralCategory::DecimalNumber;
         if !(SEPARATORS.contains(&c) || letter_or_digit && c.identifier_allowed()) {
             return Err(refuse(format!(
                 "a name may hold letters, digits, spaces and - _ . ' only (found U+{:04X})",
@@ -216,20 +218,20 @@ mod tests {
         let alice = name_skeleton("alice");
         // Refused outright as new names.
         for bad in [
-            "\u{430}lice",        // Cyrillic а: mixed script
-            "ali\u{34f}ce",       // combining grapheme joiner (default-ignorable)
-            "alice\u{fe0f}",      // variation selector
+            "\u{430}lice",                            // Cyrillic а: mixed script
+            "ali\u{34f}ce",  // combining grapheme joiner (default-ignorable)
+            "alice\u{fe0f}", // variation selector
             "\u{1d00}\u{29f}\u{26a}\u{1d04}\u{1d07}", // small capitals ᴀʟɪᴄᴇ
-            "ali\u{a0}ce",        // no-break space
-            "\u{2800}",           // braille blank
-            "\u{3164}",           // Hangul filler
+            "ali\u{a0}ce",   // no-break space
+            "\u{2800}",      // braille blank
+            "\u{3164}",      // Hangul filler
             "a\u{3164}b",
-            "\u{115f}x",          // Hangul choseong filler
-            "\u{301}alice",       // a mark with no letter
+            "\u{115f}x",    // Hangul choseong filler
+            "\u{301}alice", // a mark with no letter
             "...",
-            "p1a2b3c4d",           // a player id
+            "p1a2b3c4d", // a player id
             "P1A2B3C4D",
-            "pl234abcd",           // l for 1
+            "pl234abcd", // l for 1
             "a🙂",
         ] {
             assert!(new_name(bad).is_err(), "{bad:?} was accepted");

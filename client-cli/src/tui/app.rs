@@ -364,9 +364,9 @@ impl App {
                     Err(e) => self.error(format!("could not save {file}: {e}")),
                 }
             }
-            Incoming::LoggedOut { revoked } => {
-                self.info(format!("logged out on every other device ({revoked} tokens revoked)"))
-            }
+            Incoming::LoggedOut { revoked } => self.info(format!(
+                "logged out on every other device ({revoked} tokens revoked)"
+            )),
             Incoming::Welcome { .. } | Incoming::History { .. } | Incoming::Pong => {}
         }
     }

@@ -69,7 +69,11 @@ impl Session {
             hash,
         };
         let now = self.shared.clock.now_ms();
-        match store.claim(&account, &token_hash, now).await.map_err(server)? {
+        match store
+            .claim(&account, &token_hash, now)
+            .await
+            .map_err(server)?
+        {
             Claimed::Done => {}
             Claimed::NameTaken => return Err(taken(&account.name)),
             Claimed::AccountExists => {
@@ -175,7 +179,8 @@ impl Session {
                 "a guest has one token only: claim your name with register first",
             ));
         }
-        let keep = (self.token_hash.clone()).ok_or_else(|| Refusal::new(Code::Server, "no token"))?;
+        let keep =
+            (self.token_hash.clone()).ok_or_else(|| Refusal::new(Code::Server, "no token"))?;
         let revoked = store.revoke_tokens(&id, &keep).await.map_err(server)?;
         tracing::info!(player = %id, revoked, "logged out everywhere else");
         self.outbox

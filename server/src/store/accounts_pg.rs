@@ -110,9 +110,8 @@ impl Db {
     }
 
     async fn account_by_token(&mut self, token: &str) -> Result<Option<AccountRecord>, StoreError> {
-        let sql = format!(
-            "{ACCOUNT} WHERE id = (SELECT account FROM account_tokens WHERE hash = $1)"
-        );
+        let sql =
+            format!("{ACCOUNT} WHERE id = (SELECT account FROM account_tokens WHERE hash = $1)");
         let row = self.client.query_opt(&sql, &[&token]).await?;
         Ok(row.as_ref().map(account))
     }

@@ -162,8 +162,8 @@ impl AccountStore for SqliteStore {
         self.call(move |c, _| {
             let tx = c.transaction()?;
             let gone: Vec<String> = {
-                let mut stmt =
-                    tx.prepare("SELECT hash FROM account_tokens WHERE account = ?1 AND hash <> ?2")?;
+                let mut stmt = tx
+                    .prepare("SELECT hash FROM account_tokens WHERE account = ?1 AND hash <> ?2")?;
                 let rows = stmt.query_map(params![id, keep], |r| r.get(0))?;
                 rows.collect::<Result<_, _>>()?
             };
@@ -502,7 +502,10 @@ mod tests {
         assert!(s.account_by_token("t5").await.unwrap().is_some());
         for gone in ["t1", "t10"] {
             assert!(s.account_by_token(gone).await.unwrap().is_none());
-            assert!(s.player(gone).await.unwrap().is_none(), "{gone}'s guest row");
+            assert!(
+                s.player(gone).await.unwrap().is_none(),
+                "{gone}'s guest row"
+            );
         }
     }
 
@@ -547,7 +550,9 @@ mod tests {
         let s = SqliteStore::open(":memory:").unwrap();
         for i in 0..7u32 {
             let id = format!("p{i}");
-            s.claim(&account(&id, &format!("n{i}")), &format!("t-{id}"), 1).await.unwrap();
+            s.claim(&account(&id, &format!("n{i}")), &format!("t-{id}"), 1)
+                .await
+                .unwrap();
             let room_id = format!("r{i}");
             s.create_room(&room(&room_id)).await.unwrap();
             let mu = 20.0 + f64::from(i % 4);

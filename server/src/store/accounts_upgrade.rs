@@ -86,7 +86,10 @@ pub(super) fn sqlite(conn: &mut Connection) -> Result<(), StoreError> {
             [],
         )?;
         if !tokens.is_empty() {
-            tracing::info!(tokens = tokens.len(), "store: tokens replaced by their hashes");
+            tracing::info!(
+                tokens = tokens.len(),
+                "store: tokens replaced by their hashes"
+            );
         }
     }
     let (missing, taken) = {

@@ -42,8 +42,7 @@ pub use error::StoreError;
 pub use postgres::PostgresStore;
 pub use record::{
     ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerQuery, PlayerRecord,
-    RoomRecord,
-    SavedRoom,
+    RoomRecord, SavedRoom,
 };
 pub use sqlite::SqliteStore;
 

@@ -12,8 +12,7 @@ use super::lines::{join_line, split_events};
 use super::pg_schema::migrate;
 use super::record::{
     ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerQuery, PlayerRecord,
-    RoomRecord,
-    SavedRoom,
+    RoomRecord, SavedRoom,
 };
 use super::{Store, PRUNE_BATCH};
 use crate::clock::Millis;

@@ -10,8 +10,7 @@ use super::journal::{self, Journal, Pending, Row};
 use super::lines::split_events;
 use super::record::{
     ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerQuery, PlayerRecord,
-    RoomRecord,
-    SavedRoom,
+    RoomRecord, SavedRoom,
 };
 use super::schema::{store_id, upgrade_log, SCHEMA};
 use super::{Store, PRUNE_BATCH};
