@@ -285,19 +285,17 @@ fn the_schema_is_migrated_once_and_a_newer_one_is_refused() {
     assert!(refused.to_string().contains("999"), "{refused}");
 }
 
-/// A database as the build before hashed tokens left it (migrations 1–5 recorded; only the
-/// tables migration 6 changes, with rows in them).
-const BEFORE_HASHED_TOKENS: &str = "
-    CREATE TABLE schema_version (version INTEGER PRIMARY KEY,
-        applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
-    INSERT INTO schema_version (version) VALUES (1), (2), (3), (4), (5);
-    CREATE TABLE players (token TEXT PRIMARY KEY, id TEXT NOT NULL, name TEXT NOT NULL,
-        seen_at BIGINT);
-    CREATE TABLE accounts (id TEXT PRIMARY KEY, name TEXT NOT NULL,
-        name_key TEXT NOT NULL UNIQUE, hash TEXT NOT NULL, token TEXT NOT NULL UNIQUE,
-        created_at BIGINT NOT NULL);
-    INSERT INTO accounts VALUES ('p1', 'alice', 'alice', 'h', 'tok-alice', 1);
-    INSERT INTO accounts VALUES ('p2', 'al\u{131}ce', 'al\u{131}ce', 'h', 'tok-other', 2);
+/// Takes a database of this build back to how the build before hashed tokens left the
+/// tables migration 6 changes (tokens in clear, one per account, no skeletons), with rows.
+const BACK_BEFORE_HASHED_TOKENS: &str = "
+    DELETE FROM schema_version WHERE version >= 6;
+    DROP TABLE account_tokens;
+    DROP INDEX accounts_skeleton;
+    ALTER TABLE accounts DROP COLUMN name_skeleton;
+    ALTER TABLE accounts ADD COLUMN token TEXT NOT NULL UNIQUE;
+    INSERT INTO accounts (id, name, name_key, hash, token, created_at)
+        VALUES ('p1', 'alice', 'alice', 'h', 'tok-alice', 1),
+               ('p2', 'al\u{131}ce', 'al\u{131}ce', 'h', 'tok-other', 2);
     INSERT INTO players VALUES ('tok-alice', 'p1', 'alice', 1), ('tok-guest', 'p3', 'guest', 1);
 ";
 
@@ -305,15 +303,16 @@ const BEFORE_HASHED_TOKENS: &str = "
 fn an_older_databases_clear_tokens_are_hashed_in_place_and_its_names_get_skeletons() {
     use orion_server::AccountStore;
     let pg = Postgres::start();
+    drop(PostgresStore::connect(&pg.url()).expect("a fresh database"));
     block_on(async {
         let (client, conn) = tokio_postgres::connect(&pg.url(), tokio_postgres::NoTls)
             .await
             .expect("connect");
         tokio::spawn(conn);
         client
-            .batch_execute(BEFORE_HASHED_TOKENS)
+            .batch_execute(BACK_BEFORE_HASHED_TOKENS)
             .await
-            .expect("old schema");
+            .expect("the older schema");
     });
     let s = PostgresStore::connect(&pg.url()).expect("migrates");
     let hash = orion_server::token_hash;
