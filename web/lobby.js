@@ -105,7 +105,7 @@ export class Lobby {
     // Past games: a player's finished games (one's own when no name is given), newest first,
     // a page at a time, each with a link to its record.
     const gamesPlayer = h('input', { id: 'games-player', placeholder: 'player (you)', 'aria-label': 'whose games', maxlength: 64 });
-    const gamesForm = h('form', { id: 'games-form', on: { submit: (e) => { e.preventDefault(); this.games(gamesPlayer.value.trim() || this.net.name, null); } } },
+    const gamesForm = h('form', { id: 'games-form', on: { submit: (e) => { e.preventDefault(); const named = gamesPlayer.value.trim(); this.games(named ? { player_name: named } : { player_id: this.net.player }, null); } } },
       gamesPlayer, h('button', { type: 'submit' }, 'Games'));
     this.gamesEl = h('div', { id: 'games' });
 
@@ -177,8 +177,9 @@ export class Lobby {
       pager);
   }
 
-  async games(player, before) {
-    const m = await this.net.request({ t: 'games', player, ...(before ? { before } : {}) });
+  // `who` is { player_id } (one's own games) or { player_name } (a name typed in).
+  async games(who, before) {
+    const m = await this.net.request({ t: 'games', ...who, ...(before ? { before } : {}) });
     if (m.t !== 'games') return;
     const day = (ms) => new Date(ms).toISOString().slice(0, 10);
     const rows = m.games.map((g) => h('tr', { 'data-room': g.room },
@@ -188,8 +189,8 @@ export class Lobby {
       h('td', {}, h('a', { href: `/g/${g.room}` }, 'record'))));
     const last = m.games.length ? m.games[m.games.length - 1].room : null;
     const pager = h('p', { class: 'pager' }, m.games.length ? '' : 'no finished games ',
-      before ? h('button', { type: 'button', on: { click: () => this.games(player, null) } }, 'newest') : '',
-      m.more && last ? h('button', { type: 'button', id: 'games-next', on: { click: () => this.games(player, last) } }, 'older') : '');
+      before ? h('button', { type: 'button', on: { click: () => this.games(who, null) } }, 'newest') : '',
+      m.more && last ? h('button', { type: 'button', id: 'games-next', on: { click: () => this.games(who, last) } }, 'older') : '');
     this.gamesEl.replaceChildren(
       h('table', { class: 'leaders' }, h('thead', {}, h('tr', {}, ...['ended', 'game', 'seats', 'winner', ''].map((t) => h('th', {}, t)))), h('tbody', {}, ...rows)),
       pager);

@@ -4,7 +4,7 @@
 //! The UI and the bots talk to it through two bounded channels.
 
 use futures::{SinkExt, StreamExt};
-use orion_protocol::{parse_reply, Message as Incoming, Request, VERSION};
+use orion_protocol::{parse_reply, Code, Message as Incoming, Request, VERSION};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -131,7 +131,14 @@ enum Member {
 
 /// Connects to `url` as `name`, and keeps the connection up in a task.
 pub async fn connect(url: &str, name: &str, tokens: TokenStore) -> Result<Client, String> {
-    let (ws, welcome) = open(url, name, tokens.load(url, name)).await?;
+    let saved = tokens.load(url, name);
+    let opened = match open(url, name, saved.clone()).await {
+        // The server no longer knows the saved token (pruned, or revoked by `logout all` on
+        // another device): a new identity, as the browser does.
+        Err((Some(Code::NotFound), _)) if saved.is_some() => open(url, name, None).await,
+        other => other,
+    };
+    let (ws, welcome) = opened.map_err(|(_, e)| e)?;
     tokens.save(url, name, &welcome.token);
     let (req_tx, req_rx) = mpsc::channel(REQUEST_QUEUE);
     let (ev_tx, ev_rx) = mpsc::channel(MESSAGE_QUEUE);
@@ -167,15 +174,20 @@ struct Welcome {
     rooms: Vec<String>,
 }
 
+/// Why a connection could not be opened: the code of the server's refusal (if it refused),
+/// and what to tell the user.
+type OpenError = (Option<Code>, String);
+
 /// Opens the socket and says hello; returns the welcome.
-async fn open(url: &str, name: &str, token: Option<String>) -> Result<(Ws, Welcome), String> {
+async fn open(url: &str, name: &str, token: Option<String>) -> Result<(Ws, Welcome), OpenError> {
+    let failed = |e: String| (None, e);
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
         .read_buffer_size(4 * 1024)
         .max_message_size(Some(MAX_FRAME))
         .max_frame_size(Some(MAX_FRAME));
     let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false)
         .await
-        .map_err(|e| format!("cannot connect to {url}: {e}"))?;
+        .map_err(|e| failed(format!("cannot connect to {url}: {e}")))?;
     let hello = Request::Hello {
         name: name.to_string(),
         version: VERSION,
@@ -183,9 +195,9 @@ async fn open(url: &str, name: &str, token: Option<String>) -> Result<(Ws, Welco
     };
     ws.send(Message::text(hello.to_json()))
         .await
-        .map_err(|e| format!("connection to {url} failed: {e}"))?;
+        .map_err(|e| failed(format!("connection to {url} failed: {e}")))?;
     while let Some(msg) = ws.next().await {
-        let msg = msg.map_err(|e| format!("connection to {url} failed: {e}"))?;
+        let msg = msg.map_err(|e| failed(format!("connection to {url} failed: {e}")))?;
         let Message::Text(text) = msg else {
             continue;
         };
@@ -205,13 +217,15 @@ async fn open(url: &str, name: &str, token: Option<String>) -> Result<(Ws, Welco
                     },
                 ))
             }
-            Ok(Incoming::Error { message, .. }) => {
-                return Err(format!("the server refused: {message}"))
+            Ok(Incoming::Error { message, code, .. }) => {
+                return Err((Some(code), format!("the server refused: {message}")))
             }
             _ => {}
         }
     }
-    Err(format!("{url} closed the connection before welcoming us"))
+    Err(failed(format!(
+        "{url} closed the connection before welcoming us"
+    )))
 }
 
 /// Reads one text frame from the server: a message, or what was wrong with it.

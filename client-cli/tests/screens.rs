@@ -497,10 +497,30 @@ fn a_finished_room_lists_games_exports_and_offers_a_rematch_from_typed_commands(
             accept: Some(false)
         }]
     );
+    // Before a welcome only the name is known; after it one's own games go by player id,
+    // and a name typed goes by name.
     assert_eq!(
         typed(&mut app, "games"),
         vec![Request::Games {
-            player: "ann".into(),
+            player_id: None,
+            player_name: Some("ann".into()),
+            player: None,
+            game: None,
+            before: None
+        }]
+    );
+    app.on_net(NetEvent::Welcome {
+        player: "p1a2b3c4d".into(),
+        rooms: vec![],
+        again: true,
+    });
+    app.out.clear();
+    assert_eq!(
+        typed(&mut app, "games"),
+        vec![Request::Games {
+            player_id: Some("p1a2b3c4d".into()),
+            player_name: None,
+            player: None,
             game: None,
             before: None
         }]
@@ -508,11 +528,14 @@ fn a_finished_room_lists_games_exports_and_offers_a_rematch_from_typed_commands(
     assert_eq!(
         typed(&mut app, "games bob game=orion before=r7"),
         vec![Request::Games {
-            player: "bob".into(),
+            player_id: None,
+            player_name: Some("bob".into()),
+            player: None,
             game: Some("orion".into()),
             before: Some("r7".into())
         }]
     );
+    assert_eq!(typed(&mut app, "logout all"), vec![Request::LogoutAll]);
     assert_eq!(
         typed(&mut app, "export r1"),
         vec![Request::Export {

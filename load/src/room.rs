@@ -104,7 +104,7 @@ async fn expect(source: &mut Source, t: &str) -> anyhow::Result<Msg<'static>> {
             if let Message::Text(text) = msg? {
                 match parse_reply(text.as_str())?.message {
                     m if m.kind() == t => return Ok(m),
-                    Msg::Error { code, message } => bail!("server refused: {code}: {message}"),
+                    Msg::Error { code, message, .. } => bail!("server refused: {code}: {message}"),
                     _ => {}
                 }
             }

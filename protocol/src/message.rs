@@ -168,6 +168,15 @@ pub enum Message<'a> {
         code: Code,
         /// What was wrong, in words.
         message: String,
+        /// `rate_limited` by the password throttle: milliseconds until another try is
+        /// considered.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_ms: Option<u64>,
+    },
+    /// Reply to `logout_all`: the account's other tokens are revoked.
+    LoggedOut {
+        /// How many tokens were revoked (other devices, and older logins of this one).
+        revoked: u64,
     },
     /// Reply to `ping`.
     Pong,
@@ -189,6 +198,7 @@ impl Message<'_> {
             Message::Games { .. } => "games",
             Message::Export { .. } => "export",
             Message::Error { .. } => "error",
+            Message::LoggedOut { .. } => "logged_out",
             Message::Pong => "pong",
         }
     }

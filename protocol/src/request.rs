@@ -278,10 +278,22 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         after: Option<u32>,
     },
-    /// A player's finished games, newest first, a page at a time.
+    /// Revoke every token of this connection's account but the one it said hello with (or
+    /// was given by `login`/`register`): other devices must log in again.
+    LogoutAll,
+    /// A player's finished games, newest first, a page at a time: by `player_id` or by
+    /// `player_name` (exactly one; `player`, the older field, is read as an id when it has
+    /// an id's form and as a name otherwise).
     Games {
-        /// The player: the name a seat showed in the game, or the player id of `welcome`.
-        player: String,
+        /// The player id of `welcome`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player_id: Option<String>,
+        /// The name a seat showed in the game.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player_name: Option<String>,
+        /// Older clients' field: an id if it has an id's form, else a name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<String>,
         /// Only games of this game id.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         game: Option<String>,
@@ -311,7 +323,7 @@ pub enum Request {
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 28] = [
+    pub const TYPES: [&'static str; 29] = [
         "hello",
         "lobby",
         "create",
@@ -335,6 +347,7 @@ impl Request {
         "draw",
         "register",
         "login",
+        "logout_all",
         "leaderboard",
         "games",
         "export",
@@ -368,6 +381,7 @@ impl Request {
             Request::Draw { .. } => "draw",
             Request::Register { .. } => "register",
             Request::Login { .. } => "login",
+            Request::LogoutAll => "logout_all",
             Request::Leaderboard { .. } => "leaderboard",
             Request::Games { .. } => "games",
             Request::Export { .. } => "export",
@@ -391,6 +405,7 @@ impl Request {
             | Request::Quick { .. }
             | Request::Register { .. }
             | Request::Login { .. }
+            | Request::LogoutAll
             | Request::Leaderboard { .. }
             | Request::Games { .. }
             | Request::Ping => None,

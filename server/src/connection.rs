@@ -20,6 +20,7 @@ use crate::protocol::{Code, Refusal};
 use crate::session::Session;
 use crate::shared::Shared;
 use futures::{Sink, SinkExt, Stream, StreamExt};
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch, Notify};
@@ -131,9 +132,14 @@ enum End {
 }
 
 /// Serves one upgraded WebSocket until the client leaves, breaks a limit, falls behind, or
-/// the server shuts down. Generic over the socket so it can be driven over channels.
-pub async fn serve<S>(socket: S, shared: Arc<Shared>, mut shutdown: watch::Receiver<bool>)
-where
+/// the server shuts down. Generic over the socket so it can be driven over channels; `peer`
+/// is the client's address (the password throttle counts tries by it).
+pub async fn serve<S>(
+    socket: S,
+    shared: Arc<Shared>,
+    peer: IpAddr,
+    mut shutdown: watch::Receiver<bool>,
+) where
     S: Stream<Item = Result<Message, WsError>>
         + Sink<Message, Error = WsError>
         + Unpin
@@ -147,7 +153,7 @@ where
     // The write loop is a task of its own, so a frame queued for this client wakes only it,
     // not the reader's wait on the socket, the lobby and the shutdown signal as well.
     let mut writer = tokio::spawn(write_loop(sink, rx, kick));
-    let mut session = Session::new(shared.clone(), outbox.clone());
+    let mut session = Session::new(shared.clone(), outbox.clone(), peer);
     let end = {
         let reader = async {
             let mut rate = RateLimit::new();

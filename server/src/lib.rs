@@ -26,6 +26,8 @@ mod store;
 mod system;
 mod systems;
 mod text;
+mod throttle;
+mod token;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use cluster::{serve_cluster, ClusterConfig, LEASE_TTL, RENEW_EVERY};
@@ -38,8 +40,11 @@ pub use retention::DEFAULT_RETAIN;
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MAX_SPECTATORS, MIN_TURN_CLOCK, WAITING_HOLD};
 pub use server::{run, serve, serve_with, Config, MAX_CONNECTIONS};
 pub use session::{GAMES_PAGE, HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
+pub use store::{AccountRecord, AccountStore, MAX_TOKENS_PER_ACCOUNT};
 pub use store::{
-    ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, Durability, GamesQuery, PlayerRecord,
-    PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, Durability, GamesQuery, PlayerQuery,
+    PlayerRecord, PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
 };
-pub use text::{MAX_CHAT, MAX_NAME};
+pub use text::{name_skeleton, MAX_CHAT, MAX_NAME};
+pub use throttle::{Policy, PER_ACCOUNT, PER_ADDRESS};
+pub use token::hash as token_hash;

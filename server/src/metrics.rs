@@ -21,6 +21,11 @@ pub struct Metrics {
     /// Replies not sent because they were over `outbox::MAX_OUT_FRAME` (each one a bug to fix
     /// by paging that reply).
     pub oversized_replies: IntCounter,
+    /// Passwords checked against a stored hash (Argon2id, the costly part of a `login`);
+    /// a throttled `login` checks none.
+    pub password_checks: IntCounter,
+    /// `login`s refused by the password throttle before any check (`throttle.rs`).
+    pub logins_throttled: IntCounter,
     /// Error replies, one counter per code in `Code::ALL` order (looked up once, here, so
     /// counting an error takes no label lookup).
     errors: [IntCounter; Code::ALL.len()],
@@ -72,6 +77,14 @@ impl Metrics {
             "orion_oversized_replies_total",
             "Replies replaced by an error for being over the frame limit.",
         );
+        let password_checks = counter(
+            "orion_password_checks_total",
+            "Passwords checked against a stored Argon2id hash (login).",
+        );
+        let logins_throttled = counter(
+            "orion_logins_throttled_total",
+            "Logins refused by the password throttle without a check.",
+        );
         for status in [Status::Waiting, Status::Playing, Status::Finished] {
             rooms.with_label_values(&[status.as_str()]).set(0);
         }
@@ -82,7 +95,11 @@ impl Metrics {
         register(Box::new(errors_vec));
         register(Box::new(slow_disconnects.clone()));
         register(Box::new(oversized_replies.clone()));
+        register(Box::new(password_checks.clone()));
+        register(Box::new(logins_throttled.clone()));
         Metrics {
+            password_checks,
+            logins_throttled,
             registry,
             connections,
             connections_total,

@@ -18,6 +18,13 @@ pub const MAX_PASSWORD: usize = 128;
 /// Hashes computed at once, server-wide (the machine's cores are the rooms' first).
 pub const HASHING_AT_ONCE: usize = 2;
 
+/// A hash no password is known to match, made with the parameters every stored hash has
+/// (`Argon2::default()`: Argon2id, 19 MiB, 2 passes, 1 lane; the digest is SHA-256 of a phrase,
+/// not of any password): a `login` for an unknown name is checked against it, so it costs what
+/// a wrong password for a real name costs and the two cannot be told apart by time.
+pub const DUMMY_HASH: &str =
+    "$argon2id$v=19$m=19456,t=2,p=1$v4TzgvGefzUohoUAd5w1ZQ$HLINjyprlnDpv09YDJO4kOVglU1zhzZt5863zn2pXZk";
+
 /// Permits to hash.
 static HASHING: Semaphore = Semaphore::const_new(HASHING_AT_ONCE);
 
@@ -105,6 +112,28 @@ mod tests {
     fn a_password_is_never_shown_in_debug_output() {
         let p = Password::new("hunter2hunter2".into()).unwrap();
         assert!(!format!("{p:?}").contains("hunter2"));
+    }
+
+    #[tokio::test]
+    async fn the_dummy_hash_has_the_parameters_of_a_real_one_and_matches_nothing() {
+        let real = Password::new("correct horse".into())
+            .unwrap()
+            .hash()
+            .await
+            .unwrap();
+        let params = |phc: &str| {
+            let h = PasswordHash::new(phc).unwrap();
+            (h.algorithm.to_string(), h.version, h.params.to_string())
+        };
+        assert_eq!(params(DUMMY_HASH), params(&real));
+        for guess in [
+            "correct horse",
+            "password123",
+            "orion dummy hash: no password has it",
+        ] {
+            let p = Password::new(guess.into()).unwrap();
+            assert!(!p.matches(DUMMY_HASH.into()).await.unwrap(), "{guess}");
+        }
     }
 
     #[tokio::test]

@@ -20,6 +20,8 @@ pub struct Refusal {
     pub code: Code,
     /// What was wrong, in words.
     pub message: String,
+    /// For a throttled `login`: ms until another try is considered (`retry_ms` on the wire).
+    pub retry_ms: Option<u64>,
 }
 
 impl Refusal {
@@ -28,6 +30,16 @@ impl Refusal {
         Refusal {
             code,
             message: message.into(),
+            retry_ms: None,
+        }
+    }
+
+    /// A `rate_limited` refusal that says how many ms to wait before trying again.
+    pub fn wait(message: impl Into<String>, retry_ms: u64) -> Refusal {
+        Refusal {
+            code: Code::RateLimited,
+            message: message.into(),
+            retry_ms: Some(retry_ms),
         }
     }
 }
@@ -65,6 +77,7 @@ pub fn error(re: &ReplyTo, refusal: &Refusal) -> Frame {
         Message::Error {
             code: refusal.code,
             message: refusal.message.clone(),
+            retry_ms: refusal.retry_ms,
         },
     )
 }

@@ -15,7 +15,9 @@ use crate::retention;
 use crate::room;
 use crate::shared::Shared;
 use crate::store::Store;
+use crate::throttle::Throttle;
 use std::future::Future;
+use std::net::IpAddr;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -122,6 +124,7 @@ pub async fn serve_with(
         lobby: Lobby::new(directory, matchmaker, config.max_rooms),
         store: store.clone(),
         clock: config.clock.clone(),
+        throttle: Throttle::default(),
         metrics,
         shutdown: shutdown_rx,
         conn_ids: AtomicU64::new(1),
@@ -205,7 +208,7 @@ async fn accept_loop(
         };
         let shared = shared.clone();
         tokio::spawn(async move {
-            if let Err(e) = handle(stream, shared).await {
+            if let Err(e) = handle(stream, addr.ip(), shared).await {
                 tracing::debug!(%addr, "connection error: {e}");
             }
             drop(permit);
@@ -214,7 +217,7 @@ async fn accept_loop(
 }
 
 /// Serves one TCP connection: its HTTP exchange, then its WebSocket if it upgraded.
-async fn handle(stream: TcpStream, shared: Arc<Shared>) -> anyhow::Result<()> {
+async fn handle(stream: TcpStream, peer: IpAddr, shared: Arc<Shared>) -> anyhow::Result<()> {
     let _ = stream.set_nodelay(true);
     // Boxed so that hyper's connection state is freed once the exchange is over, instead of
     // sitting inside this task's future for the WebSocket's whole life.
@@ -224,7 +227,7 @@ async fn handle(stream: TcpStream, shared: Arc<Shared>) -> anyhow::Result<()> {
     shared.metrics.connections.inc();
     shared.metrics.connections_total.inc();
     let shutdown = shared.shutdown();
-    connection::serve(ws, shared.clone(), shutdown).await;
+    connection::serve(ws, shared.clone(), peer, shutdown).await;
     shared.metrics.connections.dec();
     Ok(())
 }

@@ -11,7 +11,7 @@ use crate::protocol::{self, check_id, Code, Refusal, ReplyTo};
 use crate::room::handle::RoomHandle;
 use crate::room::{self, RoomCmd, RoomOptions};
 use crate::shared::Shared;
-use crate::store::{GamesQuery, PlayerRecord};
+use crate::store::{GamesQuery, PlayerQuery, PlayerRecord};
 use crate::system::{GameInfo, GameSystem};
 use orion_protocol::{
     ArchivedGame, Envelope, Event, Logged, Message, Request, RoomOptions as WireOptions, Seat,
@@ -19,6 +19,7 @@ use orion_protocol::{
 };
 use rand::Rng;
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Arc;
 use tokio::sync::oneshot;
 
@@ -49,6 +50,37 @@ pub const GAMES_PAGE: usize = 20;
 /// Longest `player` a `games` request may name (names are at most 32 characters).
 const MAX_PLAYER_QUERY: usize = 64;
 
+/// Whose games a `games` request asks for: `player_id`, `player_name`, or the older `player`
+/// (an id if it has an id's shape, which no name may have since names that look like ids are
+/// refused; else a name). Exactly one must be given, 1 to 64 characters.
+fn whose(
+    id: Option<String>,
+    name: Option<String>,
+    either: Option<String>,
+) -> Result<PlayerQuery, Refusal> {
+    let trim = |t: String| t.trim().to_string();
+    let who = match (id, name, either) {
+        (Some(id), None, None) => PlayerQuery::Id(trim(id)),
+        (None, Some(name), None) => PlayerQuery::Name(trim(name)),
+        (None, None, Some(p)) if crate::text::looks_like_id(p.trim()) => PlayerQuery::Id(trim(p)),
+        (None, None, Some(p)) => PlayerQuery::Name(trim(p)),
+        _ => {
+            return Err(Refusal::new(
+                Code::BadRequest,
+                "games needs one of player_id or player_name",
+            ))
+        }
+    };
+    let count = who.text().chars().count();
+    if count == 0 || count > MAX_PLAYER_QUERY {
+        return Err(Refusal::new(
+            Code::BadRequest,
+            format!("a player id or name must be 1 to {MAX_PLAYER_QUERY} characters"),
+        ));
+    }
+    Ok(who)
+}
+
 /// One connection's state.
 pub struct Session {
     /// Server-wide state.
@@ -57,8 +89,14 @@ pub struct Session {
     outbox: Outbox,
     /// Who this connection speaks for, after `hello`.
     player: Option<Player>,
-    /// The token it said hello with, to mark the player seen when the connection ends.
+    /// The token it said hello with (or was given by `login`), as the client holds it:
+    /// `register`'s `welcome` echoes it. Kept in memory only.
     token: Option<String>,
+    /// That token's hash (`token::hash`), the store's key for it: to mark the player seen
+    /// when the connection ends, and the one token `logout_all` keeps.
+    token_hash: Option<String>,
+    /// The client's address, which the password throttle counts `login` tries by.
+    peer: IpAddr,
     /// Rooms this connection joined or watches, to detach from when it goes.
     rooms: HashMap<RoomId, RoomHandle>,
     /// Whether `lobby` updates are wanted.
@@ -72,12 +110,14 @@ type Handled = Result<(), Refusal>;
 
 impl Session {
     /// A session for a new connection.
-    pub fn new(shared: Arc<Shared>, outbox: Outbox) -> Session {
+    pub fn new(shared: Arc<Shared>, outbox: Outbox, peer: IpAddr) -> Session {
         Session {
             shared,
             outbox,
             player: None,
             token: None,
+            token_hash: None,
+            peer,
             rooms: HashMap::new(),
             watching: false,
             failed_logins: 0,
@@ -136,6 +176,7 @@ impl Session {
                 password,
                 version,
             } => self.login(re, name, password, version).await,
+            Request::LogoutAll => self.logout_all(re, player()?).await,
             Request::Leaderboard { game, after } => {
                 self.leaderboard(re, player()?, &game, after.unwrap_or(0))
                     .await
@@ -197,10 +238,15 @@ impl Session {
                 self.history(re, &room, since.unwrap_or(0), code).await
             }
             Request::Games {
+                player_id,
+                player_name,
                 player,
                 game,
                 before,
-            } => self.games(re, &player, game, before).await,
+            } => {
+                let who = whose(player_id, player_name, player)?;
+                self.games(re, who, game, before).await
+            }
             Request::Export { room, code } => {
                 let record = crate::export::text(&self.shared, &room, code.as_deref()).await?;
                 // Checked before the copy a reply needs: a record too big for one frame is
@@ -234,17 +280,11 @@ impl Session {
     async fn games(
         &mut self,
         re: &ReplyTo,
-        player: &str,
+        who: PlayerQuery,
         game: Option<String>,
         before: Option<String>,
     ) -> Handled {
-        let player = player.trim();
-        if player.is_empty() || player.chars().count() > MAX_PLAYER_QUERY {
-            return Err(Refusal::new(
-                Code::BadRequest,
-                format!("player must be a name or player id of 1 to {MAX_PLAYER_QUERY} characters"),
-            ));
-        }
+        let player = who.text().to_string();
         let game = match game {
             Some(g) => Some(self.find_game(&g)?.1.id.to_string()),
             None => None,
@@ -254,7 +294,7 @@ impl Session {
             .map(|b| check_id("before", b).map(str::to_string))
             .transpose()?;
         let query = GamesQuery {
-            player: player.to_string(),
+            player: who,
             game,
             before: before.clone(),
             limit: GAMES_PAGE + 1,
@@ -286,7 +326,7 @@ impl Session {
             })
             .collect();
         let page = Message::Games {
-            player: player.to_string(),
+            player,
             games,
             more,
         };
@@ -313,44 +353,60 @@ impl Session {
                 ),
             ));
         }
+        // Shown as it is only if an account's token replaces it; a guest's name is checked
+        // as a new name below.
         let name = crate::text::name(&name)?;
         let store = &self.shared.store;
         let server = |e: crate::store::StoreError| Refusal::new(Code::Server, e.to_string());
+        let unknown = || {
+            Refusal::new(
+                Code::NotFound,
+                "unknown token: say hello without one for a new identity (or log in again)",
+            )
+        };
         let (token, id, name, account) = match token {
             Some(token) => {
                 let token = check_id("token", &token)?.to_string();
+                let hash = crate::token::hash(&token);
                 // An account's token stands for the account, under its claimed name, even
                 // after its guest row was pruned.
-                if let Some(account) = store.account_by_token(&token).await.map_err(server)? {
+                if let Some(account) = store.account_by_token(&hash).await.map_err(server)? {
                     (token, account.id, account.name, true)
                 } else {
-                    let known = store.player(&token).await.map_err(server)?.ok_or_else(|| {
-                        Refusal::new(
-                            Code::NotFound,
-                            "unknown token: say hello without one for a new identity",
-                        )
-                    })?;
+                    let known = store.player(&hash).await.map_err(server)?;
+                    let known = known.ok_or_else(unknown)?;
+                    // An account's token that was revoked is nobody, not its guest.
+                    if store
+                        .account_by_id(&known.id)
+                        .await
+                        .map_err(server)?
+                        .is_some()
+                    {
+                        return Err(unknown());
+                    }
                     self.check_unclaimed(&name).await?;
+                    let name = crate::text::new_name(&name)?;
                     (token, known.id, name, false)
                 }
             }
             None => {
+                // A claimed name's look-alike is told so first, whatever else is wrong.
                 self.check_unclaimed(&name).await?;
-                let mut rng = rand::thread_rng();
-                let token = hex::encode(rng.gen::<[u8; 16]>());
-                let id = format!("p{}", hex::encode(rng.gen::<[u8; 4]>()));
-                (token, id, name, false)
+                let name = crate::text::new_name(&name)?;
+                let id = format!("p{}", hex::encode(rand::thread_rng().gen::<[u8; 4]>()));
+                (crate::token::fresh(), id, name, false)
             }
         };
         self.become_player(re, token, id, name, account).await
     }
 
-    /// A guest may not go by a claimed name, in any case or width.
+    /// A guest may not go by a claimed name, in any case or width, nor by a look-alike of one
+    /// (the same confusable skeleton).
     async fn check_unclaimed(&self, name: &str) -> Handled {
-        let key = crate::text::name_key(name);
+        let skeleton = crate::text::name_skeleton(name);
         let store = &self.shared.store;
         let claimed = store
-            .account_by_key(&key)
+            .account_by_skeleton(&skeleton)
             .await
             .map_err(|e| Refusal::new(Code::Server, e.to_string()))?;
         match claimed {
@@ -365,8 +421,8 @@ impl Session {
         }
     }
 
-    /// This connection speaks for player `id` from now on: recorded as seen, and told so in
-    /// `welcome` with the seats he holds.
+    /// This connection speaks for player `id` from now on, by `token` (kept as its hash):
+    /// recorded as seen, and told so in `welcome` with the seats he holds.
     async fn become_player(
         &mut self,
         re: &ReplyTo,
@@ -381,8 +437,9 @@ impl Session {
         };
         let now = self.shared.clock.now_ms();
         let store = &self.shared.store;
+        let hash = crate::token::hash(&token);
         store
-            .put_player(&token, &record, now)
+            .put_player(&hash, &record, now)
             .await
             .map_err(|e| Refusal::new(Code::Server, e.to_string()))?;
         let player = Player {
@@ -398,6 +455,7 @@ impl Session {
             .collect();
         self.player = Some(player);
         self.token = Some(token.clone());
+        self.token_hash = Some(hash);
         self.outbox.send(protocol::reply(
             re,
             Message::Welcome {
@@ -781,7 +839,7 @@ impl Session {
     /// now (retention counts from his last connection).
     pub async fn close(&mut self) {
         let conn = self.outbox.id;
-        if let (Some(player), Some(token)) = (&self.player, &self.token) {
+        if let (Some(player), Some(token)) = (&self.player, &self.token_hash) {
             let record = PlayerRecord {
                 id: player.id.to_string(),
                 name: player.name.to_string(),

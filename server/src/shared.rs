@@ -6,6 +6,7 @@ use crate::lobby::Lobby;
 use crate::metrics::Metrics;
 use crate::store::Store;
 use crate::system::{GameInfo, GameSystem};
+use crate::throttle::Throttle;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,6 +22,8 @@ pub struct Shared {
     pub store: Arc<dyn Store>,
     /// The server clock.
     pub clock: Arc<dyn Clock>,
+    /// How many password tries each account name and address may make (`throttle.rs`).
+    pub throttle: Throttle,
     /// Counters for `/metrics`.
     pub metrics: Arc<Metrics>,
     /// Becomes true when the server shuts down.

@@ -801,7 +801,9 @@ pub async fn a_killed_server_loses_no_event(store: &str) {
 /// `before` that names no archived game is `None`; pruning a room takes its archive rows with
 /// it; `actions` gives a room's actions in order.
 pub async fn the_archive_keeps_a_players_games(store: &dyn orion_server::Store) {
-    use orion_server::{ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, RoomRecord};
+    use orion_server::{
+        ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerQuery, RoomRecord,
+    };
     let seat = |seat: &str, player: &str, name: &str| ArchivedSeat {
         seat: seat.into(),
         player: player.into(),
@@ -835,8 +837,13 @@ pub async fn the_archive_keeps_a_players_games(store: &dyn orion_server::Store) 
             .await
             .expect("archive");
     }
+    // Ids here start with `p-`; anything else is a name.
     let query = |player: &str, game: Option<&str>, before: Option<&str>, limit| GamesQuery {
-        player: player.into(),
+        player: if player.starts_with("p-") {
+            PlayerQuery::Id(player.into())
+        } else {
+            PlayerQuery::Name(player.into())
+        },
         game: game.map(str::to_string),
         before: before.map(str::to_string),
         limit,
@@ -882,6 +889,19 @@ pub async fn the_archive_keeps_a_players_games(store: &dyn orion_server::Store) 
         .expect("games")
         .expect("page")
         .is_empty());
+    // By id and by name are apart: an id is not a name, a name is not an id.
+    let id_as_name = GamesQuery {
+        player: PlayerQuery::Name("p-ann".into()),
+        ..query("x", None, None, 9)
+    };
+    let name_as_id = GamesQuery {
+        player: PlayerQuery::Id("ann".into()),
+        ..query("x", None, None, 9)
+    };
+    for q in [id_as_name, name_as_id] {
+        let page = store.games(&q).await.expect("games").expect("page");
+        assert!(page.is_empty(), "{q:?}");
+    }
 
     // Actions come back in order, whether still in the journal or moved to the log.
     let append = |n: u64, action: &str| Append {

@@ -151,7 +151,11 @@ async fn two_claimed_players_finish_a_rated_game_and_see_it_in_over_the_seats_an
         .request(json!({"t": "login", "name": "ALICE", "password": PASSWORD, "version": 1}))
         .await;
     assert_eq!(w["t"], "welcome", "{w}");
-    assert_eq!(w["token"], json!(players[0].token));
+    assert_ne!(
+        w["token"],
+        json!(players[0].token),
+        "a device of its own: a new token"
+    );
     assert_eq!(w["name"], "Alice");
     assert_eq!(w["account"], true);
     assert_eq!(w["rooms"].as_array().map(Vec::len), Some(1), "{w}");
@@ -467,4 +471,355 @@ async fn two_claimed_players_rate_list_export_replay_and_rematch_a_game() {
     );
     let again = s.expect_event(&new_room, "start").await;
     assert_eq!(again["ev"]["rated"], true, "the rematch is rated too");
+}
+
+/// A counter's value on the server's `/metrics`.
+async fn metric(server: &TestServer, name: &str) -> u64 {
+    let text = orion_tests::http_get(server.addr, "/metrics").await;
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{name} not in /metrics: {text}"))
+}
+
+/// Issue 25, item 5: one address reconnecting made 7,400–8,000 guesses a minute at one
+/// account, 5 per connection. Now 60 wrong passwords from 12 fresh connections get 5 checks;
+/// the other 55 are refused with the wait, before any hash; the owner's token still says
+/// hello; his right password is let in once the wait is over.
+#[tokio::test]
+async fn sixty_wrong_passwords_from_twelve_fresh_connections_are_mostly_refused_unchecked() {
+    let server = TestServer::start();
+    let alice = claimed(&server, "alice").await;
+    let before = metric(&server, "orion_password_checks_total").await;
+    let (mut wrong, mut throttled, mut waits) = (0, 0, Vec::new());
+    for c in 0..12 {
+        let mut guesser = Client::connect(&server.url()).await;
+        for g in 0..5 {
+            let guess = format!("guess number {c}-{g}");
+            let e = guesser
+                .refused(json!({"t": "login", "name": "alice", "password": guess, "version": 1}))
+                .await;
+            match e["code"].as_str() {
+                Some("not_found") => wrong += 1,
+                Some("rate_limited") => {
+                    throttled += 1;
+                    waits.push(e["retry_ms"].as_u64().expect("a wait in ms"));
+                }
+                _ => panic!("{e}"),
+            }
+        }
+    }
+    assert_eq!(
+        (wrong, throttled),
+        (5, 55),
+        "five checked, the rest refused"
+    );
+    let checks = metric(&server, "orion_password_checks_total").await - before;
+    assert_eq!(checks, 5, "a refused try runs no Argon2");
+    assert_eq!(metric(&server, "orion_logins_throttled_total").await, 55);
+    assert!(waits.iter().all(|&w| w == 1_000), "{waits:?}");
+
+    // The owner, with his token, is not locked out.
+    let (_, w) = server.reconnect("alice", &alice.token).await;
+    assert_eq!(
+        (w["t"].as_str(), w["account"].as_bool()),
+        (Some("welcome"), Some(true)),
+        "{w}"
+    );
+    // His password waits like anyone's, then gets in.
+    let mut phone = Client::connect(&server.url()).await;
+    let login = json!({"t": "login", "name": "alice", "password": PASSWORD, "version": 1});
+    let e = phone.refused(login.clone()).await;
+    assert_eq!(e["code"], "rate_limited", "{e}");
+    server.clock.advance(e["retry_ms"].as_u64().unwrap());
+    let w = phone.request(login).await;
+    assert_eq!(w["t"], "welcome", "{w}");
+}
+
+/// One address guessing at many names is throttled as well: 20 failures, then a wait.
+#[tokio::test]
+async fn one_address_guessing_at_many_names_waits_after_twenty() {
+    let server = TestServer::start();
+    let mut refused = Vec::new();
+    for i in 0..25 {
+        let mut c = Client::connect(&server.url()).await;
+        let name = format!("name{i}");
+        let e = c
+            .refused(json!({"t": "login", "name": name, "password": PASSWORD, "version": 1}))
+            .await;
+        refused.push(e["code"].as_str().unwrap_or_default().to_string());
+    }
+    let first_wait = refused.iter().position(|c| c == "rate_limited");
+    assert_eq!(first_wait, Some(20), "{refused:?}");
+    assert!(refused[20..].iter().all(|c| c == "rate_limited"));
+}
+
+/// An unknown name is checked against a dummy hash: it costs one Argon2 check, as a wrong
+/// password for a real name does, and gets the same answer.
+#[tokio::test]
+async fn an_unknown_name_costs_the_same_check_as_a_wrong_password() {
+    let server = TestServer::start();
+    claimed(&server, "alice").await;
+    let mut answers = Vec::new();
+    for name in ["alice", "nobody"] {
+        let before = metric(&server, "orion_password_checks_total").await;
+        let mut c = Client::connect(&server.url()).await;
+        let e = c
+            .refused(
+                json!({"t": "login", "name": name, "password": "wrong password", "version": 1}),
+            )
+            .await;
+        let checks = metric(&server, "orion_password_checks_total").await - before;
+        answers.push((e["code"].clone(), e["message"].clone(), checks));
+    }
+    assert_eq!(answers[0], answers[1]);
+    assert_eq!(answers[0].2, 1, "one Argon2 check each: {answers:?}");
+}
+
+/// Every file of a SQLite store (the database, its WAL, the commit log), as bytes.
+fn store_bytes(db: &str) -> Vec<u8> {
+    let path = std::path::Path::new(db);
+    let dir = path.parent().expect("a directory");
+    let stem = path
+        .file_name()
+        .expect("a file")
+        .to_string_lossy()
+        .to_string();
+    let mut all = Vec::new();
+    for entry in std::fs::read_dir(dir)
+        .expect("the store's directory")
+        .flatten()
+    {
+        if entry.file_name().to_string_lossy().starts_with(&stem) {
+            all.extend(std::fs::read(entry.path()).unwrap_or_default());
+        }
+    }
+    all
+}
+
+fn holds(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+/// Tokens are kept only as their SHA-256: nowhere in the store's files in clear. Each login is
+/// a new token; `logout_all` from one device revokes every other device's token at `hello`.
+#[tokio::test]
+async fn tokens_are_stored_hashed_rotate_at_login_and_logout_all_revokes_the_others() {
+    let db = orion_tests::temp_db("tokens");
+    let server = TestServer::start_on(
+        &db,
+        std::sync::Arc::new(orion_server::ManualClock::new(orion_tests::T0)),
+    );
+    let laptop = claimed(&server, "alice").await;
+    let mut devices = vec![laptop.token.clone()];
+    let mut phone = Client::connect(&server.url()).await;
+    let mut welcomes = Vec::new();
+    for _ in 0..2 {
+        let mut c = Client::connect(&server.url()).await;
+        let w = c
+            .request(json!({"t": "login", "name": "alice", "password": PASSWORD, "version": 1}))
+            .await;
+        assert_eq!(w["t"], "welcome", "{w}");
+        devices.push(w["token"].as_str().expect("a token").to_string());
+        welcomes.push(w);
+    }
+    let w = phone
+        .request(json!({"t": "login", "name": "alice", "password": PASSWORD, "version": 1}))
+        .await;
+    let phone_token = w["token"].as_str().expect("a token").to_string();
+    devices.push(phone_token.clone());
+    // Four devices, four tokens, one player.
+    let mut distinct = devices.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 4, "a new token at each login: {devices:?}");
+    assert!(
+        welcomes.iter().all(|m| m["player"] == w["player"]),
+        "one player"
+    );
+    for token in &devices {
+        let (_, w) = server.reconnect("alice", token).await;
+        assert_eq!(w["account"], true, "every device's token works: {w}");
+    }
+    // The store's files hold each token's hash and never the token.
+    let bytes = store_bytes(&db);
+    for token in &devices {
+        assert!(!holds(&bytes, token), "token {token} stored in clear");
+        assert!(
+            holds(&bytes, &orion_server::token_hash(token)),
+            "its hash is kept"
+        );
+    }
+
+    // Log out everywhere else, from the phone: the other three are nobody now.
+    let out = phone.request(json!({"t": "logout_all"})).await;
+    assert_eq!(
+        (out["t"].as_str(), out["revoked"].as_u64()),
+        (Some("logged_out"), Some(3)),
+        "{out}"
+    );
+    for token in devices.iter().filter(|t| **t != phone_token) {
+        let mut c = Client::connect(&server.url()).await;
+        let e = c
+            .refused(json!({"t": "hello", "name": "alice", "version": 1, "token": token}))
+            .await;
+        assert_eq!(e["code"], "not_found", "a revoked token: {e}");
+    }
+    let (_, w) = server.reconnect("alice", &phone_token).await;
+    assert_eq!(w["account"], true, "the phone keeps its token: {w}");
+    // A guest has nothing to revoke.
+    let mut guest = server.player("guest").await;
+    let e = guest.refused(json!({"t": "logout_all"})).await;
+    assert_eq!(e["code"], "bad_request", "{e}");
+    drop(server);
+    orion_tests::remove_db(&db);
+}
+
+/// Issue 25, item 6: with `alice` claimed, these were accepted and could be registered.
+const LOOK_ALIKES: [&str; 9] = [
+    "\u{430}lice",                            // Cyrillic а
+    "al\u{131}ce",                            // dotless ı
+    "ali\u{34f}ce",                           // combining grapheme joiner
+    "alice\u{fe0f}",                          // variation selector
+    "\u{1d00}\u{29f}\u{26a}\u{1d04}\u{1d07}", // small capitals ᴀʟɪᴄᴇ
+    "ali\u{a0}ce",                            // a no-break space inside
+    "\u{2800}",                               // braille blank
+    "\u{3164}",                               // Hangul filler
+    "ALICE",
+];
+
+#[tokio::test]
+async fn no_look_alike_of_a_claimed_name_gets_in_by_hello_or_register() {
+    let server = TestServer::start();
+    // Guests who said hello before alice claimed her name: only those whose names are
+    // names at all got in.
+    let mut early = Vec::new();
+    for name in LOOK_ALIKES {
+        let mut c = Client::connect(&server.url()).await;
+        let w = c
+            .request(json!({"t": "hello", "name": name, "version": 1}))
+            .await;
+        match w["t"].as_str() {
+            Some("welcome") => early.push((name, c)),
+            _ => assert_eq!(w["code"], "bad_request", "{name:?}: {w}"),
+        }
+    }
+    let got_in: Vec<&str> = early.iter().map(|(n, _)| *n).collect();
+    assert_eq!(got_in, ["al\u{131}ce", "ALICE"], "the rest are not names");
+    // 31 stacked accents (over the length), or 4 on one letter (over the bound on marks).
+    for marks in [31, 4] {
+        let stacked = format!("a{}lice", "\u{301}".repeat(marks));
+        let mut c = Client::connect(&server.url()).await;
+        let e = c
+            .refused(json!({"t": "hello", "name": stacked, "version": 1}))
+            .await;
+        assert_eq!(e["code"], "bad_request", "{marks}: {e}");
+    }
+
+    claimed(&server, "alice").await;
+    // The early look-alikes cannot claim it now...
+    for (name, mut c) in early {
+        let e = c
+            .refused(json!({"t": "register", "password": PASSWORD}))
+            .await;
+        assert!(
+            e["message"].as_str().unwrap().contains("claimed"),
+            "{name:?}: {e}"
+        );
+    }
+    // ...nor can anyone say hello as one.
+    for name in LOOK_ALIKES {
+        let mut c = Client::connect(&server.url()).await;
+        let e = c
+            .refused(json!({"t": "hello", "name": name, "version": 1}))
+            .await;
+        assert_eq!(e["code"], "bad_request", "{name:?}: {e}");
+    }
+    // A look-alike claimed first keeps the original out.
+    claimed(&server, "b0b").await;
+    for name in ["bob", "BOB", "b0B"] {
+        let mut c = Client::connect(&server.url()).await;
+        let e = c
+            .refused(json!({"t": "hello", "name": name, "version": 1}))
+            .await;
+        assert!(
+            e["message"].as_str().unwrap().contains("claimed"),
+            "{name}: {e}"
+        );
+    }
+}
+
+/// Issue 25, item 6: a guest took another player's id as his name, and `games {player}` then
+/// listed the impostor's games as the victim's. Names may not look like ids now, and `games`
+/// asks by `player_id` or by `player_name`.
+#[tokio::test]
+async fn a_guest_cannot_go_by_a_player_id_and_games_are_asked_by_id_or_by_name() {
+    let server = TestServer::start();
+    let mut s = server.player("ann").await;
+    let mut n = server.player("ben").await;
+    let joined = s.request(json!({"t": "create", "game": "hydra-2"})).await;
+    let room = joined["room"].as_str().expect("room").to_string();
+    s.seat = "S".into();
+    n.request(json!({"t": "join", "room": room})).await;
+    n.seat = "N".into();
+    for c in [&mut s, &mut n] {
+        c.send(json!({"t": "ready", "room": room})).await;
+    }
+    n.expect_event(&room, "start").await;
+    play_moves(&mut s, &mut n, &room, HYDRA_TWO, true).await;
+    s.expect_event(&room, "over").await;
+    let (_, w) = server.reconnect("ann", &s.token).await;
+    let victim = w["player"].as_str().expect("ann's id").to_string();
+
+    // The impostor may not say hello as ann's id, in any case or with a look-alike.
+    let mut names = vec![victim.clone(), victim.to_uppercase()];
+    // Look-alike digits: l for 1, O for 0, where the id has them.
+    names.push(victim.replace('1', "l").replace('0', "O"));
+    for name in &names {
+        let mut c = Client::connect(&server.url()).await;
+        let e = c
+            .refused(json!({"t": "hello", "name": name, "version": 1}))
+            .await;
+        assert!(
+            e["message"].as_str().unwrap().contains("player id"),
+            "{name}: {e}"
+        );
+    }
+
+    // By id, by name, and by the older field (an id's shape: by id).
+    let rooms = |page: &Value| -> Vec<String> {
+        page["games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .map(|g| g["room"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let mut asker = server.player("asker").await;
+    for ask in [
+        json!({"t": "games", "player_id": victim}),
+        json!({"t": "games", "player_name": "ann"}),
+        json!({"t": "games", "player": victim}),
+        json!({"t": "games", "player": "ann"}),
+    ] {
+        let page = asker.request(ask.clone()).await;
+        assert_eq!(rooms(&page), [room.clone()], "{ask}: {page}");
+    }
+    // An id asked as a name, or a name as an id, is nobody's.
+    for ask in [
+        json!({"t": "games", "player_name": victim}),
+        json!({"t": "games", "player_id": "ann"}),
+    ] {
+        let page = asker.request(ask.clone()).await;
+        assert!(rooms(&page).is_empty(), "{ask}: {page}");
+    }
+    for bad in [
+        json!({"t": "games"}),
+        json!({"t": "games", "player_id": victim, "player_name": "ann"}),
+        json!({"t": "games", "player_name": " "}),
+    ] {
+        let e = asker.refused(bad.clone()).await;
+        assert_eq!(e["code"], "bad_request", "{bad}: {e}");
+    }
 }

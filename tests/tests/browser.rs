@@ -1921,8 +1921,13 @@ async fn pages_claim_a_name_log_in_and_find_a_rated_game_on_the_board_and_in_pas
         "logged in as ann",
     )
     .await;
+    // A login is a device of its own: the page keeps the new token it was given, which
+    // says hello as ann.
     let token = js(&phone, "return localStorage.getItem('orion.token')").await;
-    assert_eq!(token, json!(players[0].token));
+    let token = token.as_str().expect("a saved token").to_string();
+    assert_ne!(token, players[0].token);
+    let (_, w) = server.reconnect("ann", &token).await;
+    assert_eq!(w["account"], true, "{w}");
 
     // Her leaderboard: both players, the winner first with the rating `over` gave him,
     // her own line marked.

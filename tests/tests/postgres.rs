@@ -285,6 +285,60 @@ fn the_schema_is_migrated_once_and_a_newer_one_is_refused() {
     assert!(refused.to_string().contains("999"), "{refused}");
 }
 
+/// Takes a database of this build back to how the build before hashed tokens left the
+/// tables migration 6 changes (tokens in clear, one per account, no skeletons), with rows.
+const BACK_BEFORE_HASHED_TOKENS: &str = "
+    DELETE FROM schema_version WHERE version >= 6;
+    DROP TABLE account_tokens;
+    DROP INDEX accounts_skeleton;
+    ALTER TABLE accounts DROP COLUMN name_skeleton;
+    ALTER TABLE accounts ADD COLUMN token TEXT NOT NULL UNIQUE;
+    INSERT INTO accounts (id, name, name_key, hash, token, created_at)
+        VALUES ('p1', 'alice', 'alice', 'h', 'tok-alice', 1),
+               ('p2', 'al\u{131}ce', 'al\u{131}ce', 'h', 'tok-other', 2);
+    INSERT INTO players VALUES ('tok-alice', 'p1', 'alice', 1), ('tok-guest', 'p3', 'guest', 1);
+";
+
+#[test]
+fn an_older_databases_clear_tokens_are_hashed_in_place_and_its_names_get_skeletons() {
+    use orion_server::AccountStore;
+    let pg = Postgres::start();
+    drop(PostgresStore::connect(&pg.url()).expect("a fresh database"));
+    block_on(async {
+        let (client, conn) = tokio_postgres::connect(&pg.url(), tokio_postgres::NoTls)
+            .await
+            .expect("connect");
+        tokio::spawn(conn);
+        client
+            .batch_execute(BACK_BEFORE_HASHED_TOKENS)
+            .await
+            .expect("the older schema");
+    });
+    let s = PostgresStore::connect(&pg.url()).expect("migrates");
+    let hash = orion_server::token_hash;
+    // Every player keeps his token: it is found by its hash, and is nowhere in clear.
+    let alice = block_on(s.account_by_token(&hash("tok-alice"))).unwrap();
+    assert_eq!(alice.map(|a| a.id).as_deref(), Some("p1"));
+    let guest = block_on(s.player(&hash("tok-guest"))).unwrap();
+    assert_eq!(guest.map(|g| g.id).as_deref(), Some("p3"));
+    assert!(block_on(s.player("tok-guest")).unwrap().is_none());
+    let clear = count(&pg, "SELECT COUNT(*) FROM players WHERE token LIKE 'tok-%'")
+        + count(
+            &pg,
+            "SELECT COUNT(*) FROM account_tokens WHERE hash LIKE 'tok-%'",
+        );
+    assert_eq!(clear, 0);
+    // Both old look-alikes keep their names; a newcomer's look-alike is found by skeleton.
+    let skeleton = orion_server::name_skeleton("ALICE");
+    let claimed = block_on(s.account_by_skeleton(&skeleton)).unwrap();
+    assert_eq!(claimed.map(|a| a.id).as_deref(), Some("p1"));
+    let other = block_on(s.account_by_token(&hash("tok-other"))).unwrap();
+    assert_eq!(other.map(|a| a.name).as_deref(), Some("al\u{131}ce"));
+    drop(s);
+    drop(PostgresStore::connect(&pg.url()).expect("a second start changes nothing"));
+    assert_eq!(count(&pg, "SELECT COUNT(*) FROM account_tokens"), 2);
+}
+
 #[test]
 fn an_unreachable_database_fails_the_start_with_a_clear_error() {
     let mut pg = Postgres::start();

@@ -100,6 +100,8 @@ pub struct App {
     pub picked: Option<Slot>,
     /// Whether the connection is up.
     pub connected: bool,
+    /// Our player id (from `welcome`): `games` with no name lists our own by it.
+    pub player_id: Option<String>,
     /// Room events not yet shown (other players' clicks animate one at a time).
     queue: VecDeque<(u64, Ev<'static>)>,
     /// When the next animated click may be shown (ms).
@@ -143,6 +145,7 @@ impl App {
             cursor: Rotor::at(2, 2).unwrap_or(Rotor::ALL[12]),
             picked: None,
             connected: false,
+            player_id: None,
             queue: VecDeque::new(),
             next_anim: 0,
             now,
@@ -200,8 +203,13 @@ impl App {
     /// A report from the connection.
     pub fn on_net(&mut self, ev: NetEvent) {
         match ev {
-            NetEvent::Welcome { rooms, again, .. } => {
+            NetEvent::Welcome {
+                player,
+                rooms,
+                again,
+            } => {
                 self.connected = true;
+                self.player_id = Some(player);
                 if again {
                     self.info("reconnected: catching up on the room");
                 } else {
@@ -290,7 +298,7 @@ impl App {
                     self.pump();
                 }
             }
-            Incoming::Error { message, code } => {
+            Incoming::Error { message, code, .. } => {
                 let text = if message.is_empty() {
                     code.to_string()
                 } else {
@@ -310,9 +318,11 @@ impl App {
             }
             Incoming::Welcome {
                 name,
+                player,
                 account: Some(true),
                 ..
             } => {
+                self.player_id = Some(player);
                 self.info(format!(
                     "you are {name}: your name is claimed, your rating kept"
                 ));
@@ -354,6 +364,9 @@ impl App {
                     Err(e) => self.error(format!("could not save {file}: {e}")),
                 }
             }
+            Incoming::LoggedOut { revoked } => self.info(format!(
+                "logged out on every other device ({revoked} tokens revoked)"
+            )),
             Incoming::Welcome { .. } | Incoming::History { .. } | Incoming::Pong => {}
         }
     }
@@ -536,11 +549,24 @@ impl App {
                 player,
                 game,
                 before,
-            } => self.out.push(Request::Games {
-                player: player.unwrap_or_else(|| self.name.clone()),
-                game,
-                before,
-            }),
+            } => {
+                // One's own games by id (a guest's name is shared); another's by name.
+                let (player_id, player_name) = match player {
+                    Some(name) => (None, Some(name)),
+                    None => match &self.player_id {
+                        Some(id) => (Some(id.clone()), None),
+                        None => (None, Some(self.name.clone())),
+                    },
+                };
+                self.out.push(Request::Games {
+                    player_id,
+                    player_name,
+                    player: None,
+                    game,
+                    before,
+                })
+            }
+            Command::LogoutAll => self.out.push(Request::LogoutAll),
             Command::Export(room) => {
                 let code = (self.room_id.as_deref() == Some(room.as_str()))
                     .then(|| self.invite.clone())

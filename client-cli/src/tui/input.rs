@@ -70,6 +70,8 @@ pub enum Command {
     /// Claim the name this client said hello with, with a password.
     Register(String),
     /// Become a claimed account's player (the client keeps its token from then on).
+    /// Revoke this account's tokens on every other device.
+    LogoutAll,
     Login {
         /// The account's name.
         name: String,
@@ -274,6 +276,8 @@ pub fn parse(line: &str) -> Result<Command, String> {
             })
         }
         "login" => return Err("login NAME PASSWORD: become your claimed name's player".into()),
+        "logout" if rest == ["all"] => return Ok(Command::LogoutAll),
+        "logout" => return Err("logout all: log out every other device of your account".into()),
         "games" | "archive" => {
             // games [PLAYER] [game=GAME] [before=ROOM]
             let mut player = None;
@@ -393,6 +397,8 @@ mod tests {
             Ok(Command::Register("s3cret-pass".into()))
         );
         assert!(parse("register").is_err());
+        assert_eq!(parse("logout all"), Ok(Command::LogoutAll));
+        assert!(parse("logout").is_err());
         assert_eq!(
             parse("login Ann s3cret-pass"),
             Ok(Command::Login {

@@ -1,10 +1,12 @@
 //! A connection's account requests: `register` (claim the name this player said hello
-//! with), `login` (become a claimed account's player, on a new device), and `leaderboard`
-//! (a game's ratings, or a puzzle's fewest clicks, a page at a time). Passwords go straight
-//! to `password.rs` and are never logged or echoed.
+//! with), `login` (become a claimed account's player, on a new device, with a token of its
+//! own), `logout_all` (revoke every other device's token), and `leaderboard` (a game's
+//! ratings, or a puzzle's fewest clicks, a page at a time). Passwords go straight to
+//! `password.rs` and are never logged or echoed; a `login` passes the password throttle
+//! (`throttle.rs`) before anything else.
 
 use super::{check_version, Handled, Session};
-use crate::password::Password;
+use crate::password::{Password, DUMMY_HASH};
 use crate::player::Player;
 use crate::protocol::{self, Code, Refusal, ReplyTo};
 use crate::rating;
@@ -12,8 +14,8 @@ use crate::store::{AccountRecord, Claimed, RatedLine, SolvedLine, StoreError};
 use orion_protocol::{LeaderEntry, Message};
 
 /// Wrong passwords one connection may give; after that every `login` on it is refused with
-/// `rate_limited` (a guesser must reconnect, and each guess costs a hash on the server's
-/// bounded hashing pool as well as a request of the connection's rate).
+/// `rate_limited`. Reconnecting does not help a guesser: the throttle (`throttle.rs`) counts
+/// tries per account name and per address, across connections.
 pub const MAX_FAILED_LOGINS: u32 = 5;
 /// Lines in one `leaderboard` page; ask again with `after` for the next.
 pub const LEADERBOARD_PAGE: u32 = 50;
@@ -30,6 +32,9 @@ impl Session {
         password: String,
     ) -> Handled {
         let password = Password::new(password)?;
+        // Held to the rules of new names (a guest's hello was), whatever this connection
+        // said hello with.
+        let name = crate::text::new_name(&player.name)?;
         let store = self.shared.store.clone();
         let id = player.id.to_string();
         if let Some(mine) = store.account_by_id(&id).await.map_err(server)? {
@@ -38,30 +43,37 @@ impl Session {
                 format!("you have claimed the name {} already", mine.name),
             ));
         }
-        let key = crate::text::name_key(&player.name);
+        let key = crate::text::name_key(&name);
+        let skeleton = crate::text::name_skeleton(&name);
         let taken = |name: &str| {
             Refusal::new(
                 Code::BadRequest,
                 format!("the name {name} is claimed by another player: say hello with another name to claim it"),
             )
         };
+        if let Some(other) = store.account_by_skeleton(&skeleton).await.map_err(server)? {
+            return Err(taken(&other.name));
+        }
         if let Some(other) = store.account_by_key(&key).await.map_err(server)? {
             return Err(taken(&other.name));
         }
-        let token = self
-            .token
-            .clone()
-            .ok_or_else(|| Refusal::new(Code::Server, "no token"))?;
+        let (Some(token), Some(token_hash)) = (self.token.clone(), self.token_hash.clone()) else {
+            return Err(Refusal::new(Code::Server, "no token"));
+        };
         let hash = password.hash().await?;
         let account = AccountRecord {
             id,
-            name: player.name.to_string(),
+            name,
             key,
+            skeleton,
             hash,
-            token: token.clone(),
         };
         let now = self.shared.clock.now_ms();
-        match store.claim(&account, now).await.map_err(server)? {
+        match store
+            .claim(&account, &token_hash, now)
+            .await
+            .map_err(server)?
+        {
             Claimed::Done => {}
             Claimed::NameTaken => return Err(taken(&account.name)),
             Claimed::AccountExists => {
@@ -103,15 +115,34 @@ impl Session {
                 ));
             }
         }
+        // Names claimed before today's rules still log in: only a display name's checks.
         let name = crate::text::name(&name)?;
-        let password = Password::new(password);
         let key = crate::text::name_key(&name);
-        let store = self.shared.store.clone();
-        let account = store.account_by_key(&key).await.map_err(server)?;
-        let ok = match (account.as_ref(), password) {
-            (Some(a), Ok(p)) => p.matches(a.hash.clone()).await?,
+        let shared = self.shared.clone();
+        let now = shared.clock.now_ms();
+        // Before the store or a hash: a throttled try costs the server nothing.
+        let attempt = shared.throttle.begin(&key, self.peer, now).map_err(|wait| {
+            shared.metrics.logins_throttled.inc();
+            Refusal::wait(
+                format!(
+                    "too many wrong passwords for this name or from this address: try again in {} s",
+                    wait.div_ceil(1000)
+                ),
+                wait,
+            )
+        })?;
+        let password = Password::new(password);
+        let account = shared.store.account_by_key(&key).await.map_err(server)?;
+        let ok = match password {
+            // An unknown name is checked against a dummy hash of the same cost, so it takes
+            // as long as a wrong password for a real one.
+            Ok(p) => {
+                shared.metrics.password_checks.inc();
+                let phc = account.as_ref().map_or(DUMMY_HASH, |a| a.hash.as_str());
+                p.matches(phc.to_string()).await? && account.is_some()
+            }
             // A password that could never have been set is wrong all the same.
-            _ => false,
+            Err(_) => false,
         };
         let Some(account) = account.filter(|_| ok) else {
             self.failed_logins += 1;
@@ -121,18 +152,40 @@ impl Session {
                 "no account with that name and password",
             ));
         };
+        shared.throttle.succeeded(attempt);
+        // Each login is a device of its own: a fresh token, kept only as its hash.
+        let token = crate::token::fresh();
+        let hash = crate::token::hash(&token);
+        (shared.store.add_token(&account.id, &hash, now).await).map_err(server)?;
         if let Some(p) = &self.player {
-            if *p.id == *account.id {
-                return self
-                    .become_player(re, account.token, account.id, account.name, true)
-                    .await;
+            if *p.id != *account.id {
+                // The guest this connection was goes; the account takes the connection.
+                self.shared.lobby.matchmaker.unqueue(self.outbox.id).await;
+                self.player = None;
             }
-            // The guest this connection was goes; the account takes the connection.
-            self.shared.lobby.matchmaker.unqueue(self.outbox.id).await;
-            self.player = None;
         }
-        self.become_player(re, account.token, account.id, account.name, true)
+        self.become_player(re, token, account.id, account.name, true)
             .await
+    }
+
+    /// Revokes every token of this connection's account but its own: other devices must log
+    /// in again (connections they have open stay until they close).
+    pub(super) async fn logout_all(&mut self, re: &ReplyTo, player: Player) -> Handled {
+        let store = self.shared.store.clone();
+        let id = player.id.to_string();
+        if store.account_by_id(&id).await.map_err(server)?.is_none() {
+            return Err(Refusal::new(
+                Code::BadRequest,
+                "a guest has one token only: claim your name with register first",
+            ));
+        }
+        let keep =
+            (self.token_hash.clone()).ok_or_else(|| Refusal::new(Code::Server, "no token"))?;
+        let revoked = store.revoke_tokens(&id, &keep).await.map_err(server)?;
+        tracing::info!(player = %id, revoked, "logged out everywhere else");
+        self.outbox
+            .send(protocol::reply(re, Message::LoggedOut { revoked }));
+        Ok(())
     }
 
     pub(super) async fn leaderboard(

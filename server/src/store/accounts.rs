@@ -1,5 +1,5 @@
-//! What the store keeps of claimed names: accounts (name, its unique key, password hash, the
-//! token the account's player is reached by), ratings per account and game, and the fewest
+//! What the store keeps of claimed names: accounts (name, its unique keys, password hash), the
+//! hashes of the tokens its devices reach it by, ratings per account and game, and the fewest
 //! clicks each account solved each puzzle in. A trait of its own beside [`super::Store`],
 //! implemented by both stores (`accounts_sqlite.rs`, `accounts_pg.rs`), async in the same
 //! way as the `Store`. Plain data: no
@@ -15,13 +15,19 @@ pub struct AccountRecord {
     pub id: String,
     /// The name as claimed (shown).
     pub name: String,
-    /// The name's unique key (`text::name_key`): no two accounts share one.
+    /// The name's caseless key (`text::name_key`): no two accounts share one; `login` finds
+    /// the account by it.
     pub key: String,
+    /// The name's confusable skeleton (`text::name_skeleton`): no two accounts share one
+    /// (accounts claimed before skeletons that collide keep theirs with `#id` appended).
+    pub skeleton: String,
     /// The password's Argon2id hash, a PHC string.
     pub hash: String,
-    /// The token its player is reached by: `login` hands it to a new device.
-    pub token: String,
 }
+
+/// Tokens one account may hold at once (one per device it logged in from): a login past it
+/// revokes the oldest.
+pub const MAX_TOKENS_PER_ACCOUNT: usize = 10;
 
 /// One account's rating in one game: the Weng-Lin μ and σ, and rated games played.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,7 +45,7 @@ pub struct RatingRecord {
 pub enum Claimed {
     /// The name is this player's now.
     Done,
-    /// Another account holds the name (in some case or width).
+    /// Another account holds the name (in some case or width, or a look-alike).
     NameTaken,
     /// This player has claimed a name already.
     AccountExists,
@@ -108,15 +114,32 @@ pub enum Recorded {
 /// (earlier first), then name key. Ranks are places in that order.
 #[async_trait::async_trait]
 pub trait AccountStore: Send + Sync + 'static {
-    /// Makes `account` a claimed name, at server time `at`, unless its key or its player id
-    /// is claimed already.
-    async fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError>;
-    /// The account whose name has this key.
+    /// Makes `account` a claimed name, at server time `at`, reached by the token whose hash is
+    /// `token` (the claiming guest's), unless its key, its skeleton or its player id is
+    /// claimed already.
+    async fn claim(
+        &self,
+        account: &AccountRecord,
+        token: &str,
+        at: Millis,
+    ) -> Result<Claimed, StoreError>;
+    /// The account whose name has this caseless key.
     async fn account_by_key(&self, key: &str) -> Result<Option<AccountRecord>, StoreError>;
+    /// The account whose name has this skeleton.
+    async fn account_by_skeleton(
+        &self,
+        skeleton: &str,
+    ) -> Result<Option<AccountRecord>, StoreError>;
     /// The account of this player id.
     async fn account_by_id(&self, id: &str) -> Result<Option<AccountRecord>, StoreError>;
-    /// The account reached by this token.
+    /// The account reached by the token whose hash (`token::hash`) is `token`.
     async fn account_by_token(&self, token: &str) -> Result<Option<AccountRecord>, StoreError>;
+    /// Gives account `id` one more token (its hash), at server time `at`; past
+    /// [`MAX_TOKENS_PER_ACCOUNT`] the oldest are revoked.
+    async fn add_token(&self, id: &str, token: &str, at: Millis) -> Result<(), StoreError>;
+    /// Revokes every token of account `id` but `keep` (a hash); returns how many went. A
+    /// revoked token no longer says `hello` as anyone.
+    async fn revoke_tokens(&self, id: &str, keep: &str) -> Result<u64, StoreError>;
     /// For each of `players` that is an account: its rating in `game` (`None`: no rated game
     /// yet). Guests are left out.
     async fn ratings(

@@ -3,22 +3,48 @@
 
 use super::accounts::{
     AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded, SolvedLine,
+    MAX_TOKENS_PER_ACCOUNT,
 };
 use super::error::StoreError;
 use super::postgres::{Db, PostgresStore};
 use crate::clock::Millis;
 use tokio_postgres::Row;
 
-const ACCOUNT: &str = "SELECT id, name, name_key, hash, token FROM accounts";
+const ACCOUNT: &str = "SELECT id, name, name_key, name_skeleton, hash FROM accounts";
 
 fn account(r: &Row) -> AccountRecord {
     AccountRecord {
         id: r.get(0),
         name: r.get(1),
         key: r.get(2),
-        hash: r.get(3),
-        token: r.get(4),
+        skeleton: r.get::<_, Option<String>>(3).unwrap_or_default(),
+        hash: r.get(4),
     }
+}
+
+/// Adds a token hash to account `id` and revokes its oldest past the bound (their guest rows
+/// too, so a revoked token is nobody at `hello`).
+async fn add_token(
+    tx: &tokio_postgres::Transaction<'_>,
+    id: &str,
+    token: &str,
+    at: Millis,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO account_tokens (hash, account, created_at) VALUES ($1, $2, $3)
+         ON CONFLICT (hash) DO NOTHING",
+        &[&token, &id, &(at as i64)],
+    )
+    .await?;
+    tx.execute(
+        "WITH old AS (DELETE FROM account_tokens WHERE account = $1 AND n NOT IN (
+             SELECT n FROM account_tokens WHERE account = $1 ORDER BY n DESC LIMIT $2)
+             RETURNING hash)
+         DELETE FROM players WHERE token IN (SELECT hash FROM old)",
+        &[&id, &(MAX_TOKENS_PER_ACCOUNT as i64)],
+    )
+    .await?;
+    Ok(())
 }
 
 fn rating(r: &Row, at: usize) -> RatingRecord {
@@ -55,24 +81,64 @@ impl Db {
         Ok(row.as_ref().map(account))
     }
 
-    async fn claim(&mut self, a: &AccountRecord, at: Millis) -> Result<Claimed, StoreError> {
+    async fn claim(
+        &mut self,
+        a: &AccountRecord,
+        token: &str,
+        at: Millis,
+    ) -> Result<Claimed, StoreError> {
         // The unique keys settle a race between two nodes: the insert does nothing then.
-        let inserted = self
-            .client
+        let tx = self.client.transaction().await?;
+        let inserted = tx
             .execute(
-                "INSERT INTO accounts (id, name, name_key, hash, token, created_at)
+                "INSERT INTO accounts (id, name, name_key, name_skeleton, hash, created_at)
                  VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-                &[&a.id, &a.name, &a.key, &a.hash, &a.token, &(at as i64)],
+                &[&a.id, &a.name, &a.key, &a.skeleton, &a.hash, &(at as i64)],
             )
             .await?;
         if inserted == 1 {
+            add_token(&tx, &a.id, token, at).await?;
+            tx.commit().await?;
             return Ok(Claimed::Done);
         }
+        drop(tx);
         if self.one_account("id", &a.id).await?.is_some() {
             Ok(Claimed::AccountExists)
         } else {
             Ok(Claimed::NameTaken)
         }
+    }
+
+    async fn account_by_token(&mut self, token: &str) -> Result<Option<AccountRecord>, StoreError> {
+        let sql =
+            format!("{ACCOUNT} WHERE id = (SELECT account FROM account_tokens WHERE hash = $1)");
+        let row = self.client.query_opt(&sql, &[&token]).await?;
+        Ok(row.as_ref().map(account))
+    }
+
+    async fn add_token(&mut self, id: &str, token: &str, at: Millis) -> Result<(), StoreError> {
+        let tx = self.client.transaction().await?;
+        add_token(&tx, id, token, at).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn revoke_tokens(&mut self, id: &str, keep: &str) -> Result<u64, StoreError> {
+        let tx = self.client.transaction().await?;
+        let gone = tx
+            .query(
+                "DELETE FROM account_tokens WHERE account = $1 AND hash <> $2 RETURNING hash",
+                &[&id, &keep],
+            )
+            .await?;
+        let hashes: Vec<String> = gone.iter().map(|r| r.get(0)).collect();
+        tx.execute(
+            "DELETE FROM players WHERE token = ANY($1::text[])",
+            &[&hashes],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(hashes.len() as u64)
     }
 
     async fn ratings(
@@ -330,9 +396,14 @@ async fn most_together(
 
 #[async_trait::async_trait]
 impl AccountStore for PostgresStore {
-    async fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError> {
-        let account = account.clone();
-        self.call(move |db| Box::pin(async move { db.claim(&account, at).await }))
+    async fn claim(
+        &self,
+        account: &AccountRecord,
+        token: &str,
+        at: Millis,
+    ) -> Result<Claimed, StoreError> {
+        let (account, token) = (account.clone(), token.to_owned());
+        self.call(move |db| Box::pin(async move { db.claim(&account, &token, at).await }))
             .await
     }
 
@@ -348,9 +419,32 @@ impl AccountStore for PostgresStore {
             .await
     }
 
+    async fn account_by_skeleton(
+        &self,
+        skeleton: &str,
+    ) -> Result<Option<AccountRecord>, StoreError> {
+        let skeleton = skeleton.to_owned();
+        self.call(move |db| {
+            Box::pin(async move { db.one_account("name_skeleton", &skeleton).await })
+        })
+        .await
+    }
+
     async fn account_by_token(&self, token: &str) -> Result<Option<AccountRecord>, StoreError> {
         let token = token.to_owned();
-        self.call(move |db| Box::pin(async move { db.one_account("token", &token).await }))
+        self.call(move |db| Box::pin(async move { db.account_by_token(&token).await }))
+            .await
+    }
+
+    async fn add_token(&self, id: &str, token: &str, at: Millis) -> Result<(), StoreError> {
+        let (id, token) = (id.to_owned(), token.to_owned());
+        self.call(move |db| Box::pin(async move { db.add_token(&id, &token, at).await }))
+            .await
+    }
+
+    async fn revoke_tokens(&self, id: &str, keep: &str) -> Result<u64, StoreError> {
+        let (id, keep) = (id.to_owned(), keep.to_owned());
+        self.call(move |db| Box::pin(async move { db.revoke_tokens(&id, &keep).await }))
             .await
     }
 

@@ -3,22 +3,51 @@
 
 use super::accounts::{
     AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded, SolvedLine,
+    MAX_TOKENS_PER_ACCOUNT,
 };
 use super::error::StoreError;
 use super::sqlite::SqliteStore;
 use crate::clock::Millis;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-const ACCOUNT: &str = "SELECT id, name, name_key, hash, token FROM accounts";
+const ACCOUNT: &str = "SELECT id, name, name_key, name_skeleton, hash FROM accounts";
 
 fn account(r: &Row<'_>) -> rusqlite::Result<AccountRecord> {
     Ok(AccountRecord {
         id: r.get(0)?,
         name: r.get(1)?,
         key: r.get(2)?,
-        hash: r.get(3)?,
-        token: r.get(4)?,
+        skeleton: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+        hash: r.get(4)?,
     })
+}
+
+/// Adds a token hash to account `id` and revokes its oldest past the bound (their guest rows
+/// too, so a revoked token is nobody at `hello`).
+fn add_token(c: &Connection, id: &str, token: &str, at: Millis) -> Result<(), StoreError> {
+    c.execute(
+        "INSERT INTO account_tokens (hash, account, created_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (hash) DO NOTHING",
+        params![token, id, at as i64],
+    )?;
+    let old: Vec<String> = {
+        let mut stmt = c.prepare_cached(
+            "SELECT hash FROM account_tokens WHERE account = ?1 ORDER BY n DESC LIMIT -1 OFFSET ?2",
+        )?;
+        let rows = stmt.query_map(params![id, MAX_TOKENS_PER_ACCOUNT as i64], |r| r.get(0))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    for hash in &old {
+        revoke(c, hash)?;
+    }
+    Ok(())
+}
+
+/// Forgets one token hash: the account's and the guest row it said hello with.
+fn revoke(c: &Connection, hash: &str) -> Result<(), StoreError> {
+    c.execute("DELETE FROM account_tokens WHERE hash = ?1", params![hash])?;
+    c.execute("DELETE FROM players WHERE token = ?1", params![hash])?;
+    Ok(())
 }
 
 fn one_account(
@@ -71,28 +100,36 @@ fn most_together(
 
 #[async_trait::async_trait]
 impl AccountStore for SqliteStore {
-    async fn claim(&self, account: &AccountRecord, at: Millis) -> Result<Claimed, StoreError> {
-        let account = account.clone();
+    async fn claim(
+        &self,
+        account: &AccountRecord,
+        token: &str,
+        at: Millis,
+    ) -> Result<Claimed, StoreError> {
+        let (account, token) = (account.clone(), token.to_owned());
         self.call(move |c, _| {
             let tx = c.transaction()?;
             if one_account(&tx, "id", &account.id)?.is_some() {
                 return Ok(Claimed::AccountExists);
             }
-            if one_account(&tx, "name_key", &account.key)?.is_some() {
+            if one_account(&tx, "name_key", &account.key)?.is_some()
+                || one_account(&tx, "name_skeleton", &account.skeleton)?.is_some()
+            {
                 return Ok(Claimed::NameTaken);
             }
             tx.execute(
-                "INSERT INTO accounts (id, name, name_key, hash, token, created_at)
+                "INSERT INTO accounts (id, name, name_key, name_skeleton, hash, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 params![
                     account.id,
                     account.name,
                     account.key,
+                    account.skeleton,
                     account.hash,
-                    account.token,
                     at as i64
                 ],
             )?;
+            add_token(&tx, &account.id, &token, at)?;
             tx.commit()?;
             Ok(Claimed::Done)
         })
@@ -105,6 +142,15 @@ impl AccountStore for SqliteStore {
             .await
     }
 
+    async fn account_by_skeleton(
+        &self,
+        skeleton: &str,
+    ) -> Result<Option<AccountRecord>, StoreError> {
+        let skeleton = skeleton.to_owned();
+        self.call(move |c, _| one_account(c, "name_skeleton", &skeleton))
+            .await
+    }
+
     async fn account_by_id(&self, id: &str) -> Result<Option<AccountRecord>, StoreError> {
         let id = id.to_owned();
         self.call(move |c, _| one_account(c, "id", &id)).await
@@ -112,7 +158,43 @@ impl AccountStore for SqliteStore {
 
     async fn account_by_token(&self, token: &str) -> Result<Option<AccountRecord>, StoreError> {
         let token = token.to_owned();
-        self.call(move |c, _| one_account(c, "token", &token)).await
+        self.call(move |c, _| {
+            let sql = format!(
+                "{ACCOUNT} WHERE id = (SELECT account FROM account_tokens WHERE hash = ?1)"
+            );
+            Ok(c.query_row(&sql, params![token], account).optional()?)
+        })
+        .await
+    }
+
+    async fn add_token(&self, id: &str, token: &str, at: Millis) -> Result<(), StoreError> {
+        let (id, token) = (id.to_owned(), token.to_owned());
+        self.call(move |c, _| {
+            let tx = c.transaction()?;
+            add_token(&tx, &id, &token, at)?;
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn revoke_tokens(&self, id: &str, keep: &str) -> Result<u64, StoreError> {
+        let (id, keep) = (id.to_owned(), keep.to_owned());
+        self.call(move |c, _| {
+            let tx = c.transaction()?;
+            let gone: Vec<String> = {
+                let mut stmt = tx
+                    .prepare("SELECT hash FROM account_tokens WHERE account = ?1 AND hash <> ?2")?;
+                let rows = stmt.query_map(params![id, keep], |r| r.get(0))?;
+                rows.collect::<Result<_, _>>()?
+            };
+            for hash in &gone {
+                revoke(&tx, hash)?;
+            }
+            tx.commit()?;
+            Ok(gone.len() as u64)
+        })
+        .await
     }
 
     async fn ratings(
@@ -379,15 +461,15 @@ impl AccountStore for SqliteStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{RoomRecord, Store};
+    use crate::store::{PlayerRecord, RoomRecord, Store};
 
     fn account(id: &str, name: &str) -> AccountRecord {
         AccountRecord {
             id: id.into(),
             name: name.into(),
             key: crate::text::name_key(name),
+            skeleton: crate::text::name_skeleton(name),
             hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into(),
-            token: format!("t-{id}"),
         }
     }
 
@@ -415,15 +497,15 @@ mod tests {
     async fn a_name_is_claimed_once_in_any_case_and_a_player_claims_once() {
         let s = SqliteStore::open(":memory:").unwrap();
         assert_eq!(
-            s.claim(&account("p1", "Alice"), 1).await.unwrap(),
+            s.claim(&account("p1", "Alice"), "t-p1", 1).await.unwrap(),
             Claimed::Done
         );
         assert_eq!(
-            s.claim(&account("p2", "ALICE"), 2).await.unwrap(),
+            s.claim(&account("p2", "ALICE"), "t-p2", 2).await.unwrap(),
             Claimed::NameTaken
         );
         assert_eq!(
-            s.claim(&account("p1", "Bob"), 3).await.unwrap(),
+            s.claim(&account("p1", "Bob"), "t-p1b", 3).await.unwrap(),
             Claimed::AccountExists
         );
         let found = s
@@ -434,12 +516,45 @@ mod tests {
         assert_eq!((found.id.as_str(), found.name.as_str()), ("p1", "Alice"));
         assert_eq!(s.account_by_token("t-p1").await.unwrap().unwrap().id, "p1");
         assert!(s.account_by_id("p2").await.unwrap().is_none());
+        // A look-alike (Cyrillic а) is the same name.
+        assert_eq!(
+            s.claim(&account("p3", "\u{430}lice"), "t-p3", 4)
+                .await
+                .unwrap(),
+            Claimed::NameTaken
+        );
+    }
+
+    #[tokio::test]
+    async fn an_account_holds_a_bounded_number_of_tokens_and_can_revoke_the_others() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        s.claim(&account("p1", "ann"), "t0", 1).await.unwrap();
+        let me = PlayerRecord {
+            id: "p1".into(),
+            name: "ann".into(),
+        };
+        for i in 1..=MAX_TOKENS_PER_ACCOUNT {
+            s.add_token("p1", &format!("t{i}"), 1).await.unwrap();
+            s.put_player(&format!("t{i}"), &me, 1).await.unwrap();
+        }
+        // Eleven made: the first is gone.
+        assert!(s.account_by_token("t0").await.unwrap().is_none());
+        assert!(s.account_by_token("t1").await.unwrap().is_some());
+        assert_eq!(s.revoke_tokens("p1", "t5").await.unwrap(), 9);
+        assert!(s.account_by_token("t5").await.unwrap().is_some());
+        for gone in ["t1", "t10"] {
+            assert!(s.account_by_token(gone).await.unwrap().is_none());
+            assert!(
+                s.player(gone).await.unwrap().is_none(),
+                "{gone}'s guest row"
+            );
+        }
     }
 
     #[tokio::test]
     async fn a_room_is_rated_once_and_games_are_counted() {
         let s = SqliteStore::open(":memory:").unwrap();
-        s.claim(&account("p1", "a"), 1).await.unwrap();
+        s.claim(&account("p1", "a"), "t-p1", 1).await.unwrap();
         s.create_room(&room("r1")).await.unwrap();
         let ids = ["p1".to_string(), "guest".to_string()];
         assert_eq!(
@@ -523,7 +638,9 @@ mod tests {
         let s = SqliteStore::open(":memory:").unwrap();
         for i in 0..7u32 {
             let id = format!("p{i}");
-            s.claim(&account(&id, &format!("n{i}")), 1).await.unwrap();
+            s.claim(&account(&id, &format!("n{i}")), &format!("t-{id}"), 1)
+                .await
+                .unwrap();
             let room_id = format!("r{i}");
             s.create_room(&room(&room_id)).await.unwrap();
             let mu = 20.0 + f64::from(i % 4);

@@ -19,6 +19,7 @@
 mod accounts;
 mod accounts_pg;
 mod accounts_sqlite;
+mod accounts_upgrade;
 mod archiver;
 mod commit;
 mod commit_log;
@@ -37,14 +38,15 @@ use crate::clock::Millis;
 
 pub use accounts::{
     AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded, SolvedLine,
+    MAX_TOKENS_PER_ACCOUNT,
 };
 pub use commit::Commit;
 pub use commit_log::Durability;
 pub use error::StoreError;
 pub use postgres::PostgresStore;
 pub use record::{
-    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerRecord, RoomRecord,
-    SavedRoom,
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerQuery, PlayerRecord,
+    RoomRecord, SavedRoom,
 };
 pub use sqlite::SqliteStore;
 

@@ -157,6 +157,28 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[
     );
     ",
     ),
+    (
+        7,
+        "
+    -- Tokens are kept only as their SHA-256 (`token.rs`), hashed here in place so every
+    -- player stays logged in; an account holds one per device (`account_tokens`, oldest
+    -- revoked past `MAX_TOKENS_PER_ACCOUNT`). Names get their confusable skeleton, filled in
+    -- and made unique by `accounts_upgrade.rs`.
+    CREATE TABLE account_tokens (
+        n BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        hash TEXT NOT NULL UNIQUE,
+        account TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+    );
+    CREATE INDEX account_tokens_account ON account_tokens (account, n);
+    INSERT INTO account_tokens (hash, account, created_at)
+        SELECT encode(sha256(convert_to(token, 'UTF8')), 'hex'), id, created_at FROM accounts
+        ORDER BY created_at, id;
+    ALTER TABLE accounts DROP COLUMN token;
+    ALTER TABLE accounts ADD COLUMN name_skeleton TEXT;
+    UPDATE players SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex');
+    ",
+    ),
 ];
 
 /// Any number, the same on every node: the advisory lock migrations hold.
@@ -194,6 +216,7 @@ pub(super) async fn migrate(client: &mut Client) -> Result<(), StoreError> {
         .await?;
         tracing::info!(version, "store: migrated the PostgreSQL schema");
     }
+    super::accounts_upgrade::postgres(&tx).await?;
     tx.commit().await?;
     Ok(())
 }

@@ -12,8 +12,8 @@ use super::group_commit::{self, Committer, Job, Sender};
 use super::lines::{join_line, split_events};
 use super::pg_schema::migrate;
 use super::record::{
-    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerRecord, RoomRecord,
-    SavedRoom,
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerQuery, PlayerRecord,
+    RoomRecord, SavedRoom,
 };
 use super::{Store, PRUNE_BATCH};
 use crate::clock::Millis;
@@ -631,20 +631,24 @@ impl Db {
         };
         let (at, room) = cursor.unzip();
         let limit = query.limit as i64;
+        let (column, who) = match &query.player {
+            PlayerQuery::Id(id) => ("player", id),
+            PlayerQuery::Name(name) => ("name", name),
+        };
+        let sql = format!(
+            "SELECT a.room, a.game, a.ended_at, a.winner, a.seat, a.player, a.name
+             FROM archive a JOIN (
+                 SELECT DISTINCT room, ended_at FROM archive
+                 WHERE {column} = $1 AND ($2::TEXT IS NULL OR game = $2)
+                   AND ($3::BIGINT IS NULL OR ended_at < $3
+                        OR (ended_at = $3 AND room < $4))
+                 ORDER BY ended_at DESC, room DESC LIMIT $5
+             ) page ON page.room = a.room
+             ORDER BY a.ended_at DESC, a.room DESC"
+        );
         let rows = self
             .client
-            .query(
-                "SELECT a.room, a.game, a.ended_at, a.winner, a.seat, a.player, a.name
-                 FROM archive a JOIN (
-                     SELECT DISTINCT room, ended_at FROM archive
-                     WHERE (player = $1 OR name = $1) AND ($2::TEXT IS NULL OR game = $2)
-                       AND ($3::BIGINT IS NULL OR ended_at < $3
-                            OR (ended_at = $3 AND room < $4))
-                     ORDER BY ended_at DESC, room DESC LIMIT $5
-                 ) page ON page.room = a.room
-                 ORDER BY a.ended_at DESC, a.room DESC",
-                &[&query.player, &query.game, &at, &room, &limit],
-            )
+            .query(&sql, &[who, &query.game, &at, &room, &limit])
             .await?;
         let mut out: Vec<ArchivedRoom> = Vec::new();
         for row in rows {

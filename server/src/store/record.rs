@@ -100,11 +100,30 @@ pub struct ArchivedRoom {
     pub seats: Vec<ArchivedSeat>,
 }
 
+/// Whose games `games` lists: the seats a player id sat in, or the seats that showed a name
+/// (guests share names; a claimed name is one account's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerQuery {
+    /// By player id.
+    Id(String),
+    /// By the name a seat showed when the game ended.
+    Name(String),
+}
+
+impl PlayerQuery {
+    /// The id or the name.
+    pub fn text(&self) -> &str {
+        match self {
+            PlayerQuery::Id(t) | PlayerQuery::Name(t) => t,
+        }
+    }
+}
+
 /// Which finished games `games` asks for: newest first, `limit` at most.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GamesQuery {
-    /// A player id, or a name a seat showed.
-    pub player: String,
+    /// Whose games.
+    pub player: PlayerQuery,
     /// Only this game id.
     pub game: Option<String>,
     /// Only games listed after this room (the last of the page before).

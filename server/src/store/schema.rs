@@ -49,6 +49,7 @@ CREATE TABLE IF NOT EXISTS archive (
 );
 CREATE INDEX IF NOT EXISTS archive_player ON archive (player, ended_at);
 CREATE INDEX IF NOT EXISTS archive_name ON archive (name, ended_at);
+-- `token` is the SHA-256 of the token (`token.rs`), never the token itself.
 CREATE TABLE IF NOT EXISTS players (
     token TEXT PRIMARY KEY,
     id TEXT NOT NULL,
@@ -56,15 +57,26 @@ CREATE TABLE IF NOT EXISTS players (
     seen_at INTEGER
 );
 -- Claimed names (store/accounts.rs): `name_key` is the name case-folded and normalised, unique
--- so that no two accounts look alike. Never pruned.
+-- so that no two accounts differ only by case or width; `name_skeleton` its confusable
+-- skeleton, unique too (its index is made by `accounts_upgrade.rs`, once old rows have one).
+-- Never pruned.
 CREATE TABLE IF NOT EXISTS accounts (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
     name_key TEXT NOT NULL UNIQUE,
     hash TEXT NOT NULL,
-    token TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    name_skeleton TEXT
+);
+-- The SHA-256 of each token an account is reached by (one per device that logged in, oldest
+-- revoked past `MAX_TOKENS_PER_ACCOUNT`); `n` orders them.
+CREATE TABLE IF NOT EXISTS account_tokens (
+    n INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    account TEXT NOT NULL,
     created_at INTEGER NOT NULL
 );
+CREATE INDEX IF NOT EXISTS account_tokens_account ON account_tokens (account, n);
 CREATE TABLE IF NOT EXISTS ratings (
     account TEXT NOT NULL,
     game TEXT NOT NULL,
@@ -107,6 +119,7 @@ const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
     ("rooms", "ended_at", "INTEGER"),
     ("players", "seen_at", "INTEGER"),
     ("rooms", "rated_at", "INTEGER"),
+    ("accounts", "name_skeleton", "TEXT"),
 ];
 
 /// Creates the schema, and moves a `log` of one row per append keyed by room (made before

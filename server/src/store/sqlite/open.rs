@@ -45,6 +45,7 @@ impl SqliteStore {
         conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)?;
         conn.busy_timeout(Duration::from_secs(5))?;
         upgrade_log(&mut conn, SCHEMA)?;
+        super::super::accounts_upgrade::sqlite(&mut conn)?;
         conn.execute_batch(journal::SCHEMA)?;
         let journal = Journal::open(&mut conn)?;
         let (log, segments) = if in_memory {

@@ -8,8 +8,8 @@ use super::super::group_commit;
 use super::super::journal::Journal;
 use super::super::lines::split_events;
 use super::super::record::{
-    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerRecord, RoomRecord,
-    SavedRoom,
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerQuery, PlayerRecord,
+    RoomRecord, SavedRoom,
 };
 use super::super::{Store, PRUNE_BATCH};
 use super::writer::Other;
@@ -137,6 +137,14 @@ impl Store for SqliteStore {
                 "DELETE FROM archive WHERE room IN (SELECT id FROM pruned)",
                 [],
             )?;
+            tx.execute(
+                "DELETE FROM records WHERE room IN (SELECT id FROM pruned)",
+                [],
+            )?;
+            tx.execute(
+                "DELETE FROM rated_players WHERE room IN (SELECT id FROM pruned)",
+                [],
+            )?;
             let rooms = tx.execute("DELETE FROM rooms WHERE id IN (SELECT id FROM pruned)", [])?;
             let players = tx.execute(
                 "DELETE FROM players WHERE token IN (SELECT token FROM players
@@ -205,15 +213,19 @@ impl Store for SqliteStore {
                 }
             };
             let (at, room) = cursor.unzip();
+            let (column, who) = match &query.player {
+                PlayerQuery::Id(id) => ("player", id),
+                PlayerQuery::Name(name) => ("name", name),
+            };
             let rooms: Vec<String> = {
-                let mut stmt = c.prepare_cached(
+                let mut stmt = c.prepare_cached(&format!(
                     "SELECT DISTINCT room, ended_at FROM archive
-                     WHERE (player = ?1 OR name = ?1) AND (?2 IS NULL OR game = ?2)
+                     WHERE {column} = ?1 AND (?2 IS NULL OR game = ?2)
                        AND (?3 IS NULL OR ended_at < ?3 OR (ended_at = ?3 AND room < ?4))
-                     ORDER BY ended_at DESC, room DESC LIMIT ?5",
-                )?;
+                     ORDER BY ended_at DESC, room DESC LIMIT ?5"
+                ))?;
                 let rows = stmt.query_map(
-                    params![query.player, query.game, at, room, query.limit as i64],
+                    params![who, query.game, at, room, query.limit as i64],
                     |r| r.get::<_, String>(0),
                 )?;
                 rows.collect::<Result<_, _>>()?
@@ -241,6 +253,33 @@ impl Store for SqliteStore {
                 },
             )
             .optional()?)
+        })
+        .await
+    }
+
+    async fn record(&self, room: &str) -> Result<Option<String>, StoreError> {
+        let room = room.to_owned();
+        self.call(move |c, _| {
+            let text = c
+                .query_row(
+                    "SELECT text FROM records WHERE room = ?1",
+                    params![room],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            Ok(text)
+        })
+        .await
+    }
+
+    async fn keep_record(&self, room: &str, text: &str) -> Result<(), StoreError> {
+        let (room, text) = (room.to_owned(), text.to_owned());
+        self.call(move |c, _| {
+            c.execute(
+                "INSERT INTO records (room, text) VALUES (?1, ?2) ON CONFLICT (room) DO NOTHING",
+                params![room, text],
+            )?;
+            Ok(())
         })
         .await
     }
