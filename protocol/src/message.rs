@@ -171,6 +171,13 @@ pub enum Message<'a> {
     },
     /// Reply to `ping`.
     Pong,
+    /// Unasked: the room has moved to another server node (its old one lost it: a pause, a
+    /// cut from the database, a crash). The client sends `resume` for it at once, from the
+    /// last `seq` it has (a spectator too); if that is refused with `server`, again shortly.
+    Moved {
+        /// The room.
+        room: String,
+    },
 }
 
 impl Message<'_> {
@@ -190,6 +197,7 @@ impl Message<'_> {
             Message::Export { .. } => "export",
             Message::Error { .. } => "error",
             Message::Pong => "pong",
+            Message::Moved { .. } => "moved",
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::system::{GameInfo, GameSystem, Table};
 use orion_protocol::Event;
 use rand::Rng;
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 /// Creates a room for `game` of `system`, seats `first` in order (the creator, or a quick
@@ -259,7 +259,6 @@ impl Room {
             auto_start: false,
             seats: BTreeMap::new(),
             spectators: HashMap::new(),
-            watched_by: HashSet::new(),
             seq: 0,
             appends: 0,
             clock,
@@ -270,6 +269,7 @@ impl Room {
             seat_ratings: BTreeMap::new(),
             rematch: BTreeSet::new(),
             rematch_room: None,
+            lost: false,
             published: None,
             shared,
         }

@@ -20,6 +20,7 @@ mod archiver;
 mod commit;
 mod commit_log;
 mod error;
+mod fence;
 mod journal;
 mod lines;
 mod pg_schema;
@@ -35,6 +36,7 @@ pub use accounts::{AccountRecord, AccountStore, Claimed, RatedLine, RatingRecord
 pub use commit::Commit;
 pub use commit_log::Durability;
 pub use error::StoreError;
+pub use fence::Fences;
 pub use postgres::PostgresStore;
 pub use record::{
     ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerRecord, RoomRecord,
