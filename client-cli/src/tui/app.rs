@@ -354,6 +354,8 @@ impl App {
                     Err(e) => self.error(format!("could not save {file}: {e}")),
                 }
             }
+            // The connection task resumes the room on its new server node by itself.
+            Incoming::Moved { room } => self.info(format!("room {room} moved to another server: resuming")),
             Incoming::Welcome { .. } | Incoming::History { .. } | Incoming::Pong => {}
         }
     }
