@@ -15,7 +15,7 @@ use crate::system::{GameInfo, GameSystem, Table};
 use orion_protocol::Event;
 use rand::Rng;
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 /// Creates a room for `game` of `system`, seats `first` in order (the creator, or a quick
@@ -106,6 +106,7 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
         },
     );
     room.salt = rec.salt.clone();
+    room.restored = true;
     let now = shared.clock.now_ms();
     for (seq, text) in &saved.events {
         room.seq = *seq;
@@ -270,6 +271,8 @@ impl Room {
             rematch: BTreeSet::new(),
             rematch_room: None,
             lost: false,
+            watched_by: HashSet::new(),
+            restored: false,
             published: None,
             shared,
         }

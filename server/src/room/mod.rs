@@ -29,7 +29,7 @@ use crate::shared::Shared;
 use crate::store::{ActionRecord, Append, ArchivedRoom, ArchivedSeat, StoreError};
 use crate::system::{GameSystem, Seat, Table};
 use orion_protocol::{GameResult, Status};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
@@ -94,6 +94,12 @@ struct Room {
     seats: BTreeMap<Seat, Occupant>,
     /// Watchers by connection id.
     spectators: HashMap<u64, Outbox>,
+    /// Who has watched (by player id), so that a watcher whose connection dropped may
+    /// `resume`; bounded (cleared past twice the room's most spectators).
+    watched_by: HashSet<PlayerId>,
+    /// Restored from the store (a restart, a takeover): who watched before is unknown, so any
+    /// `resume` in a public room by whoever holds no seat makes a spectator.
+    restored: bool,
     /// The last event's seq (0 before the first).
     seq: u64,
     /// Appends stored so far (they are numbered from 1 in the store).
@@ -260,9 +266,12 @@ impl Room {
                 self.publish();
             }
             RoomCmd::Spectate {
-                re, outbox, done, ..
+                re,
+                player,
+                outbox,
+                done,
             } => {
-                let _ = done.send(self.spectate(re, outbox));
+                let _ = done.send(self.spectate(re, player, outbox));
                 self.publish();
             }
             RoomCmd::Leave { re, player, outbox } => {

@@ -6,7 +6,7 @@ use super::{Occupant, MAX_RESUME, WAITING_HOLD};
 use super::{Room, Status};
 use crate::clock::Millis;
 use crate::outbox::Outbox;
-use crate::player::Player;
+use crate::player::{Player, PlayerId};
 use crate::protocol::{self, Code, ReplyTo};
 use crate::system::Seat;
 use orion_protocol::{Event, Message, OverReason};
@@ -135,8 +135,8 @@ impl Room {
         }
     }
 
-    pub(super) fn spectate(&mut self, re: ReplyTo, outbox: Outbox) -> bool {
-        if !self.add_spectator(&re, &outbox) {
+    pub(super) fn spectate(&mut self, re: ReplyTo, player: PlayerId, outbox: Outbox) -> bool {
+        if !self.add_spectator(&re, player, &outbox) {
             return false;
         }
         outbox.send(self.snapshot(&re, None));
@@ -147,6 +147,7 @@ impl Room {
     pub(super) fn add_spectator(
         &mut self,
         re: &ReplyTo,
+        player: PlayerId,
         outbox: &Outbox,
     ) -> bool {
         let most = self.shared.max_spectators;
@@ -159,6 +160,11 @@ impl Room {
             );
             return false;
         }
+        if self.watched_by.len() >= 2 * most {
+            // Forget old watchers rather than grow: they can still `spectate` again.
+            self.watched_by.clear();
+        }
+        self.watched_by.insert(player);
         self.spectators.insert(outbox.id, outbox.clone());
         true
     }
@@ -304,13 +310,24 @@ impl Room {
                 self.refuse(&re, &outbox, Code::NotFound, format!("no room {}", self.id));
                 return false;
             }
-            // A watcher whose connection dropped carries on watching, here or on the node that
-            // took the room over (which never saw him watch): a public room is anyone's to
-            // watch, so `resume` there makes a spectator of whoever holds no seat.
-            None => {
-                if !self.add_spectator(&re, &outbox) {
+            // A watcher whose connection dropped carries on watching; `resume` never makes
+            // anyone a spectator who was not one — but a room restored from the store (after
+            // a restart, or taken over by another cluster node) never saw its watchers, and a
+            // public room is anyone's to watch: there it makes a spectator of whoever holds no
+            // seat (a watcher told the room `moved`).
+            None if self.restored || self.watched_by.contains(&player.id) => {
+                if !self.add_spectator(&re, player.id, &outbox) {
                     return false;
                 }
+            }
+            None => {
+                self.refuse(
+                    &re,
+                    &outbox,
+                    Code::NotAPlayer,
+                    format!("you are not in room {}: spectate it to watch", self.id),
+                );
+                return false;
             }
         }
         // Replaying more than fits in the client's send queue would only get it dropped as
