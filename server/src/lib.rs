@@ -38,7 +38,8 @@ pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MAX_SPECTATORS, MIN_TURN_CLOCK, W
 pub use server::{run, serve, serve_with, Config, MAX_CONNECTIONS};
 pub use session::{GAMES_PAGE, HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
 pub use store::{
-    ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, Durability, GamesQuery, PlayerRecord,
+    ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, Durability, Fences, GamesQuery,
+    PlayerRecord,
     PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
 };
 pub use text::{MAX_CHAT, MAX_NAME};

@@ -203,6 +203,11 @@ impl Room {
             }
             tracing::warn!(room = %self.id, "another node has taken the room over: its members were told");
             self.shared.lobby.rooms.remove(&self.id).await;
+            // This node lists it and holds its seats no more (the new owner does).
+            self.shared.lobby.publish(&self.id, None);
+            for o in self.seats.values() {
+                self.shared.lobby.free_seat(&o.player.id, &self.id);
+            }
             return;
         }
         if self.status == Status::Waiting && self.seats.is_empty() {
