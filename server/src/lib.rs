@@ -39,7 +39,6 @@ pub use server::{run, serve, serve_with, Config, MAX_CONNECTIONS};
 pub use session::{GAMES_PAGE, HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
 pub use store::{
     ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, Durability, Fences, GamesQuery,
-    PlayerRecord,
-    PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
+    PlayerRecord, PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
 };
 pub use text::{MAX_CHAT, MAX_NAME};

@@ -90,7 +90,11 @@ impl Member {
     async fn connect(&mut self) {
         let began = Instant::now();
         loop {
-            assert!(began.elapsed() < STEP_LIMIT, "{}: no node answers", self.name);
+            assert!(
+                began.elapsed() < STEP_LIMIT,
+                "{}: no node answers",
+                self.name
+            );
             let urls = self.urls.lock().expect("urls").clone();
             let url = urls[self.at % urls.len()].clone();
             if let Some(ws) = self.hello(&url).await {
@@ -221,6 +225,14 @@ impl Member {
         Some(msg)
     }
 
+    /// Whether a resume is due or was sent a moment ago (its events may be on their way).
+    fn settling(&self) -> bool {
+        self.resume_due.is_some()
+            || self
+                .resuming
+                .is_some_and(|(_, at)| at.elapsed() < Duration::from_millis(1500))
+    }
+
     /// Takes in whatever has arrived, without waiting.
     pub async fn drain(&mut self) {
         while self.next(Duration::from_millis(1)).await.is_some() {}
@@ -312,21 +324,29 @@ impl Game {
         if let Some(seq) = snap["seq"].as_u64() {
             watcher.seen.insert(seq, Value::Null);
         }
-        for p in [&mut south, &mut north] {
-            p.request(json!({"t": "ready", "room": room})).await;
+        // `ready` has no reply: both say it again until both have seen the start (one said
+        // again after it is refused, and ignored).
+        let started = |m: &Member| m.seen.values().any(|ev| ev["kind"] == "start");
+        let began = Instant::now();
+        while !(started(&south) && started(&north)) {
+            assert!(began.elapsed() < STEP_LIMIT, "{room} never started");
+            for p in [&mut south, &mut north] {
+                if !started(p) {
+                    p.send(json!({"t": "ready", "room": room})).await;
+                }
+            }
+            let wait = Instant::now();
+            while wait.elapsed() < Duration::from_secs(3) && !(started(&south) && started(&north)) {
+                south.next(Duration::from_millis(50)).await;
+                north.next(Duration::from_millis(50)).await;
+            }
         }
-        let mut game = Game {
+        Game {
             s: south,
             n: north,
             w: watcher,
             room,
-        };
-        let room = game.room.clone();
-        let started = |m: &Member| m.seen.values().any(|ev| ev["kind"] == "start");
-        game.s.until("start", started).await;
-        game.n.until("start", started).await;
-        let _ = room;
-        game
+        }
     }
 
     /// Plays South's `moves` of [`HYDRA_TWO`] from move `from` (North passing after each but
@@ -392,6 +412,12 @@ impl Game {
                 me.name,
                 me.last()
             );
+            if me.settling() {
+                // What it resumes may show the action applied already: look before sending
+                // it again.
+                me.next(Duration::from_millis(100)).await;
+                continue;
+            }
             let id = me.send(req.clone()).await;
             let sent = Instant::now();
             while sent.elapsed() < Duration::from_secs(3) && !done(me) {

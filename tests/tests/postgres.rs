@@ -6,7 +6,8 @@
 //! cluster node's appends fenced by its rooms' lease epochs.
 
 use orion_server::{
-    ActionRecord, Append, Commit, Fences, PlayerRecord, PostgresStore, RoomRecord, Store, StoreError,
+    ActionRecord, Append, Commit, Fences, PlayerRecord, PostgresStore, RoomRecord, Store,
+    StoreError,
 };
 use orion_tests::pg::Postgres;
 use orion_tests::T0;
@@ -96,7 +97,10 @@ fn exec(pg: &Postgres, sql: &str) {
 #[test]
 fn a_cluster_nodes_append_is_stored_only_under_its_rooms_current_lease_epoch() {
     let pg = Postgres::start();
-    let fences = Arc::new(Fences::new(Arc::from("a"), std::time::Duration::from_secs(60)));
+    let fences = Arc::new(Fences::new(
+        Arc::from("a"),
+        std::time::Duration::from_secs(60),
+    ));
     let s = PostgresStore::connect_fenced(&pg.url(), Some(fences.clone())).expect("store");
     exec(
         &pg,
@@ -113,7 +117,10 @@ fn a_cluster_nodes_append_is_stored_only_under_its_rooms_current_lease_epoch() {
     );
     // Node b takes r over (its lease's next epoch): a's next append of r is refused as
     // fenced, while q's, in the same group commit, is stored.
-    exec(&pg, "UPDATE room_leases SET node = 'b', epoch = 4 WHERE room = 'r'");
+    exec(
+        &pg,
+        "UPDATE room_leases SET node = 'b', epoch = 4 WHERE room = 'r'",
+    );
     let (r, q) = block_on(async {
         let r = s.append(event("r", 2));
         let q = s.append(event("q", 2));
@@ -124,7 +131,10 @@ fn a_cluster_nodes_append_is_stored_only_under_its_rooms_current_lease_epoch() {
     assert_eq!(seqs(&block_on(s.events("r", 0, 10)).unwrap()), vec![1]);
     // Taken back by a under yet another epoch: its old task's epoch stays refused, the new
     // one's is stored.
-    exec(&pg, "UPDATE room_leases SET node = 'a', epoch = 5 WHERE room = 'r'");
+    exec(
+        &pg,
+        "UPDATE room_leases SET node = 'a', epoch = 5 WHERE room = 'r'",
+    );
     assert_eq!(settle(vec![s.append(event("r", 2))]), vec![false]);
     fences.hold("r", 5);
     assert_eq!(settle(vec![s.append(event("r", 2))]), vec![true]);

@@ -355,7 +355,9 @@ impl App {
                 }
             }
             // The connection task resumes the room on its new server node by itself.
-            Incoming::Moved { room } => self.info(format!("room {room} moved to another server: resuming")),
+            Incoming::Moved { room } => {
+                self.info(format!("room {room} moved to another server: resuming"))
+            }
             Incoming::Welcome { .. } | Incoming::History { .. } | Incoming::Pong => {}
         }
     }

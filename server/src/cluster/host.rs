@@ -19,8 +19,8 @@ use crate::player::RoomId;
 use crate::room::RoomCmd;
 use crate::store::Fences;
 use dashmap::DashMap;
-use std::collections::HashSet;
 use futures::StreamExt;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -165,7 +165,11 @@ impl Host {
             let Some((_, relay)) = self.relays.remove(&key) else {
                 continue;
             };
-            let rooms = self.rooms_of.remove(&key).map(|(_, r)| r).unwrap_or_default();
+            let rooms = self
+                .rooms_of
+                .remove(&key)
+                .map(|(_, r)| r)
+                .unwrap_or_default();
             for room in rooms {
                 if let Some(handle) = self.local.get(&room).await {
                     let _ = handle.tx.send(RoomCmd::Detach { conn: relay.id }).await;

@@ -169,7 +169,10 @@ impl ClusterMatchmaker {
             if dead.is_empty() {
                 break;
             }
-            tracing::info!(?dead, "dropping the quick-match entries of nodes that do not answer");
+            tracing::info!(
+                ?dead,
+                "dropping the quick-match entries of nodes that do not answer"
+            );
             tx.execute("DELETE FROM quick_queue WHERE node = ANY($1)", &[&dead])
                 .await?;
         }

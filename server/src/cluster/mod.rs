@@ -197,8 +197,7 @@ async fn keep_leases(
                 node.metrics
                     .rooms_owned
                     .set(i64::try_from(renewed.len()).unwrap_or(i64::MAX));
-                let renewed: std::collections::HashMap<String, u64> =
-                    renewed.into_iter().collect();
+                let renewed: std::collections::HashMap<String, u64> = renewed.into_iter().collect();
                 for (room, epoch) in held {
                     if renewed.get(&*room) != Some(&epoch) {
                         node.lose(&room, epoch).await;

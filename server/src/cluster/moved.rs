@@ -65,19 +65,22 @@ impl Node {
     /// Follows other nodes' notices of rooms moved to them until the subscription ends.
     pub(super) async fn follow_moves(self: Arc<Self>, mut sub: async_nats::Subscriber) {
         while let Some(msg) = sub.next().await {
+            // This node's own notices too: its connections that were members of the room
+            // through its old owner are told to resume it here.
             let notice = match serde_json::from_slice::<Moved>(&msg.payload) {
-                Ok(n) if *n.node != *self.name => n,
-                Ok(_) => continue,
+                Ok(n) => n,
                 Err(e) => {
                     tracing::warn!("unreadable room-moved notice: {e}");
                     continue;
                 }
             };
-            self.proxies.remove(&*notice.room);
+            if *notice.node != *self.name {
+                self.proxies.remove(&*notice.room);
+            }
             // A copy run here under an older epoch is stale (a notice older than the room's
             // return here is not).
             if let Some(epoch) = self.fences.epoch(&notice.room) {
-                if epoch < notice.epoch {
+                if *notice.node != *self.name && epoch < notice.epoch {
                     self.lose(&notice.room, epoch).await;
                 }
             }
