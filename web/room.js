@@ -116,6 +116,13 @@ export class Room {
     else this.net.sendNow({ t: 'spectate', room: this.room });
   }
 
+  /** The room moved to another server node (`moved`): resume it there at once from the last
+   *  seq, a watcher too (again each second while it answers `server`). */
+  follow() {
+    if (!this.entered || this.replaying || !this.net.up) return;
+    this.following = this.net.sendNow({ t: 'resume', room: this.room, since: this.seq });
+  }
+
   async enter() {
     this.entered = true;
     const joining = this.net.request(this.code ? { t: 'join', code: this.code } : { t: 'join', room: this.room });
@@ -211,9 +218,16 @@ export class Room {
 
   message(m, at) {
     if (m.t === 'error') {
+      // The room is still between two server nodes: ask again shortly.
+      if (m.re !== undefined && m.re === this.following && m.code === 'server') {
+        this.note('the game is moving to another server…');
+        setTimeout(() => this.follow(), 1000);
+        return;
+      }
       if (m.re === undefined || m.re !== this.quiet) this.toast(m.message || m.code);
       return;
     }
+    if (m.t === 'moved' && m.room === this.room) { this.follow(); return; }
     if (m.t === 'left' && m.room === this.room) { location.href = '/'; return; }
     if (m.t === 'history' && m.room === this.room) { this.historyPage(m); return; }
     // A finished room may be showing its replay: rematch offers still reach it.

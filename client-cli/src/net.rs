@@ -17,6 +17,10 @@ pub const REQUEST_QUEUE: usize = 64;
 pub const MESSAGE_QUEUE: usize = 1024;
 /// Reconnection attempts after a drop before giving up.
 pub const RECONNECT_TRIES: u32 = 20;
+/// How often, and how many times, a room that moved to another server node (`moved`) is
+/// resumed again while the cluster answers `server` (it is still between nodes).
+const FOLLOW_EVERY: Duration = Duration::from_secs(1);
+const FOLLOW_TRIES: u8 = 10;
 /// Largest frame the client accepts (a snapshot is a few KB).
 pub const MAX_FRAME: usize = 1 << 20;
 
@@ -155,6 +159,7 @@ pub async fn connect(url: &str, name: &str, tokens: TokenStore) -> Result<Client
         tokens,
         token: welcome.token,
         rooms: HashMap::new(),
+        following: HashMap::new(),
         tx: ev_tx,
     };
     tokio::spawn(task.run(ws, req_rx));
@@ -245,6 +250,9 @@ struct Task {
     token: String,
     /// Rooms this connection is in, with the last seq seen, to resume after a drop.
     rooms: HashMap<String, Member>,
+    /// Rooms that moved to another server node (`moved`), with the resumes left to send
+    /// while the cluster still answers `server`.
+    following: HashMap<String, u8>,
     tx: mpsc::Sender<NetEvent>,
 }
 
@@ -275,8 +283,25 @@ impl Task {
         ws: &mut Ws,
         requests: &mut mpsc::Receiver<Request>,
     ) -> Option<String> {
+        let mut retry = tokio::time::interval(FOLLOW_EVERY);
+        let mut refused = false;
         loop {
             tokio::select! {
+                _ = retry.tick(), if !self.following.is_empty() => {
+                    if !std::mem::take(&mut refused) {
+                        continue;
+                    }
+                    // A `server` refusal came since the last resume: the room was still
+                    // between nodes. Ask again (a resume that worked costs nothing more).
+                    self.following.retain(|_, left| { *left = left.saturating_sub(1); *left > 0 });
+                    for room in self.following.keys().cloned().collect::<Vec<_>>() {
+                        if let Some(r) = self.resume_request(&room) {
+                            if let Err(e) = ws.send(Message::text(r.to_json())).await {
+                                return Some(format!("send failed: {e}"));
+                            }
+                        }
+                    }
+                }
                 r = requests.recv() => {
                     let r = r?;
                     if let Request::Spectate { room } = &r {
@@ -303,6 +328,22 @@ impl Task {
                     let incoming = read(&text);
                     if let NetEvent::Message(m) = &incoming {
                         self.track(m);
+                        match m {
+                            // The room moved to another server node: resume it there at once.
+                            Incoming::Moved { room } => {
+                                if let Some(r) = self.resume_request(room) {
+                                    self.following.insert(room.clone(), FOLLOW_TRIES);
+                                    if let Err(e) = ws.send(Message::text(r.to_json())).await {
+                                        return Some(format!("send failed: {e}"));
+                                    }
+                                }
+                            }
+                            Incoming::Error { code: orion_protocol::Code::Server, .. } => refused = true,
+                            Incoming::Event { room, .. } => {
+                                self.following.remove(&**room);
+                            }
+                            _ => {}
+                        }
                     }
                     if self.tx.send(incoming).await.is_err() {
                         return None;
@@ -334,6 +375,17 @@ impl Task {
                 self.tokens.save(&self.url, name, token);
             }
             _ => {}
+        }
+    }
+
+    /// The `resume` for a room this connection is in (a watcher resumes too), from the last
+    /// seq seen.
+    fn resume_request(&self, room: &str) -> Option<Request> {
+        match self.rooms.get(room)? {
+            Member::Player(since) | Member::Spectator(since) => Some(Request::Resume {
+                room: room.to_string(),
+                since: *since,
+            }),
         }
     }
 

@@ -180,6 +180,13 @@ pub enum Message<'a> {
     },
     /// Reply to `ping`.
     Pong,
+    /// Unasked: the room has moved to another server node (its old one lost it: a pause, a
+    /// cut from the database, a crash). The client sends `resume` for it at once, from the
+    /// last `seq` it has (a spectator too); if that is refused with `server`, again shortly.
+    Moved {
+        /// The room.
+        room: String,
+    },
 }
 
 impl Message<'_> {
@@ -200,6 +207,7 @@ impl Message<'_> {
             Message::Error { .. } => "error",
             Message::LoggedOut { .. } => "logged_out",
             Message::Pong => "pong",
+            Message::Moved { .. } => "moved",
         }
     }
 }

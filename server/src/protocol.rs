@@ -82,6 +82,16 @@ pub fn error(re: &ReplyTo, refusal: &Refusal) -> Frame {
     )
 }
 
+/// Builds the unasked `moved` frame: `room` has moved to another node; resume it.
+pub fn moved(room: &str) -> Frame {
+    Frame::from(
+        Reply::from(Message::Moved {
+            room: room.to_owned(),
+        })
+        .to_json(),
+    )
+}
+
 /// Builds an `event` frame around an already serialized `ev` object, in one allocation.
 pub fn event_frame(room: &str, seq: u64, ev: &str) -> Frame {
     use std::fmt::Write as _;

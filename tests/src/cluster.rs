@@ -27,6 +27,8 @@ pub struct ClusterNode {
     pub addr: SocketAddr,
     /// The process (`None` once killed).
     child: Option<Child>,
+    /// How it was started, to start it again: binary, store, bus, name.
+    how: [String; 4],
 }
 
 impl ClusterNode {
@@ -55,6 +57,39 @@ impl ClusterNode {
         ClusterNode {
             addr,
             child: Some(child),
+            how: [bin, store, bus, name].map(str::to_owned),
+        }
+    }
+
+    /// Starts the node again after a kill, under the same name (on a new port).
+    pub fn restart(&mut self) {
+        self.kill();
+        let [bin, store, bus, name] = &self.how;
+        *self = ClusterNode::start(bin, store, bus, name);
+    }
+
+    /// Whether the process runs (it was not killed).
+    pub fn is_running(&self) -> bool {
+        self.child.is_some()
+    }
+
+    /// `SIGSTOP`: the node freezes where it stands, its sockets open (a GC pause, a VM
+    /// migration), until [`ClusterNode::cont`].
+    pub fn pause(&self) {
+        self.signal(libc::SIGSTOP);
+    }
+
+    /// `SIGCONT`: a paused node runs on.
+    pub fn cont(&self) {
+        self.signal(libc::SIGCONT);
+    }
+
+    fn signal(&self, sig: libc::c_int) {
+        if let Some(child) = &self.child {
+            let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+            // SAFETY: kill has no memory preconditions; the pid is our own child's.
+            let done = unsafe { libc::kill(pid, sig) };
+            assert_eq!(done, 0, "signal {sig} to node {pid} failed");
         }
     }
 

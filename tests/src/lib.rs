@@ -5,6 +5,7 @@
 
 pub mod cluster;
 pub mod nats;
+pub mod nemesis;
 pub mod pg;
 
 use futures::{SinkExt, StreamExt};

@@ -2,9 +2,13 @@
 //! test): the same promises as SQLite — appends committed in order before their commit
 //! resolves, a bad append refused alone, unfinished rooms restored, history kept, pruning —
 //! and a server killed mid-game that restarts on the same database with no event lost; and
-//! accounts and ratings: a rated game's ratings and board kept across a restart.
+//! accounts and ratings: a rated game's ratings and board kept across a restart; and a
+//! cluster node's appends fenced by its rooms' lease epochs.
 
-use orion_server::{ActionRecord, Append, Commit, PlayerRecord, PostgresStore, RoomRecord, Store};
+use orion_server::{
+    ActionRecord, Append, Commit, Fences, PlayerRecord, PostgresStore, RoomRecord, Store,
+    StoreError,
+};
 use orion_tests::pg::Postgres;
 use orion_tests::T0;
 use std::sync::Arc;
@@ -77,6 +81,64 @@ fn count(pg: &Postgres, sql: &str) -> i64 {
         tokio::spawn(conn);
         client.query_one(sql, &[]).await.expect("count").get(0)
     })
+}
+
+/// Runs `sql` with another connection (another node, say).
+fn exec(pg: &Postgres, sql: &str) {
+    block_on(async {
+        let (client, conn) = tokio_postgres::connect(&pg.url(), tokio_postgres::NoTls)
+            .await
+            .expect("connect");
+        tokio::spawn(conn);
+        client.batch_execute(sql).await.expect("sql");
+    })
+}
+
+#[test]
+fn a_cluster_nodes_append_is_stored_only_under_its_rooms_current_lease_epoch() {
+    let pg = Postgres::start();
+    let fences = Arc::new(Fences::new(
+        Arc::from("a"),
+        std::time::Duration::from_secs(60),
+    ));
+    let s = PostgresStore::connect_fenced(&pg.url(), Some(fences.clone())).expect("store");
+    exec(
+        &pg,
+        "INSERT INTO room_leases (room, node, expires_at, epoch) VALUES
+             ('r', 'a', now() + interval '1 minute', 3), ('q', 'a', now() + interval '1 minute', 1)",
+    );
+    // A room this node runs under no epoch is refused without asking the database.
+    assert_eq!(settle(vec![s.append(event("r", 1))]), vec![false]);
+    fences.hold("r", 3);
+    fences.hold("q", 1);
+    assert_eq!(
+        settle(vec![s.append(event("r", 1)), s.append(event("q", 1))]),
+        vec![true, true]
+    );
+    // Node b takes r over (its lease's next epoch): a's next append of r is refused as
+    // fenced, while q's, in the same group commit, is stored.
+    exec(
+        &pg,
+        "UPDATE room_leases SET node = 'b', epoch = 4 WHERE room = 'r'",
+    );
+    let (r, q) = block_on(async {
+        let r = s.append(event("r", 2));
+        let q = s.append(event("q", 2));
+        (r.wait().await, q.wait().await)
+    });
+    assert!(matches!(r, Err(StoreError::Fenced(_))), "{r:?}");
+    assert!(q.is_ok(), "{q:?}");
+    assert_eq!(seqs(&block_on(s.events("r", 0, 10)).unwrap()), vec![1]);
+    // Taken back by a under yet another epoch: its old task's epoch stays refused, the new
+    // one's is stored.
+    exec(
+        &pg,
+        "UPDATE room_leases SET node = 'a', epoch = 5 WHERE room = 'r'",
+    );
+    assert_eq!(settle(vec![s.append(event("r", 2))]), vec![false]);
+    fences.hold("r", 5);
+    assert_eq!(settle(vec![s.append(event("r", 2))]), vec![true]);
+    assert_eq!(seqs(&block_on(s.events("r", 0, 10)).unwrap()), vec![1, 2]);
 }
 
 #[test]

@@ -367,6 +367,10 @@ impl App {
             Incoming::LoggedOut { revoked } => self.info(format!(
                 "logged out on every other device ({revoked} tokens revoked)"
             )),
+            // The connection task resumes the room on its new server node by itself.
+            Incoming::Moved { room } => {
+                self.info(format!("room {room} moved to another server: resuming"))
+            }
             Incoming::Welcome { .. } | Incoming::History { .. } | Incoming::Pong => {}
         }
     }

@@ -6,8 +6,12 @@
 //!   with the ids of the connections it is for, in the order the rooms sent them.
 //! * `orion.lobby`: every node's lobby changes and heartbeats (`peers`).
 //! * `orion.node.<node>.lobby`: `<node>`'s whole lobby table, a page at a time (request/reply).
+//! * `orion.moved`: a room restored on a node after another ran it (`moved`).
+//! * `orion.node.<node>.ping`: answered at once while `<node>` lives (request/reply; a dead
+//!   node's has no responder, which NATS says at once).
 
 use async_nats::{Client, ConnectOptions};
+use futures::StreamExt;
 use std::time::Duration;
 
 /// How long a forwarded command waits for the owner's answer before it is refused with a
@@ -59,4 +63,32 @@ pub fn valid_node_name(name: &str) -> bool {
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The subject a node restoring a room another node ran says so on.
+pub const MOVED_SUBJECT: &str = "orion.moved";
+
+/// The subject `node` answers pings on.
+pub fn ping_subject(node: &str) -> String {
+    format!("orion.node.{node}.ping")
+}
+
+/// How long a ping waits for its answer (a paused node's never comes).
+pub const PING_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// Answers pings until the subscription ends.
+pub async fn answer_pings(bus: Bus, mut sub: async_nats::Subscriber) {
+    while let Some(msg) = sub.next().await {
+        if let Some(reply) = msg.reply {
+            let _ = bus.client.publish(reply, "".into()).await;
+        }
+    }
+}
+
+impl Bus {
+    /// Whether `node` answers a ping within [`PING_TIMEOUT`].
+    pub async fn alive(&self, node: &str) -> bool {
+        let asked = self.client.request(ping_subject(node), "".into());
+        matches!(tokio::time::timeout(PING_TIMEOUT, asked).await, Ok(Ok(_)))
+    }
 }

@@ -1,8 +1,9 @@
 //! The cluster's [`Directory`]: a room is found on this node first, else through its lease
 //! (which node owns it) and reached through a proxy (`remote`); a room made or restored here
-//! takes its lease first, so no two nodes run one room. A room whose task ends here lets its
-//! lease go at once, so a room still unfinished (the node is shutting down) is taken over
-//! by another node at its next scan.
+//! takes its lease first, so no two nodes run one room, and runs under the lease's epoch
+//! (its fencing token). A room whose task ends here lets its lease go at once, so a room still
+//! unfinished (the node is shutting down) is taken over by another node at its next scan; a
+//! room restored here after another node had it tells every node it has moved (`moved`).
 
 use super::remote::{self, Located};
 use super::Node;
@@ -64,8 +65,8 @@ impl Node {
 impl Directory for ClusterDirectory {
     async fn insert(&self, room: RoomHandle) -> bool {
         match self.node.leases.take(&room.id, room.code.as_deref()).await {
-            Ok(true) => {}
-            Ok(false) => {
+            Ok(Some(epoch)) => self.node.fences.hold(&room.id, epoch),
+            Ok(None) => {
                 tracing::warn!(room = %room.id, "another node holds the room's lease");
                 return false;
             }
@@ -75,7 +76,17 @@ impl Directory for ClusterDirectory {
             }
         }
         self.node.proxies.remove(&room.id);
-        self.node.local.insert(room).await
+        let id = room.id.clone();
+        if !self.node.local.insert(room).await {
+            if let Some(epoch) = self.node.fences.epoch(&id) {
+                self.node.fences.drop_epoch(&id, epoch);
+            }
+            return false;
+        }
+        if self.node.taking.remove(&id).is_some() {
+            self.node.announce_moved(&id).await;
+        }
+        true
     }
 
     async fn get(&self, id: &str) -> Option<RoomHandle> {
@@ -122,7 +133,12 @@ impl Directory for ClusterDirectory {
         let was_here = self.node.local.get(id).await.is_some();
         self.node.local.remove(id).await;
         let done = if was_here {
-            self.node.leases.release(id).await
+            // A room that lost its lease (its epoch is gone) has nothing to let go.
+            let Some(epoch) = self.node.fences.epoch(id) else {
+                return;
+            };
+            self.node.fences.drop_epoch(id, epoch);
+            self.node.leases.release(id, epoch).await
         } else {
             // Taken over and found ended: nobody needs the lease any more.
             self.node.leases.forget(id).await
@@ -134,7 +150,13 @@ impl Directory for ClusterDirectory {
 
     async fn claim(&self, id: &str) -> bool {
         match self.node.leases.take(id, None).await {
-            Ok(taken) => taken,
+            Ok(taken) => {
+                if taken.is_some() {
+                    // Restarted: members elsewhere were this room's before; they resume it.
+                    self.node.taking.insert(Arc::from(id), ());
+                }
+                taken.is_some()
+            }
             Err(e) => {
                 tracing::warn!(room = %id, "could not take the room's lease: {e}");
                 false
@@ -156,6 +178,10 @@ impl Directory for ClusterDirectory {
 
     fn closed(&self, conn: u64) -> Vec<RoomId> {
         self.node.members.closed(conn)
+    }
+
+    fn serving(&self, room: &str) -> bool {
+        self.node.fences.serving(room)
     }
 
     fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {

@@ -170,6 +170,27 @@ impl Members {
             .unwrap_or_default()
     }
 
+    /// Tells every connection here that `room` (run elsewhere) sent frames to that the room
+    /// has moved: each resumes it on its new owner.
+    pub fn moved(&self, room: &str) {
+        let frame = protocol::moved(room);
+        for m in self.conns.iter() {
+            if m.rooms.contains(room) {
+                m.outbox.send(frame.clone());
+            }
+        }
+    }
+
+    /// Tells every connection here that every room run elsewhere it is in has moved (this
+    /// node stalled: the owners may have given its connections up).
+    pub fn moved_all(&self) {
+        for m in self.conns.iter() {
+            for room in &m.rooms {
+                m.outbox.send(protocol::moved(room));
+            }
+        }
+    }
+
     /// Delivers frames published for this node's connections until the subscription ends.
     pub async fn serve(self: Arc<Self>, mut sub: async_nats::Subscriber) {
         while let Some(msg) = sub.next().await {

@@ -2,8 +2,11 @@
 //! this node runs, hands each to its room with the relay outbox of the connection it came
 //! from (`fanout::relay`; one per remote connection, whatever rooms it is in, as a local
 //! connection has one outbox), and answers once the room has it (or, for join, spectate and
-//! resume, once the room has said whether the connection is a member). A relay no room holds
-//! any more is dropped by [`Host::sweep`].
+//! resume, once the room has said whether the connection is a member). A room this node no
+//! longer holds the lease of (its fencing token is gone) is not answered for: the proxy
+//! looks for its new owner. A relay no room holds any more is dropped by [`Host::sweep`];
+//! the relays of a node gone silent are detached from every room they were in
+//! ([`Host::node_gone`]), so the owner marks those players away.
 
 use super::bus::Bus;
 use super::fanout;
@@ -12,9 +15,12 @@ use super::wire::{Answer, Command, Forward};
 use crate::lobby::{Directory, LocalDirectory};
 use crate::metrics::Metrics;
 use crate::outbox::Outbox;
+use crate::player::RoomId;
 use crate::room::RoomCmd;
+use crate::store::Fences;
 use dashmap::DashMap;
 use futures::StreamExt;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -30,6 +36,10 @@ pub struct Host {
     local: Arc<LocalDirectory>,
     /// Relay outboxes by (node, connection there).
     relays: DashMap<(String, u64), Outbox>,
+    /// The rooms here each relay was sent a command for (to detach it from if its node dies).
+    rooms_of: DashMap<(String, u64), HashSet<RoomId>>,
+    /// Which rooms this node holds the lease of.
+    fences: Arc<Fences>,
     /// Each other node's link (its frames published once for all its connections).
     links: DashMap<String, fanout::Link>,
     /// Next relay id.
@@ -49,11 +59,14 @@ impl Host {
         local: Arc<LocalDirectory>,
         send_queue: usize,
         counts: ClusterMetrics,
+        fences: Arc<Fences>,
     ) -> Host {
         Host {
             bus,
             local,
             relays: DashMap::new(),
+            rooms_of: DashMap::new(),
+            fences,
             links: DashMap::new(),
             next: AtomicU64::new(RELAY_IDS),
             metrics: Arc::new(Metrics::default()),
@@ -89,6 +102,10 @@ impl Host {
             return Answer::NoRoom;
         };
         let key = (fwd.node, fwd.conn);
+        if self.fences.epoch(&fwd.room).is_none() && !matches!(fwd.cmd, Command::Detach) {
+            // Lost to another node (its task is ending): the proxy looks the owner up again.
+            return Answer::NoRoom;
+        }
         if let Command::Detach = fwd.cmd {
             let relay = self.relays.get(&key).map(|r| r.id);
             if let Some(conn) = relay {
@@ -96,7 +113,11 @@ impl Host {
             }
             return Answer::Queued;
         }
-        let outbox = self.relay(key);
+        let outbox = self.relay(key.clone());
+        self.rooms_of
+            .entry(key)
+            .or_default()
+            .insert(handle.id.clone());
         let (cmd, entered) = fwd.cmd.into_room_cmd(outbox);
         if handle.tx.send(cmd).await.is_err() {
             return Answer::NoRoom;
@@ -129,5 +150,35 @@ impl Host {
     /// closed): their tasks end. Called every few seconds.
     pub fn sweep(&self) {
         self.relays.retain(|_, relay| relay.holders() > 1);
+        self.rooms_of.retain(|key, _| self.relays.contains_key(key));
+    }
+
+    /// Node `node` went silent or restarted: its connections are gone. Each is detached from
+    /// every room here it was sent a command for (its seat hold starts), and its relay dropped.
+    pub async fn node_gone(&self, node: &str) {
+        let keys: Vec<(String, u64)> = (self.relays.iter())
+            .filter(|r| r.key().0 == node)
+            .map(|r| r.key().clone())
+            .collect();
+        let mut detached = 0;
+        for key in keys {
+            let Some((_, relay)) = self.relays.remove(&key) else {
+                continue;
+            };
+            let rooms = self
+                .rooms_of
+                .remove(&key)
+                .map(|(_, r)| r)
+                .unwrap_or_default();
+            for room in rooms {
+                if let Some(handle) = self.local.get(&room).await {
+                    let _ = handle.tx.send(RoomCmd::Detach { conn: relay.id }).await;
+                    detached += 1;
+                }
+            }
+        }
+        if detached > 0 {
+            tracing::info!(%node, detached, "a node's connections were marked away");
+        }
     }
 }

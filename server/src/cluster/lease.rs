@@ -2,7 +2,8 @@
 //! (created by the store's migration 4), taken when a room starts on a node, renewed every
 //! [`RENEW_EVERY`] while the node lives, and taken over by another node once it has been
 //! expired for a moment ([`LEASE_TTL`] after the last renewal). Every change is one
-//! statement, so two nodes can never both win the same room.
+//! statement, so two nodes can never both win the same room. Each take gives the lease a new
+//! epoch (its fencing token, `store::Fences`), which every append of the room's task names.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -13,6 +14,10 @@ use tokio_postgres::{Client, NoTls};
 pub const LEASE_TTL: Duration = Duration::from_secs(3);
 /// How often a node renews its leases and looks for expired ones.
 pub const RENEW_EVERY: Duration = Duration::from_secs(1);
+/// How long before its lease could lapse a node stops serving a room it has not renewed:
+/// it serves for `LEASE_TTL - SERVE_MARGIN` after sending its last renewal that succeeded
+/// (the README's cluster section gives the timing argument).
+pub const SERVE_MARGIN: Duration = Duration::from_millis(500);
 /// Most expired leases one scan takes over.
 const SCAN_BATCH: i64 = 64;
 
@@ -65,21 +70,22 @@ impl Leases {
     }
 
     /// Takes `room` for this node if nobody holds it, or its lease expired, or it is ours
-    /// already; records its invite code. True if this node now holds it.
-    pub async fn take(&self, room: &str, code: Option<&str>) -> Result<bool, LeaseError> {
+    /// already; records its invite code. The lease's new epoch if this node now holds it.
+    pub async fn take(&self, room: &str, code: Option<&str>) -> Result<Option<u64>, LeaseError> {
         let c = self.client().await?;
-        let n = c
-            .execute(
-                "INSERT INTO room_leases (room, node, code, expires_at)
-                 VALUES ($1, $2, $3, now() + $4::float8 * interval '1 millisecond')
+        let row = c
+            .query_opt(
+                "INSERT INTO room_leases (room, node, code, expires_at, epoch)
+                 VALUES ($1, $2, $3, now() + $4::float8 * interval '1 millisecond', 1)
                  ON CONFLICT (room) DO UPDATE SET node = EXCLUDED.node,
                      code = COALESCE(EXCLUDED.code, room_leases.code),
-                     expires_at = EXCLUDED.expires_at
-                 WHERE room_leases.node = EXCLUDED.node OR room_leases.expires_at < now()",
+                     expires_at = EXCLUDED.expires_at, epoch = room_leases.epoch + 1
+                 WHERE room_leases.node = EXCLUDED.node OR room_leases.expires_at < now()
+                 RETURNING epoch",
                 &[&room, &&*self.node, &code, &Self::ttl_ms()],
             )
             .await?;
-        Ok(n == 1)
+        Ok(row.map(|r| r.get::<_, i64>(0) as u64))
     }
 
     /// The node holding an unexpired lease on `room`, and the room's invite code.
@@ -107,24 +113,31 @@ impl Leases {
         Ok(row.map(|r| (r.get(0), r.get(1))))
     }
 
-    /// Renews every lease this node holds; returns how many.
-    pub async fn renew(&self) -> Result<u64, LeaseError> {
+    /// Renews every lease this node holds; returns each room and its epoch (a room this
+    /// node runs that is missing, or under another epoch, has been taken over).
+    pub async fn renew(&self) -> Result<Vec<(String, u64)>, LeaseError> {
         let c = self.client().await?;
-        c.execute(
-            "UPDATE room_leases SET expires_at = now() + $2::float8 * interval '1 millisecond'
-             WHERE node = $1",
-            &[&&*self.node, &Self::ttl_ms()],
-        )
-        .await
+        let rows = c
+            .query(
+                "UPDATE room_leases
+                 SET expires_at = now() + $2::float8 * interval '1 millisecond'
+                 WHERE node = $1 RETURNING room, epoch",
+                &[&&*self.node, &Self::ttl_ms()],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get::<_, i64>(1) as u64))
+            .collect())
     }
 
-    /// Takes over up to a batch of expired leases (their nodes died or let them go); returns
-    /// the rooms now this node's to restore.
+    /// Takes over up to a batch of expired leases (their nodes died or let them go), each
+    /// under a new epoch; returns the rooms now this node's to restore.
     pub async fn take_expired(&self) -> Result<Vec<String>, LeaseError> {
         let c = self.client().await?;
         let rows = c
             .query(
-                "UPDATE room_leases SET node = $1,
+                "UPDATE room_leases SET node = $1, epoch = epoch + 1,
                      expires_at = now() + $2::float8 * interval '1 millisecond'
                  WHERE room IN (SELECT room FROM room_leases WHERE expires_at < now()
                                 ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED)
@@ -135,14 +148,14 @@ impl Leases {
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
-    /// Lets `room` go at once (its task ended here): the next scan of any node takes it over
-    /// if it is still unfinished, or forgets it.
-    pub async fn release(&self, room: &str) -> Result<(), LeaseError> {
+    /// Lets `room` go at once (its task, run under `epoch`, ended here): the next scan of
+    /// any node takes it over if it is still unfinished, or forgets it.
+    pub async fn release(&self, room: &str, epoch: u64) -> Result<(), LeaseError> {
         let c = self.client().await?;
         c.execute(
             "UPDATE room_leases SET expires_at = now() - interval '1 second'
-             WHERE room = $1 AND node = $2",
-            &[&room, &&*self.node],
+             WHERE room = $1 AND node = $2 AND epoch = $3",
+            &[&room, &&*self.node, &(epoch as i64)],
         )
         .await?;
         Ok(())

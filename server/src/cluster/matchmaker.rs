@@ -3,9 +3,13 @@
 //! per-queue advisory lock (so two nodes queueing the last two players at once cannot both
 //! miss the group); the node that takes it makes the room, with its own players' outboxes and
 //! relay outboxes (`host`) for players on other nodes. A node refreshes its rows' `seen_at`
-//! with its leases, and only rows seen in the last [`LEASE_TTL`] are grouped, so the players
-//! of a node that died are never matched.
+//! with its leases, and only rows seen in the last [`LEASE_TTL`] are grouped; before a group
+//! is taken, every other node in it is pinged over the bus (a killed node's ping fails at once,
+//! a paused one's after [`PING_TIMEOUT`](super::bus::PING_TIMEOUT)) and a node that does not
+//! answer has its rows dropped, so the players of a node that died are never matched. The
+//! rows of a node gone silent are dropped too ([`ClusterMatchmaker::drop_node`]).
 
+use super::bus::Bus;
 use super::host::Host;
 use super::lease::{Leases, LEASE_TTL};
 use crate::lobby::{Matchmaker, Queued};
@@ -32,6 +36,8 @@ pub struct ClusterMatchmaker {
     waiting: DashMap<u64, Queued>,
     /// Where this node's waiting connections' relayed frames are delivered.
     members: Arc<super::fanout::Members>,
+    /// The bus, to ping the nodes of a group before taking it.
+    bus: Bus,
 }
 
 impl ClusterMatchmaker {
@@ -42,6 +48,7 @@ impl ClusterMatchmaker {
         url: &str,
         host: Arc<Host>,
         members: Arc<super::fanout::Members>,
+        bus: Bus,
     ) -> ClusterMatchmaker {
         ClusterMatchmaker {
             node,
@@ -51,7 +58,20 @@ impl ClusterMatchmaker {
             host,
             waiting: DashMap::new(),
             members,
+            bus,
         }
+    }
+
+    /// Drops every quick-match entry of `node` (it went silent or restarted).
+    pub async fn drop_node(&self, node: &str) -> Result<(), tokio_postgres::Error> {
+        let c = self.db.client().await?;
+        let n = c
+            .execute("DELETE FROM quick_queue WHERE node = $1", &[&node])
+            .await?;
+        if n > 0 {
+            tracing::info!(%node, entries = n, "dropped a gone node's quick-match entries");
+        }
+        Ok(())
     }
 
     /// Marks this node's waiting players alive (called with each lease renewal).
@@ -118,15 +138,44 @@ impl ClusterMatchmaker {
             &[&game, &(n as i32)],
         )
         .await?;
-        let rows = tx
-            .query(
-                "SELECT id, node, conn, player, name, re FROM quick_queue
-                 WHERE game = $1 AND players = $2
-                   AND seen_at > now() - $3::float8 * interval '1 millisecond'
-                 ORDER BY id LIMIT $4",
-                &[&game, &n, &(LEASE_TTL.as_millis() as f64), &(n as i64)],
-            )
-            .await?;
+        let mut rows;
+        loop {
+            rows = tx
+                .query(
+                    "SELECT id, node, conn, player, name, re FROM quick_queue
+                     WHERE game = $1 AND players = $2
+                       AND seen_at > now() - $3::float8 * interval '1 millisecond'
+                     ORDER BY id LIMIT $4",
+                    &[&game, &n, &(LEASE_TTL.as_millis() as f64), &(n as i64)],
+                )
+                .await?;
+            if rows.len() < players as usize {
+                break;
+            }
+            // Every other node in the group must answer now: one killed a moment ago has not
+            // gone silent for long enough to be known dead.
+            let mut others: Vec<String> = (rows.iter())
+                .map(|r| r.get::<_, String>(1))
+                .filter(|node| **node != *self.node)
+                .collect();
+            others.sort();
+            others.dedup();
+            let mut dead = Vec::new();
+            for other in others {
+                if !self.bus.alive(&other).await {
+                    dead.push(other);
+                }
+            }
+            if dead.is_empty() {
+                break;
+            }
+            tracing::info!(
+                ?dead,
+                "dropping the quick-match entries of nodes that do not answer"
+            );
+            tx.execute("DELETE FROM quick_queue WHERE node = ANY($1)", &[&dead])
+                .await?;
+        }
         if rows.len() < players as usize {
             tx.commit().await?;
             return Ok(Some(Vec::new()));

@@ -5,8 +5,11 @@
 //! `wire`) to the owner (`host`), which sends the room's frames back to each remote
 //! member's node, where gaps in `seq` are refilled from the store (`fanout`). A node that
 //! dies stops renewing its leases; another takes each room over once its lease has expired
-//! and restores it from the store, like a restart. Every node tells the others of its
-//! rooms (their lobby summaries and seated players) and lists theirs with its own (`peers`).
+//! and restores it from the store, like a restart, under a new epoch that fences the old
+//! owner's appends out; members anywhere are told to resume it there (`moved`). Every node
+//! tells the others of its rooms (their lobby summaries and seated players) and lists
+//! theirs with its own (`peers`); a node gone silent has its players marked away on every
+//! owner and its quick-match entries dropped (`host`, `matchmaker`).
 //! The core sees all this only as a [`Directory`](crate::lobby::Directory) (`directory`),
 //! given to `serve_with`.
 
@@ -17,6 +20,7 @@ mod host;
 mod lease;
 mod matchmaker;
 mod metrics;
+mod moved;
 mod peers;
 mod remote;
 mod wire;
@@ -25,6 +29,7 @@ use crate::lobby::{Directory, LocalDirectory};
 use crate::player::RoomId;
 use crate::room::RoomHandle;
 use crate::server::{serve_with, Config};
+use crate::store::{Fences, PostgresStore, Store};
 use bus::Bus;
 use dashmap::DashMap;
 use fanout::Members;
@@ -38,7 +43,7 @@ use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
 pub use directory::ClusterDirectory;
-pub use lease::{LEASE_TTL, RENEW_EVERY};
+pub use lease::{LEASE_TTL, RENEW_EVERY, SERVE_MARGIN};
 
 /// How to join a cluster.
 #[derive(Clone, Debug)]
@@ -67,6 +72,12 @@ pub struct Node {
     metrics: ClusterMetrics,
     /// The lobby across nodes.
     peers: Arc<NodePeers>,
+    /// The fencing token of each room this node runs, and whether it may serve them now
+    /// (shared with the store, which sends the token with every append).
+    fences: Arc<Fences>,
+    /// Rooms being restored here that another node ran before (taken over, or found on
+    /// start): once live, every node is told they moved.
+    taking: DashMap<RoomId, ()>,
 }
 
 /// Runs a cluster node on `listener` until `shutdown` completes: the PostgreSQL store
@@ -88,11 +99,15 @@ pub async fn serve_cluster(
     if !bus::valid_node_name(&name) {
         anyhow::bail!("--node must be 1 to 32 letters, digits, '-' or '_', not {name:?}");
     }
-    let db = url.clone();
-    let sync = config.sync;
-    let store = tokio::task::spawn_blocking(move || crate::store::open_with(&db, sync)).await??;
-    let bus = Bus::connect(&cluster.bus, &name).await?;
     let name: Arc<str> = Arc::from(name);
+    let fences = Arc::new(Fences::new(name.clone(), LEASE_TTL - SERVE_MARGIN));
+    let db = url.clone();
+    let fenced = fences.clone();
+    let store: Arc<dyn Store> = Arc::new(
+        tokio::task::spawn_blocking(move || PostgresStore::connect_fenced(&db, Some(fenced)))
+            .await??,
+    );
+    let bus = Bus::connect(&cluster.bus, &name).await?;
     let local = Arc::new(LocalDirectory::new(config.max_rooms));
     let leases = Arc::new(Leases::new(&url, name.clone()));
     let metrics = ClusterMetrics::new();
@@ -105,25 +120,35 @@ pub async fn serve_cluster(
         members: Arc::new(Members::new(store.clone(), metrics.refills.clone())),
         metrics,
         peers: Arc::new(NodePeers::new(name.clone())),
+        fences,
+        taking: DashMap::new(),
     });
     let host = Arc::new(host::Host::new(
         bus.clone(),
         local,
         config.send_queue.max(1),
         node.metrics.clone(),
+        node.fences.clone(),
     ));
     let commands = bus.client.subscribe(bus::cmd_subject(&name)).await?;
     let frames = bus.client.subscribe(bus::frames_subject(&name)).await?;
+    let moves = bus.client.subscribe(bus::MOVED_SUBJECT).await?;
+    let pings = bus.client.subscribe(bus::ping_subject(&name)).await?;
     let matchmaker = Arc::new(ClusterMatchmaker::new(
         name.clone(),
         leases,
         &url,
         host.clone(),
         node.members.clone(),
+        bus.clone(),
     ));
     let (taken_tx, taken_rx) = mpsc::channel(256);
-    let mut tasks = node.peers.start(&bus).await?;
+    let (gone_tx, gone_rx) = mpsc::channel(64);
+    let mut tasks = node.peers.start(&bus, gone_tx).await?;
     tasks.extend([
+        tokio::spawn(node.clone().follow_moves(moves)),
+        tokio::spawn(bus::answer_pings(bus.clone(), pings)),
+        tokio::spawn(moved::bury(gone_rx, host.clone(), matchmaker.clone())),
         tokio::spawn(host.clone().serve(commands)),
         tokio::spawn(node.members.clone().serve(frames)),
         tokio::spawn(keep_leases(
@@ -144,7 +169,10 @@ pub async fn serve_cluster(
 }
 
 /// Every [`RENEW_EVERY`]: renews this node's leases (and marks its quick-match players
-/// alive) and drops relays no room holds, then takes over expired ones and hands their rooms to the server to restore.
+/// alive), ends the rooms it runs whose lease another node has taken meanwhile, and drops
+/// relays no room holds; then takes over expired leases and hands their rooms to the server
+/// to restore. After a stall longer than a lease (the process was paused), its connections in
+/// rooms owned elsewhere are told to resume them: the owners may have marked them away.
 async fn keep_leases(
     node: Arc<Node>,
     matchmaker: Arc<ClusterMatchmaker>,
@@ -153,14 +181,30 @@ async fn keep_leases(
 ) {
     let mut tick = tokio::time::interval(RENEW_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last = std::time::Instant::now();
     loop {
         tick.tick().await;
+        if last.elapsed() > LEASE_TTL {
+            tracing::warn!(stalled = ?last.elapsed(), "this node stalled longer than a lease");
+            node.members.moved_all();
+        }
+        last = std::time::Instant::now();
         host.sweep();
+        let held = node.fences.held();
+        let sent = std::time::Instant::now();
         match node.leases.renew().await {
-            Ok(owned) => node
-                .metrics
-                .rooms_owned
-                .set(i64::try_from(owned).unwrap_or(i64::MAX)),
+            Ok(renewed) => {
+                node.metrics
+                    .rooms_owned
+                    .set(i64::try_from(renewed.len()).unwrap_or(i64::MAX));
+                let renewed: std::collections::HashMap<String, u64> = renewed.into_iter().collect();
+                for (room, epoch) in held {
+                    if renewed.get(&*room) != Some(&epoch) {
+                        node.lose(&room, epoch).await;
+                    }
+                }
+                node.fences.renewed(sent);
+            }
             Err(e) => {
                 tracing::warn!("could not renew the room leases: {e}");
                 continue;
@@ -172,14 +216,25 @@ async fn keep_leases(
         match node.leases.take_expired().await {
             Ok(rooms) => {
                 for room in rooms {
-                    // Our own room whose lease lapsed (the database was away): renewed now,
-                    // and still running here.
-                    if node.local.get(&room).await.is_some() {
+                    let room: RoomId = Arc::from(room);
+                    node.metrics.failovers.inc();
+                    node.taking.insert(room.clone(), ());
+                    // Our own room whose lease lapsed and that we took again: its task may
+                    // have missed nothing, but another node may have run it meanwhile; it
+                    // ends, and the room is restored from the store once it has.
+                    if let Some(stale) = node.local.get(&room).await {
+                        if let Some(epoch) = node.fences.epoch(&room) {
+                            node.lose(&room, epoch).await;
+                        }
+                        let taken = taken.clone();
+                        tokio::spawn(async move {
+                            stale.tx.closed().await;
+                            let _ = taken.send(room).await;
+                        });
                         continue;
                     }
                     tracing::info!(%room, "taking over a room whose lease expired");
-                    node.metrics.failovers.inc();
-                    if taken.send(Arc::from(room)).await.is_err() {
+                    if taken.send(room).await.is_err() {
                         return;
                     }
                 }

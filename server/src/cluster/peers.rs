@@ -11,7 +11,10 @@
 //!   drop); the changes heard meanwhile are applied after it.
 //!
 //! A node not heard from for [`LEASE_TTL`] is dropped from the view with its rooms: its leases
-//! lapse at the same time, and whichever node takes a room over lists it again.
+//! lapse at the same time, and whichever node takes a room over lists it again. It (or a node
+//! heard to have restarted) is also named on the `gone` channel given to [`NodePeers::start`],
+//! so that its connections are marked away everywhere: within [`LEASE_TTL`] plus one
+//! [`LISTING_EVERY`] tick of its last heartbeat.
 
 use super::bus::{table_subject, Bus, LOBBY_SUBJECT};
 use super::lease::{LEASE_TTL, RENEW_EVERY};
@@ -210,13 +213,14 @@ impl NodePeers {
     pub async fn start(
         self: &Arc<Self>,
         bus: &Bus,
+        gone: mpsc::Sender<String>,
     ) -> Result<Vec<JoinHandle<()>>, async_nats::SubscribeError> {
         let heard = bus.client.subscribe(LOBBY_SUBJECT).await?;
         let asked = bus.client.subscribe(table_subject(&self.node)).await?;
         Ok(vec![
             tokio::spawn(self.clone().tell(bus.clone())),
             tokio::spawn(self.clone().answer(bus.clone(), asked)),
-            tokio::spawn(self.clone().follow(bus.clone(), heard)),
+            tokio::spawn(self.clone().follow(bus.clone(), heard, gone)),
         ])
     }
 
@@ -348,7 +352,12 @@ impl NodePeers {
     /// Follows the other nodes: applies their changes in order, reads a node's table when it
     /// is new or a change was missed, drops nodes gone silent, and rebuilds the view (at most
     /// every [`LISTING_EVERY`]).
-    async fn follow(self: Arc<Self>, bus: Bus, mut heard: async_nats::Subscriber) {
+    async fn follow(
+        self: Arc<Self>,
+        bus: Bus,
+        mut heard: async_nats::Subscriber,
+        gone: mpsc::Sender<String>,
+    ) {
         let mut peers: HashMap<String, Peer> = HashMap::new();
         let mut dirty = false;
         let (synced_tx, mut synced_rx) = mpsc::channel::<Synced>(16);
@@ -361,6 +370,10 @@ impl NodePeers {
                     match serde_json::from_slice::<Update>(&msg.payload) {
                         Ok(update) if *update.node != *self.node => {
                             let node = update.node.clone();
+                            if peers.get(&node).is_some_and(|p| p.epoch != update.epoch) {
+                                // Restarted: the connections it had are gone.
+                                let _ = gone.try_send(node.clone());
+                            }
                             let peer = peers.entry(node.clone()).or_insert_with(|| Peer::new(update.epoch));
                             if heard_from(peer, update, &mut dirty) {
                                 spawn_sync(&bus, node, peer.epoch, &synced_tx);
@@ -383,6 +396,9 @@ impl NodePeers {
                         let alive = p.heard.elapsed() < LEASE_TTL;
                         if !alive {
                             tracing::info!(%node, "a node went silent: its rooms leave the lobby");
+                            if gone.try_send(node.clone()).is_err() {
+                                tracing::warn!(%node, "too many nodes gone at once to mark theirs away");
+                            }
                         }
                         alive
                     });

@@ -110,7 +110,7 @@ fn outbox_of(cmd: &RoomCmd) -> Option<&crate::outbox::Outbox> {
         | RoomCmd::Chat { outbox, .. }
         | RoomCmd::Rematch { outbox, .. }
         | RoomCmd::Resume { outbox, .. } => Some(outbox),
-        RoomCmd::Detach { .. } => None,
+        RoomCmd::Detach { .. } | RoomCmd::Lost => None,
     }
 }
 
@@ -128,24 +128,5 @@ fn settle(cmd: RoomCmd, entered: bool) {
 
 /// Refuses a command no node could take.
 fn refuse(cmd: RoomCmd, refusal: Refusal) {
-    match cmd {
-        RoomCmd::Join {
-            re, outbox, done, ..
-        }
-        | RoomCmd::Spectate {
-            re, outbox, done, ..
-        }
-        | RoomCmd::Resume {
-            re, outbox, done, ..
-        } => {
-            outbox.refuse(&re, &refusal);
-            let _ = done.send(false);
-        }
-        RoomCmd::Leave { re, outbox, .. }
-        | RoomCmd::Ready { re, outbox, .. }
-        | RoomCmd::Act { re, outbox, .. }
-        | RoomCmd::Chat { re, outbox, .. }
-        | RoomCmd::Rematch { re, outbox, .. } => outbox.refuse(&re, &refusal),
-        RoomCmd::Detach { .. } => {}
-    }
+    cmd.refuse(&refusal);
 }

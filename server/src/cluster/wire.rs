@@ -232,6 +232,8 @@ impl Command {
                 outbox.id,
             ),
             RoomCmd::Detach { conn } => (Command::Detach, *conn),
+            // Never forwarded: a node tells only its own rooms they are lost.
+            RoomCmd::Lost => (Command::Detach, 0),
         }
     }
 

@@ -50,6 +50,12 @@ pub trait Directory: Send + Sync + 'static {
     fn closed(&self, _conn: u64) -> Vec<RoomId> {
         Vec::new()
     }
+    /// Whether this server may serve `room` now (on a cluster, whether its lease is held
+    /// and was renewed recently enough that no other node can have taken it over: a room
+    /// refuses every command while not). Always, on a single server.
+    fn serving(&self, _room: &str) -> bool {
+        true
+    }
     /// Metrics of this directory for `/metrics` (a cluster's: rooms owned, failovers …).
     fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {
         Vec::new()

@@ -3,7 +3,7 @@
 
 use crate::outbox::Outbox;
 use crate::player::{Player, PlayerId, RoomId};
-use crate::protocol::ReplyTo;
+use crate::protocol::{Refusal, ReplyTo};
 use orion_protocol::Request;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
@@ -117,4 +117,34 @@ pub enum RoomCmd {
         /// Its id.
         conn: u64,
     },
+    /// On a cluster: another node holds the room's lease now. The room tells its members it
+    /// has moved (`moved`) and ends here without storing anything more.
+    Lost,
+}
+
+impl RoomCmd {
+    /// Refuses the command with `refusal` on its sender's outbox (a member-making command
+    /// also hears that nobody entered).
+    pub fn refuse(self, refusal: &Refusal) {
+        match self {
+            RoomCmd::Join {
+                re, outbox, done, ..
+            }
+            | RoomCmd::Spectate {
+                re, outbox, done, ..
+            }
+            | RoomCmd::Resume {
+                re, outbox, done, ..
+            } => {
+                outbox.refuse(&re, refusal);
+                let _ = done.send(false);
+            }
+            RoomCmd::Leave { re, outbox, .. }
+            | RoomCmd::Ready { re, outbox, .. }
+            | RoomCmd::Act { re, outbox, .. }
+            | RoomCmd::Chat { re, outbox, .. }
+            | RoomCmd::Rematch { re, outbox, .. } => outbox.refuse(&re, refusal),
+            RoomCmd::Detach { .. } | RoomCmd::Lost => {}
+        }
+    }
 }

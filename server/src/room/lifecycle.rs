@@ -106,6 +106,7 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
         },
     );
     room.salt = rec.salt.clone();
+    room.restored = true;
     let now = shared.clock.now_ms();
     for (seq, text) in &saved.events {
         room.seq = *seq;
@@ -262,7 +263,6 @@ impl Room {
             auto_start: false,
             seats: BTreeMap::new(),
             spectators: HashMap::new(),
-            watched_by: HashSet::new(),
             seq: 0,
             appends: 0,
             clock,
@@ -274,6 +274,9 @@ impl Room {
             rematch: BTreeSet::new(),
             rematch_room: None,
             rematch_events: 0,
+            lost: false,
+            watched_by: HashSet::new(),
+            restored: false,
             published: None,
             shared,
         }

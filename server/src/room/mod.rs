@@ -97,6 +97,9 @@ struct Room {
     /// Who has watched (by player id), so that a watcher whose connection dropped may
     /// `resume`; bounded (cleared past twice the room's most spectators).
     watched_by: HashSet<PlayerId>,
+    /// Restored from the store (a restart, a takeover): who watched before is unknown, so any
+    /// `resume` in a public room by whoever holds no seat makes a spectator.
+    restored: bool,
     /// The last event's seq (0 before the first).
     seq: u64,
     /// Appends stored so far (they are numbered from 1 in the store).
@@ -125,6 +128,9 @@ struct Room {
     rematch_room: Option<String>,
     /// `rematch` events stored by this task (bounded by `rematch::MAX_REMATCH_EVENTS`).
     rematch_events: u32,
+    /// On a cluster: another node holds the room now (a fenced append, or the lease was
+    /// seen taken over); the task tells its members and ends.
+    lost: bool,
     /// Server-wide state.
     shared: Arc<Shared>,
 }
@@ -167,7 +173,7 @@ impl Room {
         }
         let mut shutdown = self.shared.shutdown();
         loop {
-            if self.is_done() {
+            if self.is_done() || self.lost {
                 break;
             }
             let timer = match self.next_deadline() {
@@ -184,6 +190,27 @@ impl Room {
                 _ = timer => Box::pin(self.on_timer()).await,
                 _ = shutdown.changed() => break,
             }
+        }
+        if self.lost {
+            // Its members resume it on the node that has it; its seats and listing are that
+            // node's now.
+            let moved = protocol::moved(&self.id);
+            for o in self.seats.values() {
+                if let Some(conn) = &o.conn {
+                    conn.send(moved.clone());
+                }
+            }
+            for conn in self.spectators.values() {
+                conn.send(moved.clone());
+            }
+            tracing::warn!(room = %self.id, "another node has taken the room over: its members were told");
+            self.shared.lobby.rooms.remove(&self.id).await;
+            // This node lists it and holds its seats no more (the new owner does).
+            self.shared.lobby.publish(&self.id, None);
+            for o in self.seats.values() {
+                self.shared.lobby.free_seat(&o.player.id, &self.id);
+            }
+            return;
         }
         if self.status == Status::Waiting && self.seats.is_empty() {
             self.set_status("closed").await;
@@ -218,6 +245,20 @@ impl Room {
     }
 
     pub(super) async fn handle_cmd(&mut self, cmd: RoomCmd) {
+        if !matches!(cmd, RoomCmd::Detach { .. } | RoomCmd::Lost)
+            && !self.shared.lobby.rooms.serving(&self.id)
+        {
+            // On a cluster, this node has not renewed the room's lease for long enough that
+            // another may be taking it over: nothing is applied here until it has.
+            cmd.refuse(&Refusal::new(
+                Code::Server,
+                format!(
+                    "room {} is moving to another server: try again in a few seconds",
+                    self.id
+                ),
+            ));
+            return;
+        }
         match cmd {
             RoomCmd::Join {
                 re,
@@ -274,6 +315,7 @@ impl Room {
                 outbox,
             } => self.rematch(re, player, accept, outbox).await,
             RoomCmd::Detach { conn } => self.detach(conn),
+            RoomCmd::Lost => self.lost = true,
         }
     }
 
@@ -367,6 +409,11 @@ impl Room {
             seq,
         };
         if let Err(e) = self.shared.store.append(append).wait().await {
+            if let StoreError::Fenced(_) = e {
+                // Another node holds the room: nothing was stored, and nothing more will be.
+                self.lost = true;
+                return Err(e);
+            }
             // The database may have committed it and lost only its answer (a connection cut
             // after the commit): then the log holds exactly these events, and this room is
             // their only writer. Anything else is a refusal, and nothing is sent.
@@ -398,6 +445,11 @@ impl Room {
         let Ok(stored) = stored else {
             return false;
         };
+        // On a cluster, the events read are this room's own only if no other node can have
+        // taken the room over before they were read.
+        if !self.shared.lobby.rooms.serving(&self.id) {
+            return false;
+        }
         stored.len() == frames.len()
             && stored
                 .iter()

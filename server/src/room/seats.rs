@@ -339,8 +339,11 @@ impl Room {
                 return false;
             }
             // A watcher whose connection dropped carries on watching; `resume` never makes
-            // anyone a spectator who was not one.
-            None if self.watched_by.contains(&player.id) => {
+            // anyone a spectator who was not one — but a room restored from the store (after
+            // a restart, or taken over by another cluster node) never saw its watchers, and a
+            // public room is anyone's to watch: there it makes a spectator of whoever holds no
+            // seat (a watcher told the room `moved`).
+            None if self.restored || self.watched_by.contains(&player.id) => {
                 if !self.add_spectator(&re, player.id, &outbox) {
                     return false;
                 }

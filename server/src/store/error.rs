@@ -20,6 +20,10 @@ pub enum StoreError {
     /// The writer thread has stopped (the server is shutting down).
     #[error("store: closed")]
     Closed,
+    /// A cluster node appended to a room whose lease another node has taken since (its
+    /// fencing token is stale): nothing was stored, and the room is no longer this node's.
+    #[error("room {0} has moved to another server: try again in a few seconds")]
+    Fenced(String),
     /// A stored row could not be read back.
     #[error("store: bad row: {0}")]
     Corrupt(String),

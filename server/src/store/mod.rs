@@ -24,6 +24,7 @@ mod archiver;
 mod commit;
 mod commit_log;
 mod error;
+mod fence;
 mod group_commit;
 mod journal;
 mod lines;
@@ -43,6 +44,7 @@ pub use accounts::{
 pub use commit::Commit;
 pub use commit_log::Durability;
 pub use error::StoreError;
+pub use fence::Fences;
 pub use postgres::PostgresStore;
 pub use record::{
     ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerQuery, PlayerRecord,

@@ -179,6 +179,14 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[
     UPDATE players SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex');
     ",
     ),
+    (
+        8,
+        "
+    -- The fencing token of each lease (`store::fence`): it grows whenever a node takes the
+    -- room, and every append of a cluster node must name the current one.
+    ALTER TABLE room_leases ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
+    ",
+    ),
 ];
 
 /// Any number, the same on every node: the advisory lock migrations hold.

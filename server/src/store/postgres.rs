@@ -9,6 +9,7 @@
 use super::commit::Commit;
 use super::error::StoreError;
 use super::group_commit::{self, Committer, Job, Sender};
+use super::fence::Fences;
 use super::lines::{join_line, split_events};
 use super::pg_schema::migrate;
 use super::record::{
@@ -44,6 +45,17 @@ impl PostgresStore {
     /// or migrates its schema, and starts the writer. Fails if the database cannot be reached
     /// or its schema is newer than this server's.
     pub fn connect(url: &str) -> Result<PostgresStore, StoreError> {
+        PostgresStore::connect_fenced(url, None)
+    }
+
+    /// [`PostgresStore::connect`] for a cluster node: every append names its room's fencing
+    /// token from `fences` and is stored only if the room's lease still has it (in the same
+    /// statement, under a share lock on the lease row, so a takeover waits for an append in
+    /// flight and an append after a takeover is refused with [`StoreError::Fenced`]).
+    pub fn connect_fenced(
+        url: &str,
+        fences: Option<Arc<Fences>>,
+    ) -> Result<PostgresStore, StoreError> {
         let mut config: Config = url.parse()?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
@@ -67,7 +79,7 @@ impl PostgresStore {
                     }
                 };
                 runtime.block_on(async move {
-                    match Db::connect(config, true).await {
+                    match Db::connect(config, true, fences).await {
                         Ok(mut db) => {
                             let _ = ready_tx.send(Ok(()));
                             let mut jobs = rx;
@@ -124,6 +136,8 @@ impl Drop for PostgresStore {
 struct Statements {
     /// Writes a group commit's appends, given as parallel arrays.
     append: Statement,
+    /// The same, for a cluster node: only the rows whose fencing token is their lease's.
+    fenced_append: Statement,
     /// The last append number of each of a list of rooms that have any.
     last_n: Statement,
     /// A room's events after a seq.
@@ -142,12 +156,18 @@ pub(super) struct Db {
     /// an append out of order before it reaches the database (where the key would refuse a
     /// duplicate, but not a gap). Rooms not in it are looked up; ended rooms are forgotten.
     last_n: HashMap<Arc<str>, u64>,
+    /// A cluster node's fencing tokens (`None`: a single server, which fences nothing).
+    fences: Option<Arc<Fences>>,
 }
 
 impl Db {
     /// Connects, makes every commit wait for the disk, and (on the first connection) migrates
     /// the schema.
-    async fn connect(config: Config, migrating: bool) -> Result<Db, StoreError> {
+    async fn connect(
+        config: Config,
+        migrating: bool,
+        fences: Option<Arc<Fences>>,
+    ) -> Result<Db, StoreError> {
         let (mut client, connection) = config.connect(NoTls).await?;
         tokio::spawn(async move {
             if let Err(e) = connection.await {
@@ -169,6 +189,23 @@ impl Db {
                                           $5::int8[], $6::text[], $7::text[])",
                 )
                 .await?,
+            // `FOR SHARE` on the lease row: a takeover's update waits until this commits (and
+            // then restores a log that holds it); an append after one sees the new epoch.
+            fenced_append: client
+                .prepare(
+                    "WITH fenced AS (
+                         SELECT u.room, u.n, u.seq, u.seat, u.acted_at, u.action, u.events
+                         FROM UNNEST($1::text[], $2::int8[], $3::int8[], $4::text[],
+                                     $5::int8[], $6::text[], $7::text[], $8::int8[])
+                             AS u(room, n, seq, seat, acted_at, action, events, epoch)
+                         JOIN room_leases l
+                           ON l.room = u.room AND l.node = $9 AND l.epoch = u.epoch
+                         FOR SHARE OF l
+                     )
+                     INSERT INTO log (room, n, seq, seat, acted_at, action, events)
+                     SELECT * FROM fenced RETURNING room, n",
+                )
+                .await?,
             last_n: client
                 .prepare("SELECT room, MAX(n) FROM log WHERE room = ANY($1::text[]) GROUP BY room")
                 .await?,
@@ -184,6 +221,7 @@ impl Db {
             client,
             statements,
             last_n: HashMap::new(),
+            fences,
         })
     }
 
@@ -193,7 +231,7 @@ impl Db {
         if !self.client.is_closed() {
             return Ok(());
         }
-        let fresh = Db::connect(self.config.clone(), false).await?;
+        let fresh = Db::connect(self.config.clone(), false, self.fences.clone()).await?;
         *self = fresh;
         tracing::info!("store: reconnected to PostgreSQL");
         Ok(())
@@ -216,10 +254,10 @@ impl Committer for Db {
         let mut order = HashMap::new();
         let mut outcomes: Vec<Result<(), StoreError>> =
             batch.iter().map(|a| self.check(a, &mut order)).collect();
-        let ok = || batch.iter().zip(&outcomes).filter(|(_, o)| o.is_ok());
-        if self.insert(ok().map(|(a, _)| a)).await.is_ok() {
-            for (a, _) in ok() {
-                self.last_n.insert(a.room.clone(), a.n);
+        let ok: Vec<usize> = (0..batch.len()).filter(|&i| outcomes[i].is_ok()).collect();
+        if let Ok(stored) = self.insert(ok.iter().map(|&i| &batch[i])).await {
+            for (&i, stored) in ok.iter().zip(stored) {
+                outcomes[i] = self.stored(&batch[i], stored);
             }
             return outcomes;
         }
@@ -229,7 +267,10 @@ impl Committer for Db {
             }
             let result = match self.learn([&a.room]).await {
                 Ok(()) => match self.check(a, &mut HashMap::new()) {
-                    Ok(()) => self.insert([a]).await,
+                    Ok(()) => match self.insert([a]).await {
+                        Ok(stored) => self.stored(a, stored.first().copied().unwrap_or(false)),
+                        Err(e) => Err(e),
+                    },
                     Err(e) => Err(e),
                 },
                 Err(e) => Err(e),
@@ -254,6 +295,18 @@ impl Committer for Db {
 }
 
 impl Db {
+
+    /// Settles one append of a statement that ran: stored, or refused by its fence.
+    fn stored(&mut self, a: &Append, stored: bool) -> Result<(), StoreError> {
+        if stored {
+            self.last_n.insert(a.room.clone(), a.n);
+            Ok(())
+        } else {
+            self.last_n.remove(&a.room);
+            Err(StoreError::Fenced(a.room.to_string()))
+        }
+    }
+
     /// Looks up the last append number of those `rooms` not known yet (0: none).
     async fn learn<'a>(
         &mut self,
@@ -304,11 +357,15 @@ impl Db {
         Ok(())
     }
 
-    /// Writes `appends` in one statement, which is one transaction: all of them or none.
+    /// Writes `appends` in one statement, which is one transaction: all of them or none
+    /// (on a cluster node, all of them whose fencing token is their lease's). Returns, for
+    /// each, whether it was stored.
     async fn insert<'a>(
         &mut self,
         appends: impl IntoIterator<Item = &'a Append>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<bool>, StoreError> {
+        let mut epochs = Vec::new();
+        let mut fenced = Vec::new();
         let mut rooms = Vec::new();
         let mut ns = Vec::new();
         let mut seqs = Vec::new();
@@ -317,6 +374,14 @@ impl Db {
         let mut actions = Vec::new();
         let mut events = Vec::new();
         for a in appends {
+            let epoch = match &self.fences {
+                None => Some(0),
+                Some(f) => f.epoch(&a.room),
+            };
+            // A room this node does not hold is refused without asking the database.
+            fenced.push(epoch.is_none());
+            let Some(epoch) = epoch else { continue };
+            epochs.push(epoch as i64);
             rooms.push(&*a.room);
             ns.push(a.n as i64);
             seqs.push(a.seq as i64);
@@ -330,15 +395,46 @@ impl Db {
             events.push(text);
         }
         if rooms.is_empty() {
-            return Ok(());
+            return Ok(fenced.into_iter().map(|_| false).collect());
         }
-        self.client
-            .execute(
-                &self.statements.append,
-                &[&rooms, &ns, &seqs, &seats, &ats, &actions, &events],
+        let Some(fences) = &self.fences else {
+            self.client
+                .execute(
+                    &self.statements.append,
+                    &[&rooms, &ns, &seqs, &seats, &ats, &actions, &events],
+                )
+                .await?;
+            return Ok(fenced.into_iter().map(|_| true).collect());
+        };
+        let rows = self
+            .client
+            .query(
+                &self.statements.fenced_append,
+                &[
+                    &rooms,
+                    &ns,
+                    &seqs,
+                    &seats,
+                    &ats,
+                    &actions,
+                    &events,
+                    &epochs,
+                    &&*fences.node,
+                ],
             )
             .await?;
-        Ok(())
+        let stored: std::collections::HashSet<(&str, i64)> =
+            rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        let mut asked = rooms.iter().zip(&ns);
+        Ok(fenced
+            .into_iter()
+            .map(|refused| {
+                !refused
+                    && asked
+                        .next()
+                        .is_some_and(|(room, n)| stored.contains(&(*room, *n)))
+            })
+            .collect())
     }
 
     async fn create_room(&mut self, room: &RoomRecord) -> Result<(), StoreError> {
@@ -693,6 +789,7 @@ fn clone_error(e: &StoreError) -> StoreError {
     match e {
         StoreError::Postgres(e) => StoreError::Postgres(e.clone()),
         StoreError::Closed => StoreError::Closed,
+        StoreError::Fenced(room) => StoreError::Fenced(room.clone()),
         other => StoreError::Corrupt(other.to_string()),
     }
 }
