@@ -283,7 +283,8 @@ impl Player {
             }
             Incoming::Snapshot(snap) if self.room.as_deref() == Some(snap.room.as_str()) => {
                 let player = self.player.get_or_insert_with(|| {
-                    let system = systems::named(&snap.game).map_or_else(systems::default, |(s, _)| s);
+                    let system =
+                        systems::named(&snap.game).map_or_else(systems::default, |(s, _)| s);
                     system.player(self.level, self.seed)
                 });
                 if let Some(seat) = self.seat {

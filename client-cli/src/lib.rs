@@ -11,4 +11,3 @@ pub mod net;
 pub mod replay;
 pub mod systems;
 pub mod tui;
-pub mod wire;

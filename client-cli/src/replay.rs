@@ -27,8 +27,8 @@ pub fn replay(text: &str) -> Result<Replayed, String> {
     let record = GameRecord::parse(text).map_err(|e| e.to_string())?;
     let options: RoomOptions =
         serde_json::from_str(&record.options).map_err(|e| format!("options: {e}"))?;
-    let (system, _) = systems::named(&record.game)
-        .ok_or_else(|| format!("unknown game `{}`", record.game))?;
+    let (system, _) =
+        systems::named(&record.game).ok_or_else(|| format!("unknown game `{}`", record.game))?;
     let mut game = system.replay(&record, &options)?;
     if let Some(start) = &record.start {
         let ours = game.position();

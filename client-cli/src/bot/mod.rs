@@ -1,6 +1,6 @@
 //! The bots, whatever the game system: how they play ([`Level`]) and offline self-play
 //! ([`selfplay`], each system's own, tallied alike). A bot's policy is its system's
-//! (`systems::*::bot`); playing through a server is [`crate::autoplay`].
+//! (`systems::*::bot`); playing through a server is `autoplay`'s.
 
 pub mod level;
 pub mod tally;

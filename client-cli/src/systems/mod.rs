@@ -13,6 +13,7 @@ pub mod mover;
 pub mod orbit;
 pub mod orbs;
 pub mod orion;
+pub mod paint;
 pub mod screen;
 
 use crate::bot::level::Level;
@@ -66,11 +67,8 @@ pub trait System: Sync {
     /// A bot's side of a room of one of its games, playing at `level` with `seed`.
     fn player(&self, level: Level, seed: u64) -> Box<dyn Player>;
     /// A finished game's record, ready to be played again through the engine.
-    fn replay(
-        &self,
-        record: &GameRecord,
-        options: &RoomOptions,
-    ) -> Result<Box<dyn Replay>, String>;
+    fn replay(&self, record: &GameRecord, options: &RoomOptions)
+        -> Result<Box<dyn Replay>, String>;
     /// Plays `games` games of `game` between bots of levels `a` and `b` with the engine alone.
     fn selfplay(
         &self,
@@ -85,8 +83,7 @@ pub trait System: Sync {
 
 /// The system that plays `game` (an id, or any name a system accepts), with the game's id.
 pub fn named(word: &str) -> Option<(&'static dyn System, String)> {
-    ALL.iter()
-        .find_map(|&s| s.game_id(word).map(|id| (s, id)))
+    ALL.iter().find_map(|&s| s.game_id(word).map(|id| (s, id)))
 }
 
 /// The board's width while a room's snapshot is on its way (the default system's).

@@ -1,4 +1,4 @@
-//! Rooms and bots of the systems whose turn is one `move` event (Orbit, Orbs): the view with
+//! Rooms and bots of the systems whose turn is one `move` event: the view with
 //! the client's copy of the game ([`GameCopy`], its engine fed the room's `move` events), the
 //! last move, a standing draw offer and the log in words; and a bot that plays one move per
 //! turn of its own. When an event does not follow from the copy (it never should), the copy
@@ -19,7 +19,7 @@ use std::any::Any;
 pub trait GameCopy: Clone + Send + 'static {
     /// The system's bot policy.
     type Bot: Send;
-    /// The verb of a move's `removed` stones or orbs (`captures`, `removes`).
+    /// The verb of a move's `removed` men (`captures`, `removes`).
     const TAKES: &'static str;
     /// The game a view describes.
     fn from_view(view: &RoomView) -> Self;
@@ -54,7 +54,7 @@ pub trait GameCopy: Clone + Send + 'static {
     fn colour_name(&self, seat: WireSeat) -> Option<String>;
     /// A seat line's mark of `seat`'s colour, and its style.
     fn seat_mark(&self, seat: WireSeat) -> (&'static str, Style);
-    /// What a seat line says of `seat`'s standing (territory, orbs left, out).
+    /// What a seat line says of `seat`'s standing (its score, or that it is out).
     fn seat_score(&self, seat: WireSeat) -> String;
     /// The turn box's line under whose move it is: what kind of move is due.
     fn move_line(&self) -> String;
@@ -388,7 +388,9 @@ impl<C: GameCopy> Room for MoveRoom<C> {
                     .count();
                 out.push(clock.waiting(free));
             }
-            Status::Finished | Status::Closed => out.push(common::over(common::over_text(&self.base))),
+            Status::Finished | Status::Closed => {
+                out.push(common::over(common::over_text(&self.base)))
+            }
             Status::Playing => {
                 let time = clock.text(view.options.turn_clock.flatten());
                 let who = if self.my_turn() {
@@ -410,7 +412,10 @@ impl<C: GameCopy> Room for MoveRoom<C> {
             }
         }
         if let Some((seat, mv)) = &self.last_move {
-            out.push(Line::from(format!("last: {} {mv}", self.base.name_of(*seat))));
+            out.push(Line::from(format!(
+                "last: {} {mv}",
+                self.base.name_of(*seat)
+            )));
         }
         if !self.draw.is_empty() {
             let agreed: Vec<String> = self.draw.iter().map(|s| s.to_string()).collect();

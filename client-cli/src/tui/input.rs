@@ -111,11 +111,7 @@ fn room_game_id(word: &str) -> Result<String, String> {
 
 /// A `create` option's value: the game system's own reading where it has one (a list, a
 /// position), else a number, a flag or a word.
-fn option_value(
-    system: &dyn systems::System,
-    key: &str,
-    value: &str,
-) -> Result<Value, String> {
+fn option_value(system: &dyn systems::System, key: &str, value: &str) -> Result<Value, String> {
     if let Some(v) = system.option_value(key, value) {
         return v;
     }
@@ -161,7 +157,11 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
                 | "watch"
                 | "spectate"
         )
-        || (alone && matches!(first.as_str(), "ready" | "leave" | "help" | "?" | "h" | "quit" | "exit" | "q"));
+        || (alone
+            && matches!(
+                first.as_str(),
+                "ready" | "leave" | "help" | "?" | "h" | "quit" | "exit" | "q"
+            ));
     if is_command {
         command(line).map(Some)
     } else {
@@ -369,7 +369,10 @@ mod tests {
         for line in ["end", "pass", "!", "three", "C4R", "C2n"] {
             assert_eq!(parse(line), Ok(None), "{line}");
         }
-        assert_eq!(parse("say good move"), Ok(Some(Command::Say("good move".into()))));
+        assert_eq!(
+            parse("say good move"),
+            Ok(Some(Command::Say("good move".into())))
+        );
         assert_eq!(parse("'gg"), Ok(Some(Command::Say("gg".into()))));
         assert_eq!(
             parse("quick hydra 2"),

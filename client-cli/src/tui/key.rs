@@ -1,5 +1,5 @@
 //! A key, as the terminal layer hands it over: what the screens (and a room's board, through
-//! [`crate::systems::Room::key`]) are given to react to.
+//! its game system's `Room::key`) are given to react to.
 
 /// A key, as the terminal layer hands it over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -45,7 +45,9 @@ impl System for Orbs {
         match key {
             "holes" => {
                 let holes = value.split(',').filter(|h| !h.is_empty());
-                Some(Ok(Value::from(holes.map(str::to_string).collect::<Vec<_>>())))
+                Some(Ok(Value::from(
+                    holes.map(str::to_string).collect::<Vec<_>>(),
+                )))
             }
             "position" => Some(Ok(Value::String(value.replace(',', " ")))),
             _ => None,

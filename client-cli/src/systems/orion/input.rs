@@ -142,7 +142,10 @@ mod tests {
             Ok(Move::Clicks(vec![parse_click("c+").unwrap()], None))
         );
         assert_eq!(parse("c+d-"), Ok(Move::Clicks(clicks("C5R, D5L"), None)));
-        assert_eq!(parse("C4L, D4R"), Ok(Move::Clicks(clicks("C4L, D4R"), None)));
+        assert_eq!(
+            parse("C4L, D4R"),
+            Ok(Move::Clicks(clicks("C4L, D4R"), None))
+        );
         assert_eq!(
             parse("C4R R7"),
             Ok(Move::Clicks(clicks("C4R"), parse_piece("R7").ok()))

@@ -10,7 +10,7 @@
 
 use super::bot::value::edge_distance;
 use super::room::{RoomState, Status};
-use crate::wire::seat as engine_seat;
+use crate::systems::orion::wire::seat as engine_seat;
 use orion_engine::{parse_click, parse_slot, Action, Allowance, Game, Piece, Seat, SlotSet};
 use orion_protocol::{Event as Ev, Seat as WireSeat};
 
@@ -322,10 +322,10 @@ fn stand_in(game: &Game, seat: Seat) -> Option<Piece> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::bot::{self, Bot};
+    use super::*;
     use crate::bot::level::Level;
-    use crate::wire::{event as wire, wire_seat};
+    use crate::systems::orion::wire::{event as wire, wire_seat};
     use orion_engine::{games, position_string, Options};
     use orion_protocol::{ClaimWindow, RoomOptions, Snapshot, Status as WireStatus, Turn};
 

@@ -11,6 +11,7 @@ pub mod player;
 pub mod replay;
 pub mod room;
 mod screen;
+pub mod wire;
 
 use super::base::Base;
 use super::screen::TurnClock;
@@ -19,7 +20,9 @@ use crate::bot::level::Level;
 use crate::bot::tally::Tally;
 use crate::tui::key::Key;
 use orion_engine::{games, Direction, Rotor, Slot};
-use orion_protocol::{Event as Ev, GameRecord, Gap, Request, RoomOptions, Seat as WireSeat, Snapshot};
+use orion_protocol::{
+    Event as Ev, GameRecord, Gap, Request, RoomOptions, Seat as WireSeat, Snapshot,
+};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::Frame;
@@ -192,7 +195,7 @@ impl Room for OrionRoom {
     }
 
     fn animates(&self, ev: &Ev<'_>) -> bool {
-        matches!(ev, Ev::Click { seat, .. } if crate::wire::seat(*seat) != self.state.me)
+        matches!(ev, Ev::Click { seat, .. } if crate::systems::orion::wire::seat(*seat) != self.state.me)
     }
 
     fn alert(&self, ev: &Ev<'_>) -> Option<String> {
@@ -240,6 +243,10 @@ impl Room for OrionRoom {
             }
         }
         Ok(input::requests(self.state.room(), &mv))
+    }
+
+    fn position(&self) -> String {
+        orion_engine::position_string(&self.state.position)
     }
 
     fn key(&mut self, key: Key, typing: bool) -> Option<Vec<Request>> {

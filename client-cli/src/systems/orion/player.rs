@@ -8,8 +8,8 @@ use super::bot::{self, Bot};
 use super::mirror::Mirror;
 use super::room::{RoomState, Status};
 use crate::bot::level::Level;
+use crate::systems::orion::wire::seat as engine_seat;
 use crate::systems::{Ending, Player, Tries, MAX_REFUSALS};
-use crate::wire::seat as engine_seat;
 use orion_engine::{parse_piece, Action, Colour, Seat};
 use orion_protocol::{Event as Ev, Gap, Request, Seat as WireSeat, Snapshot};
 

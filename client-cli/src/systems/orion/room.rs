@@ -5,7 +5,7 @@
 //! is legal) is the engine's: a bot asks its copy of the game (the `mirror` module).
 
 use crate::systems::base::Base;
-use crate::wire::{seat as engine_seat, wire_seat};
+use crate::systems::orion::wire::{seat as engine_seat, wire_seat};
 use orion_engine::puzzles::TRIES;
 use orion_engine::{
     games, parse_click, parse_position, parse_slot, Allowance, ClaimWindow, Click, Colour, Options,
@@ -161,7 +161,8 @@ impl RoomState {
 
     /// Slots the mover may build on now.
     pub fn eligible(&self) -> SlotSet {
-        self.base.view
+        self.base
+            .view
             .eligible
             .iter()
             .filter_map(|s| parse_slot(s).ok())
@@ -175,7 +176,8 @@ impl RoomState {
 
     /// Chains open to be claimed.
     pub fn claims(&self) -> Vec<OpenClaim> {
-        self.base.view
+        self.base
+            .view
             .claims
             .iter()
             .filter_map(|c| {
@@ -298,9 +300,9 @@ impl RoomState {
         }
         let line = match ev {
             // The result's line reads the result.
-            Ev::Over { result, .. } => Some(match (self.puzzle(), &result.winner) {
-                (Some(_), _) => self.puzzle_result(),
-                    (None, _) => self.base.over_line(),
+            Ev::Over { .. } => Some(match self.puzzle() {
+                Some(_) => self.puzzle_result(),
+                None => self.base.over_line(),
             }),
             _ => line,
         };
@@ -421,7 +423,6 @@ impl RoomState {
             (false, false) => format!("over, not solved after {score} clicks"),
         }
     }
-
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 use super::board::{self, Board};
 use super::OrionRoom;
 use crate::lobby::rating_text;
+use crate::systems::orion::wire::wire_seat;
 use crate::systems::screen::{self as common, SeatMarks, TurnClock};
-use crate::wire::wire_seat;
 use orion_engine::{Allowance, PuzzleProgress};
 use orion_protocol::Status;
 use ratatui::style::{Color, Modifier, Style};

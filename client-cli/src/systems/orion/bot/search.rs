@@ -5,13 +5,14 @@
 use super::evaluation::{chain_value, fence_value};
 use super::situation::Situation;
 use super::{value, Bot};
-use orion_engine::{has_chain, Action, Click, Game, MoveState, Position, Slot, SlotSet, PIECES_PER_COLOUR};
+use orion_engine::{
+    has_chain, Action, Click, Game, MoveState, Position, Slot, SlotSet, PIECES_PER_COLOUR,
+};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::collections::HashSet;
 
 impl Bot {
-
     /// The first click of the best whole move by [`value`] (`None`: end the move here). A
     /// beam search over the move's clicks on copies of the game, so every rule, hop and
     /// auto-ended turn is the engine's.

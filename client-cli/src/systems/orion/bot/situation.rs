@@ -152,7 +152,12 @@ impl Situation {
 
     /// Mirrors the engine: the move's last click may not end on the forbidden position,
     /// unless building could still change it.
-    pub(super) fn last_click_reverses(&self, position: &Position, state: MoveState, click: Click) -> bool {
+    pub(super) fn last_click_reverses(
+        &self,
+        position: &Position,
+        state: MoveState,
+        click: Click,
+    ) -> bool {
         if state.left() != 1 {
             return false;
         }
