@@ -400,7 +400,7 @@ mod tests {
                         assert!(
                             !p.mirror.ahead(&p.room),
                             "{game_id}: {:?} waits for more after {ev:?}",
-                            p.room.me
+                            p.room.me()
                         );
                     }
                 }

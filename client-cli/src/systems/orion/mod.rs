@@ -195,7 +195,7 @@ impl Room for OrionRoom {
     }
 
     fn animates(&self, ev: &Ev<'_>) -> bool {
-        matches!(ev, Ev::Click { seat, .. } if crate::systems::orion::wire::seat(*seat) != self.state.me)
+        matches!(ev, Ev::Click { seat, .. } if crate::systems::orion::wire::seat(*seat) != self.state.me())
     }
 
     fn alert(&self, ev: &Ev<'_>) -> Option<String> {
@@ -206,7 +206,7 @@ impl Room for OrionRoom {
         else {
             return None;
         };
-        let mine = self.state.me.and_then(|s| self.state.colour_of(s));
+        let mine = self.state.me().and_then(|s| self.state.colour_of(s));
         (mine.is_some() && orion_engine::Colour::parse(colour) == mine)
             .then(|| "A CHAIN FOR YOU: press ! to claim it now".to_string())
     }

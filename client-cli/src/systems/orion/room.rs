@@ -57,8 +57,6 @@ pub struct RoomState {
     pub order: Vec<SeatInfo>,
     /// The board: the view's position parsed (Aquarius: the chain just tried, once shown).
     pub position: Position,
-    /// This client's seat, if it plays.
-    pub me: Option<Seat>,
 }
 
 fn seat_colours(rules: Option<&'static dyn Rules>, seats: &[Seat]) -> Vec<SeatInfo> {
@@ -119,7 +117,6 @@ impl RoomState {
             rules,
             order,
             position,
-            me: me.and_then(engine_seat),
             base,
         }
     }
@@ -137,6 +134,11 @@ impl RoomState {
     /// Where the room is in its life.
     pub fn status(&self) -> Status {
         self.base.status()
+    }
+
+    /// This client's seat, if it plays (as the engine names it).
+    pub fn me(&self) -> Option<Seat> {
+        self.base.me.and_then(engine_seat)
     }
 
     /// The seat to move (also before the start: the one the game will begin with).
@@ -254,7 +256,7 @@ impl RoomState {
 
     /// Whether it is this client's turn in a game in progress.
     pub fn my_turn(&self) -> bool {
-        self.base.view.status == Status::Playing && self.me.is_some() && self.me == self.mover()
+        self.base.view.status == Status::Playing && self.me().is_some() && self.me() == self.mover()
     }
 
     /// The turn clock option in ms, if the room has one.

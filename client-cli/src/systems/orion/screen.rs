@@ -19,7 +19,7 @@ impl OrionRoom {
         let game = r
             .rules
             .map_or(r.base.view.game.clone(), |g| g.name().to_string());
-        let who = match r.me.and_then(|s| r.colour_of(s).map(|c| (s, c))) {
+        let who = match r.me().and_then(|s| r.colour_of(s).map(|c| (s, c))) {
             Some((s, c)) => format!("you play {s} ({c})"),
             None => "watching".to_string(),
         };
@@ -31,7 +31,8 @@ impl OrionRoom {
         let room = &self.state;
         Board {
             position: room.position,
-            cursor: (room.me.is_some() && room.status() == Status::Playing).then_some(self.cursor),
+            cursor: (room.me().is_some() && room.status() == Status::Playing)
+                .then_some(self.cursor),
             last_click: room.last_click(),
             eligible: if room.my_turn() {
                 room.eligible()
@@ -142,7 +143,7 @@ impl OrionRoom {
                 ));
             }
         }
-        let mine = room.me.and_then(|s| room.colour_of(s));
+        let mine = room.me().and_then(|s| room.colour_of(s));
         for c in &room.claims() {
             let left = c.until.saturating_sub(clock.now);
             if left == 0 {

@@ -226,7 +226,7 @@ fn moving_of(game: &Game) -> MoveState {
 /// basic rules of the room's turn are known.
 pub fn situation(room: &RoomState, game: Option<&Game>) -> Option<Situation> {
     let rules = room.rules?;
-    let me_seat = room.me?;
+    let me_seat = room.me()?;
     let colour = room.colour_of(me_seat)?;
     // The copy knows what the turn is (a placement, a die the leader must throw); the room
     // knows how many clicks a thrown die gave.
