@@ -1,21 +1,14 @@
 //! A bot at a server: joins by quick match or by room id, follows the room event by event
-//! (with its own copy of the game, [`crate::mirror`]), asks [`crate::bot::Bot`] what to do
-//! whenever it is its turn and the events of the last step are all in, claims a chain made
-//! for it the moment it appears, and returns when the game is over. In an Orbit or Orbs room
-//! it follows the room with [`SystemRoom`] (an engine copy fed the `move` events) and plays
-//! the policies of [`crate::bot::orbit`] and [`crate::bot::orbs`]. With `ORION_BOT_DEBUG`
-//! set in the environment it prints every event, request and refusal to stderr.
+//! through its game system's [`Player`] (the system's copy of the game and its policy),
+//! asks it what to send whenever the room has caught up, paces its requests under the
+//! server's rate, resumes after a gap or a dropped connection, and returns when the game is
+//! over. With `ORION_BOT_DEBUG` set in the environment it prints every event, request and
+//! refusal to stderr.
 
-use crate::bot::orbit::OrbitBot;
-use crate::bot::orbs::OrbsBot;
-use crate::bot::{self, Bot, Level};
-use crate::mirror::Mirror;
+use crate::bot::Level;
 use crate::net::{self, NetEvent, TokenStore};
-use crate::room::{RoomState, Status};
-use crate::system::{orbs::seat as orbs_seat, GameCopy, SystemRoom};
-use crate::wire::seat as engine_seat;
-use orion_engine::{parse_piece, Action, Colour, Seat};
-use orion_protocol::{Code, Event as Ev, Message as Incoming, Request, Seat as WireSeat};
+use crate::systems::{self, Player as SystemPlayer, Tries};
+use orion_protocol::{Code, Message as Incoming, Request, Seat as WireSeat};
 
 /// How the bot finds its game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,35 +86,6 @@ impl Report {
     }
 }
 
-/// Turns a bot's action into the request that asks for it.
-pub fn request(room: &str, action: Action) -> Request {
-    let room = room.to_string();
-    match action {
-        Action::Click { click, piece } => Request::Click {
-            room,
-            click: click.to_string(),
-            piece: piece.map(|p| p.to_string()),
-        },
-        Action::Place { slot, from } => Request::Place {
-            room,
-            slot: slot.to_string(),
-            from: from.map(|s| s.to_string()),
-        },
-        Action::EndTurn | Action::Timeout => Request::EndTurn { room },
-        Action::Roll => Request::Roll { room },
-        Action::Three => Request::Three { room },
-        Action::Claim => Request::Claim { room },
-        Action::Secret { piece } => Request::Secret {
-            room,
-            piece: piece.to_string(),
-        },
-        Action::Challenge { piece } => Request::Challenge {
-            room,
-            piece: piece.to_string(),
-        },
-    }
-}
-
 /// The server's request rate (PROTOCOL: flooders are refused, then closed), kept a little
 /// under so a bot is never refused for speed.
 const RATE_PER_SEC: f64 = 18.0;
@@ -179,8 +143,10 @@ fn think<T>(f: impl FnOnce() -> T) -> T {
 /// Silence after which a bot waiting on a reply looks at the room again.
 const QUIET: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// Refusals in a row after which the bot stops trying until something happens.
-const MAX_REFUSALS: u32 = 6;
+/// Whether to print what the bot sees and does.
+fn debug() -> bool {
+    std::env::var_os("ORION_BOT_DEBUG").is_some()
+}
 
 /// Plays one game and reports how it ended.
 pub async fn run(config: BotConfig) -> Result<Report, String> {
@@ -200,27 +166,16 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         return Err("the connection closed".to_string());
     }
     let mut me = Player {
-        bot: Bot::new(config.level, config.seed),
         level: config.level,
         seed: config.seed,
         room: None,
         seat: None,
-        wire_seat: None,
-        other: None,
-        other_bot: None,
-        acted_round: None,
-        state: None,
-        mirror: Mirror::new(None),
-        secret_sent: false,
+        player: None,
         pending: false,
-        refused: 0,
-        in_a_row: 0,
-        failed: Vec::new(),
+        tries: Tries::default(),
         out: Vec::new(),
         ready_needed: matches!(config.entry, Entry::Room(_)),
-        retry: None,
         reconnects: 0,
-        quiet: false,
         requests: 0,
         resumed_from: None,
     };
@@ -232,7 +187,7 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
             // Nothing for a while: whatever we were waiting for is not coming.
             Err(_) => {
                 me.pending = false;
-                me.quiet = true;
+                me.tries.quiet = true;
             }
         }
         while let Ok(ev) = client.rx.try_recv() {
@@ -252,8 +207,8 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         }
         think(|| me.decide());
         for r in me.out.drain(..) {
-            if std::env::var_os("ORION_BOT_DEBUG").is_some() {
-                let seq = me.state.as_ref().map_or(0, |s| s.seq());
+            if debug() {
+                let seq = me.player.as_ref().and_then(|p| p.seq()).unwrap_or(0);
                 eprintln!("DEBUG {:?} at {seq} sends {}", me.seat, r.to_json());
             }
             bucket.take().await;
@@ -265,45 +220,28 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
     }
 }
 
-/// The bot's side of the room.
+/// The bot's side of the room, whatever its game system.
 struct Player {
-    bot: Bot,
-    /// How it plays, and the seed of its choices (for the Orbit and Orbs bots).
+    /// How it plays, and the seed of its choices (for its system's player, made at the
+    /// room's first snapshot).
     level: Level,
     seed: u64,
+    /// The room, once joined.
     room: Option<String>,
-    seat: Option<Seat>,
-    /// The seat as the wire names it (Orbs's seats are no ORION seats).
-    wire_seat: Option<WireSeat>,
-    /// The room, when it is an Orbit or Orbs room (then `state` stays `None`).
-    other: Option<SystemRoom>,
-    /// The Orbit or Orbs policy.
-    other_bot: Option<OtherBot>,
-    /// The round (move number) of the last move sent in an Orbit or Orbs room: one move per
-    /// turn, until the room's next `turn` (or a refusal).
-    acted_round: Option<u32>,
-    state: Option<RoomState>,
-    /// The bot's copy of the game, for the engine to judge its moves.
-    mirror: Mirror,
-    /// A secret man was asked for (Algol): never twice.
-    secret_sent: bool,
-    /// An action was sent and neither its event nor its refusal has come back.
+    /// The seat, once joined.
+    seat: Option<WireSeat>,
+    /// The room's game system's player, once the snapshot has said which game it is.
+    player: Option<Box<dyn SystemPlayer>>,
+    /// A request was sent and neither its event nor its refusal has come back.
     pending: bool,
-    refused: u32,
-    /// Refusals since the last event.
-    in_a_row: u32,
-    /// Actions refused since the last event, not to be tried again.
-    failed: Vec<Action>,
+    /// Quiet, refusals in a row and in all.
+    tries: Tries,
     /// Requests to send.
     out: Vec<Request>,
     /// Joined by room id: say `ready` once seated.
     ready_needed: bool,
-    /// An action refused for the rate only, to send again.
-    retry: Option<Action>,
     /// Reconnections so far.
     reconnects: u32,
-    /// Nothing has come for a while: stop waiting for the rest of a step.
-    quiet: bool,
     /// Requests sent in the room.
     requests: u32,
     /// The seq a `resume` was last asked from after a gap (asked once per gap).
@@ -311,11 +249,6 @@ struct Player {
 }
 
 impl Player {
-    fn my_colour(&self) -> Option<Colour> {
-        let s = self.state.as_ref()?;
-        s.colour_of(self.seat?)
-    }
-
     fn handle(&mut self, ev: NetEvent) -> Result<(), String> {
         let msg = match ev {
             NetEvent::Message(m) => m,
@@ -328,7 +261,7 @@ impl Player {
             }
             NetEvent::Dropped(_) | NetEvent::Welcome { .. } => return Ok(()),
             NetEvent::Malformed(why) => {
-                if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+                if debug() {
                     eprintln!("DEBUG {:?} got a malformed frame: {why}", self.seat);
                 }
                 return Ok(());
@@ -338,10 +271,9 @@ impl Player {
             Incoming::Joined { room, seat, .. }
                 if self.room.as_deref().is_none_or(|r| r == room) =>
             {
-                self.wire_seat = Some(seat);
-                self.seat = engine_seat(seat);
-                if let Some(seat) = self.seat {
-                    self.mirror.seat(seat);
+                self.seat = Some(seat);
+                if let Some(p) = self.player.as_mut() {
+                    p.joined(seat);
                 }
                 if self.ready_needed {
                     self.out.push(Request::Ready { room: room.clone() });
@@ -350,93 +282,49 @@ impl Player {
                 self.room = Some(room);
             }
             Incoming::Snapshot(snap) if self.room.as_deref() == Some(snap.room.as_str()) => {
-                if let Some(other) = SystemRoom::from_snapshot(&snap, self.wire_seat) {
-                    if self.other_bot.is_none() {
-                        self.other_bot = Some(if other.game() == "orbit" {
-                            OtherBot::Orbit(OrbitBot::new(self.level, self.seed))
-                        } else {
-                            OtherBot::Orbs(OrbsBot::new(self.level, self.seed))
-                        });
-                    }
-                    self.other = Some(other);
-                    self.pending = false;
-                    self.acted_round = None;
-                    return Ok(());
+                let player = self.player.get_or_insert_with(|| {
+                    let system =
+                        systems::named(&snap.game).map_or_else(systems::default, |(s, _)| s);
+                    system.player(self.level, self.seed)
+                });
+                if let Some(seat) = self.seat {
+                    player.joined(seat);
                 }
-                let state = RoomState::from_snapshot(&snap, self.seat);
-                if let Some(piece) = snap.secret.as_deref().and_then(|p| parse_piece(p).ok()) {
-                    self.mirror.secret(piece);
-                    self.secret_sent = true;
-                }
-                self.mirror.reset(&state);
-                self.state = Some(state);
+                player.snapshot(&snap);
                 self.pending = false;
             }
             Incoming::Event { room, seq, ev } => {
                 if self.room.as_deref() != Some(&*room) {
                     return Ok(());
                 }
-                if std::env::var_os("ORION_BOT_DEBUG").is_some() {
-                    eprintln!("DEBUG {:?} in {room} sees {seq} {ev:?}", self.wire_seat);
+                if debug() {
+                    eprintln!("DEBUG {:?} in {room} sees {seq} {ev:?}", self.seat);
                 }
-                if let Some(other) = self.other.as_mut() {
-                    if let Err(gap) = other.apply(seq, &ev) {
-                        if std::env::var_os("ORION_BOT_DEBUG").is_some() {
-                            eprintln!("DEBUG {:?} in {room}: {gap}", self.wire_seat);
+                let followed = match self.player.as_mut() {
+                    Some(p) => p.event(seq, &ev),
+                    None => Ok(Vec::new()),
+                };
+                match followed {
+                    Ok(requests) => {
+                        self.pending = false;
+                        self.tries.quiet = false;
+                        self.tries.in_a_row = 0;
+                        self.out.extend(requests);
+                    }
+                    Err(gap) => {
+                        // Events went missing: catch up from the last one applied, once per
+                        // gap (the events after it are missing the same one).
+                        if debug() {
+                            eprintln!("DEBUG {:?} in {room}: {gap}", self.seat);
                         }
-                        if self.resumed_from != Some(other.seq()) {
-                            self.resumed_from = Some(other.seq());
+                        let since = self.player.as_ref().and_then(|p| p.seq()).unwrap_or(0);
+                        if self.resumed_from != Some(since) {
+                            self.resumed_from = Some(since);
                             self.out.push(Request::Resume {
                                 room: room.to_string(),
-                                since: other.seq(),
+                                since,
                             });
                         }
-                        return Ok(());
-                    }
-                    self.pending = false;
-                    self.quiet = false;
-                    self.in_a_row = 0;
-                    return Ok(());
-                }
-                if let Some(s) = self.state.as_mut() {
-                    // A resume may repeat events the room has already seen.
-                    if seq > s.seq() {
-                        match s.apply(seq, &ev) {
-                            Ok(()) => self.mirror.follow(s, &ev),
-                            Err(gap) => {
-                                // Events went missing: catch up from the last one applied.
-                                if std::env::var_os("ORION_BOT_DEBUG").is_some() {
-                                    eprintln!("DEBUG {:?} in {room}: {gap}", self.seat);
-                                }
-                                // Once per gap: the events after it are missing the same one.
-                                if self.resumed_from != Some(s.seq()) {
-                                    self.resumed_from = Some(s.seq());
-                                    self.out.push(Request::Resume {
-                                        room: room.to_string(),
-                                        since: s.seq(),
-                                    });
-                                }
-                                return Ok(());
-                            }
-                        }
-                    }
-                }
-                self.pending = false;
-                self.quiet = false;
-                self.in_a_row = 0;
-                self.failed.clear();
-                // A move refused for the rate is decided afresh in the room as it now is.
-                self.retry = None;
-                if let Ev::Chain {
-                    colour,
-                    claim_until: Some(_),
-                } = &ev
-                {
-                    if Colour::parse(colour).is_some() && Colour::parse(colour) == self.my_colour()
-                    {
-                        self.out.push(Request::Claim {
-                            room: room.into_owned(),
-                        });
                     }
                 }
             }
@@ -444,35 +332,25 @@ impl Player {
                 code: Code::RateLimited,
                 ..
             } => {
-                if std::env::var_os("ORION_BOT_DEBUG").is_some() {
-                    eprintln!(
-                        "DEBUG {:?} rate limited {:?}",
-                        self.seat,
-                        self.failed.last()
-                    );
+                if debug() {
+                    eprintln!("DEBUG {:?} rate limited", self.seat);
                 }
                 // Not a judgement on the move: send it again once the bucket has refilled.
                 self.pending = false;
-                if let Some(a) = self.failed.pop() {
-                    self.retry = Some(a);
+                if let Some(p) = self.player.as_mut() {
+                    p.rate_limited();
                 }
             }
             Incoming::Error { message, .. } => {
-                if std::env::var_os("ORION_BOT_DEBUG").is_some() {
+                if debug() {
                     let room = self.room.as_deref().unwrap_or("-");
-                    let last = self.failed.last();
-                    eprintln!(
-                        "DEBUG {:?} in {room} refused {last:?}: {message}",
-                        self.seat
-                    );
+                    eprintln!("DEBUG {:?} in {room} refused: {message}", self.seat);
                 }
                 self.pending = false;
-                self.refused += 1;
-                self.in_a_row += 1;
-                if let Some(other) = self.other.as_mut() {
-                    // The copy may have lost the thread: set it up again, and decide afresh.
-                    other.rebuild();
-                    self.acted_round = None;
+                self.tries.refused += 1;
+                self.tries.in_a_row += 1;
+                if let Some(p) = self.player.as_mut() {
+                    p.refused();
                 }
             }
             _ => {}
@@ -481,202 +359,28 @@ impl Player {
     }
 
     fn finished(&self) -> Option<Report> {
-        if let Some(o) = &self.other {
-            if o.status() != Status::Finished {
-                return None;
-            }
-            let result = o.view.result.as_ref()?;
-            return Some(Report {
-                room: o.room().to_string(),
-                seat: self.wire_seat?,
-                winner: result.winner.as_ref().map(|w| w.to_string()),
-                scores: result
-                    .scores
-                    .iter()
-                    .map(|(s, p)| (s.to_string(), u64::from(*p)))
-                    .collect(),
-                refused: self.refused,
-                reconnects: self.reconnects,
-                requests: self.requests,
-            });
-        }
-        let s = self.state.as_ref()?;
-        if s.status() != Status::Finished {
-            return None;
-        }
+        let ending = self.player.as_ref()?.ending()?;
         Some(Report {
-            room: s.room().to_string(),
-            seat: self.wire_seat?,
-            winner: s
-                .result()
-                .and_then(|r| r.winner.as_ref().map(|w| w.to_string())),
-            scores: s
-                .seats()
-                .iter()
-                .map(|x| (x.seat.to_string(), x.score))
-                .collect(),
-            refused: self.refused,
+            room: ending.room,
+            seat: self.seat?,
+            winner: ending.winner,
+            scores: ending.scores,
+            refused: self.tries.refused,
             reconnects: self.reconnects,
             requests: self.requests,
         })
-    }
-
-    /// Whether the room is in the middle of a step whose other events are still on their way
-    /// (the server sends them one by one): a turn whose clicks are used up with nothing to
-    /// build ends by itself, and the copy of the game may know the step's end already.
-    fn mid_step(&self, state: &RoomState) -> bool {
-        let allowed = state.clicks().unwrap_or(0);
-        let used_up = allowed > 0 && state.used() >= allowed && state.eligible().is_empty();
-        used_up || self.mirror.ahead(state)
     }
 
     fn decide(&mut self) {
         if self.pending {
             return;
         }
-        if self.other.is_some() {
-            return self.decide_other();
-        }
-        let Some(state) = self.state.as_ref() else {
+        let Some(p) = self.player.as_mut() else {
             return;
         };
-        let room = state.room().to_string();
-        if !self.secret_sent && state.status() == Status::Playing {
-            // Algol: the secret man is chosen at the start, whoever's turn it is.
-            let sit = bot::situation(state, self.mirror.game(state));
-            if let Some(a @ Action::Secret { piece }) = sit.and_then(|s| self.bot.secret(&s)) {
-                self.secret_sent = true;
-                self.mirror.secret(piece);
-                self.out.push(request(&room, a));
-                self.pending = true;
-                return;
-            }
-        }
-        if !state.my_turn() {
-            return;
-        }
-        if !self.quiet && self.mid_step(state) {
-            return;
-        }
-        if let Some(a) = self.retry.take() {
-            self.failed.push(a);
-            self.out.push(request(&room, a));
-            self.pending = true;
-            return;
-        }
-        if self.in_a_row >= MAX_REFUSALS {
-            // Lost: give the turn up rather than stall the table.
-            self.in_a_row = 0;
-            self.out.push(Request::EndTurn { room });
-            self.pending = true;
-            return;
-        }
-        let Some(sit) = bot::situation(state, self.mirror.game(state)) else {
-            return;
-        };
-        let mut action = self.bot.act(&sit);
-        if action.is_none_or(|a| self.failed.contains(&a)) {
-            // The server refused it: end the turn (it cannot hand anyone a chain) if the move
-            // may end, else any other action a random player would take.
-            action = if self.failed.contains(&Action::EndTurn) || !sit.may_end() {
-                let mut other = None;
-                for i in 0..20u64 {
-                    let a = Bot::new(Level::Random, u64::from(self.refused) * 64 + i).act(&sit);
-                    if a.is_some_and(|a| !self.failed.contains(&a)) {
-                        other = a;
-                        break;
-                    }
-                }
-                if other.is_none() {
-                    // Everything refused: start over rather than stall the table.
-                    self.failed.clear();
-                }
-                other
-            } else {
-                Some(Action::EndTurn)
-            };
-        }
-        if let Some(a) = action {
-            self.failed.push(a);
-            self.out.push(request(&room, a));
+        if let Some(r) = p.decide(&mut self.tries) {
+            self.out.push(r);
             self.pending = true;
         }
-    }
-}
-
-/// The policy of an Orbit or Orbs bot.
-enum OtherBot {
-    /// Orbit.
-    Orbit(OrbitBot),
-    /// Orbs.
-    Orbs(OrbsBot),
-}
-
-impl Player {
-    /// The move of an Orbit or Orbs bot, once per turn of its own: the policy's choice in the
-    /// copy of the game. After a refusal the copy is set up again from the room; after two,
-    /// a random legal move is tried instead.
-    fn decide_other(&mut self) {
-        let (Some(room), Some(me)) = (self.other.as_mut(), self.wire_seat) else {
-            return;
-        };
-        if room.status() != Status::Playing || !room.my_turn() {
-            return;
-        }
-        let round = room.view.turn.round;
-        if self.acted_round == Some(round) || self.in_a_row >= MAX_REFUSALS {
-            return;
-        }
-        if !copy_moves(&room.copy, me) {
-            // The room says it is our turn and the copy does not: the room is right.
-            room.rebuild();
-            if !copy_moves(&room.copy, me) {
-                return;
-            }
-        }
-        let fallback = self.in_a_row >= 2;
-        let seed = self.seed ^ (u64::from(self.refused) << 32);
-        let mv = match (&room.copy, self.other_bot.as_mut()) {
-            (GameCopy::Orbit(o), Some(OtherBot::Orbit(b))) => if fallback {
-                OrbitBot::new(Level::Random, seed).choose(&o.game)
-            } else {
-                b.choose(&o.game)
-            }
-            .map(|m| m.to_string()),
-            (GameCopy::Orbs(o), Some(OtherBot::Orbs(b))) => o.game.as_ref().and_then(|g| {
-                if fallback {
-                    OrbsBot::new(Level::Random, seed).choose(g)
-                } else {
-                    b.choose(g)
-                }
-                .map(|m| m.to_string())
-            }),
-            _ => None,
-        };
-        let Some(mv) = mv else {
-            return;
-        };
-        self.acted_round = Some(round);
-        self.out.push(Request::Move {
-            room: room.room().to_string(),
-            mv,
-        });
-        self.pending = true;
-    }
-}
-
-/// Whether the copy of the game has `me` to move.
-fn copy_moves(copy: &GameCopy, me: WireSeat) -> bool {
-    match copy {
-        GameCopy::Orbit(o) => match o.game.turn() {
-            orion_orbit::Turn::Opening { .. } => me == WireSeat::S,
-            orion_orbit::Turn::Choice => me == WireSeat::N,
-            orion_orbit::Turn::Play(c) => o.colour_of(me) == Some(c),
-            orion_orbit::Turn::Over => false,
-        },
-        GameCopy::Orbs(o) => o
-            .game
-            .as_ref()
-            .is_some_and(|g| g.mover().is_some() && g.mover() == orbs_seat(me)),
     }
 }

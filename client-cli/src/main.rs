@@ -158,35 +158,13 @@ fn main() -> ExitCode {
             game,
             players,
             teams,
-        } => match game.as_deref() {
-            None if players.is_some() || teams => Err("--players and --teams need --game".into()),
-            None => offline::apply(&position, &moves),
-            Some(g) if g.eq_ignore_ascii_case("orbs") => {
-                offline::orbs::apply(players, teams, &position, &moves)
-            }
-            Some(g) if offline::orbit::is_orbit(g) => {
-                if players.is_some() || teams {
-                    Err("--players and --teams are for orbs; orbit is for two".into())
-                } else {
-                    offline::orbit::apply(&position, &moves)
-                }
-            }
-            Some(other) => Err(format!(
-                "--game: `{other}` has no apply (orbit, orbs; none for ORION clicks)"
-            )),
-        },
+        } => offline::apply(game.as_deref(), players, teams, &position, &moves),
         Command::Analyze {
             game,
             position,
             mover,
-        } => {
-            if offline::orbit::is_orbit(&game) {
-                offline::orbit::analyze(&position, mover.as_deref())
-            } else {
-                offline::analyze(&game, &position, mover.as_deref())
-            }
-        }
-        Command::Puzzle { name, moves } => offline::puzzle(&name, &moves),
+        } => offline::analyze(&game, &position, mover.as_deref()),
+        Command::Puzzle { name, moves } => offline::orion::puzzle(&name, &moves),
         Command::Replay { file, turns } => {
             let text = if file == "-" {
                 std::io::read_to_string(std::io::stdin())
@@ -202,7 +180,7 @@ fn main() -> ExitCode {
             name,
             position,
             census,
-        } => offline::solve(&name, position.as_deref(), census),
+        } => offline::orion::solve(&name, position.as_deref(), census),
         Command::Bot {
             server,
             quick,
@@ -215,12 +193,7 @@ fn main() -> ExitCode {
             against,
             seed,
         } => match selfplay {
-            Some(n) => if offline::orbit::is_orbit(&game) {
-                orion_cli::bot::orbit::selfplay(level, against, n, seed)
-            } else {
-                orion_cli::bot::selfplay(&game, players, level, against, n, seed)
-            }
-            .map(|t| {
+            Some(n) => orion_cli::bot::selfplay(&game, players, level, against, n, seed).map(|t| {
                 format!(
                     "{{\"game\":\"{game}\",\"games\":{n},\"{level}\":{},\"{against}\":{},\"unfinished\":{}}}",
                     t.first, t.second, t.unfinished

@@ -396,8 +396,8 @@ async fn bots_and_a_spectator(game: &'static str, players: u8, levels: &[Level])
     server.shut_down().await;
     one_end_seen_by_all(&reports);
 
-    let mut room = orion_cli::system::SystemRoom::from_snapshot(&watched.snapshot, None)
-        .expect("an Orbit or Orbs room");
+    let mut room = orion_cli::systems::room(&watched.snapshot, None);
+    assert_eq!(room.base().game(), game, "an {game} room");
     let mut seq = watched.snapshot.seq;
     let mut moves = 0;
     for (s, ev) in &watched.events {
@@ -406,20 +406,18 @@ async fn bots_and_a_spectator(game: &'static str, players: u8, levels: &[Level])
         room.apply(*s, ev).expect("no gap");
         if let orion_protocol::Event::Move { position, .. } = ev {
             moves += 1;
-            let copy = match &room.copy {
-                orion_cli::system::GameCopy::Orbit(o) => orion_orbit::position_string(o.board()),
-                orion_cli::system::GameCopy::Orbs(o) => o.position.to_string(),
-            };
-            assert_eq!(&copy, position, "the copy follows event {s}");
+            assert_eq!(&room.position(), position, "the copy follows event {s}");
         }
     }
     assert!(moves > 0, "the spectator saw moves");
     assert_eq!(
-        room.resyncs, 0,
+        room.resyncs(),
+        0,
         "the copy followed every move without being set up again"
     );
-    assert_eq!(room.status(), orion_protocol::Status::Finished);
+    assert_eq!(room.base().status(), orion_protocol::Status::Finished);
     let winner = room
+        .base()
         .view
         .result
         .as_ref()
@@ -428,7 +426,7 @@ async fn bots_and_a_spectator(game: &'static str, players: u8, levels: &[Level])
     assert_eq!(winner, reports[0].winner, "the spectator saw the same end");
     println!(
         "{game}: {moves} moves watched, {}",
-        room.log.back().unwrap()
+        room.base().log.back().unwrap()
     );
     reports
 }

@@ -3,8 +3,8 @@
 //! `UPDATE_GOLDEN=1 cargo test -p orion-cli --test screens` and review the diff.
 
 use orion_cli::net::NetEvent;
+use orion_cli::systems::orion::board::{self, Board};
 use orion_cli::tui::app::{App, Key};
-use orion_cli::tui::board::{self, Board};
 use orion_engine::{games, parse_click, parse_position, parse_slot, Game, Options, SlotSet};
 use orion_protocol::Request;
 use ratatui::backend::TestBackend;
@@ -147,14 +147,14 @@ fn other_players_clicks_animate_one_at_a_time() {
     }
     let room = app.room.as_ref().unwrap();
     assert_eq!(
-        room.position,
+        parse_position(&room.position()).unwrap(),
         parse_position("C1w:B1").unwrap(),
         "the second click waits"
     );
     app.tick(1_000);
     let room = app.room.as_ref().unwrap();
     assert_eq!(
-        room.position,
+        parse_position(&room.position()).unwrap(),
         parse_position("C1n:B1").unwrap(),
         "then it is shown"
     );
@@ -255,7 +255,13 @@ fn a_spectator_follows_the_telepathy_test_and_sees_each_chain_after_its_try() {
             "claims":[]}"#,
     ));
     let room = app.room.as_ref().unwrap();
-    assert!(room.position.occupied().is_empty(), "no chain before a try");
+    assert!(
+        parse_position(&room.position())
+            .unwrap()
+            .occupied()
+            .is_empty(),
+        "no chain before a try"
+    );
     for (i, (click, hit)) in [("C3R", true), ("A1L", false)].iter().enumerate() {
         let chain: Vec<String> = chains[i * 100]
             .into_iter()
@@ -270,7 +276,7 @@ fn a_spectator_follows_the_telepathy_test_and_sees_each_chain_after_its_try() {
     }
     let room = app.room.as_ref().unwrap();
     assert_eq!(
-        room.position.occupied(),
+        parse_position(&room.position()).unwrap().occupied(),
         chains[100],
         "the last chain, shown after its try"
     );
@@ -337,8 +343,8 @@ fn an_orbit_room_shows_the_grid_the_last_drop_prohibited_cells_and_territory() {
         r#"{"t":"event","room":"r7","seq":14,"ev":{"kind":"turn","seat":"S","clicks":null,"used":0,"round":14,"phase":"play","colour":"B","prohibited":["j3","j4","j5","k3","k4"]}}"#,
     ));
     app.tick(1_000);
-    let room = app.other.as_ref().expect("an Orbit room");
-    assert_eq!(room.resyncs, 0, "the copy followed the move");
+    let room = app.room.as_ref().expect("an Orbit room");
+    assert_eq!(room.resyncs(), 0, "the copy followed the move");
     let text = screen(&app, 100, 30);
     assert!(text.contains("YOUR TURN"), "{text}");
     assert!(text.contains("bob: l4 · captures k3 j5"), "{text}");
@@ -426,7 +432,7 @@ fn the_orbit_opening_and_the_choice_of_colour() {
     assert!(text.contains("you play N (white)"), "{text}");
     assert!(text.contains("white to drop"), "{text}");
     assert!(text.contains("bob chooses white"), "{text}");
-    assert_eq!(app.other.as_ref().map(|r| r.resyncs), Some(0));
+    assert_eq!(app.room.as_ref().map(|r| r.resyncs()), Some(0));
 }
 
 #[test]
@@ -454,8 +460,8 @@ fn an_orbs_room_shows_the_star_the_last_move_who_is_out_and_a_draw_offer() {
         r#"{"t":"event","room":"r9","seq":33,"ev":{"kind":"draw","seat":"NW","accept":false,"agreed":["NW"]}}"#,
     ));
     app.tick(2_000);
-    let room = app.other.as_ref().expect("an Orbs room");
-    assert_eq!(room.resyncs, 0, "the copy followed the move");
+    let room = app.room.as_ref().expect("an Orbs room");
+    assert_eq!(room.resyncs(), 0, "the copy followed the move");
     let text = screen(&app, 100, 30);
     assert!(text.contains("RF*"), "the last move: {text}");
     assert!(text.contains("cy (away)  OUT"), "{text}");

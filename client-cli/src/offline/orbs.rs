@@ -2,6 +2,9 @@
 //! classic opening) and prints the position string after them. Each move names its colour
 //! (`R d2-e6, B n2-m3`) so a line can be read without knowing whose turn it is.
 
+/// The game id that selects these commands.
+pub const GAME: &str = "orbs";
+
 use orion_orbs::{Colour, Game, Move, Opening, Options, Position, Seat};
 
 /// `orion apply --game orbs`. An empty `position` means the classic opening, where `S` (or

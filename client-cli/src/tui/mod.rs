@@ -3,10 +3,8 @@
 //! go into [`app::App`], its requests go out, and the screen is redrawn after each.
 
 pub mod app;
-pub mod board;
 pub mod input;
-pub mod orbit_board;
-pub mod orbs_board;
+pub mod key;
 
 use crate::net::{self, TokenStore};
 use app::{App, Key};

@@ -4,7 +4,8 @@
 //! could take next; enemy orbs it threatens; how far its hunters are from their prey), and
 //! [`selfplay`] pits two levels against each other offline.
 
-use super::{Level, Tally};
+use crate::bot::level::Level;
+use crate::bot::tally::Tally;
 use orion_orbs::{Clash, Element, Game, Hole, Move, Options, Orb, Outcome, Seat};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

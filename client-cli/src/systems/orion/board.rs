@@ -3,6 +3,7 @@
 //! line between two corners, a vertical slot the three cells around its line at mid-height.
 //! The last click's rotor and the cursor are highlighted; slots to build on are marked `+`.
 
+use crate::systems::paint::{self, put};
 use orion_engine::{Click, Colour, Direction, Position, Rotor, Slot, SlotSet};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -56,16 +57,6 @@ fn gy(y: u16) -> u16 {
 }
 
 impl Board {
-    fn put(buf: &mut Buffer, area: Rect, x: u16, y: u16, text: &str, style: Style) {
-        for (i, ch) in text.chars().enumerate() {
-            let cx = area.x + x + i as u16;
-            let cy = area.y + y;
-            if cx < area.right() && cy < area.bottom() {
-                buf[(cx, cy)].set_char(ch).set_style(style);
-            }
-        }
-    }
-
     fn token(&self, slot: Slot) -> Option<(String, Style)> {
         let piece = self.position.get(slot)?;
         let style = Style::default()
@@ -102,15 +93,15 @@ impl Widget for Board {
             if self.cursor == Some(rotor) {
                 style = style.bg(Color::Indexed(238)).fg(Color::White);
                 for dy in 0..3 {
-                    Self::put(buf, area, x0, y0 + dy, "     ", style);
+                    put(buf, area, x0, y0 + dy, "     ", style);
                 }
             }
-            Self::put(buf, area, name_x, y0 + 1, &name, style);
+            put(buf, area, name_x, y0 + 1, &name, style);
         }
         // Grid corners and empty lines.
         for y in 0..=5u16 {
             for x in 0..=5u16 {
-                Self::put(buf, area, gx(x), gy(y), "·", line);
+                put(buf, area, gx(x), gy(y), "·", line);
             }
         }
         for slot in Slot::ALL {
@@ -127,51 +118,39 @@ impl Widget for Board {
             if slot.is_horizontal() {
                 let x = gx(x1.min(x2)) + 1;
                 let y = gy(y1);
-                Self::put(buf, area, x, y, "───────", line);
+                put(buf, area, x, y, "───────", line);
                 if let Some((t, style)) = self.token(slot) {
-                    Self::put(buf, area, x + 2, y, &t, style);
+                    put(buf, area, x + 2, y, &t, style);
                 } else if mark {
-                    Self::put(buf, area, x + 3, y, "+", mark_style);
+                    put(buf, area, x + 3, y, "+", mark_style);
                 }
             } else {
                 let x = gx(x1);
                 let y = gy(y1.max(y2));
                 for dy in 1..CELL_H {
-                    Self::put(buf, area, x, y + dy, "│", line);
+                    put(buf, area, x, y + dy, "│", line);
                 }
                 if let Some((t, style)) = self.token(slot) {
-                    Self::put(buf, area, x - 1, y + 2, &format!("{t:^3}"), style);
+                    put(buf, area, x - 1, y + 2, &format!("{t:^3}"), style);
                 } else if mark {
-                    Self::put(buf, area, x, y + 2, "+", mark_style);
+                    put(buf, area, x, y + 2, "+", mark_style);
                 }
             }
         }
         // Labels: row numbers on the left, column letters below.
         for r in 0..5u16 {
             let y = gy(r + 1) + 2;
-            Self::put(buf, area, 0, y, &format!("{}", r + 1), label);
+            put(buf, area, 0, y, &format!("{}", r + 1), label);
         }
         for c in 0..5u16 {
             let x = gx(c) + CELL_W / 2;
             let letter = (b'A' + c as u8) as char;
-            Self::put(buf, area, x, gy(0) + 1, &letter.to_string(), label);
+            put(buf, area, x, gy(0) + 1, &letter.to_string(), label);
         }
     }
 }
 
 /// The board drawn as plain text lines (no colours), for tests and logs.
 pub fn to_text(board: Board) -> String {
-    let area = Rect::new(0, 0, WIDTH, HEIGHT);
-    let mut buf = Buffer::empty(area);
-    board.render(area, &mut buf);
-    let mut out = String::new();
-    for y in 0..HEIGHT {
-        let mut row = String::new();
-        for x in 0..WIDTH {
-            row.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(row.trim_end());
-        out.push('\n');
-    }
-    out
+    paint::to_text(board, WIDTH, HEIGHT)
 }

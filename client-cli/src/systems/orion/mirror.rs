@@ -8,9 +8,9 @@
 //! everything: the other players' secret men are stand-ins. When it cannot follow (a
 //! challenge, a turn clock undoing a move), it is rebuilt from the room at the next turn.
 
-use crate::bot::value::edge_distance;
-use crate::room::{RoomState, Status};
-use crate::wire::seat as engine_seat;
+use super::bot::value::edge_distance;
+use super::room::{RoomState, Status};
+use crate::systems::orion::wire::seat as engine_seat;
 use orion_engine::{parse_click, parse_slot, Action, Allowance, Game, Piece, Seat, SlotSet};
 use orion_protocol::{Event as Ev, Seat as WireSeat};
 
@@ -322,9 +322,10 @@ fn stand_in(game: &Game, seat: Seat) -> Option<Piece> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::bot::{self, Bot};
     use super::*;
-    use crate::bot::{self, Bot, Level};
-    use crate::wire::{event as wire, wire_seat};
+    use crate::bot::level::Level;
+    use crate::systems::orion::wire::{event as wire, wire_seat};
     use orion_engine::{games, position_string, Options};
     use orion_protocol::{ClaimWindow, RoomOptions, Snapshot, Status as WireStatus, Turn};
 
@@ -383,7 +384,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, s)| Player {
-                room: RoomState::from_snapshot(&snapshot, Some(s.seat)),
+                room: RoomState::from_snapshot(&snapshot, Some(wire_seat(s.seat))),
                 mirror: Mirror::new(Some(s.seat)),
                 bot: Bot::new(levels[i % 2], seed * 8 + i as u64),
             })
@@ -399,7 +400,7 @@ mod tests {
                         assert!(
                             !p.mirror.ahead(&p.room),
                             "{game_id}: {:?} waits for more after {ev:?}",
-                            p.room.me
+                            p.room.me()
                         );
                     }
                 }

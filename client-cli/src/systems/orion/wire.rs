@@ -1,4 +1,4 @@
-//! What is the client's own about the wire: turning the protocol's seats into the engine's
+//! ORION on the wire, as the client has it: turning the protocol's seats into the engine's
 //! and back, and an engine event into the event the server would send (the bots' tests play
 //! against the engine as if over the wire). The mapping itself is the protocol crate's
 //! (`orion_protocol::engine`), the same the server's ORION system sends with.

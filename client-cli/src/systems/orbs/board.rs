@@ -4,6 +4,7 @@
 //! empty hole shows its place in the row, to read a move off the screen (`e` row, place 7 is
 //! `e7`); a hole out of play is `░░`. The last move's holes carry a `*`.
 
+use crate::systems::paint::{self, put};
 use orion_orbs::{Colour, Hole, HoleSet, Move, Position};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -37,16 +38,6 @@ pub fn colour(c: Colour) -> Color {
         Colour::Yellow => Color::Yellow,
         Colour::Orange => Color::Indexed(208),
         Colour::Purple => Color::LightMagenta,
-    }
-}
-
-fn put(buf: &mut Buffer, area: Rect, x: u16, y: u16, text: &str, style: Style) {
-    for (i, ch) in text.chars().enumerate() {
-        let cx = area.x + x + i as u16;
-        let cy = area.y + y;
-        if cx < area.right() && cy < area.bottom() {
-            buf[(cx, cy)].set_char(ch).set_style(style);
-        }
     }
 }
 
@@ -111,17 +102,5 @@ impl Widget for OrbsBoard {
 
 /// The star drawn as plain text lines (no colours), for tests.
 pub fn to_text(board: OrbsBoard) -> String {
-    let area = Rect::new(0, 0, WIDTH, HEIGHT);
-    let mut buf = Buffer::empty(area);
-    board.render(area, &mut buf);
-    let mut out = String::new();
-    for y in 0..HEIGHT {
-        let mut row = String::new();
-        for x in 0..WIDTH {
-            row.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(row.trim_end());
-        out.push('\n');
-    }
-    out
+    paint::to_text(board, WIDTH, HEIGHT)
 }

@@ -1,26 +1,22 @@
-//! A room as the client sees it: the protocol's [`RoomView`] (the snapshot brought up to date
-//! event by event: seats, turn, scores, claims, result) with what this client adds — the
-//! game's rules, the board parsed, the seats in turn order with their colours, and a log in
-//! words. Both the terminal UI and the bots read it. What the rules make of the turn (the
-//! move before, the same-piece rule, what is legal) is the engine's: a bot asks its copy of
-//! the game (the `mirror` module).
+//! An ORION room as the client sees it: the view and log every room has ([`Base`]) with what
+//! this client adds for ORION — the game's rules, the board parsed, the seats in turn order
+//! with their colours, and the log's lines of ORION's events. Both the terminal UI and the
+//! bots read it. What the rules make of the turn (the move before, the same-piece rule, what
+//! is legal) is the engine's: a bot asks its copy of the game (the `mirror` module).
 
-use crate::wire::{seat as engine_seat, wire_seat};
+use crate::systems::base::Base;
+use crate::systems::orion::wire::{seat as engine_seat, wire_seat};
 use orion_engine::puzzles::TRIES;
 use orion_engine::{
     games, parse_click, parse_position, parse_slot, Allowance, ClaimWindow, Click, Colour, Options,
     Piece, Position, PuzzleProgress, Rules, Seat, SeatInfo, SlotSet,
 };
 use orion_protocol::{
-    ClaimWindow as WireWindow, Event as Ev, GameResult, Gap, RoomOptions, RoomView,
-    Seat as WireSeat, Snapshot,
+    ClaimWindow as WireWindow, Event as Ev, GameResult, Gap, RoomOptions, Seat as WireSeat,
+    Snapshot,
 };
-use std::collections::VecDeque;
 
 pub use orion_protocol::Status;
-
-/// Most log lines kept; older lines scroll away.
-pub const MAX_LOG: usize = 500;
 
 /// One seat at the table, as the view tells it.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,21 +46,17 @@ pub struct OpenClaim {
     pub until: u64,
 }
 
-/// A room as the client knows it.
+/// An ORION room as the client knows it.
 #[derive(Clone)]
 pub struct RoomState {
-    /// What the wire has said: the one projection of a room's events.
-    pub view: RoomView,
+    /// The view, this client's seat and the log.
+    pub base: Base,
     /// The game's rules, when this client knows the game.
     pub rules: Option<&'static dyn Rules>,
     /// Seats in turn order, with the colour each moves.
     pub order: Vec<SeatInfo>,
     /// The board: the view's position parsed (Aquarius: the chain just tried, once shown).
     pub position: Position,
-    /// This client's seat, if it plays.
-    pub me: Option<Seat>,
-    /// What happened, newest last (bounded by [`MAX_LOG`]).
-    pub log: VecDeque<String>,
 }
 
 fn seat_colours(rules: Option<&'static dyn Rules>, seats: &[Seat]) -> Vec<SeatInfo> {
@@ -105,8 +97,9 @@ pub fn engine_options(options: &RoomOptions) -> Options {
 
 impl RoomState {
     /// A room known from its snapshot; `me` is this client's seat if it plays.
-    pub fn from_snapshot(snap: &Snapshot, me: Option<Seat>) -> RoomState {
-        let view = RoomView::from_snapshot(snap);
+    pub fn from_snapshot(snap: &Snapshot, me: Option<WireSeat>) -> RoomState {
+        let base = Base::from_snapshot(snap, me);
+        let view = &base.view;
         let rules = games::find_any(&view.game);
         let seat_letters: Vec<Seat> = view.seats.keys().filter_map(|s| engine_seat(*s)).collect();
         let order = seat_colours(rules, &seat_letters)
@@ -121,53 +114,57 @@ impl RoomState {
             .collect();
         let position = parse_position(&view.position).unwrap_or_default();
         RoomState {
-            view,
             rules,
             order,
             position,
-            me,
-            log: VecDeque::new(),
+            base,
         }
     }
 
     /// Room id.
     pub fn room(&self) -> &str {
-        &self.view.room
+        self.base.room()
     }
 
     /// The last event applied.
     pub fn seq(&self) -> u64 {
-        self.view.seq
+        self.base.seq()
     }
 
     /// Where the room is in its life.
     pub fn status(&self) -> Status {
-        self.view.status
+        self.base.status()
+    }
+
+    /// This client's seat, if it plays (as the engine names it).
+    pub fn me(&self) -> Option<Seat> {
+        self.base.me.and_then(engine_seat)
     }
 
     /// The seat to move (also before the start: the one the game will begin with).
     pub fn mover(&self) -> Option<Seat> {
-        engine_seat(self.view.turn.seat)
+        engine_seat(self.base.view.turn.seat)
     }
 
     /// Clicks allowed this turn (`None`: die or three still to choose, or a puzzle).
     pub fn clicks(&self) -> Option<u8> {
-        self.view.turn.clicks
+        self.base.view.turn.clicks
     }
 
     /// Clicks made this turn (a puzzle: in the whole puzzle; Aquarius: tries).
     pub fn used(&self) -> u8 {
-        u8::try_from(self.view.turn.used).unwrap_or(u8::MAX)
+        u8::try_from(self.base.view.turn.used).unwrap_or(u8::MAX)
     }
 
     /// Round, 1-based.
     pub fn round(&self) -> u32 {
-        self.view.turn.round.max(1)
+        self.base.view.turn.round.max(1)
     }
 
     /// Slots the mover may build on now.
     pub fn eligible(&self) -> SlotSet {
-        self.view
+        self.base
+            .view
             .eligible
             .iter()
             .filter_map(|s| parse_slot(s).ok())
@@ -176,12 +173,13 @@ impl RoomState {
 
     /// The last click made, to highlight.
     pub fn last_click(&self) -> Option<Click> {
-        parse_click(&self.view.last_click.as_ref()?.click).ok()
+        parse_click(&self.base.view.last_click.as_ref()?.click).ok()
     }
 
     /// Chains open to be claimed.
     pub fn claims(&self) -> Vec<OpenClaim> {
-        self.view
+        self.base
+            .view
             .claims
             .iter()
             .filter_map(|c| {
@@ -195,15 +193,15 @@ impl RoomState {
 
     /// The result, once over.
     pub fn result(&self) -> Option<&GameResult> {
-        self.view.result.as_ref()
+        self.base.view.result.as_ref()
     }
 
     /// A puzzle room's progress: clicks used (Aquarius: tries made) and the booklet's
     /// target; `None` in a game.
     pub fn puzzle(&self) -> Option<PuzzleProgress> {
-        games::find_puzzle(&self.view.game).map(|_| PuzzleProgress {
-            clicks: self.view.turn.used,
-            target: self.view.turn.target.flatten(),
+        games::find_puzzle(&self.base.view.game).map(|_| PuzzleProgress {
+            clicks: self.base.view.turn.used,
+            target: self.base.view.turn.target.flatten(),
         })
     }
 
@@ -213,16 +211,16 @@ impl RoomState {
             .iter()
             .map(|info| {
                 let wire = wire_seat(info.seat);
-                let sitter = self.view.seats.get(&wire).and_then(Option::as_ref);
+                let sitter = self.base.view.seats.get(&wire).and_then(Option::as_ref);
                 SeatState {
                     seat: info.seat,
                     colour: info.colour,
                     name: sitter.map(|s| s.name.clone()),
                     player: sitter.map(|s| s.player.clone()),
                     connected: sitter.is_some_and(|s| s.connected),
-                    score: u64::from(self.view.scores.get(&wire).copied().unwrap_or(0)),
+                    score: u64::from(self.base.view.scores.get(&wire).copied().unwrap_or(0)),
                     rating: sitter.and_then(|s| s.rating).map(|r| {
-                        let delta = self.view.ratings.as_ref().and_then(|d| d.get(&wire));
+                        let delta = self.base.view.ratings.as_ref().and_then(|d| d.get(&wire));
                         (r, delta.map(|d| d.delta))
                     }),
                 }
@@ -237,16 +235,12 @@ impl RoomState {
 
     /// The display name of `seat` (its letter when empty).
     pub fn name_of(&self, seat: Seat) -> String {
-        self.view
-            .seats
-            .get(&wire_seat(seat))
-            .and_then(Option::as_ref)
-            .map_or_else(|| seat.to_string(), |s| s.name.clone())
+        self.base.name_of(wire_seat(seat))
     }
 
     /// The engine options of this room.
     pub fn engine_options(&self) -> Options {
-        engine_options(&self.view.options)
+        engine_options(&self.base.view.options)
     }
 
     /// How the current turn is to be used, as the rules say, with a thrown die's clicks.
@@ -262,42 +256,34 @@ impl RoomState {
 
     /// Whether it is this client's turn in a game in progress.
     pub fn my_turn(&self) -> bool {
-        self.view.status == Status::Playing && self.me.is_some() && self.me == self.mover()
+        self.base.view.status == Status::Playing && self.me().is_some() && self.me() == self.mover()
     }
 
     /// The turn clock option in ms, if the room has one.
     pub fn turn_clock(&self) -> Option<u64> {
-        self.view.options.turn_clock.flatten()
-    }
-
-    fn say(&mut self, line: String) {
-        if self.log.len() >= MAX_LOG {
-            self.log.pop_front();
-        }
-        self.log.push_back(line);
+        self.base.view.options.turn_clock.flatten()
     }
 
     fn seat_name(&self, seat: WireSeat) -> String {
-        engine_seat(seat).map_or_else(|| seat.to_string(), |s| self.name_of(s))
+        self.base.name_of(seat)
     }
 
     /// Applies one event. Events at or before the last seq seen are ignored (a resume may
     /// repeat them); a missing one is a [`Gap`], and nothing is applied: resume from
     /// [`RoomState::seq`].
     pub fn apply(&mut self, seq: u64, ev: &Ev<'_>) -> Result<(), Gap> {
-        if seq <= self.view.seq {
-            return Ok(());
-        }
         // Names as they were before the event (a `left` seat has none after it).
         let line = self.line(ev);
-        self.view.apply(seq, ev)?;
+        if !self.base.apply(seq, ev)? {
+            return Ok(());
+        }
         match ev {
             Ev::Start { .. }
             | Ev::Click { .. }
             | Ev::Place { .. }
             | Ev::Capture { .. }
             | Ev::Challenge { .. } => {
-                if let Ok(p) = parse_position(&self.view.position) {
+                if let Ok(p) = parse_position(&self.base.view.position) {
                     self.position = p;
                 }
             }
@@ -316,27 +302,24 @@ impl RoomState {
         }
         let line = match ev {
             // The result's line reads the result.
-            Ev::Over { result, .. } => Some(match (self.puzzle(), &result.winner) {
-                (Some(_), _) => self.puzzle_result(),
-                (None, Some(w)) => {
-                    format!("game over: {} wins", self.winner_name(&w.to_string()))
-                }
-                (None, None) => "game over: a draw".to_string(),
+            Ev::Over { .. } => Some(match self.puzzle() {
+                Some(_) => self.puzzle_result(),
+                None => self.base.over_line(),
             }),
             _ => line,
         };
         if let Some(line) = line {
-            self.say(line);
+            self.base.say(line);
         }
         Ok(())
     }
 
     /// The log line for an event, if it has one.
     fn line(&self, ev: &Ev<'_>) -> Option<String> {
+        if let Some(line) = self.base.line(ev) {
+            return Some(line);
+        }
         Some(match ev {
-            Ev::Joined { seat, name, .. } => format!("{name} sits at {seat}"),
-            Ev::Left { seat } => format!("{} left seat {seat}", self.seat_name(*seat)),
-            Ev::Start { .. } => "the game starts".to_string(),
             Ev::Click { seat, click, .. } => format!("{}: {click}", self.seat_name(*seat)),
             Ev::Place {
                 seat, slot, piece, ..
@@ -385,10 +368,6 @@ impl RoomState {
                     chain.join(" ")
                 )
             }
-            Ev::Chat { seat, name, text } => {
-                let from = seat.map_or("watching".to_string(), |s| s.to_string());
-                format!("<{name} {from}> {text}")
-            }
             Ev::Secret { seat, .. } => {
                 format!("{} has chosen a secret man", self.seat_name(*seat))
             }
@@ -412,10 +391,14 @@ impl RoomState {
                 ),
                 (None, true, _) => format!("{} accepts the rematch", self.seat_name(*seat)),
             },
-            // Said once the result is in the view.
-            Ev::Over { .. } => return None,
-            // Their clicks are the turn box's; other game systems' moves: this client
-            // follows ORION rooms only.
+            // Said once the result is in the view; the rest by every system alike.
+            Ev::Over { .. }
+            | Ev::Joined { .. }
+            | Ev::Left { .. }
+            | Ev::Start { .. }
+            | Ev::Chat { .. } => return None,
+            // Their clicks are the turn box's; other systems' moves and draws are never an
+            // ORION room's.
             Ev::Eligible { .. } | Ev::Turn { .. } | Ev::Move { .. } | Ev::Draw { .. } => {
                 return None
             }
@@ -441,23 +424,6 @@ impl RoomState {
             (false, true) => format!("solved in {score} clicks{target}"),
             (false, false) => format!("over, not solved after {score} clicks"),
         }
-    }
-
-    /// Names for a winner field (`S` or a team `S+N`).
-    pub fn winner_name(&self, winner: &str) -> String {
-        winner
-            .split('+')
-            .map(|s| match WireSeat::parse(s) {
-                Some(seat) => self.seat_name(seat),
-                None => s.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join(" and ")
-    }
-
-    /// Notes a line of the client's own in the log (errors, connection news).
-    pub fn note(&mut self, line: impl Into<String>) {
-        self.say(line.into());
     }
 }
 
@@ -509,7 +475,7 @@ mod tests {
 
     #[test]
     fn events_follow_the_turns_and_a_gap_is_not_papered_over() {
-        let mut r = RoomState::from_snapshot(&snap(), Some(Seat::S));
+        let mut r = RoomState::from_snapshot(&snap(), Some(WireSeat::S));
         assert!(r.my_turn());
         r.apply(
             3,
@@ -554,7 +520,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.mover(), Some(Seat::N));
-        assert_eq!(r.log.back().map(String::as_str), Some("ann: C1R"));
+        assert_eq!(r.base.log.back().map(String::as_str), Some("ann: C1R"));
         // A missing event: nothing is applied, the caller resumes from seq 4.
         let gap = r.apply(
             6,
@@ -578,7 +544,7 @@ mod tests {
         let mut snapshot = snap();
         snapshot.game = "lepus".into();
         snapshot.turn.clicks = Some(2);
-        let mut r = RoomState::from_snapshot(&snapshot, Some(Seat::S));
+        let mut r = RoomState::from_snapshot(&snapshot, Some(WireSeat::S));
         r.apply(
             3,
             &Ev::Click {
@@ -618,7 +584,7 @@ mod tests {
         .unwrap();
         assert_eq!(r.position, parse_position("C5n:B1").unwrap());
         assert_eq!(
-            r.log.back().map(String::as_str),
+            r.base.log.back().map(String::as_str),
             Some("ann challenges B1: wrong")
         );
     }

@@ -3,6 +3,7 @@
 //! prohibited for the colour to drop `×`; empty cells of a colour's territory on a dark (black)
 //! or light (white) ground. A legend under the board says what the marks mean.
 
+use crate::systems::paint::{self, put};
 use orion_orbit::{Board as Stones, Cell, CellSet, Stone, SIDE};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -33,16 +34,6 @@ pub struct OrbitBoard {
     pub black_territory: CellSet,
     /// Empty cells of white's territory.
     pub white_territory: CellSet,
-}
-
-fn put(buf: &mut Buffer, area: Rect, x: u16, y: u16, text: &str, style: Style) {
-    for (i, ch) in text.chars().enumerate() {
-        let cx = area.x + x + i as u16;
-        let cy = area.y + y;
-        if cx < area.right() && cy < area.bottom() {
-            buf[(cx, cy)].set_char(ch).set_style(style);
-        }
-    }
 }
 
 /// Screen row of board row `r` (0 = row 1, at the bottom).
@@ -115,17 +106,5 @@ impl Widget for OrbitBoard {
 
 /// The board drawn as plain text lines (no colours), for tests.
 pub fn to_text(board: OrbitBoard) -> String {
-    let area = Rect::new(0, 0, WIDTH, HEIGHT);
-    let mut buf = Buffer::empty(area);
-    board.render(area, &mut buf);
-    let mut out = String::new();
-    for y in 0..HEIGHT {
-        let mut row = String::new();
-        for x in 0..WIDTH {
-            row.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(row.trim_end());
-        out.push('\n');
-    }
-    out
+    paint::to_text(board, WIDTH, HEIGHT)
 }

@@ -1,9 +1,5 @@
-//! The offline commands of ORION.md section 7. Each returns the one line to print, or the
-//! one-line error (printed on stderr with exit status 2). Other tools call these: keep the
-//! output formats exactly as the spec states them.
-
-pub mod orbit;
-pub mod orbs;
+//! The offline commands of ORION.md section 7: apply, analyze, puzzle, solve (with the
+//! Orbit Solitaire B census). Each returns the one line to print, or the one-line error.
 
 use orion_engine::solve::{census, OrbitSpace, PackedDistances};
 use orion_engine::{

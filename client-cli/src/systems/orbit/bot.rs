@@ -3,7 +3,8 @@
 //! whether it joins its own groups) and passes when nothing gains or when passing wins.
 //! [`selfplay`] measures one against the other offline.
 
-use super::{Level, Tally};
+use crate::bot::level::Level;
+use crate::bot::tally::Tally;
 use orion_orbit::{groups, Cell, CellSet, Game, Move, Seat, Stone, Structure, Structures, Turn};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
