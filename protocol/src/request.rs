@@ -245,6 +245,12 @@ pub enum Request {
         #[serde(rename = "move")]
         mv: String,
     },
+    /// What the asker's page may highlight in a room now (reply: `hints`): where its seat
+    /// may move, and what the game shows everyone (Orbit's territory). An addition.
+    Hints {
+        /// Room id.
+        room: String,
+    },
     /// Orbs: offer a draw, or accept one on offer.
     Draw {
         /// Room id.
@@ -311,7 +317,7 @@ pub enum Request {
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 28] = [
+    pub const TYPES: [&'static str; 29] = [
         "hello",
         "lobby",
         "create",
@@ -339,6 +345,7 @@ impl Request {
         "games",
         "export",
         "rematch",
+        "hints",
         "ping",
     ];
 
@@ -366,6 +373,7 @@ impl Request {
             Request::History { .. } => "history",
             Request::Move { .. } => "move",
             Request::Draw { .. } => "draw",
+            Request::Hints { .. } => "hints",
             Request::Register { .. } => "register",
             Request::Login { .. } => "login",
             Request::Leaderboard { .. } => "leaderboard",
@@ -411,6 +419,7 @@ impl Request {
             | Request::History { room, .. }
             | Request::Move { room, .. }
             | Request::Draw { room, .. }
+            | Request::Hints { room }
             | Request::Export { room, .. }
             | Request::Rematch { room, .. } => Some(room),
         }
