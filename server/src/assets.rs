@@ -46,6 +46,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("record.js", "text/javascript; charset=utf-8"),
     asset!("catalogue.js", "text/javascript; charset=utf-8"),
     asset!("svg.js", "text/javascript; charset=utf-8"),
+    asset!("position.js", "text/javascript; charset=utf-8"),
     asset!("boards/index.js", "text/javascript; charset=utf-8"),
     asset!("boards/orion.js", "text/javascript; charset=utf-8"),
     asset!("boards/orbit.js", "text/javascript; charset=utf-8"),
@@ -113,7 +114,10 @@ mod tests {
                 .filter_map(|e| {
                     let e = e.ok()?;
                     let name = e.file_name().into_string().ok()?;
-                    e.file_type().ok()?.is_file().then(|| format!("{sub}{name}"))
+                    e.file_type()
+                        .ok()?
+                        .is_file()
+                        .then(|| format!("{sub}{name}"))
                 })
                 .collect()
         };

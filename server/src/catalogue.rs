@@ -185,7 +185,10 @@ mod tests {
         for g in catalogue["games"].as_array().into_iter().flatten() {
             let [min, max] = [&g["players"][0], &g["players"][1]].map(|n| n.as_u64().unwrap_or(0));
             for n in min..=max {
-                let seats = g["seats"][n.to_string()].as_array().cloned().unwrap_or_default();
+                let seats = g["seats"][n.to_string()]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
                 assert_eq!(seats.len() as u64, n, "{} for {n}: {seats:?}", g["id"]);
             }
             assert!(g["defaults"]["players"].is_u64(), "{g}");

@@ -1202,6 +1202,7 @@ async fn the_page_and_its_assets_are_served_with_types_and_etags() {
         "replay.js",
         "catalogue.js",
         "svg.js",
+        "position.js",
         "boards/index.js",
         "boards/orion.js",
         "boards/orbit.js",

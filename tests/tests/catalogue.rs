@@ -75,7 +75,10 @@ async fn every_game_can_be_created_and_quick_matched() {
 async fn catalogue(server: &TestServer) -> serde_json::Value {
     let answer = orion_tests::http_get(server.addr, "/catalogue.json").await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    assert!(answer.contains("content-type: application/json"), "{answer}");
+    assert!(
+        answer.contains("content-type: application/json"),
+        "{answer}"
+    );
     let (_, body) = answer.split_once("\r\n\r\n").expect("a body");
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
@@ -117,7 +120,12 @@ async fn the_catalogue_lists_every_game_with_its_seats_bounds_and_defaults() {
                 .iter()
                 .map(|s| json!({"seat": s.seat.to_string(), "colour": s.colour.letter().to_string()}))
                 .collect();
-            assert_eq!(g["seats"][n.to_string()], json!(seats), "{} for {n}", rules.id());
+            assert_eq!(
+                g["seats"][n.to_string()],
+                json!(seats),
+                "{} for {n}",
+                rules.id()
+            );
         }
         // The defaults a room gets with no options, as a created room shows them.
         assert!(g["defaults"]["die"].is_array(), "{g}");
@@ -125,18 +133,26 @@ async fn the_catalogue_lists_every_game_with_its_seats_bounds_and_defaults() {
     }
     let hydra = entry("hydra-2");
     let mut host = server.player("host").await;
-    let joined = host.request(json!({"t": "create", "game": "hydra-2"})).await;
+    let joined = host
+        .request(json!({"t": "create", "game": "hydra-2"}))
+        .await;
     let snap = host.expect_t("snapshot").await;
     assert_eq!(joined["t"], "joined", "{joined}");
     for key in ["clicks", "die", "claim_window", "players"] {
-        assert_eq!(hydra["defaults"][key], snap["options"][key], "{key}: {snap}");
+        assert_eq!(
+            hydra["defaults"][key], snap["options"][key],
+            "{key}: {snap}"
+        );
     }
     assert_eq!(entry("aquila")["puzzle"], true);
     assert_eq!(entry("aquarius")["leaderboard"], false, "scored by hits");
     assert_eq!(entry("aquila")["leaderboard"], true);
-    assert_eq!(entry("orbs")["seats"]["3"], json!([
-        {"seat": "S", "colour": "R"}, {"seat": "NW", "colour": "B"}, {"seat": "NE", "colour": "G"}
-    ]));
+    assert_eq!(
+        entry("orbs")["seats"]["3"],
+        json!([
+            {"seat": "S", "colour": "R"}, {"seat": "NW", "colour": "B"}, {"seat": "NE", "colour": "G"}
+        ])
+    );
     assert_eq!(entry("orbit")["players"], json!([2, 2]));
     // Options with their bounds: ORION's clicks, Orbs' position (which sets its opening), and
     // the server's clocks with the seat hold's default.

@@ -20,7 +20,11 @@ async fn hints(c: &mut Client, room: &str) -> Value {
 fn set(h: &Value, name: &str) -> BTreeSet<String> {
     h["hints"][name]
         .as_array()
-        .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -33,10 +37,17 @@ async fn orion_hints_are_the_engines_legal_rotors_and_places_for_the_seat_to_mov
         .request(json!({"t": "spectate", "room": room}))
         .await;
     let mover = snap["turn"]["seat"].as_str().expect("a mover").to_string();
-    let (to_move, waiting) = if players[0].seat == mover { (0, 1) } else { (1, 0) };
+    let (to_move, waiting) = if players[0].seat == mover {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
     let game = Game::following(
         games::find("hydra-2").expect("hydra-2"),
-        Options { clicks: Some(2), ..Options::default() },
+        Options {
+            clicks: Some(2),
+            ..Options::default()
+        },
         parse_position(snap["position"].as_str().unwrap_or_default()).expect("a position"),
         Seat::parse(&mover).expect("a seat"),
         Seat::parse(&mover).expect("a seat"),
@@ -81,12 +92,18 @@ async fn orbit_hints_give_the_mover_its_drops_and_everyone_the_territory() {
         players[who].play(&room, "move", json!({"move": m})).await;
     }
     let mut watcher = server.player("wes").await;
-    let snap = watcher.request(json!({"t": "spectate", "room": room})).await;
+    let snap = watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
     assert_eq!(snap["turn"]["seat"], "S", "{snap}");
     let h = hints(&mut players[0], &room).await;
     // Black may drop on every empty cell but the prohibited ones (e5, just captured).
     let drops = set(&h, "drop");
-    let stones = snap["position"].as_str().unwrap_or_default().split_whitespace().count();
+    let stones = snap["position"]
+        .as_str()
+        .unwrap_or_default()
+        .split_whitespace()
+        .count();
     assert!(!drops.contains("e5") && !drops.contains("e6"), "{h}");
     assert_eq!(drops.len(), 256 - stones - 1, "{h}");
     // The territory cells are the snapshot's counts: white's orbit holds e5.
@@ -110,14 +127,22 @@ async fn orbit_hints_give_the_mover_its_drops_and_everyone_the_territory() {
 async fn orbs_hints_are_the_movers_legal_moves_and_a_private_room_answers_members_only() {
     let server = TestServer::start();
     let mut players = [server.player("sam").await, server.player("nia").await];
-    let options = json!({"players": 2, "opening": "position", "position": "a1:RF b2:BA i5:RW q1:BW"});
+    let options =
+        json!({"players": 2, "opening": "position", "position": "a1:RF b2:BA i5:RW q1:BW"});
     let room = start_room(&mut players, "orbs", options).await;
     let h = hints(&mut players[0], &room).await;
     let moves = set(&h, "move");
     // Red's fire burns blue's air next to it; red's water moves to its neighbours.
     assert!(moves.contains("a1-b2"), "{h}");
-    assert!(moves.iter().all(|m| m.starts_with("a1-") || m.starts_with("i5-")), "{h}");
-    let taken = players[0].play(&room, "move", json!({"move": "a1-b2"})).await;
+    assert!(
+        moves
+            .iter()
+            .all(|m| m.starts_with("a1-") || m.starts_with("i5-")),
+        "{h}"
+    );
+    let taken = players[0]
+        .play(&room, "move", json!({"move": "a1-b2"}))
+        .await;
     assert_eq!(taken["ev"]["removed"], json!(["b2"]), "{taken}");
     // The move the hints did not offer (red's now gone air) is refused by the rules too.
     let h = hints(&mut players[1], &room).await;

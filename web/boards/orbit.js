@@ -4,6 +4,7 @@
 // from the server's `hints`.
 
 import { svg as el } from '../svg.js';
+import { parsePosition } from '../position.js';
 const N = 16;
 const C = 36; // one cell, in SVG units
 const M = 30; // margin for the coordinates
@@ -13,16 +14,6 @@ const cx = (i) => M + (i % N) * C + C / 2;
 const cy = (i) => M + (N - 1 - Math.floor(i / N)) * C + C / 2;
 const STONES = { B: 'black', W: 'white' };
 const FILL = { B: '#111', W: '#f4f4f4' };
-
-/** A position string (`d4:B e5:W`) as a Map cell -> `B`/`W`. */
-export function parseStones(text) {
-  const out = new Map();
-  for (const pair of (text || '').trim().split(/\s+/)) {
-    const [cell, stone] = pair.split(':');
-    if (cell && stone) out.set(cell.toLowerCase(), stone.toUpperCase());
-  }
-  return out;
-}
 
 export class OrbitBoard {
   /** Draws an empty board into `host`; `room` (null in a record) takes what the player does. */
@@ -59,7 +50,7 @@ export class OrbitBoard {
 
   /** Shows `text` (a position string). */
   set(text) {
-    this.stones = parseStones(text);
+    this.stones = parsePosition(text, true);
     this.stoneLayer.replaceChildren();
     for (const [name, e] of this.cellEls) {
       const stone = this.stones.get(name);
@@ -141,10 +132,11 @@ export class OrbitBoard {
     room.sendMove(cell);
   }
 
-  /** Each colour's territory cells, as the server's hints name them. */
+  /** Each colour's territory cells, as the server's last hints named them (a move behind
+   *  until the next hints come, rather than none). */
   territory() {
-    const room = this.room;
-    return { B: room ? room.hint('territory_B') : [], W: room ? room.hint('territory_W') : [] };
+    const sets = this.room ? this.room.hints.sets : {};
+    return { B: sets.territory_B || [], W: sets.territory_W || [] };
   }
 
   /** One event: a move is drawn; the pie's choice gives N its colour and S the other. */

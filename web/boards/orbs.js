@@ -5,6 +5,7 @@
 // server's `hints`.
 
 import { svg as el } from '../svg.js';
+import { parsePosition } from '../position.js';
 const ROWS = 'abcdefghijklmnopq';
 const LENGTHS = [1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 13, 4, 3, 2, 1];
 const HX = 19; // half the distance between holes of a row, in SVG units
@@ -22,16 +23,6 @@ LENGTHS.forEach((n, r) => {
     HOLES.set(`${ROWS[r]}${k + 1}`, { x, y: r, X: M + (x + 12) * HX, Y: M + (16 - r) * HY });
   }
 });
-
-/** A position string (`a1:RW b1:RA`) as a Map hole -> token. */
-export function parseOrbs(text) {
-  const out = new Map();
-  for (const pair of (text || '').trim().split(/\s+/)) {
-    const [hole, token] = pair.split(':');
-    if (hole && token) out.set(hole.toLowerCase(), token.toUpperCase());
-  }
-  return out;
-}
 
 function drawOrb(parent, hole, token, cls) {
   const h = HOLES.get(hole);
@@ -82,7 +73,7 @@ export class OrbsBoard {
 
   /** Shows `text` (a position string). */
   set(text) {
-    this.orbs = parseOrbs(text);
+    this.orbs = parsePosition(text, true);
     this.orbLayer.replaceChildren();
     for (const [name, e] of this.holeEls) {
       const token = this.orbs.get(name);

@@ -4,6 +4,7 @@
 // server's `hints` name (places, rotors, pieces), and sends what the player touches.
 
 import { svg as el } from '../svg.js';
+import { parsePosition } from '../position.js';
 import { isPuzzle } from '../catalogue.js';
 const U = 100; // one rotor cell, in SVG units
 const M = 34; // margin round the grid
@@ -57,21 +58,6 @@ for (let r = 0; r < 5; r++) {
   }
 }
 const ROTOR = new Map(ROTORS.map((t) => [t.name, t]));
-
-/** A position string as a Map slot -> token. */
-export function parsePosition(text) {
-  const out = new Map();
-  for (const pair of (text || '').trim().split(/\s+/)) {
-    const i = pair.indexOf(':');
-    if (i > 0) out.set(pair.slice(0, i), pair.slice(i + 1));
-  }
-  return out;
-}
-
-/** A Map slot -> token as a position string in canonical order. */
-export function positionString(map) {
-  return SLOTS.filter((s) => map.has(s)).map((s) => `${s}:${map.get(s)}`).join(' ');
-}
 
 /** A click (`C2R`, `C2L`, or the earlier server's `m+`) as {rotor, dir: +1 clockwise}. */
 export function parseClick(click) {
@@ -258,14 +244,6 @@ export class OrionBoard {
   /** Highlights the rotor of the last click. */
   markLast(rotor) {
     for (const [name, g] of this.rotorEls) g.classList.toggle('last', name === rotor);
-  }
-
-  /** Marks the rotors the mover may turn (a hint: those holding a piece of `colours`). */
-  markMovable(colours) {
-    for (const t of ROTORS) {
-      const can = !!colours && t.orbit.some((s) => colours.includes((this.position.get(s) || ' ')[0]));
-      this.rotorEls.get(t.name).classList.toggle('can', can);
-    }
   }
 
   /** Eligible slots: clickable `data-place` marks (only when the player may build). */

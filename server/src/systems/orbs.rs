@@ -567,7 +567,11 @@ impl Table for OrbsTable {
         match viewer.and_then(|s| orbs_seat(s).ok()) {
             Some(seat) if Some(seat) == mover => Hints::from([(
                 "move",
-                self.game.legal_moves().iter().map(ToString::to_string).collect(),
+                self.game
+                    .legal_moves()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect(),
             )]),
             _ => Hints::new(),
         }

@@ -13,6 +13,7 @@ use orion_engine::{
     games, parse_click, parse_piece, parse_slot, position_string, Action, ClaimWindow, Event, Game,
     Millis, Options, Rules, Seat as EngineSeat, Winner,
 };
+use orion_engine::{MAX_CLICKS, MAX_DIE_FACES};
 use orion_protocol::engine::{
     colour_letter, event as wire_event, result, result_of, scores, wire_seat,
 };
@@ -20,7 +21,6 @@ use orion_protocol::{
     Claim, ClaimWindow as WireWindow, Event as WireEvent, GameResult, Request, RoomOptions, Scores,
     Snapshot, Turn,
 };
-use orion_engine::{MAX_CLICKS, MAX_DIE_FACES};
 use std::fmt;
 use std::sync::Arc;
 
