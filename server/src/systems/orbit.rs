@@ -422,11 +422,11 @@ impl Table for OrbitTable {
         let mut hints = Hints::from([
             (
                 "territory_B",
-                cells(vacant & against(Stone::White) - against(Stone::Black)),
+                cells((vacant & against(Stone::White)) - against(Stone::Black)),
             ),
             (
                 "territory_W",
-                cells(vacant & against(Stone::Black) - against(Stone::White)),
+                cells((vacant & against(Stone::Black)) - against(Stone::White)),
             ),
         ]);
         if viewer == Some(self.mover()) && self.game.outcome().is_none() {
