@@ -37,11 +37,11 @@ export const systemOptions = (system) => (data.systems.find((s) => s.id === syst
 /** The server's own options (clocks, seat hold). */
 export const serverOptions = () => data.options;
 
-/** The seats of `game` for `players` in turn order: [{seat, colour}]. */
+/** The seats of `game` for `players` in turn order: [{seat, colour}] (from `S:R`). */
 export function seatsOf(id, players) {
   const g = byId.get(id);
-  if (!g) return [];
-  return g.seats[players] || g.seats[g.default_players] || [];
+  const list = g ? g.seats[players] || g.seats[g.default_players] || [] : [];
+  return list.map((x) => ({ seat: x.split(':')[0], colour: x.split(':')[1] || '' }));
 }
 
 /** The colour letter `seat` moves in `game` for `players` ('' until play decides). */

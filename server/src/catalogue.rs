@@ -50,18 +50,9 @@ struct GameEntry {
     leaderboard: bool,
     /// Its options as a room with none given gets them.
     defaults: RoomOptions,
-    /// Its seats in turn order with their colour letters (empty until play decides, as in
-    /// Orbit), for each player count.
-    seats: BTreeMap<u8, Vec<SeatEntry>>,
-}
-
-/// One seat of a game for a player count.
-#[derive(Serialize)]
-struct SeatEntry {
-    /// The seat's name (`S`, `NW` …).
-    seat: &'static str,
-    /// Its colour letter.
-    colour: &'static str,
+    /// Its seats in turn order, each `SEAT:COLOUR` as in position strings (`S:R`; `S:` while
+    /// play has not decided, as in Orbit), for each player count.
+    seats: BTreeMap<u8, Vec<String>>,
 }
 
 /// One of the server's own options.
@@ -117,10 +108,7 @@ fn game(system: &dyn GameSystem, info: &GameInfo) -> GameEntry {
             let seats = table
                 .seats()
                 .iter()
-                .map(|s| SeatEntry {
-                    seat: s.seat.0,
-                    colour: s.colour,
-                })
+                .map(|s| format!("{}:{}", s.seat, s.colour))
                 .collect();
             Some((n, seats))
         })

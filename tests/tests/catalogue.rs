@@ -118,7 +118,7 @@ async fn the_catalogue_lists_every_game_with_its_seats_bounds_and_defaults() {
             let seats: Vec<_> = rules
                 .seats(n)
                 .iter()
-                .map(|s| json!({"seat": s.seat.to_string(), "colour": s.colour.letter().to_string()}))
+                .map(|s| format!("{}:{}", s.seat, s.colour.letter()))
                 .collect();
             assert_eq!(
                 g["seats"][n.to_string()],
@@ -147,11 +147,11 @@ async fn the_catalogue_lists_every_game_with_its_seats_bounds_and_defaults() {
     assert_eq!(entry("aquila")["puzzle"], true);
     assert_eq!(entry("aquarius")["leaderboard"], false, "scored by hits");
     assert_eq!(entry("aquila")["leaderboard"], true);
+    assert_eq!(entry("orbs")["seats"]["3"], json!(["S:R", "NW:B", "NE:G"]));
     assert_eq!(
-        entry("orbs")["seats"]["3"],
-        json!([
-            {"seat": "S", "colour": "R"}, {"seat": "NW", "colour": "B"}, {"seat": "NE", "colour": "G"}
-        ])
+        entry("orbit")["seats"]["2"],
+        json!(["S:", "N:"]),
+        "colours come with the pie"
     );
     assert_eq!(entry("orbit")["players"], json!([2, 2]));
     // Options with their bounds: ORION's clicks, Orbs' position (which sets its opening), and
