@@ -2,7 +2,7 @@
 // (`C1n:R7`, `e5:B`, `a1:RF`).
 
 /** A position string as a Map place -> token; `fold` writes places in lower case and tokens
- *  in upper case (Orbit's cells, Orbs' holes). */
+ *  in upper case (cells and holes named either way). */
 export function parsePosition(text, fold) {
   const out = new Map();
   for (const pair of (text || '').trim().split(/\s+/)) {
