@@ -354,7 +354,10 @@ impl App {
                     Err(e) => self.error(format!("could not save {file}: {e}")),
                 }
             }
-            Incoming::Welcome { .. } | Incoming::History { .. } | Incoming::Pong => {}
+            Incoming::Welcome { .. }
+            | Incoming::History { .. }
+            | Incoming::Hints { .. }
+            | Incoming::Pong => {}
         }
     }
 
