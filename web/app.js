@@ -1,12 +1,14 @@
 // The page: picks the player's name (`?name=` on any link, else the saved one, else a guest
 // name), opens the socket and shows the lobby (`/`), a room (`/r/ROOM`, `/i/CODE`) or a
 // finished game's record (`/g/ROOM`).
-// Moving between them keeps the one socket (history.pushState).
+// Moving between them keeps the one socket (history.pushState). The server's catalogue of
+// games is loaded first: every view reads it.
 
 import { Net } from './net.js';
 import { Lobby } from './lobby.js';
 import { Room } from './room.js';
 import { Record } from './record.js';
+import { loadCatalogue } from './catalogue.js';
 
 const NAME = 'orion.name';
 const params = new URLSearchParams(location.search);
@@ -93,5 +95,7 @@ net.onDown = () => {
   conn.textContent = 'reconnecting\u2026';
   conn.className = 'down';
 };
-route();
-net.connect();
+loadCatalogue().then(() => {
+  route();
+  net.connect();
+});

@@ -1,10 +1,48 @@
 // The lobby: the live room list (`lobby` watch, one page at a time), quick match, a new room
 // with its options, joining by room id or invite code, and the puzzles to play alone.
 
-import { GAMES, PUZZLES, gameName, systemOf } from './games.js';
+import { games, puzzles, game, gameName, systemOf, systemOptions, serverOptions } from './catalogue.js';
 import { h } from './dom.js';
 
-const gameOptions = () => GAMES.map((g) => h('option', { value: g.id }, `${g.name} (${g.players[0] === g.players[1] ? g.players[0] : g.players.join('\u2013')})`));
+const gameOptions = () => games().map((g) => h('option', { value: g.id }, `${g.name} (${g.players[0] === g.players[1] ? g.players[0] : g.players.join('\u2013')})`));
+const range = ([min, max]) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
+
+/** A form control for one option the catalogue describes (bounds from the server). */
+function optionInput(o) {
+  const input = (label, attrs) => h('label', {}, `${label} `, h('input', { name: o.name, ...attrs }));
+  switch (o.kind) {
+    case 'number': return input(o.label, { type: 'number', min: o.min, max: o.max });
+    case 'millis': return o.auto
+      ? input(`${o.label} (s or auto)`, {})
+      : input(`${o.label} (s)`, { type: 'number', min: Math.ceil(o.min / 1000), max: o.max / 1000 });
+    case 'flag': return h('label', {}, h('input', { type: 'checkbox', name: o.name }), ` ${o.label}`);
+    default: return input(o.label, {});
+  }
+}
+
+/** The value of option `o` on `form` as the request takes it (`undefined`: left out). */
+function optionValue(o, form) {
+  const e = form.elements[o.name];
+  if (o.kind === 'flag') return e.checked ? true : undefined;
+  const v = e.value.trim();
+  if (v === '') return undefined;
+  const list = () => v.split(/[ ,]+/).filter(Boolean);
+  switch (o.kind) {
+    case 'number': return Number(v);
+    case 'numbers': return list().map(Number);
+    case 'millis': return o.auto && v === 'auto' ? 'auto' : Math.round(Number(v) * 1000);
+    case 'names': return list();
+    default: return v;
+  }
+}
+
+/** What an empty field means: the game's default (seconds for times). */
+function placeholder(o, defaults) {
+  const d = defaults[o.name] ?? o.default;
+  if (d === undefined || d === null || d === false) return '';
+  if (o.kind === 'millis') return typeof d === 'number' ? String(d / 1000) : String(d);
+  return Array.isArray(d) ? d.join(',') : String(d);
+}
 
 export class Lobby {
   constructor(host, net, go, toast) {
@@ -29,33 +67,39 @@ export class Lobby {
 
   build(host) {
     const qGame = h('select', { id: 'quick-game', 'aria-label': 'game' }, ...gameOptions());
-    const qPlayers = h('select', { id: 'quick-players', 'aria-label': 'players' }, ...[2, 3, 4, 5, 6].map((n) => h('option', { value: n }, `${n} players`)));
+    const qPlayers = h('select', { id: 'quick-players', 'aria-label': 'players' });
+    // The quick game's player counts, its default chosen.
+    const counts = () => {
+      const g = game(qGame.value) || { players: [2, 2], default_players: 2 };
+      qPlayers.replaceChildren(...range(g.players).map((n) => h('option', { value: n, selected: n === g.default_players }, `${n} players`)));
+    };
+    qGame.addEventListener('change', counts);
+    counts();
     const quick = h('form', { id: 'quick', on: { submit: (e) => {
       e.preventDefault();
       this.net.send({ t: 'quick', game: qGame.value, players: Number(qPlayers.value) });
       this.status.textContent = `Looking for ${qPlayers.value} players for ${gameName(qGame.value)}…`;
     } } }, qGame, qPlayers, h('button', { type: 'submit' }, 'Quick match'));
 
-    const f = (name, label, attrs) => h('label', {}, `${label} `, h('input', { name, ...attrs }));
     const cGame = h('select', { id: 'create-game', name: 'game', 'aria-label': 'game' }, ...gameOptions());
-    // ORION's own options, and Orbs' (shown for the game that takes them).
-    const only = (cls, ...kids) => h('span', { class: `only ${cls}` }, ...kids);
-    const check = (name, label) => h('label', {}, h('input', { type: 'checkbox', name }), ` ${label}`);
+    // Each system's own options, shown for a game of that system.
+    const systems = [...new Set(games().map((g) => g.system))];
+    const own = systems.map((system) => h('span', { class: 'only', 'data-system': system },
+      ...systemOptions(system).map(optionInput)));
+    const players = h('input', { name: 'players', type: 'number' });
     const create = h('form', { id: 'create', class: 'options', on: { submit: (e) => { e.preventDefault(); this.create(create); } } },
-      cGame,
-      f('players', 'players', { type: 'number', min: 2, max: 6, placeholder: 'game\u2019s' }),
-      only('orion', f('clicks', 'clicks', { type: 'number', min: 1, max: 6, placeholder: 'game\u2019s' }),
-        f('die', 'die faces', { placeholder: '1,2,2,3,4,5' }),
-        f('claim_window', 'claim window (s or auto)', { placeholder: '5' })),
-      only('orbs', check('void', 'void orbs (tips)'), check('teams', 'teams (4 or 6)'),
-        f('holes', 'holes out of play', { placeholder: 'i5 e7' }),
-        f('position', 'start position (opening)', { placeholder: 'classic' })),
-      f('turn_clock', 'turn clock (s)', { type: 'number', min: 1 }),
-      f('time_bank', 'time bank (s)', { type: 'number', min: 0 }),
-      f('seat_hold', 'seat hold (s)', { type: 'number', min: 0, placeholder: '120' }),
+      cGame, h('label', {}, 'players ', players), ...own, ...serverOptions().map(optionInput),
       h('label', {}, h('input', { type: 'checkbox', name: 'private' }), ' private (invite code)'),
       h('button', { type: 'submit', id: 'create-room' }, 'Create room'));
-    const shown = () => { create.dataset.system = systemOf(cGame.value); };
+    // The chosen game's bounds and defaults, as the server's catalogue gives them.
+    const shown = () => {
+      const g = game(cGame.value) || { players: [1, 1], defaults: {} };
+      for (const span of own) span.hidden = span.dataset.system !== g.system;
+      Object.assign(players, { min: g.players[0], max: g.players[1], placeholder: g.default_players });
+      for (const o of [...systemOptions(g.system), ...serverOptions()]) {
+        if (o.kind !== 'flag') create.elements[o.name].placeholder = placeholder(o, g.defaults);
+      }
+    };
     cGame.addEventListener('change', shown);
     shown();
 
@@ -67,7 +111,7 @@ export class Lobby {
       else if (v) this.go(`/i/${v.toUpperCase()}`);
     } } }, joinText, h('button', { type: 'submit' }, 'Join'));
 
-    const puzzles = h('div', { class: 'puzzles' }, ...PUZZLES.map((p) => h('button', {
+    const solo = h('div', { class: 'puzzles' }, ...puzzles().map((p) => h('button', {
       type: 'button', 'data-puzzle': p.id, on: { click: () => this.net.send({ t: 'create', game: p.id }) },
     }, p.name)));
 
@@ -95,8 +139,8 @@ export class Lobby {
 
     // Leaderboards: a game's ratings, or a puzzle's fewest clicks, a page at a time.
     const boardGame = h('select', { id: 'board-game', 'aria-label': 'leaderboard of' },
-      ...GAMES.map((g) => h('option', { value: g.id }, g.name)),
-      ...PUZZLES.filter((p) => p.id !== 'aquarius').map((p) => h('option', { value: p.id }, `${p.name} (puzzle)`)));
+      ...games().map((g) => h('option', { value: g.id }, g.name)),
+      ...puzzles().filter((p) => p.leaderboard).map((p) => h('option', { value: p.id }, `${p.name} (puzzle)`)));
     this.boardGame = boardGame;
     const board = h('form', { id: 'board-form', on: { submit: (e) => { e.preventDefault(); this.board(boardGame.value, 0); } } },
       boardGame, h('button', { type: 'submit' }, 'Leaderboard'));
@@ -117,7 +161,7 @@ export class Lobby {
       h('div', { class: 'cards' },
         h('div', { class: 'card' }, h('h2', {}, 'Play now'), quick, this.status, h('h3', {}, 'Join'), join, this.yours),
         h('div', { class: 'card' }, h('h2', {}, 'New room'), create),
-        h('div', { class: 'card' }, h('h2', {}, 'Puzzles'), puzzles),
+        h('div', { class: 'card' }, h('h2', {}, 'Puzzles'), solo),
         h('div', { class: 'card' }, h('h2', {}, 'Your name'), claim, h('h3', {}, 'Log in'), login, this.account),
         h('div', { class: 'card' }, h('h2', {}, 'Leaderboards'), board, this.boardEl),
         h('div', { class: 'card' }, h('h2', {}, 'Past games'), gamesForm, this.gamesEl)),
@@ -127,24 +171,17 @@ export class Lobby {
   }
 
   create(form) {
-    const v = (n) => form.elements[n].value.trim();
+    const id = form.elements.game.value;
+    const g = game(id) || { system: systemOf(id) };
     const options = {};
-    const secs = (n) => { if (v(n) !== '') options[n] = Math.round(Number(v(n)) * 1000); };
-    if (v('players')) options.players = Number(v('players'));
-    const system = systemOf(v('game'));
-    if (system === 'orbs') {
-      if (form.elements.void.checked) options.void = true;
-      if (form.elements.teams.checked) options.teams = true;
-      if (v('holes')) options.holes = v('holes').split(/[ ,]+/).filter(Boolean);
-      if (v('position')) { options.opening = 'position'; options.position = v('position'); }
+    if (form.elements.players.value.trim()) options.players = Number(form.elements.players.value);
+    for (const o of [...systemOptions(g.system), ...serverOptions()]) {
+      const v = optionValue(o, form);
+      if (v === undefined) continue;
+      options[o.name] = v;
+      if (o.implies) options[o.implies[0]] = o.implies[1];
     }
-    if (system === 'orion') {
-      if (v('clicks')) options.clicks = Number(v('clicks'));
-      if (v('die')) options.die = v('die').split(/[ ,]+/).filter(Boolean).map(Number);
-      if (v('claim_window')) options.claim_window = v('claim_window') === 'auto' ? 'auto' : Math.round(Number(v('claim_window')) * 1000);
-    }
-    secs('turn_clock'); secs('time_bank'); secs('seat_hold');
-    const req = { t: 'create', game: v('game'), options };
+    const req = { t: 'create', game: id, options };
     if (form.elements.private.checked) req.private = true;
     this.net.send(req);
   }

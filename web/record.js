@@ -3,10 +3,8 @@
 // (first, back, forward, last, or the arrow keys), drawing the position each turn line
 // carries. The record format is written by the server (orion_protocol::GameRecord).
 
-import { Board } from './board.js';
-import { OrbitBoard } from './orbit.js';
-import { OrbsBoard } from './orbs.js';
-import { gameName, systemOf } from './games.js';
+import { boardOf } from './boards/index.js';
+import { gameName, systemOf } from './catalogue.js';
 import { h } from './dom.js';
 
 /** Reads a record: its headers and turns ({number, seat, text, position}). */
@@ -85,11 +83,8 @@ export class Record {
       return;
     }
     const { headers } = this.record;
-    const system = systemOf(headers.game);
-    const none = () => {};
-    if (system === 'orbit') this.board = new OrbitBoard(this.boardHost, { onCell: none });
-    else if (system === 'orbs') this.board = new OrbsBoard(this.boardHost, { onMove: none });
-    else this.board = new Board(this.boardHost, { onClick: none, onPlace: none, onPiece: none });
+    // The game's board module, with no room: it draws, and sends nothing.
+    this.board = new (boardOf(systemOf(headers.game)))(this.boardHost, null);
     this.el.game.textContent = `${gameName(headers.game)} \u00b7 ${headers.date || ''}`;
     let names = {};
     try { names = JSON.parse(headers.names || '{}'); } catch (e) { names = {}; }

@@ -162,6 +162,17 @@ pub enum Message<'a> {
         /// The record (see `orion_protocol::GameRecord`).
         text: String,
     },
+    /// Reply to `hints`: named sets the asker's page may highlight, computed by the engine
+    /// (ORION: `place`, `from`, `turn`; Orbit: `drop`, `territory_B`, `territory_W`; Orbs:
+    /// `move`). An addition.
+    Hints {
+        /// Room id.
+        room: String,
+        /// The last event they are for.
+        seq: u64,
+        /// Each set by name: slots, cells, rotors or move texts.
+        hints: BTreeMap<String, Vec<String>>,
+    },
     /// A refusal.
     Error {
         /// Why.
@@ -194,6 +205,7 @@ impl Message<'_> {
     pub fn kind(&self) -> &'static str {
         match self {
             Message::Welcome { .. } => "welcome",
+            Message::Hints { .. } => "hints",
             Message::Lobby { .. } => "lobby",
             Message::Joined { .. } => "joined",
             Message::Queued { .. } => "queued",

@@ -245,6 +245,12 @@ pub enum Request {
         #[serde(rename = "move")]
         mv: String,
     },
+    /// What the asker's page may highlight in a room now (reply: `hints`): where its seat
+    /// may move, and what the game shows everyone (Orbit's territory). An addition.
+    Hints {
+        /// Room id.
+        room: String,
+    },
     /// Orbs: offer a draw, or accept one on offer.
     Draw {
         /// Room id.
@@ -352,6 +358,7 @@ impl Request {
         "games",
         "export",
         "rematch",
+        "hints",
         "ping",
     ];
 
@@ -379,6 +386,7 @@ impl Request {
             Request::History { .. } => "history",
             Request::Move { .. } => "move",
             Request::Draw { .. } => "draw",
+            Request::Hints { .. } => "hints",
             Request::Register { .. } => "register",
             Request::Login { .. } => "login",
             Request::LogoutAll => "logout_all",
@@ -426,6 +434,7 @@ impl Request {
             | Request::History { room, .. }
             | Request::Move { room, .. }
             | Request::Draw { room, .. }
+            | Request::Hints { room }
             | Request::Export { room, .. }
             | Request::Rematch { room, .. } => Some(room),
         }

@@ -33,8 +33,8 @@ macro_rules! asset {
 /// The page itself.
 pub const INDEX: Asset = asset!("index.html", "text/html; charset=utf-8");
 
-/// Every file under `/assets/`. Adding a file to `web/` means adding a line here (a test
-/// checks that none is left out).
+/// Every file under `/assets/` (`boards/NAME.js`: a game system's board module). Adding a
+/// file to `web/` means adding a line here (a test checks that none is left out).
 pub const ASSETS: &[Asset] = &[
     asset!("style.css", "text/css; charset=utf-8"),
     asset!("app.js", "text/javascript; charset=utf-8"),
@@ -42,11 +42,15 @@ pub const ASSETS: &[Asset] = &[
     asset!("dom.js", "text/javascript; charset=utf-8"),
     asset!("lobby.js", "text/javascript; charset=utf-8"),
     asset!("room.js", "text/javascript; charset=utf-8"),
+    asset!("replay.js", "text/javascript; charset=utf-8"),
     asset!("record.js", "text/javascript; charset=utf-8"),
-    asset!("board.js", "text/javascript; charset=utf-8"),
-    asset!("games.js", "text/javascript; charset=utf-8"),
-    asset!("orbit.js", "text/javascript; charset=utf-8"),
-    asset!("orbs.js", "text/javascript; charset=utf-8"),
+    asset!("catalogue.js", "text/javascript; charset=utf-8"),
+    asset!("svg.js", "text/javascript; charset=utf-8"),
+    asset!("position.js", "text/javascript; charset=utf-8"),
+    asset!("boards/index.js", "text/javascript; charset=utf-8"),
+    asset!("boards/orion.js", "text/javascript; charset=utf-8"),
+    asset!("boards/orbit.js", "text/javascript; charset=utf-8"),
+    asset!("boards/orbs.js", "text/javascript; charset=utf-8"),
     asset!("icon.svg", "image/svg+xml"),
 ];
 
@@ -104,10 +108,21 @@ mod tests {
     #[test]
     fn every_file_of_web_is_served() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../web");
-        let mut on_disk: Vec<String> = std::fs::read_dir(dir)
-            .expect("web/")
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .collect();
+        let names = |sub: &str| -> Vec<String> {
+            std::fs::read_dir(format!("{dir}/{sub}"))
+                .expect("web/")
+                .filter_map(|e| {
+                    let e = e.ok()?;
+                    let name = e.file_name().into_string().ok()?;
+                    e.file_type()
+                        .ok()?
+                        .is_file()
+                        .then(|| format!("{sub}{name}"))
+                })
+                .collect()
+        };
+        let mut on_disk = names("");
+        on_disk.extend(names("boards/"));
         on_disk.sort();
         let mut served: Vec<String> = std::iter::once(&INDEX)
             .chain(ASSETS)
@@ -122,7 +137,10 @@ mod tests {
         for path in ["/", "/r/abc123", "/i/XK4F9Q"] {
             assert_eq!(find(path).map(|a| a.name), Some("index.html"), "{path}");
         }
-        assert_eq!(find("/assets/board.js").map(|a| a.name), Some("board.js"));
+        assert_eq!(
+            find("/assets/boards/orion.js").map(|a| a.name),
+            Some("boards/orion.js")
+        );
         for path in [
             "/r/",
             "/r/a/b",

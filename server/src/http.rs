@@ -1,7 +1,8 @@
 //! HTTP on the WebSocket port, served by hyper: `GET /ws` upgrades to a WebSocket (after the
 //! Origin check), `GET /healthz` and `GET /metrics` answer in plain text, `GET /`, `/r/ROOM`,
 //! `/i/CODE`, `/g/ROOM` and `/assets/…` serve the embedded web client (`assets`), `GET
-//! /g/ROOM.txt` a finished game's record (`export`), anything else gets a
+//! /g/ROOM.txt` a finished game's record (`export`), `GET /catalogue.json` the games on offer
+//! (`catalogue`), anything else gets a
 //! plain-text 404. Each TCP connection has one bounded HTTP exchange, then either becomes a
 //! WebSocket (handed back to the caller as a tungstenite stream) or is closed.
 //!
@@ -188,6 +189,11 @@ fn plain_answer(
             Err(refused) => refused.into_response(),
         },
         (&Method::GET, "/healthz") => plain(StatusCode::OK, "text/plain", "ok\n".into()),
+        (&Method::GET, "/catalogue.json") => plain(
+            StatusCode::OK,
+            "application/json",
+            crate::catalogue::json(&shared.systems),
+        ),
         (&Method::GET, "/metrics") => plain(
             StatusCode::OK,
             "text/plain; version=0.0.4",

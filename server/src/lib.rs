@@ -3,6 +3,7 @@
 //! `run(listener, shutdown)` is the whole server; `main` only parses arguments.
 
 mod assets;
+mod catalogue;
 mod clock;
 mod cluster;
 mod connection;

@@ -221,7 +221,8 @@ impl Session {
             | Request::Secret { .. }
             | Request::Challenge { .. }
             | Request::Move { .. }
-            | Request::Draw { .. }) => self.act(re, player()?, request).await,
+            | Request::Draw { .. }
+            | Request::Hints { .. }) => self.act(re, player()?, request).await,
             Request::Chat { room, text } => {
                 let text = crate::text::chat(&text)?;
                 let handle = self.room(&room).await?;

@@ -10,6 +10,8 @@
 use crate::clock::Millis;
 use crate::protocol::Refusal;
 use orion_protocol::{Event, GameResult, Request, RoomOptions, Scores, Snapshot, Turn};
+use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::RangeInclusive;
 
@@ -78,10 +80,77 @@ pub struct PuzzleFigures {
     pub optimum: Option<u32>,
 }
 
+/// One of a system's own game options, as the lobby's form asks for it (`/catalogue.json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct OptionField {
+    /// Its key in a room's `options`.
+    pub name: &'static str,
+    /// What the form calls it.
+    pub label: &'static str,
+    /// What values it takes, with their bounds.
+    #[serde(flatten)]
+    pub kind: OptionKind,
+    /// Another option that giving this one sets too (Orbs' `position` needs `opening`
+    /// `position`), as `[name, value]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub implies: Option<(&'static str, &'static str)>,
+}
+
+/// The values an [`OptionField`] takes.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum OptionKind {
+    /// A whole number from `min` to `max`.
+    Number {
+        /// Least.
+        min: u64,
+        /// Most.
+        max: u64,
+    },
+    /// At most `len` whole numbers, each from `min` to `max`.
+    Numbers {
+        /// Least value.
+        min: u64,
+        /// Most value.
+        max: u64,
+        /// Most values.
+        len: usize,
+    },
+    /// Milliseconds from `min` to `max` (a form asks for seconds), or `auto` where `auto`.
+    Millis {
+        /// Least.
+        min: u64,
+        /// Most.
+        max: u64,
+        /// Whether `auto` is a value too.
+        auto: bool,
+    },
+    /// On or off.
+    Flag,
+    /// A list of names (cells, holes).
+    Names,
+    /// Text (a position string).
+    Text,
+}
+
+/// What a page may highlight for one viewer: named sets of board places (slots, cells,
+/// holes) or move texts, computed by the engine (`hints`, README's protocol additions).
+pub type Hints = BTreeMap<&'static str, Vec<String>>;
+
 /// A family of games played on the same lobby (ORION's twelve and its puzzles; Orbit; Orbs).
 pub trait GameSystem: Send + Sync + 'static {
+    /// The system's id (`orion`, `orbit`, `orbs`): which board module a page draws its games
+    /// with.
+    fn id(&self) -> &'static str;
+
     /// The games it offers, puzzles included.
     fn games(&self) -> &[GameInfo];
+
+    /// Its own game options beyond `players` and the server's clocks, with their bounds (the
+    /// defaults are what [`GameSystem::options`] fills in).
+    fn option_fields(&self) -> Vec<OptionField> {
+        Vec::new()
+    }
 
     /// The game with this id (or any name the system accepts for it).
     fn find(&self, game: &str) -> Option<&GameInfo> {
@@ -154,6 +223,13 @@ pub trait Table: Send {
     fn hidden_choice(&self, event: &Event<'_>) -> Option<Seat>;
     /// A copy, to roll back to if the store refuses the action's events.
     fn clone_table(&self) -> Box<dyn Table>;
+
+    /// What `viewer`'s page may highlight now (a seat, or `None` for a spectator): where the
+    /// seat may move if it is to move, and what the system shows everyone (Orbit's
+    /// territory). Computed through the engine, so the page copies no rule.
+    fn hints(&self, _viewer: Option<Seat>, _now: Millis) -> Hints {
+        Hints::new()
+    }
 
     /// The sides that play against each other, for ratings: one seat each, or partners
     /// together. By default seats that move the same colour are partners (ORION's team games).

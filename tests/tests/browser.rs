@@ -1199,10 +1199,14 @@ async fn the_page_and_its_assets_are_served_with_types_and_etags() {
         "net.js",
         "lobby.js",
         "room.js",
-        "board.js",
-        "games.js",
-        "orbit.js",
-        "orbs.js",
+        "replay.js",
+        "catalogue.js",
+        "svg.js",
+        "position.js",
+        "boards/index.js",
+        "boards/orion.js",
+        "boards/orbit.js",
+        "boards/orbs.js",
         "icon.svg",
     ]
     .to_vec();

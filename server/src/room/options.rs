@@ -9,7 +9,7 @@ use orion_protocol::RoomOptions as WireOptions;
 /// Default seat hold for a disconnected player (PROTOCOL.md: 120 s).
 pub const DEFAULT_SEAT_HOLD: Millis = 120_000;
 /// Bounds on the clock options, in milliseconds.
-const MAX_CLOCK: Millis = 24 * 3_600_000;
+pub const MAX_CLOCK: Millis = 24 * 3_600_000;
 /// Shortest turn clock: each expiry stores events, so a 1 ms clock would store a thousand a
 /// second (and the clock is paused anyway while every seat is away).
 pub const MIN_TURN_CLOCK: Millis = 1_000;

@@ -18,6 +18,9 @@ impl Room {
         request: Request,
         outbox: Outbox,
     ) {
+        if let Request::Hints { .. } = request {
+            return self.hints(&re, &player, &outbox);
+        }
         let action = match self.system.action(&request) {
             Some(Ok(action)) => action,
             Some(Err(refusal)) => return outbox.refuse(&re, &refusal),

@@ -7,7 +7,7 @@
 use super::{from_map, move_text, option_map, turn_event};
 use crate::clock::Millis;
 use crate::protocol::{Code, Refusal};
-use crate::system::{Applied, GameInfo, GameSystem, Seat, SeatInfo, Table};
+use crate::system::{Applied, GameInfo, GameSystem, Hints, Seat, SeatInfo, Table};
 use orion_orbit::{
     position_string, CellSet, End, Game, Move, Outcome, Seat as OrbitSeat, Stone, Turn,
 };
@@ -69,6 +69,10 @@ impl Default for Orbit {
 }
 
 impl GameSystem for Orbit {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
     fn games(&self) -> &[GameInfo] {
         &self.games
     }
@@ -408,6 +412,27 @@ impl Table for OrbitTable {
             seed: self.seed,
             lost_on_time: self.lost_on_time,
         })
+    }
+
+    /// Each colour's territory cells (`territory_B`, `territory_W`: empty cells prohibited
+    /// for the other colour only), and the cells the viewer may drop on if it is to drop.
+    fn hints(&self, viewer: Option<Seat>, _now: Millis) -> Hints {
+        let vacant = self.game.board().vacant();
+        let against = |c: Stone| self.game.prohibited(c);
+        let mut hints = Hints::from([
+            (
+                "territory_B",
+                cells((vacant & against(Stone::White)) - against(Stone::Black)),
+            ),
+            (
+                "territory_W",
+                cells((vacant & against(Stone::Black)) - against(Stone::White)),
+            ),
+        ]);
+        if viewer == Some(self.mover()) && self.game.outcome().is_none() {
+            hints.insert("drop", cells(self.game.legal_moves().drops));
+        }
+        hints
     }
 }
 

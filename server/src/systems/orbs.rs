@@ -8,7 +8,9 @@
 use super::{from_map, move_text, option_map, turn_event};
 use crate::clock::Millis;
 use crate::protocol::{Code, Refusal};
-use crate::system::{Applied, GameInfo, GameSystem, Seat, SeatInfo, Table};
+use crate::system::{
+    Applied, GameInfo, GameSystem, Hints, OptionField, OptionKind, Seat, SeatInfo, Table,
+};
 use orion_orbs::{
     Colour, Draw, DrawError, Game, Hole, HoleSet, Move, Opening, Options, Outcome, Position,
     Seat as OrbsSeat, Winner,
@@ -146,8 +148,32 @@ impl Default for Orbs {
 }
 
 impl GameSystem for Orbs {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
     fn games(&self) -> &[GameInfo] {
         &self.games
+    }
+
+    fn option_fields(&self) -> Vec<OptionField> {
+        let field = |name, label, kind, implies| OptionField {
+            name,
+            label,
+            kind,
+            implies,
+        };
+        vec![
+            field("void", "void orbs (tips)", OptionKind::Flag, None),
+            field("teams", "teams (4 or 6)", OptionKind::Flag, None),
+            field("holes", "holes out of play", OptionKind::Names, None),
+            field(
+                "position",
+                "start position",
+                OptionKind::Text,
+                Some(("opening", "position")),
+            ),
+        ]
     }
 
     fn options(&self, _game: &GameInfo, options: RoomOptions) -> Result<RoomOptions, Refusal> {
@@ -533,6 +559,22 @@ impl Table for OrbsTable {
             turns: self.turns,
             seed: self.seed,
         })
+    }
+
+    /// The viewer's legal moves (`move`: `from-to` texts) when it is to move.
+    fn hints(&self, viewer: Option<Seat>, _now: Millis) -> Hints {
+        let mover = self.game.mover();
+        match viewer.and_then(|s| orbs_seat(s).ok()) {
+            Some(seat) if Some(seat) == mover => Hints::from([(
+                "move",
+                self.game
+                    .legal_moves()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect(),
+            )]),
+            _ => Hints::new(),
+        }
     }
 }
 

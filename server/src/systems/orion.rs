@@ -5,12 +5,16 @@
 //! (the crate's `Event`, serialized once per event).
 
 use crate::protocol::{Code, Refusal};
-use crate::system::{Applied, GameInfo, GameSystem, PuzzleFigures, Seat, SeatInfo, Table};
+use crate::system::{
+    Applied, GameInfo, GameSystem, Hints, OptionField, OptionKind, PuzzleFigures, Seat, SeatInfo,
+    Table,
+};
 use orion_engine::puzzles::{self, Deal};
 use orion_engine::{
     games, parse_click, parse_piece, parse_slot, position_string, Action, ClaimWindow, Event, Game,
     Millis, Options, Rules, Seat as EngineSeat, Winner,
 };
+use orion_engine::{MAX_CLICKS, MAX_DIE_FACES};
 use orion_protocol::engine::{
     colour_letter, event as wire_event, result, result_of, scores, wire_seat,
 };
@@ -20,6 +24,9 @@ use orion_protocol::{
 };
 use std::fmt;
 use std::sync::Arc;
+
+/// Longest claim window an option may set, in ms (the engine refuses more).
+const MAX_CLAIM_WINDOW: u64 = 600_000;
 
 /// The engine's options from a room's game options: what is left out is the game's
 /// default. ORION takes the crate's typed options only; any other is refused by name.
@@ -96,8 +103,44 @@ impl Default for Orion {
 }
 
 impl GameSystem for Orion {
+    fn id(&self) -> &'static str {
+        "orion"
+    }
+
     fn games(&self) -> &[GameInfo] {
         &self.games
+    }
+
+    fn option_fields(&self) -> Vec<OptionField> {
+        let max = u64::from(MAX_CLICKS);
+        vec![
+            OptionField {
+                name: "clicks",
+                label: "clicks",
+                kind: OptionKind::Number { min: 1, max },
+                implies: None,
+            },
+            OptionField {
+                name: "die",
+                label: "die faces",
+                kind: OptionKind::Numbers {
+                    min: 1,
+                    max,
+                    len: MAX_DIE_FACES,
+                },
+                implies: None,
+            },
+            OptionField {
+                name: "claim_window",
+                label: "claim window",
+                kind: OptionKind::Millis {
+                    min: 0,
+                    max: MAX_CLAIM_WINDOW,
+                    auto: true,
+                },
+                implies: None,
+            },
+        ]
     }
 
     fn find(&self, game: &str) -> Option<&GameInfo> {
@@ -351,6 +394,37 @@ impl Table for OrionTable {
             game: self.game.clone(),
             seats: self.seats.clone(),
         })
+    }
+
+    /// The viewer's legal places (`place`; `from`: the pieces a building move may take
+    /// instead), the rotors it may turn (`turn`), and Algol's pieces it may choose as its
+    /// secret man (`secret`) or challenge (`challenge`), from the engine's legal actions.
+    fn hints(&self, viewer: Option<Seat>, now: Millis) -> Hints {
+        let mut hints = Hints::new();
+        let Some(seat) = viewer.and_then(|s| EngineSeat::parse(s.0)) else {
+            return hints;
+        };
+        let mut add = |key: &'static str, text: String| {
+            let list = hints.entry(key).or_default();
+            if !list.contains(&text) {
+                list.push(text);
+            }
+        };
+        for action in self.game.legal_actions(seat, now) {
+            match action {
+                Action::Place { slot, from } => {
+                    add("place", slot.to_string());
+                    if let Some(from) = from {
+                        add("from", from.to_string());
+                    }
+                }
+                Action::Click { click, .. } => add("turn", click.rotor.to_string()),
+                Action::Secret { piece } => add("secret", piece.to_string()),
+                Action::Challenge { piece } => add("challenge", piece.to_string()),
+                _ => {}
+            }
+        }
+        hints
     }
 }
 

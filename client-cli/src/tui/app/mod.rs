@@ -317,7 +317,10 @@ impl App {
             Incoming::Moved { room } => {
                 self.info(format!("room {room} moved to another server: resuming"))
             }
-            Incoming::Welcome { .. } | Incoming::History { .. } | Incoming::Pong => {}
+            Incoming::Welcome { .. }
+            | Incoming::History { .. }
+            | Incoming::Hints { .. }
+            | Incoming::Pong => {}
         }
     }
 

@@ -1,8 +1,11 @@
-// The board: an SVG drawing of the 5x5 rotors and the 60 slots between them, drawn from a
-// position string; every click turns the four pieces of its rotor's orbit a quarter round.
-// It knows no rules: it draws what the server says and reports what the player touches.
+// ORION's board module: an SVG drawing of the 5x5 rotors and the 60 slots between them, drawn
+// from a position string; every click turns the four pieces of its rotor's orbit a quarter
+// round. It knows no rules: it draws what the server's events say, highlights what the
+// server's `hints` name (places, rotors, pieces), and sends what the player touches.
 
-const NS = 'http://www.w3.org/2000/svg';
+import { svg as el } from '../svg.js';
+import { parsePosition } from '../position.js';
+import { isPuzzle } from '../catalogue.js';
 const U = 100; // one rotor cell, in SVG units
 const M = 34; // margin round the grid
 const COLS = 'ABCDE';
@@ -56,21 +59,6 @@ for (let r = 0; r < 5; r++) {
 }
 const ROTOR = new Map(ROTORS.map((t) => [t.name, t]));
 
-/** A position string as a Map slot -> token. */
-export function parsePosition(text) {
-  const out = new Map();
-  for (const pair of (text || '').trim().split(/\s+/)) {
-    const i = pair.indexOf(':');
-    if (i > 0) out.set(pair.slice(0, i), pair.slice(i + 1));
-  }
-  return out;
-}
-
-/** A Map slot -> token as a position string in canonical order. */
-export function positionString(map) {
-  return SLOTS.filter((s) => map.has(s)).map((s) => `${s}:${map.get(s)}`).join(' ');
-}
-
 /** A click (`C2R`, `C2L`, or the earlier server's `m+`) as {rotor, dir: +1 clockwise}. */
 export function parseClick(click) {
   const m = /^([A-Ea-e])([1-5])([RrLl])$/.exec(click || '');
@@ -79,13 +67,6 @@ export function parseClick(click) {
   if (!o) return null;
   const i = o[1].charCodeAt(0) - 97;
   return { rotor: `${COLS[i % 5]}${5 - Math.floor(i / 5)}`, dir: o[2] === '+' ? 1 : -1 };
-}
-
-function el(name, attrs, parent) {
-  const e = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (parent) parent.appendChild(e);
-  return e;
 }
 
 /** Piece drawing: an eye along its slot, its colour and number. */
@@ -98,10 +79,18 @@ function drawPiece(parent, token) {
   return g;
 }
 
-export class Board {
-  /** Draws an empty board into `host`; `onClick(click)`, `onPlace(slot)`, `onPiece(token, slot)`. */
-  constructor(host, handlers) {
-    this.h = handlers;
+export class OrionBoard {
+  /** Draws an empty board into `host`; `room` (null in a record) takes what the player does. */
+  constructor(host, room) {
+    this.room = room;
+    this.h = {
+      onClick: (click) => this.sendClick(click),
+      onPlace: (slot) => this.sendPlace(slot),
+      onPiece: (token, slot) => this.piece(token, slot),
+    };
+    this.unit = 'clicks';
+    this.from = null; // the piece a building move takes, when chosen
+    this.mode = null; // 'challenge' while choosing a piece to challenge
     this.position = new Map();
     this.pieces = new Map(); // slot -> piece element
     this.anim = null; // the running animation: {frame, finish}
@@ -257,14 +246,6 @@ export class Board {
     for (const [name, g] of this.rotorEls) g.classList.toggle('last', name === rotor);
   }
 
-  /** Marks the rotors the mover may turn (a hint: those holding a piece of `colours`). */
-  markMovable(colours) {
-    for (const t of ROTORS) {
-      const can = !!colours && t.orbit.some((s) => colours.includes((this.position.get(s) || ' ')[0]));
-      this.rotorEls.get(t.name).classList.toggle('can', can);
-    }
-  }
-
   /** Eligible slots: clickable `data-place` marks (only when the player may build). */
   setPlaces(slots) {
     this.placeLayer.replaceChildren();
@@ -300,4 +281,175 @@ export class Board {
   cursor(rotor) {
     for (const [name, g] of this.rotorEls) g.classList.toggle('cursor', name === rotor);
   }
+
+  // --- In a room: the module interface (boards/index.js) -----------------------------
+
+  /** Its buttons, added to the room's actions. */
+  controls(button) {
+    const act = (t) => () => this.room.act({ t });
+    this.btn = {
+      claim: button('claim', 'Claim!', act('claim'), 'big'),
+      roll: button('roll', 'Throw the die', act('roll')),
+      three: button('three', 'Three clicks', act('three')),
+      endTurn: button('end-turn', 'End turn', act('end_turn')),
+      challenge: button('challenge', 'Challenge\u2026', () => this.setMode(this.mode === 'challenge' ? null : 'challenge')),
+    };
+    return Object.values(this.btn);
+  }
+
+  sendClick(click) {
+    if (!this.room || this.room.replaying) return;
+    this.room.hooks.lastClickSentAt = performance.timeOrigin + performance.now();
+    this.room.act({ t: 'click', click });
+  }
+
+  sendPlace(slot) {
+    if (!this.room) return;
+    const req = { t: 'place', slot };
+    if (this.from) req.from = this.from;
+    this.from = null;
+    this.room.act(req);
+  }
+
+  /** A piece tapped: a secret man, a challenge, or the piece a building move takes. */
+  piece(token, slot) {
+    const room = this.room;
+    if (!room || !room.s || room.replaying) return;
+    // A tap before the server's hints for this seq have come waits for them.
+    if (room.hintsPending()) { room.afterHints(() => this.piece(token, slot)); return; }
+    const hint = (k) => room.hint(k).includes(token) || room.hint(k).includes(slot);
+    if (hint('secret') && !room.s.secrets[room.seat]) { room.act({ t: 'secret', piece: token }); return; }
+    if (this.mode === 'challenge' && token[0] !== room.myColour()) { room.act({ t: 'challenge', piece: token }); this.setMode(null); return; }
+    if (hint('from')) {
+      this.from = this.from === slot ? null : slot;
+      this.mark(this.from ? [slot] : [], 'from', 0);
+      room.note(this.from ? `moving ${token}: tap an empty slot to place it` : '');
+    }
+  }
+
+  setMode(mode) {
+    this.mode = mode;
+    this.room.note(mode === 'challenge' ? 'tap the piece you suspect' : '');
+    this.room.render();
+  }
+
+  /** One event of the room: the board's part, and ORION's own fields of the state `s`. */
+  event(ev, at, live, s) {
+    switch (ev.kind) {
+      case 'start': this.set(ev.position); break;
+      case 'click':
+        this.click(ev.click, ev.position, at);
+        s.turn.used = (s.turn.used || 0) + 1;
+        s.eligible = [];
+        break;
+      case 'place':
+        this.set(ev.position);
+        this.mark([ev.slot], 'placed', 700);
+        s.eligible = s.eligible.filter((x) => x !== ev.slot);
+        break;
+      case 'eligible': s.eligible = ev.slots || []; break;
+      case 'roll': s.roll = ev.value; break;
+      case 'turn': this.from = null; break;
+      case 'chain':
+        if (ev.claim_until !== null && ev.claim_until !== undefined) {
+          s.claims.push({ colour: ev.colour, until: ev.claim_until, seen: Date.now() });
+        }
+        this.room.note(`a ${colourName(ev.colour)} chain!`);
+        break;
+      case 'claim': {
+        const colour = this.room.colourOf(ev.seat);
+        s.claims = s.claims.filter((c) => c.colour !== colour);
+        this.room.note(`${ev.seat} claims: ${ev.ok ? 'the chain stands' : 'too late'}`);
+        break;
+      }
+      case 'capture':
+        this.set(ev.position);
+        this.mark(ev.slots, 'captured', 1500);
+        s.scores[ev.seat] = (s.scores[ev.seat] || 0) + (ev.points || 0);
+        break;
+      case 'challenge':
+        this.set(ev.position);
+        this.mark(ev.removed, 'captured', 1500);
+        this.room.note(`${ev.seat} challenges ${ev.piece}: ${ev.hit ? 'found!' : 'wrong'}`);
+        break;
+      case 'try':
+        this.markLast(parseClick(ev.click) && parseClick(ev.click).rotor);
+        this.mark(ev.chain, 'chain', 2500);
+        s.tries = true;
+        s.turn.used = ev.tries;
+        s.scores.S = ev.hits;
+        this.room.note(`try ${ev.tries}: ${ev.hit ? 'hit' : 'miss'} (${ev.hits} hits)`);
+        break;
+      case 'over': s.claims = []; s.eligible = []; break;
+      default: break;
+    }
+  }
+
+  /** The turn line: a puzzle's progress, or the clicks of the move. */
+  line(s) {
+    if (isPuzzle(s.game)) return `${s.tries ? 'tries' : 'clicks'} ${s.turn.used || 0} / ${s.turn.target ?? '\u2013'}`;
+    if (s.status !== 'playing') return '';
+    const c = s.turn.clicks;
+    return c === 0 ? 'place a piece' : c === null || c === undefined ? 'die or three' : `clicks ${s.turn.used || 0} / ${c}`;
+  }
+
+  /** Buttons and marks: the die or three, end, claim, and what the server's hints name. */
+  render(s, mine) {
+    const room = this.room;
+    const puzzle = isPuzzle(s.game);
+    const choosing = mine && (s.turn.clicks === null || s.turn.clicks === undefined) && !puzzle && s.roll === null;
+    this.btn.roll.hidden = !choosing;
+    this.btn.three.hidden = !choosing;
+    this.btn.endTurn.hidden = !(mine && !puzzle);
+    this.btn.challenge.hidden = !(mine && room.hint('challenge').length);
+    this.btn.challenge.classList.toggle('on', this.mode === 'challenge');
+    const colour = room.myColour();
+    this.btn.claim.hidden = !(colour && s.claims.some((c) => c.colour === colour) && s.status === 'playing');
+    room.el.die.hidden = s.roll === null || s.status !== 'playing';
+    room.el.die.textContent = s.roll === null ? '' : `die: ${s.roll}`;
+    this.setPlaces(mine ? room.hint('place') : []);
+    const turnable = new Set(room.hint('turn'));
+    for (const [name, g] of this.rotorEls) g.classList.toggle('can', turnable.has(name));
+    if (room.hint('secret').length && !s.secrets[room.seat]) room.note('Choose your secret man: tap one of your pieces (only you will know)');
+  }
+
+  /** A replay step between two frames (`by` of them): a click forward or back animates. */
+  step(here, next, by) {
+    if (by === 1 && next.kind === 'click') this.click(next.click, next.position, performance.now());
+    else if (by === -1 && here.kind === 'click') {
+      const c = parseClick(here.click);
+      const back = c ? `${c.rotor}${c.dir > 0 ? 'L' : 'R'}` : here.click;
+      this.click(back, next.position, performance.now());
+    } else this.set(next.position);
+  }
+
+  /** The keyboard: arrows move a cursor over the rotors, [ ] (or z x) turn it, c claims, e ends. */
+  key(e) {
+    const room = this.room;
+    const cur = this.cursorAt || 'C3';
+    const col = cur.charCodeAt(0) - 65;
+    const row = Number(cur[1]);
+    const moveTo = (c, r) => {
+      this.cursorAt = `${String.fromCharCode(65 + Math.max(0, Math.min(4, c)))}${Math.max(1, Math.min(5, r))}`;
+      this.cursor(this.cursorAt);
+    };
+    switch (e.key) {
+      case 'ArrowLeft': moveTo(col - 1, row); break;
+      case 'ArrowRight': moveTo(col + 1, row); break;
+      case 'ArrowUp': moveTo(col, row + 1); break;
+      case 'ArrowDown': moveTo(col, row - 1); break;
+      case '[': case 'z': this.sendClick(`${cur}L`); break;
+      case ']': case 'x': this.sendClick(`${cur}R`); break;
+      case 'c': case '!': room.act({ t: 'claim' }); break;
+      case 'e': if (room.isMyTurn()) room.act({ t: 'end_turn' }); break;
+      default: return false;
+    }
+    return true;
+  }
+
+  /** A colour letter's fill. */
+  swatch(c) { return COLOURS[c] || '#888'; }
+
+  /** A claim window's colour in words. */
+  colourName(c) { return colourName(c); }
 }

@@ -1,15 +1,17 @@
-// Orbs' board (ORBS.md): the 121-hole star, rows `a` (bottom) to `q`. Every hole is an
+// Orbs' board module (ORBS.md): the 121-hole star, rows `a` (bottom) to `q`. Every hole is an
 // element with `data-hole` and, when it holds an orb, `data-orb` (`RF`: red fire). Tap one of
-// your orbs, then a neighbouring hole: that sends the move `d2-e6`. The board knows the star's
-// geometry (who neighbours whom), not the element rules: the server judges every move.
+// your orbs, then a hole it may move to: that sends the move `d2-e6`. The board knows where
+// holes are drawn, not who neighbours whom nor the element rules: the moves it offers are the
+// server's `hints`.
 
-const NS = 'http://www.w3.org/2000/svg';
+import { svg as el } from '../svg.js';
+import { parsePosition } from '../position.js';
 const ROWS = 'abcdefghijklmnopq';
 const LENGTHS = [1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 13, 4, 3, 2, 1];
 const HX = 19; // half the distance between holes of a row, in SVG units
 const HY = 32.9; // distance between rows
 const M = 28;
-export const ORB_COLOURS = { R: '#d7263d', B: '#1b64c4', G: '#138a43', Y: '#e8b100', O: '#f06d1a', P: '#8e44ad' };
+const ORB_COLOURS = { R: '#d7263d', B: '#1b64c4', G: '#138a43', Y: '#e8b100', O: '#f06d1a', P: '#8e44ad' };
 const ELEMENT = { F: 'fire', W: 'water', E: 'earth', A: 'air', V: 'void' };
 const INK = { Y: '#222', O: '#222' };
 
@@ -22,31 +24,6 @@ LENGTHS.forEach((n, r) => {
   }
 });
 
-/** The holes next to `hole` (same row x ± 2, neighbouring rows x ± 1). */
-export function neighbours(hole) {
-  const a = HOLES.get(hole);
-  if (!a) return [];
-  return [...HOLES].filter(([, b]) => (b.y === a.y && Math.abs(b.x - a.x) === 2)
-    || (Math.abs(b.y - a.y) === 1 && Math.abs(b.x - a.x) === 1)).map(([n]) => n);
-}
-
-function el(name, attrs, parent) {
-  const e = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-/** A position string (`a1:RW b1:RA`) as a Map hole -> token. */
-export function parseOrbs(text) {
-  const out = new Map();
-  for (const pair of (text || '').trim().split(/\s+/)) {
-    const [hole, token] = pair.split(':');
-    if (hole && token) out.set(hole.toLowerCase(), token.toUpperCase());
-  }
-  return out;
-}
-
 function drawOrb(parent, hole, token, cls) {
   const h = HOLES.get(hole);
   const g = el('g', { class: `orb ${ELEMENT[token[1]] || ''} ${cls || ''}`, transform: `translate(${h.X},${h.Y})` }, parent);
@@ -58,11 +35,12 @@ function drawOrb(parent, hole, token, cls) {
 }
 
 export class OrbsBoard {
-  /** Draws the empty star into `host`; `onMove(text)` when the player moves an orb. */
-  constructor(host, handlers) {
-    this.h = handlers;
+  /** Draws the empty star into `host`; `room` (null in a record) takes what the player does. */
+  constructor(host, room) {
+    this.room = room;
+    this.unit = 'moves';
     this.orbs = new Map();
-    this.mine = null; // colour letters this player may move now, or null
+    this.moves = []; // the moves this player may make now (`d2-e6`), as the server says
     this.from = null;
     const w = 2 * M + 24 * HX;
     const hgt = 2 * M + 16 * HY;
@@ -95,7 +73,7 @@ export class OrbsBoard {
 
   /** Shows `text` (a position string). */
   set(text) {
-    this.orbs = parseOrbs(text);
+    this.orbs = parsePosition(text, true);
     this.orbLayer.replaceChildren();
     for (const [name, e] of this.holeEls) {
       const token = this.orbs.get(name);
@@ -125,21 +103,20 @@ export class OrbsBoard {
     for (const [name, e] of this.holeEls) e.classList.toggle('last', (holes || []).includes(name));
   }
 
-  /** Which orbs the player may pick up now: his colour letters (null: none). */
-  setMovable(colours) {
-    this.mine = colours;
+  /** The moves the player may make now (`d2-e6`): their orbs may be picked up. */
+  setMoves(moves) {
+    this.moves = moves;
     if (this.from && !this.canMove(this.from)) this.select(null);
     for (const [name, e] of this.holeEls) e.classList.toggle('can', this.canMove(name));
   }
 
   canMove(hole) {
-    const token = this.orbs.get(hole);
-    return !!(this.mine && token && this.mine.includes(token[0]));
+    return this.moves.some((m) => m.startsWith(`${hole}-`));
   }
 
   select(hole) {
     this.from = hole;
-    const to = hole ? neighbours(hole).filter((n) => !this.holeEls.get(n).classList.contains('closed')) : [];
+    const to = hole ? this.moves.filter((m) => m.startsWith(`${hole}-`)).map((m) => m.slice(hole.length + 1)) : [];
     for (const [name, e] of this.holeEls) {
       e.classList.toggle('sel', name === hole);
       e.classList.toggle('to', to.includes(name));
@@ -148,11 +125,69 @@ export class OrbsBoard {
   }
 
   tap(hole) {
+    // A tap before the server's moves for this turn have come waits for them.
+    if (this.room && this.room.hintsPending()) { this.room.afterHints(() => this.tap(hole)); return; }
     if (this.canMove(hole)) this.select(this.from === hole ? null : hole);
     else if (this.from && this.holeEls.get(hole).classList.contains('to')) {
       const text = `${this.from}-${hole}`;
       this.select(null);
-      this.h.onMove(text);
+      this.room.sendMove(text);
     } else this.select(null);
   }
+
+  // --- In a room: the module interface (boards/index.js) -----------------------------
+
+  /** Its buttons: offering and accepting a draw. */
+  controls(button) {
+    this.btn = {
+      draw: button('draw', 'Offer a draw', () => this.room.act({ t: 'draw' })),
+      acceptDraw: button('accept-draw', 'Accept the draw', () => this.room.act({ t: 'draw', accept: true }), 'big'),
+    };
+    return [this.btn.acceptDraw, this.btn.draw];
+  }
+
+  /** One event: moves are drawn; who is out and the draw offer are folded into `s`. */
+  event(ev, at, live, s) {
+    if (ev.kind === 'start') this.set(ev.position);
+    if (ev.kind === 'draw') {
+      s.draw = ev.agreed && ev.agreed.length ? { agreed: ev.agreed } : null;
+      if (live) this.room.note(ev.accept ? `${ev.seat} accepts the draw` : `${ev.seat} offers a draw`);
+    }
+    if (ev.kind !== 'move') return;
+    this.move(ev);
+    for (const k of ev.out || []) if (!s.out.includes(k)) s.out.push(k);
+    s.draw = null;
+  }
+
+  /** The turn line: who is out, the draw on offer. */
+  line(s) {
+    const bits = [];
+    if (s.out.length) bits.push(`out: ${s.out.join(', ')}`);
+    if (s.draw) bits.push(`draw offered (agreed: ${s.draw.agreed.join(', ')})`);
+    return bits.join(' \u00b7 ');
+  }
+
+  /** Scores as the board stands: each seat's orbs left. */
+  liveScores(s) {
+    for (const k of Object.keys(s.seats)) {
+      const c = this.room.colourOf(k);
+      s.scores[k] = [...this.orbs.values()].filter((x) => x[0] === c).length;
+    }
+  }
+
+  /** The draw buttons, closed holes, and the orbs the player may move. */
+  render(s, mine) {
+    const room = this.room;
+    const seated = s.status === 'playing' && !room.replaying && room.seat && !s.out.includes(room.seat);
+    this.btn.draw.hidden = !(seated && !s.draw);
+    this.btn.acceptDraw.hidden = !(seated && s.draw && !s.draw.agreed.includes(room.seat));
+    this.setClosed(s.options.holes);
+    this.setMoves(mine ? room.hint('move') : []);
+  }
+
+  /** A replay step: the position of the next frame. */
+  step(here, next) { this.set(next.position); }
+
+  /** A colour letter's fill. */
+  swatch(c) { return ORB_COLOURS[c] || '#888'; }
 }

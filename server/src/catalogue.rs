@@ -1,0 +1,185 @@
+//! `GET /catalogue.json`: what the server offers, built from its game systems so that no
+//! client keeps a copy — every game and puzzle with its name, system, player counts, seats and
+//! their colours for each count, and its options' defaults; each system's own options and the
+//! server's clocks with their bounds. Built once per process (the systems never change while
+//! it runs) and served as it is.
+
+use crate::room::{DEFAULT_SEAT_HOLD, MAX_CLOCK, MIN_TURN_CLOCK};
+use crate::system::{GameInfo, GameSystem, OptionField, OptionKind};
+use orion_protocol::RoomOptions;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+/// The whole answer.
+#[derive(Serialize)]
+struct Catalogue {
+    /// Every game system, in the lobby's order.
+    systems: Vec<SystemEntry>,
+    /// Every game and puzzle, in the lobby's order.
+    games: Vec<GameEntry>,
+    /// The server's own options (clocks, hold), which every game takes.
+    options: Vec<ServerOption>,
+}
+
+/// One game system.
+#[derive(Serialize)]
+struct SystemEntry {
+    /// Its id: the page's board module for its games.
+    id: &'static str,
+    /// Its own options with their bounds.
+    options: Vec<OptionField>,
+}
+
+/// One game or puzzle.
+#[derive(Serialize)]
+struct GameEntry {
+    /// Its id on the wire.
+    id: &'static str,
+    /// Its name for people.
+    name: &'static str,
+    /// The system that plays it.
+    system: &'static str,
+    /// Fewest and most players.
+    players: [u8; 2],
+    /// Players when the options do not say.
+    default_players: u8,
+    /// A puzzle for one (never quick-matched).
+    puzzle: bool,
+    /// It has a leaderboard: ratings for a game, fewest clicks for a puzzle scored by them.
+    leaderboard: bool,
+    /// Its options as a room with none given gets them.
+    defaults: RoomOptions,
+    /// Its seats in turn order, each `SEAT:COLOUR` as in position strings (`S:R`; `S:` while
+    /// play has not decided, as in Orbit), for each player count.
+    seats: BTreeMap<u8, Vec<String>>,
+}
+
+/// One of the server's own options.
+#[derive(Serialize)]
+struct ServerOption {
+    /// The option and its bounds.
+    #[serde(flatten)]
+    field: OptionField,
+    /// What a room gets without it (absent: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    default: Option<u64>,
+}
+
+/// The catalogue as JSON text, built on first use from `systems`.
+pub fn json(systems: &[Arc<dyn GameSystem>]) -> String {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| build(systems)).clone()
+}
+
+/// Builds the catalogue's JSON text.
+fn build(systems: &[Arc<dyn GameSystem>]) -> String {
+    let catalogue = Catalogue {
+        systems: systems
+            .iter()
+            .map(|s| SystemEntry {
+                id: s.id(),
+                options: s.option_fields(),
+            })
+            .collect(),
+        games: systems
+            .iter()
+            .flat_map(|s| s.games().iter().map(move |g| game(s.as_ref(), g)))
+            .collect(),
+        options: server_options(),
+    };
+    // Strings, numbers and string-keyed maps only: serializing cannot fail.
+    serde_json::to_string(&catalogue).unwrap_or_default()
+}
+
+/// A game's entry: its defaults, and its seats for each player count from a table set up
+/// with that count.
+fn game(system: &dyn GameSystem, info: &GameInfo) -> GameEntry {
+    let with_players = |n: u8| RoomOptions {
+        players: Some(Some(n)),
+        ..RoomOptions::default()
+    };
+    let seats = info
+        .players
+        .clone()
+        .filter_map(|n| {
+            let options = system.options(info, with_players(n)).ok()?;
+            let table = system.table(info, &options, 0).ok()?;
+            let seats = table
+                .seats()
+                .iter()
+                .map(|s| format!("{}:{}", s.seat, s.colour))
+                .collect();
+            Some((n, seats))
+        })
+        .collect();
+    GameEntry {
+        id: info.id,
+        name: info.name,
+        system: system.id(),
+        players: [*info.players.start(), *info.players.end()],
+        default_players: info.default_players,
+        puzzle: info.solo,
+        leaderboard: !info.solo || system.puzzle_figures(info).is_some(),
+        defaults: system
+            .options(info, RoomOptions::default())
+            .unwrap_or_default(),
+        seats,
+    }
+}
+
+/// The server's clocks and seat hold (`room::RoomOptions::parse` checks them).
+fn server_options() -> Vec<ServerOption> {
+    let millis = |name, label, min, default| ServerOption {
+        field: OptionField {
+            name,
+            label,
+            kind: OptionKind::Millis {
+                min,
+                max: MAX_CLOCK,
+                auto: false,
+            },
+            implies: None,
+        },
+        default,
+    };
+    vec![
+        millis("turn_clock", "turn clock", MIN_TURN_CLOCK, None),
+        millis("time_bank", "time bank", 1, None),
+        millis("seat_hold", "seat hold", 0, Some(DEFAULT_SEAT_HOLD)),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn every_game_of_every_system_is_listed_with_its_seats_and_defaults() {
+        let systems = crate::systems::all();
+        let catalogue: Value = serde_json::from_str(&build(&systems)).expect("JSON");
+        let listed: Vec<&str> = catalogue["games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .filter_map(|g| g["id"].as_str())
+            .collect();
+        let offered: Vec<&str> = systems
+            .iter()
+            .flat_map(|s| s.games().iter().map(|g| g.id))
+            .collect();
+        assert_eq!(listed, offered);
+        for g in catalogue["games"].as_array().into_iter().flatten() {
+            let [min, max] = [&g["players"][0], &g["players"][1]].map(|n| n.as_u64().unwrap_or(0));
+            for n in min..=max {
+                let seats = g["seats"][n.to_string()]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                assert_eq!(seats.len() as u64, n, "{} for {n}: {seats:?}", g["id"]);
+            }
+            assert!(g["defaults"].is_object(), "{g}");
+        }
+    }
+}
