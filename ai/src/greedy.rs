@@ -32,7 +32,9 @@ pub fn greedy<V: View>(view: &V, seed: u64) -> Option<<V::State as State>::Actio
     }
     let mut best: Option<(f64, <V::State as State>::Action)> = None;
     let mut frontier = vec![(root, None)];
-    for _ in 0..DEPTH {
+    for depth in 0..DEPTH {
+        // The sooner the better, between turns worth the same (a win now before a win later).
+        let sooner = depth as f64 * 1e-3;
         let mut next: Vec<(f64, V::State, Option<<V::State as State>::Action>)> = Vec::new();
         for (state, first) in &frontier {
             let mut actions = Vec::new();
@@ -48,7 +50,7 @@ pub fn greedy<V: View>(view: &V, seed: u64) -> Option<<V::State as State>::Actio
                     next.push((v, after, first));
                     continue;
                 }
-                let v = settled(after, me) + jitter;
+                let v = settled(after, me) + jitter - sooner;
                 if let Some(a) = first {
                     if best.is_none_or(|(b, _)| v > b) {
                         best = Some((v, a));
@@ -94,18 +96,9 @@ fn value<S: State>(state: &S, me: usize) -> f64 {
 
 /// The value after the turn, once the other players' forced answers are made.
 fn settled<S: State>(mut state: S, me: usize) -> f64 {
-    let mut actions = Vec::new();
     for _ in 0..FORCED {
-        let ToAct::Player(p) = state.to_act() else {
-            break;
-        };
-        if p == me {
-            break;
-        }
-        actions.clear();
-        state.legal_actions(&mut actions);
-        match actions.as_slice() {
-            [only] => state.apply(*only),
+        match state.forced() {
+            Some(a) if state.to_act() != ToAct::Over => state.apply(a),
             _ => break,
         }
     }

@@ -116,6 +116,8 @@ pub struct Played {
     pub sides: Vec<usize>,
     /// Every decision's think time, by who thought.
     pub thinks: Vec<(Player, Duration)>,
+    /// Every decision and chance outcome in order, as debug text.
+    pub actions: Vec<String>,
 }
 
 /// Plays one game of `spec` with `seats[i]` deciding for seat `i`; `scale` multiplies every
@@ -126,6 +128,22 @@ pub fn play(
     seed: u64,
     scale: f64,
 ) -> Result<Played, LadderError> {
+    play_for(spec, seats, seed, scale, u32::MAX)
+}
+
+/// As [`play`], stopping after `decisions` decisions (counted as a draw then): for tests
+/// that look at many games' first moves.
+pub fn play_for(
+    spec: &GameSpec,
+    seats: &[Player],
+    seed: u64,
+    scale: f64,
+    decisions: u32,
+) -> Result<Played, LadderError> {
+    let limit = Limit {
+        turns: turn_limit(spec),
+        decisions: u64::from(decisions),
+    };
     match *spec {
         GameSpec::Orion(rules, players) => {
             let options = orion_engine::Options {
@@ -138,7 +156,7 @@ pub fn play(
                     players,
                 }
             })?;
-            run(OrionState::new(game, 0), spec, seats, seed, scale)
+            run(OrionState::new(game, 0), spec, seats, seed, scale, limit)
         }
         GameSpec::Orbit => run(
             OrbitState::new(orion_orbit::Game::new()),
@@ -146,6 +164,7 @@ pub fn play(
             seats,
             seed,
             scale,
+            limit,
         ),
         GameSpec::Orbs(players, teams) => {
             let options = orion_orbs::Options {
@@ -157,7 +176,7 @@ pub fn play(
                 game: "orbs".into(),
                 players,
             })?;
-            run(OrbsState::new(game), spec, seats, seed, scale)
+            run(OrbsState::new(game), spec, seats, seed, scale, limit)
         }
     }
 }
@@ -173,28 +192,39 @@ fn scaled(player: Player, scale: f64) -> Option<Budget> {
     })
 }
 
+/// Where a game is stopped and called a draw.
+#[derive(Clone, Copy)]
+struct Limit {
+    /// Turns, as the game counts them.
+    turns: u32,
+    /// Decisions.
+    decisions: u64,
+}
+
 fn run<S: Observe>(
     mut state: S,
     spec: &GameSpec,
     seats: &[Player],
     seed: u64,
     scale: f64,
+    limit: Limit,
 ) -> Result<Played, LadderError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xd1ce);
     let mut thinks = Vec::new();
+    let mut actions = Vec::new();
     let mut odds = Vec::new();
     let mut legal = Vec::new();
-    let limit = turn_limit(spec);
     let n = state.players();
     let sides = (0..n).map(|i| state.side(i)).collect();
     let mut decision = 0u64;
-    while state.turns() <= limit {
+    while state.turns() <= limit.turns && decision < limit.decisions {
         match state.to_act() {
             ToAct::Over => {
                 return Ok(Played {
                     returns: state.returns(),
                     sides,
                     thinks,
+                    actions,
                 })
             }
             ToAct::Chance => {
@@ -204,6 +234,7 @@ fn run<S: Observe>(
                 let Some(&(face, _)) = odds.get(i) else {
                     break;
                 };
+                actions.push(format!("{face:?}"));
                 state.apply_chance(face);
             }
             ToAct::Player(p) => {
@@ -221,7 +252,10 @@ fn run<S: Observe>(
                 legal.clear();
                 state.legal_actions(&mut legal);
                 match action {
-                    Some(a) if legal.contains(&a) => state.apply(a),
+                    Some(a) if legal.contains(&a) => {
+                        actions.push(format!("{p}: {a:?}"));
+                        state.apply(a);
+                    }
                     other => {
                         return Err(LadderError::Illegal {
                             player: player.to_string(),
@@ -242,6 +276,7 @@ fn run<S: Observe>(
         returns,
         sides,
         thinks,
+        actions,
     })
 }
 

@@ -20,7 +20,7 @@ use thiserror::Error;
 pub struct Level(u8);
 
 /// Iterations per decision of levels 2..=8.
-const ITERATIONS: [u32; 7] = [30, 100, 300, 1_000, 3_000, 9_000, 25_000];
+const ITERATIONS: [u32; 7] = [60, 200, 600, 2_000, 6_000, 18_000, 50_000];
 
 /// The most a level-8 decision may take in play.
 pub const MAX_THINK: Duration = Duration::from_secs(2);

@@ -8,7 +8,6 @@
 //! at the end), without random playouts: a click game's random playout says little.
 
 use crate::state::{State, ToAct, Values, View, MAX_PLAYERS};
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -16,14 +15,15 @@ use std::time::{Duration, Instant};
 /// How long a search may think.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Budget {
-    /// Iterations (tree nodes added), the budget tests use: with a seed, the same decision.
+    /// Positions judged (each a node added to the tree), the budget tests use: with a seed,
+    /// the same decision.
     pub iterations: u32,
     /// A wall-clock cap on top, for play (`None`: iterations alone, deterministic).
     pub time: Option<Duration>,
 }
 
 /// The exploration constant of UCB1 on values in `0..1`.
-const EXPLORATION: f64 = 0.7;
+const EXPLORATION: f64 = 0.4;
 
 /// The deepest a walk goes before scoring where it stands (a guard: budgets end walks first).
 const MAX_DEPTH: usize = 400;
@@ -93,7 +93,8 @@ pub fn search<V: View>(
     let mut odds: Vec<(C<V>, f64)> = Vec::new();
     let mut path: Vec<usize> = Vec::new();
     let mut iterations = 0;
-    while iterations < budget.iterations.max(1) {
+    let mut evaluations = 0u32;
+    while evaluations < budget.iterations.max(1) {
         if let Some(limit) = budget.time {
             if iterations % 16 == 0 && started.elapsed() >= limit {
                 break;
@@ -131,20 +132,39 @@ pub fn search<V: View>(
                     if legal.is_empty() {
                         break state.evaluate();
                     }
-                    let node = &nodes[at];
-                    let unexpanded: Vec<A<V>> = legal
+                    let fresh = !nodes[at]
+                        .children
                         .iter()
-                        .copied()
-                        .filter(|a| !node.children.iter().any(|(k, _)| *k == Key::Act(*a)))
-                        .collect();
-                    if let Some(&action) = unexpanded.choose(&mut rng) {
+                        .any(|(k, _)| matches!(k, Key::Act(_)));
+                    if fresh {
+                        // A new decision: every action is tried and judged at once, and the
+                        // best of them is what this node is worth to its player so far.
+                        let mut best: Option<Values> = None;
+                        for &action in &legal {
+                            let mut after = state.clone();
+                            after.apply(action);
+                            let v = judge(after);
+                            evaluations += 1;
+                            let i = child(&mut nodes, at, Key::Act(action));
+                            nodes[i].visits = 1;
+                            nodes[i].total = v;
+                            if best.is_none_or(|b| v[p] > b[p]) {
+                                best = Some(v);
+                            }
+                        }
+                        break best.unwrap_or_else(|| state.evaluate());
+                    }
+                    let node = &nodes[at];
+                    if let Some(&action) = legal
+                        .iter()
+                        .find(|a| !node.children.iter().any(|(k, _)| *k == Key::Act(**a)))
+                    {
+                        // An action this guess of the hidden allows and earlier ones did not.
                         at = child(&mut nodes, at, Key::Act(action));
                         path.push(at);
                         state.apply(action);
-                        break match state.to_act() {
-                            ToAct::Over => state.returns(),
-                            _ => state.evaluate(),
-                        };
+                        evaluations += 1;
+                        break judge(state);
                     }
                     let ln = f64::from(node.visits.max(1)).ln();
                     let mut best = (f64::NEG_INFINITY, 0, legal[0]);
@@ -196,6 +216,24 @@ pub fn search<V: View>(
             iterations,
             ..none
         },
+    }
+}
+
+/// Forced answers followed before a position is judged.
+const FORCED: usize = 4;
+
+/// What a position reached by an action is worth to every player: its returns if over
+/// (after any forced answer, such as a rival's claim), else the evaluation.
+fn judge<S: State>(mut state: S) -> Values {
+    for _ in 0..FORCED {
+        match state.forced() {
+            Some(a) if state.to_act() != ToAct::Over => state.apply(a),
+            _ => break,
+        }
+    }
+    match state.to_act() {
+        ToAct::Over => state.returns(),
+        _ => state.evaluate(),
     }
 }
 

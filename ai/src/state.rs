@@ -53,6 +53,11 @@ pub trait State: Clone {
     fn evaluate(&self) -> Values;
     /// Moves made so far in a sense the game chooses (for a ladder's turn limit).
     fn turns(&self) -> u32;
+    /// An action another player is bound to take at once, if any (a claim of a chain made
+    /// for him): the search and `greedy` follow it before judging a position.
+    fn forced(&self) -> Option<Self::Action> {
+        None
+    }
     /// The side `player` plays for: its own number, or the same as its partner's.
     fn side(&self, player: usize) -> usize {
         player

@@ -178,6 +178,11 @@ impl State for OrionState {
         self.game.round()
     }
 
+    fn forced(&self) -> Option<Action> {
+        (!self.rolling && self.game.outcome().is_none() && self.claimer().is_some())
+            .then_some(Action::Claim)
+    }
+
     fn side(&self, player: usize) -> usize {
         self.game
             .seats()
@@ -202,6 +207,24 @@ impl OrionView {
         let seen = OrionState::new(game.seen_by(seat), now);
         let player = seen.player_of(seat)?;
         Some(OrionView { seen, player })
+    }
+}
+
+/// `player`'s decision for `seat` in `game` at `now` (a room's clock), as a person would make
+/// it: `None` when the seat has nothing to decide now, or when its move cannot be ended
+/// legally (the room's clock ends it then; no player may send `timeout`).
+pub fn think(
+    game: &Game,
+    seat: Seat,
+    now: Millis,
+    player: crate::Player,
+    budget: Option<crate::Budget>,
+    seed: u64,
+) -> Option<Action> {
+    let view = OrionView::new(game, seat, now)?;
+    match crate::decide(player, &view, budget, seed)? {
+        Action::Timeout => None,
+        action => Some(action),
     }
 }
 

@@ -59,35 +59,46 @@ pub fn chain_distance(position: &Position, colour: Colour, edge: Edge) -> u32 {
             1
         }
     };
+    // Dial's algorithm: edge costs are 0, 1 or 3, so four rolling buckets order the slots.
     let mut dist = [INF; 60];
-    let mut done = [false; 60];
+    let mut buckets: [Vec<Slot>; 4] = Default::default();
     for s in edge.touching() {
-        dist[s.index()] = cost(s);
+        let c = cost(s);
+        dist[s.index()] = c;
+        buckets[c as usize % 4].push(s);
     }
     let far = edge.opposite().touching();
-    loop {
-        let mut u = None;
-        let mut best = INF;
-        for (i, &d) in dist.iter().enumerate() {
-            if !done[i] && d < best {
-                best = d;
-                u = Some(i);
+    let mut done = [false; 60];
+    let mut d = 0u32;
+    let mut idle = 0;
+    while idle < 4 {
+        let b = d as usize % 4;
+        if buckets[b].is_empty() {
+            idle += 1;
+            d += 1;
+            continue;
+        }
+        idle = 0;
+        while let Some(slot) = buckets[b].pop() {
+            let i = slot.index();
+            if done[i] || dist[i] != d {
+                continue;
+            }
+            if far.contains(slot) {
+                return d;
+            }
+            done[i] = true;
+            for n in slot.touching() {
+                let nd = d + cost(n);
+                if nd < dist[n.index()] {
+                    dist[n.index()] = nd;
+                    buckets[nd as usize % 4].push(n);
+                }
             }
         }
-        let Some(slot) = u.and_then(Slot::from_index) else {
-            return INF;
-        };
-        if far.contains(slot) {
-            return best;
-        }
-        done[slot.index()] = true;
-        for n in slot.touching() {
-            let d = best + cost(n);
-            if !done[n.index()] && d < dist[n.index()] {
-                dist[n.index()] = d;
-            }
-        }
+        d += 1;
     }
+    INF
 }
 
 /// Hydra: the nearest rival's chain distance against one's own.
@@ -185,4 +196,24 @@ fn pattern_value(game: &Game, me: SeatInfo) -> f64 {
         .map(|s| best(s.colour))
         .fold(0.0, f64::max);
     best(me.colour) - 1.1 * theirs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use orion_engine::parse_position;
+
+    #[test]
+    fn chain_distance_counts_the_gaps() {
+        let p = parse_position("C1w:R1 C2w:R2 C3w:R3 C4w:R4 C5w:R5").unwrap();
+        assert_eq!(chain_distance(&p, Colour::Red, Edge::Bottom), 0);
+        let p = parse_position("C1w:R1 C2w:R2 C4w:R4 C5w:R5").unwrap();
+        assert_eq!(chain_distance(&p, Colour::Red, Edge::Bottom), 1);
+        // A blue man in the gap costs three; going round it costs more.
+        let p = parse_position("C1w:R1 C2w:R2 C3w:B1 C4w:R4 C5w:R5").unwrap();
+        let d = chain_distance(&p, Colour::Red, Edge::Bottom);
+        assert!((2..=3).contains(&d), "{d}");
+        // An empty board: a full column of five.
+        assert_eq!(chain_distance(&Position::empty(), Colour::Red, Edge::Bottom), 5);
+    }
 }
