@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use orion_ai::systems::{orbs::OrbsState, orion::OrionState};
-use orion_ai::{decide, Level, Observe, Player, State, ToAct};
+use orion_ai::{decide, Level, Observe, Player, ToAct};
 
 /// A Hydra for Two a few actions in.
 fn hydra() -> OrionState {

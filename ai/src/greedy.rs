@@ -9,6 +9,9 @@ use crate::state::{State, ToAct, View};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// A partial turn: its value so far, where it stands, and its first action.
+type Partial<S> = (f64, S, Option<<S as State>::Action>);
+
 /// Partial turns kept at each step.
 const BEAM: usize = 48;
 /// The most actions one turn is looked into.
@@ -35,7 +38,7 @@ pub fn greedy<V: View>(view: &V, seed: u64) -> Option<<V::State as State>::Actio
     for depth in 0..DEPTH {
         // The sooner the better, between turns worth the same (a win now before a win later).
         let sooner = depth as f64 * 1e-3;
-        let mut next: Vec<(f64, V::State, Option<<V::State as State>::Action>)> = Vec::new();
+        let mut next: Vec<Partial<V::State>> = Vec::new();
         for (state, first) in &frontier {
             let mut actions = Vec::new();
             state.legal_actions(&mut actions);
@@ -52,7 +55,7 @@ pub fn greedy<V: View>(view: &V, seed: u64) -> Option<<V::State as State>::Actio
                 }
                 let v = settled(after, me) + jitter - sooner;
                 if let Some(a) = first {
-                    if best.is_none_or(|(b, _)| v > b) {
+                    if best.map_or(true, |(b, _)| v > b) {
                         best = Some((v, a));
                     }
                 }

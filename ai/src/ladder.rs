@@ -419,12 +419,11 @@ fn play_sides(spec: &GameSpec) -> Result<Vec<usize>, LadderError> {
                 players: Some(players),
                 ..orion_engine::Options::default()
             };
-            let game = orion_engine::Game::new(rules, options, 0).map_err(|_| {
-                LadderError::Players {
+            let game =
+                orion_engine::Game::new(rules, options, 0).map_err(|_| LadderError::Players {
                     game: rules.id().into(),
                     players,
-                }
-            })?;
+                })?;
             let s = OrionState::new(game, 0);
             (0..s.players()).map(|i| s.side(i)).collect()
         }

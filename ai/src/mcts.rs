@@ -148,7 +148,7 @@ pub fn search<V: View>(
                             let i = child(&mut nodes, at, Key::Act(action));
                             nodes[i].visits = 1;
                             nodes[i].total = v;
-                            if best.is_none_or(|b| v[p] > b[p]) {
+                            if best.map_or(true, |b| v[p] > b[p]) {
                                 best = Some(v);
                             }
                         }
@@ -202,7 +202,7 @@ pub fn search<V: View>(
         }
         let c = &nodes[i];
         let mean = c.total[me] / f64::from(c.visits.max(1));
-        if best.is_none_or(|(v, m, _)| (c.visits, mean) > (v, m)) {
+        if best.map_or(true, |(v, m, _)| (c.visits, mean) > (v, m)) {
             best = Some((c.visits, mean, a));
         }
     }
@@ -212,10 +212,7 @@ pub fn search<V: View>(
             iterations,
             value,
         },
-        None => Thought {
-            iterations,
-            ..none
-        },
+        None => Thought { iterations, ..none },
     }
 }
 

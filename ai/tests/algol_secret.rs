@@ -22,8 +22,10 @@ fn algol(north: Piece, moves: &mut Vec<(Seat, Action)>) -> Game {
         .map(|(_, p)| p)
         .find(|p| p.to_string() == "R3")
         .expect("R3");
-    g.step(Seat::S, Action::Secret { piece: r3 }, 0).expect("S chooses");
-    g.step(Seat::N, Action::Secret { piece: north }, 0).expect("N chooses");
+    g.step(Seat::S, Action::Secret { piece: r3 }, 0)
+        .expect("S chooses");
+    g.step(Seat::N, Action::Secret { piece: north }, 0)
+        .expect("N chooses");
     if moves.is_empty() {
         for k in 0..8 {
             let mover = g.mover();
@@ -78,6 +80,9 @@ fn a_view_guesses_the_secret_it_cannot_see() {
     assert!(guesses.len() >= 4, "guesses: {guesses:?}");
     // Its own secret it knows.
     for _ in 0..10 {
-        assert_eq!(view.determinize(&mut rng).game().secret(Seat::S), g.secret(Seat::S));
+        assert_eq!(
+            view.determinize(&mut rng).game().secret(Seat::S),
+            g.secret(Seat::S)
+        );
     }
 }

@@ -31,13 +31,7 @@ fn a_chain_made_by_a_rival_is_claimed() {
         .into_iter()
         .find(|s| s_game.position().get(*s).is_none())
         .expect("a free slot on the rotor");
-    let mut game = game_at(
-        "hydra-2",
-        None,
-        &format!("{base} {free}:B2"),
-        Seat::N,
-        5,
-    );
+    let mut game = game_at("hydra-2", None, &format!("{base} {free}:B2"), Seat::N, 5);
     game.step(Seat::N, Action::Click { click, piece: None }, 0)
         .expect("N turns the rotor");
     assert!(game.outcome().is_none(), "the chain waits for S's claim");
@@ -51,6 +45,10 @@ fn a_chain_made_by_a_rival_is_claimed() {
     }
     // N, whose turn it is, has no decision while S's claim is open.
     for (player, budget) in searchers() {
-        assert_eq!(decision(&game, Seat::N, player, budget, 3), None, "{player}");
+        assert_eq!(
+            decision(&game, Seat::N, player, budget, 3),
+            None,
+            "{player}"
+        );
     }
 }

@@ -34,7 +34,13 @@ pub fn game_at(id: &str, players: Option<u8>, position: &str, mover: Seat, round
 }
 
 /// `player`'s decision for `seat` in `game` at time 0.
-pub fn decision(game: &Game, seat: Seat, player: Player, budget: Option<Budget>, seed: u64) -> Option<Action> {
+pub fn decision(
+    game: &Game,
+    seat: Seat,
+    player: Player,
+    budget: Option<Budget>,
+    seed: u64,
+) -> Option<Action> {
     orion_ai::systems::orion::think(game, seat, 0, player, budget, seed)
 }
 

@@ -19,7 +19,11 @@ fn wins_orion(game: &Game, seat: Seat) {
             let mut after = s.clone();
             after.apply(action);
             assert_eq!(after.to_act(), ToAct::Over, "{player} played {action}");
-            assert_eq!(after.returns()[me], 1.0, "{player} played {action} and did not win");
+            assert_eq!(
+                after.returns()[me],
+                1.0,
+                "{player} played {action} and did not win"
+            );
         }
     }
 }
@@ -27,7 +31,13 @@ fn wins_orion(game: &Game, seat: Seat) {
 #[test]
 fn hydra_for_two_completes_the_chain() {
     // One click of C3 brings R3 into the column C1w..C5w.
-    let g = game_at("hydra-2", None, "C1w:R1 C2w:R2 C3n:R3 C4w:R4 C5w:R5 A5n:B1 E5n:B2", Seat::S, 5);
+    let g = game_at(
+        "hydra-2",
+        None,
+        "C1w:R1 C2w:R2 C3n:R3 C4w:R4 C5w:R5 A5n:B1 E5n:B2",
+        Seat::S,
+        5,
+    );
     wins_orion(&g, Seat::S);
 }
 
@@ -67,8 +77,10 @@ fn algol_carries_the_secret_man_across() {
     p.put(Slot::ALL[59], b1);
     let text = orion_engine::position_string(&p);
     let mut g = game_at("algol", None, &text, Seat::S, 3);
-    g.step(Seat::S, Action::Secret { piece: r1 }, 0).expect("S's secret");
-    g.step(Seat::N, Action::Secret { piece: b1 }, 0).expect("N's secret");
+    g.step(Seat::S, Action::Secret { piece: r1 }, 0)
+        .expect("S's secret");
+    g.step(Seat::N, Action::Secret { piece: b1 }, 0)
+        .expect("N's secret");
     wins_orion(&g, Seat::S);
 }
 
@@ -93,8 +105,7 @@ fn orbs_burns_the_last_enemy_orb() {
 fn orbit_passes_to_end_a_won_game() {
     // White passed; black leads by the cell its half-orbit holds: black's pass wins.
     let board = orion_orbit::parse_position("a4:B b5:B a6:B").expect("a board");
-    let mut game =
-        orion_orbit::Game::from_board(board, orion_orbit::Stone::White).expect("a game");
+    let mut game = orion_orbit::Game::from_board(board, orion_orbit::Stone::White).expect("a game");
     game.play(orion_orbit::Move::Pass).expect("white passes");
     let s = OrbitState::new(game);
     assert_eq!(s.to_act(), ToAct::Player(0));

@@ -79,7 +79,14 @@ fn main() -> anyhow::Result<()> {
     );
     let mut out = std::io::stderr();
     let report = run_ladder(&spec, &pairs, args.games, args.seed, args.scale, |p| {
-        let _ = write!(out, "\r{} v {}: {}/{}   ", p.first, p.second, p.games(), args.games);
+        let _ = write!(
+            out,
+            "\r{} v {}: {}/{}   ",
+            p.first,
+            p.second,
+            p.games(),
+            args.games
+        );
         let _ = out.flush();
     })?;
     eprintln!();

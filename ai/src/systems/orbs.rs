@@ -63,9 +63,10 @@ impl State for OrbsState {
     fn returns(&self) -> Values {
         let seats = self.game.seats();
         let outcome = self.game.outcome();
-        returns_of(self.players(), |i| {
-            matches!(outcome, Some(Outcome::Win(w)) if w.includes(seats[i]))
-        })
+        returns_of(
+            self.players(),
+            |i| matches!(outcome, Some(Outcome::Win(w)) if w.includes(seats[i])),
+        )
     }
 
     fn evaluate(&self) -> Values {

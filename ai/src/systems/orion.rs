@@ -106,7 +106,10 @@ impl State for OrionState {
         if let Some(seat) = self.choosing() {
             let mut all = Vec::new();
             self.game.legal_actions_into(seat, self.now, &mut all);
-            out.extend(all.into_iter().filter(|a| matches!(a, Action::Secret { .. })));
+            out.extend(
+                all.into_iter()
+                    .filter(|a| matches!(a, Action::Secret { .. })),
+            );
             return;
         }
         let mark = out.len();

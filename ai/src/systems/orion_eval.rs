@@ -214,6 +214,9 @@ mod tests {
         let d = chain_distance(&p, Colour::Red, Edge::Bottom);
         assert!((2..=3).contains(&d), "{d}");
         // An empty board: a full column of five.
-        assert_eq!(chain_distance(&Position::empty(), Colour::Red, Edge::Bottom), 5);
+        assert_eq!(
+            chain_distance(&Position::empty(), Colour::Red, Edge::Bottom),
+            5
+        );
     }
 }
