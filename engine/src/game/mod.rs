@@ -202,6 +202,19 @@ impl Game {
         Ok(game)
     }
 
+    /// A copy of the game holding only what `seat` may know: the other seats' hidden choices
+    /// replaced by stand-ins ([`Rules::conceal`]), and the seed and the die's random source
+    /// reset, so no later throw can be foretold. What a bot searches from; a copy's throws
+    /// are its own, not the room's.
+    pub fn seen_by(&self, seat: Seat) -> Game {
+        let mut copy = self.clone();
+        copy.seed = 0;
+        copy.rng = ChaCha8Rng::seed_from_u64(0);
+        let rules = copy.rules;
+        rules.conceal(&mut copy, seat);
+        copy
+    }
+
     /// The events that open the game: the start position and the first turn.
     pub fn start_events(&self) -> Vec<Event> {
         vec![self.turn_event()]

@@ -129,6 +129,10 @@ pub trait Rules: Send + Sync + 'static {
     fn out_of_play(&self, _game: &Game, _seat: Seat) -> bool {
         false
     }
+    /// Removes from `game` what `seat` may not know (Algol: the other seats' secret men and
+    /// their salts), for [`Game::seen_by`]. Whatever it leaves must not depend on the hidden
+    /// choices, so two games that differ only in them give the same copy.
+    fn conceal(&self, _game: &mut Game, _seat: Seat) {}
     /// Hidden choices to reveal at the end (Algol's secret men), with their salts and
     /// commitments.
     fn reveals(&self, _game: &Game) -> Vec<Reveal> {

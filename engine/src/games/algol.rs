@@ -113,6 +113,22 @@ impl Game {
     pub fn secret(&self, seat: Seat) -> Option<Piece> {
         secrets(self).piece[self.seat_index(seat)?]
     }
+
+    /// Supposes that `seat`'s secret man is `piece`, one of its men on the board: for a
+    /// search that guesses a secret it cannot see, on a copy from [`Game::seen_by`]. Only for
+    /// a seat that has chosen (the `secret` event is public); the salt and commitment are not
+    /// kept, so the copy's reveals mean nothing.
+    pub fn suppose_secret(&mut self, seat: Seat, piece: Piece) -> Result<(), ActionError> {
+        let i = self.seat_index(seat).ok_or(ActionError::NoSuchSeat(seat))?;
+        if secrets(self).piece[i].is_none() {
+            return Err(ActionError::Phase("that seat has not chosen a secret man"));
+        }
+        if piece.colour() != self.seats()[i].colour || self.position().find(piece).is_none() {
+            return Err(RuleError::NotYourPiece(piece).into());
+        }
+        self.memory_mut::<Secrets>().piece[i] = Some(piece);
+        Ok(())
+    }
 }
 
 impl Rules for Algol {
@@ -237,6 +253,29 @@ impl Rules for Algol {
                     out.push(Action::Challenge { piece });
                 }
             }
+        }
+    }
+    fn conceal(&self, game: &mut Game, seat: Seat) {
+        let me = game.seat_index(seat);
+        let position = *game.position();
+        let stand_ins: Vec<Option<Piece>> = game
+            .seats()
+            .iter()
+            .map(|s| {
+                let first = position.of(s.colour).first();
+                first
+                    .and_then(|slot| position.get(slot))
+                    .or(Piece::new(s.colour, 1))
+            })
+            .collect();
+        let m = game.memory_mut::<Secrets>();
+        for (i, stand_in) in stand_ins.into_iter().enumerate() {
+            if Some(i) == me || m.piece[i].is_none() {
+                continue;
+            }
+            // The stand-in is the lowest slot's man: chosen from the board alone.
+            m.piece[i] = stand_in;
+            m.salt[i] = [0; 16];
         }
     }
     fn out_of_play(&self, game: &Game, seat: Seat) -> bool {

@@ -1,7 +1,7 @@
 //! The registry of games: one file per game, one line per game in `ALL`; and of the puzzles
 //! as one-player rooms, one line each in `PUZZLES`. Helpers shared by the games' setups (the
 //! starting rows, turning a seat's slots round the board) live here. The games whose goals
-//! are places on the board (`bootes`, `draco`, `lepus`, `taurus`) are public modules so a bot
+//! are places on the board (`bootes`, `cassiopeia`, `draco`, `lepus`, `taurus`) are public modules so a bot
 //! can read those places instead of copying them.
 
 use crate::board::{Rotor, Slot, SlotSet};
@@ -14,7 +14,7 @@ mod algol;
 mod aquarius;
 mod auriga;
 pub mod bootes;
-mod cassiopeia;
+pub mod cassiopeia;
 pub mod draco;
 mod hydra_four;
 mod hydra_partners;

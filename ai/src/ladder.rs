@@ -1,0 +1,445 @@
+//! The ladder: games between players (levels and `greedy`) with the engines alone, each
+//! level against the one below and against `greedy`, seats rotated so nobody always moves
+//! first (in a game of more seats the tested player takes one side, its opponent the rest),
+//! with win rates, Weng-Lin ratings (the `skillratings` crate, as the server rates players)
+//! and think times. Pure: the `ladder` binary prints what [`run`] returns.
+
+use crate::level::{decide, Player};
+use crate::mcts::Budget;
+use crate::state::{Observe, State, ToAct, Values};
+use crate::systems::{orbit::OrbitState, orbs::OrbsState, orion::OrionState};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use skillratings::weng_lin::{weng_lin, WengLinConfig, WengLinRating};
+use skillratings::Outcomes;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// A game the ladder can play.
+#[derive(Clone, Copy)]
+pub enum GameSpec {
+    /// One of ORION's twelve games, with its number of players.
+    Orion(&'static dyn orion_engine::Rules, u8),
+    /// Orbit (two players).
+    Orbit,
+    /// Orbs with 2 to 6 players (partners when `teams`).
+    Orbs(u8, bool),
+}
+
+/// Why a ladder cannot run.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum LadderError {
+    /// Not a game of ORION, nor Orbit, nor Orbs.
+    #[error("unknown game `{0}`: an ORION game id (hydra-2, algol, ...), orbit or orbs")]
+    UnknownGame(String),
+    /// A number of players the game does not seat.
+    #[error("{game} is not for {players} players")]
+    Players {
+        /// The game.
+        game: String,
+        /// The number asked for.
+        players: u8,
+    },
+    /// A player returned an action the game does not allow: a bug, reported, not played.
+    #[error("{player} chose {action}, which is not legal in {game}")]
+    Illegal {
+        /// Who chose it.
+        player: String,
+        /// The action, as debug text.
+        action: String,
+        /// The game.
+        game: String,
+    },
+}
+
+/// The game named `name` (an ORION game id or name, `orbit`, `orbs`; `hydra-4`-style ids
+/// carry their players) with `players` players (`None`: the game's default).
+pub fn parse_game(name: &str, players: Option<u8>, teams: bool) -> Result<GameSpec, LadderError> {
+    let n = name.trim().to_ascii_lowercase();
+    let bad_players = |p| LadderError::Players {
+        game: n.clone(),
+        players: p,
+    };
+    match n.as_str() {
+        "orbit" => match players {
+            None | Some(2) => Ok(GameSpec::Orbit),
+            Some(p) => Err(bad_players(p)),
+        },
+        "orbs" => {
+            let p = players.unwrap_or(2);
+            if !(2..=6).contains(&p) || (teams && p % 2 != 0) {
+                return Err(bad_players(p));
+            }
+            Ok(GameSpec::Orbs(p, teams))
+        }
+        _ => {
+            let rules =
+                orion_engine::games::find(&n).ok_or_else(|| LadderError::UnknownGame(n.clone()))?;
+            let p = players.unwrap_or(rules.default_players());
+            if !rules.players().contains(&p) {
+                return Err(bad_players(p));
+            }
+            Ok(GameSpec::Orion(rules, p))
+        }
+    }
+}
+
+impl GameSpec {
+    /// The game's name as the ladder prints it.
+    pub fn name(&self) -> String {
+        match self {
+            GameSpec::Orion(rules, p) => format!("{} ({p} players)", rules.id()),
+            GameSpec::Orbit => "orbit".into(),
+            GameSpec::Orbs(p, teams) => {
+                format!("orbs ({p} players{})", if *teams { ", teams" } else { "" })
+            }
+        }
+    }
+}
+
+/// The turn limit past which a game counts as drawn (rounds in ORION, moves elsewhere).
+pub fn turn_limit(spec: &GameSpec) -> u32 {
+    match spec {
+        GameSpec::Orion(..) => 150,
+        GameSpec::Orbit => 1_000,
+        GameSpec::Orbs(..) => 2_000,
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// Returns per seat (turn order): 1 a win, 0 a loss, shares for a draw or the turn limit.
+    pub returns: Values,
+    /// The side of each seat (partners share one).
+    pub sides: Vec<usize>,
+    /// Every decision's think time, by who thought.
+    pub thinks: Vec<(Player, Duration)>,
+    /// Every decision and chance outcome in order, as debug text.
+    pub actions: Vec<String>,
+}
+
+/// Plays one game of `spec` with `seats[i]` deciding for seat `i`; `scale` multiplies every
+/// level's iterations (1.0: the levels as they are).
+pub fn play(
+    spec: &GameSpec,
+    seats: &[Player],
+    seed: u64,
+    scale: f64,
+) -> Result<Played, LadderError> {
+    play_for(spec, seats, seed, scale, u32::MAX)
+}
+
+/// As [`play`], stopping after `decisions` decisions (counted as a draw then): for tests
+/// that look at many games' first moves.
+pub fn play_for(
+    spec: &GameSpec,
+    seats: &[Player],
+    seed: u64,
+    scale: f64,
+    decisions: u32,
+) -> Result<Played, LadderError> {
+    let limit = Limit {
+        turns: turn_limit(spec),
+        decisions: u64::from(decisions),
+    };
+    match *spec {
+        GameSpec::Orion(rules, players) => {
+            let options = orion_engine::Options {
+                players: Some(players),
+                ..orion_engine::Options::default()
+            };
+            let game = orion_engine::Game::new(rules, options, seed).map_err(|_| {
+                LadderError::Players {
+                    game: rules.id().into(),
+                    players,
+                }
+            })?;
+            run(OrionState::new(game, 0), spec, seats, seed, scale, limit)
+        }
+        GameSpec::Orbit => run(
+            OrbitState::new(orion_orbit::Game::new()),
+            spec,
+            seats,
+            seed,
+            scale,
+            limit,
+        ),
+        GameSpec::Orbs(players, teams) => {
+            let options = orion_orbs::Options {
+                players,
+                teams,
+                ..orion_orbs::Options::default()
+            };
+            let game = orion_orbs::Game::new(options).map_err(|_| LadderError::Players {
+                game: "orbs".into(),
+                players,
+            })?;
+            run(OrbsState::new(game), spec, seats, seed, scale, limit)
+        }
+    }
+}
+
+/// `player`'s budget with its iterations scaled.
+fn scaled(player: Player, scale: f64) -> Option<Budget> {
+    let Player::Level(level) = player else {
+        return None;
+    };
+    level.budget().map(|b| Budget {
+        iterations: ((f64::from(b.iterations) * scale).round() as u32).max(1),
+        time: None,
+    })
+}
+
+/// Where a game is stopped and called a draw.
+#[derive(Clone, Copy)]
+struct Limit {
+    /// Turns, as the game counts them.
+    turns: u32,
+    /// Decisions.
+    decisions: u64,
+}
+
+fn run<S: Observe>(
+    mut state: S,
+    spec: &GameSpec,
+    seats: &[Player],
+    seed: u64,
+    scale: f64,
+    limit: Limit,
+) -> Result<Played, LadderError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xd1ce);
+    let mut thinks = Vec::new();
+    let mut actions = Vec::new();
+    let mut odds = Vec::new();
+    let mut legal = Vec::new();
+    let n = state.players();
+    let sides = (0..n).map(|i| state.side(i)).collect();
+    let mut decision = 0u64;
+    while state.turns() <= limit.turns && decision < limit.decisions {
+        match state.to_act() {
+            ToAct::Over => {
+                return Ok(Played {
+                    returns: state.returns(),
+                    sides,
+                    thinks,
+                    actions,
+                })
+            }
+            ToAct::Chance => {
+                odds.clear();
+                state.chance_outcomes(&mut odds);
+                let i = rng.gen_range(0..odds.len().max(1));
+                let Some(&(face, _)) = odds.get(i) else {
+                    break;
+                };
+                actions.push(format!("{face:?}"));
+                state.apply_chance(face);
+            }
+            ToAct::Player(p) => {
+                let player = seats.get(p).copied().unwrap_or(Player::Greedy);
+                let view = state.view(p);
+                decision += 1;
+                let started = Instant::now();
+                let action = decide(
+                    player,
+                    &view,
+                    scaled(player, scale),
+                    seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ decision,
+                );
+                thinks.push((player, started.elapsed()));
+                legal.clear();
+                state.legal_actions(&mut legal);
+                match action {
+                    Some(a) if legal.contains(&a) => {
+                        actions.push(format!("{p}: {a:?}"));
+                        state.apply(a);
+                    }
+                    other => {
+                        return Err(LadderError::Illegal {
+                            player: player.to_string(),
+                            action: format!("{other:?}"),
+                            game: spec.name(),
+                        })
+                    }
+                }
+            }
+        }
+    }
+    // The turn limit: a draw.
+    let mut returns = [0.0; crate::state::MAX_PLAYERS];
+    for r in returns.iter_mut().take(n) {
+        *r = 1.0 / n as f64;
+    }
+    Ok(Played {
+        returns,
+        sides,
+        thinks,
+        actions,
+    })
+}
+
+/// One pairing's games: `first` against `second`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pairing {
+    /// The tested player.
+    pub first: Player,
+    /// Its opponent (at every seat not on `first`'s side).
+    pub second: Player,
+    /// Games `first` won.
+    pub wins: u32,
+    /// Games `second` won.
+    pub losses: u32,
+    /// Draws, shared wins and games stopped at the turn limit.
+    pub draws: u32,
+}
+
+impl Pairing {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+
+    /// `first`'s score: a win 1, a draw ½.
+    pub fn score(&self) -> f64 {
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games().max(1))
+    }
+}
+
+/// What a ladder found.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The game.
+    pub game: String,
+    /// Every pairing played.
+    pub pairings: Vec<Pairing>,
+    /// Each player's Weng-Lin rating after every game, as shown (60 × μ), and σ.
+    pub ratings: BTreeMap<String, (f64, f64)>,
+    /// Each player's think time per decision: median and 99th percentile.
+    pub thinks: BTreeMap<String, (Duration, Duration)>,
+}
+
+/// Plays `games` games of each pairing in `pairs`, the seeds following `seed`, calling
+/// `progress` after each game (the binary prints a dot).
+pub fn run_ladder(
+    spec: &GameSpec,
+    pairs: &[(Player, Player)],
+    games: u32,
+    seed: u64,
+    scale: f64,
+    mut progress: impl FnMut(&Pairing),
+) -> Result<Report, LadderError> {
+    let config = WengLinConfig::new();
+    let mut ratings: BTreeMap<String, WengLinRating> = BTreeMap::new();
+    let mut times: BTreeMap<String, Vec<Duration>> = BTreeMap::new();
+    let mut pairings = Vec::new();
+    for (k, &(first, second)) in pairs.iter().enumerate() {
+        let mut pairing = Pairing {
+            first,
+            second,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+        };
+        for g in 0..games {
+            let game_seed = seed
+                .wrapping_add((k as u64) << 32)
+                .wrapping_add(u64::from(g));
+            // The sides: seat g mod n is first's, with its partners.
+            let n = seats_of(spec);
+            let probe = play_sides(spec)?;
+            let mine = probe[g as usize % n];
+            let seats: Vec<Player> = (0..n)
+                .map(|i| if probe[i] == mine { first } else { second })
+                .collect();
+            let played = play(spec, &seats, game_seed, scale)?;
+            let at = (0..n).find(|&i| probe[i] == mine).unwrap_or(0);
+            let best_other = (0..n)
+                .filter(|&i| probe[i] != mine)
+                .map(|i| played.returns[i])
+                .fold(0.0, f64::max);
+            let outcome = if played.returns[at] >= 1.0 {
+                pairing.wins += 1;
+                Outcomes::WIN
+            } else if best_other >= 1.0 {
+                pairing.losses += 1;
+                Outcomes::LOSS
+            } else {
+                pairing.draws += 1;
+                Outcomes::DRAW
+            };
+            let a = ratings.get(&first.to_string()).copied().unwrap_or_default();
+            let b = ratings
+                .get(&second.to_string())
+                .copied()
+                .unwrap_or_default();
+            let (a, b) = weng_lin(&a, &b, &outcome, &config);
+            ratings.insert(first.to_string(), a);
+            ratings.insert(second.to_string(), b);
+            for (p, d) in played.thinks {
+                times.entry(p.to_string()).or_default().push(d);
+            }
+            progress(&pairing);
+        }
+        pairings.push(pairing);
+    }
+    let thinks = times
+        .into_iter()
+        .map(|(p, mut ds)| {
+            ds.sort_unstable();
+            let at = |q: f64| ds[((ds.len() - 1) as f64 * q).round() as usize];
+            (p, (at(0.5), at(0.99)))
+        })
+        .collect();
+    Ok(Report {
+        game: spec.name(),
+        pairings,
+        ratings: ratings
+            .into_iter()
+            .map(|(p, r)| (p, (60.0 * r.rating, r.uncertainty)))
+            .collect(),
+        thinks,
+    })
+}
+
+/// How many seats a game of `spec` has.
+fn seats_of(spec: &GameSpec) -> usize {
+    match spec {
+        GameSpec::Orion(_, p) | GameSpec::Orbs(p, _) => usize::from(*p),
+        GameSpec::Orbit => 2,
+    }
+}
+
+/// The side of each seat of a game of `spec`.
+fn play_sides(spec: &GameSpec) -> Result<Vec<usize>, LadderError> {
+    Ok(match *spec {
+        GameSpec::Orion(rules, players) => {
+            let options = orion_engine::Options {
+                players: Some(players),
+                ..orion_engine::Options::default()
+            };
+            let game =
+                orion_engine::Game::new(rules, options, 0).map_err(|_| LadderError::Players {
+                    game: rules.id().into(),
+                    players,
+                })?;
+            let s = OrionState::new(game, 0);
+            (0..s.players()).map(|i| s.side(i)).collect()
+        }
+        GameSpec::Orbit => vec![0, 1],
+        GameSpec::Orbs(players, teams) => {
+            let options = orion_orbs::Options {
+                players,
+                teams,
+                ..orion_orbs::Options::default()
+            };
+            let game = orion_orbs::Game::new(options).map_err(|_| LadderError::Players {
+                game: "orbs".into(),
+                players,
+            })?;
+            let s = OrbsState::new(game);
+            (0..s.players()).map(|i| s.side(i)).collect()
+        }
+    })
+}

@@ -1,0 +1,178 @@
+//! The levels, 1 to 8, and `greedy`: who decides, and with what budget. Level 1 plays a
+//! uniformly random legal action; levels 2 to 8 search ([`crate::mcts`]) with a budget of
+//! iterations that grows about threefold a level, level 8 the most this machine does in about
+//! two seconds of one core. In play a level may also be held to a time ([`Level::timed`]);
+//! tests and the ladder use iterations alone, so a seed gives the same game.
+
+use crate::greedy::greedy;
+use crate::mcts::{search, Budget};
+use crate::state::{State, ToAct, View};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+use thiserror::Error;
+
+/// A level of play, 1 (random) to 8 (strongest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+/// Iterations per decision of levels 2..=8.
+const ITERATIONS: [u32; 7] = [60, 200, 600, 2_000, 6_000, 18_000, 50_000];
+
+/// The most a level-8 decision may take in play.
+pub const MAX_THINK: Duration = Duration::from_secs(2);
+
+/// A level out of range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("level {0} does not exist: levels run from 1 to 8")]
+pub struct NoSuchLevel(pub u32);
+
+impl Level {
+    /// The weakest: a random mover.
+    pub const MIN: Level = Level(1);
+    /// The strongest.
+    pub const MAX: Level = Level(8);
+
+    /// Level `n`, 1..=8.
+    pub fn new(n: u8) -> Result<Level, NoSuchLevel> {
+        if (1..=8).contains(&n) {
+            Ok(Level(n))
+        } else {
+            Err(NoSuchLevel(u32::from(n)))
+        }
+    }
+
+    /// Every level, weakest first.
+    pub fn all() -> impl Iterator<Item = Level> {
+        (1..=8).map(Level)
+    }
+
+    /// The level's number.
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// The search budget in iterations alone (`None` for level 1, which does not search).
+    pub fn budget(self) -> Option<Budget> {
+        let i = usize::from(self.0).checked_sub(2)?;
+        Some(Budget {
+            iterations: ITERATIONS[i.min(ITERATIONS.len() - 1)],
+            time: None,
+        })
+    }
+
+    /// The budget with a time cap on top, for play: no decision takes over [`MAX_THINK`].
+    pub fn timed(self) -> Option<Budget> {
+        self.budget().map(|b| Budget {
+            time: Some(MAX_THINK),
+            ..b
+        })
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl FromStr for Level {
+    type Err = NoSuchLevel;
+    fn from_str(s: &str) -> Result<Level, NoSuchLevel> {
+        let n: u32 = s.trim().parse().map_err(|_| NoSuchLevel(0))?;
+        u8::try_from(n)
+            .map_err(|_| NoSuchLevel(n))
+            .and_then(Level::new)
+    }
+}
+
+/// Who makes a seat's decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// One of the levels.
+    Level(Level),
+    /// One move ahead with the evaluation (the yardstick).
+    Greedy,
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Player::Level(l) => write!(f, "L{l}"),
+            Player::Greedy => f.write_str("greedy"),
+        }
+    }
+}
+
+impl FromStr for Player {
+    type Err = NoSuchLevel;
+    fn from_str(s: &str) -> Result<Player, NoSuchLevel> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("greedy") {
+            return Ok(Player::Greedy);
+        }
+        let n = s.strip_prefix(['L', 'l']).unwrap_or(s);
+        n.parse().map(Player::Level)
+    }
+}
+
+/// `player`'s decision for `view`'s player, or `None` when it has nothing to decide. The
+/// same view, player, budget and seed give the same decision. `budget` overrides the level's
+/// own (`None`: the level's iterations).
+pub fn decide<V: View>(
+    player: Player,
+    view: &V,
+    budget: Option<Budget>,
+    seed: u64,
+) -> Option<<V::State as State>::Action> {
+    match player {
+        Player::Greedy => greedy(view, seed),
+        Player::Level(level) => match budget.or(level.budget()) {
+            None => random(view, seed),
+            Some(budget) => {
+                if let Some(win) = sure_win(view, seed) {
+                    return Some(win);
+                }
+                search(view, budget, seed).action
+            }
+        },
+    }
+}
+
+/// A uniformly random legal action.
+fn random<V: View>(view: &V, seed: u64) -> Option<<V::State as State>::Action> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let state = view.determinize(&mut rng);
+    if state.to_act() != ToAct::Player(view.player()) {
+        return None;
+    }
+    let mut legal = Vec::new();
+    state.legal_actions(&mut legal);
+    legal.choose(&mut rng).copied()
+}
+
+/// Guesses of hidden information a sure win must survive.
+const SURE: usize = 8;
+
+/// An action that wins at once in every guess of what the player cannot see.
+fn sure_win<V: View>(view: &V, seed: u64) -> Option<<V::State as State>::Action> {
+    let me = view.player();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    let guesses: Vec<V::State> = (0..SURE).map(|_| view.determinize(&mut rng)).collect();
+    let first = guesses.first()?;
+    if first.to_act() != ToAct::Player(me) {
+        return None;
+    }
+    let mut legal = Vec::new();
+    first.legal_actions(&mut legal);
+    legal.into_iter().find(|&a| {
+        guesses.iter().all(|g| {
+            let mut after = g.clone();
+            after.apply(a);
+            after.to_act() == ToAct::Over && after.returns()[me] >= 1.0
+        })
+    })
+}

@@ -1,0 +1,25 @@
+//! Computer opponents for ORION's twelve games, Orbit and Orbs: one search over a small game
+//! trait of its own, levels 1 to 8, `greedy` as the yardstick, and a ladder that measures
+//! them. No I/O: a server, a client, a test or the `ladder` binary drives the same code.
+//!
+//! Layout, bottom up:
+//!
+//! * `state` — the game trait ([`State`]: who acts, legal actions, apply, chance, returns
+//!   per player, an evaluation) and hidden information ([`Observe`], [`View`]);
+//! * `systems/` — the adapters: `orion` (the engine's games; `orion_eval`, `places`: their
+//!   evaluation), `orbit`, `orbs`; the only modules that name an engine;
+//! * `mcts` — the search; `greedy` — one move ahead;
+//! * `level` — levels 1–8 and [`decide`], the one entry point for a decision;
+//! * `ladder` — games between players, win rates, ratings, think times.
+
+mod greedy;
+pub mod ladder;
+mod level;
+mod mcts;
+mod state;
+pub mod systems;
+
+pub use greedy::greedy;
+pub use level::{decide, Level, NoSuchLevel, Player, MAX_THINK};
+pub use mcts::{search, Budget, Thought};
+pub use state::{returns_of, squash, Observe, State, ToAct, Values, View, MAX_PLAYERS};

@@ -1,0 +1,107 @@
+//! The game trait the search plays (after OpenSpiel's `State`): whose decision it is (a
+//! player, chance, or nobody once over), the legal actions, applying one, chance outcomes
+//! with their odds, the returns per player at the end and a heuristic estimate before it.
+//! Players are numbered `0..players()` in the game's turn order; partners get equal returns.
+//!
+//! Hidden information enters through [`Observe`]: a search is given one player's
+//! [`Observe::View`], never the state, and plays from states the view samples
+//! ([`View::determinize`]), so it cannot read what that player may not see.
+
+use rand::RngCore;
+use std::fmt::Debug;
+
+/// The most players any game here seats (Orbs: six).
+pub const MAX_PLAYERS: usize = 6;
+
+/// A value per player, in `0.0..=1.0` (1 a win, 0 a loss).
+pub type Values = [f64; MAX_PLAYERS];
+
+/// Who acts now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToAct {
+    /// This player chooses among [`State::legal_actions`].
+    Player(usize),
+    /// Chance chooses among [`State::chance_outcomes`] (a thrown die).
+    Chance,
+    /// The game is over: see [`State::returns`].
+    Over,
+}
+
+/// One game in play, as the search sees it.
+pub trait State: Clone {
+    /// A player's decision.
+    type Action: Copy + Eq + Debug;
+    /// What chance may bring (a die's face).
+    type Chance: Copy + Eq + Debug;
+
+    /// How many players the game seats.
+    fn players(&self) -> usize;
+    /// Who acts now.
+    fn to_act(&self) -> ToAct;
+    /// The actions of the player to act, appended to `out` (never empty while a player acts).
+    fn legal_actions(&self, out: &mut Vec<Self::Action>);
+    /// Applies one of [`State::legal_actions`].
+    fn apply(&mut self, action: Self::Action);
+    /// Chance's outcomes with their probabilities (summing to 1), when chance acts.
+    fn chance_outcomes(&self, out: &mut Vec<(Self::Chance, f64)>);
+    /// Applies one of [`State::chance_outcomes`].
+    fn apply_chance(&mut self, outcome: Self::Chance);
+    /// The result per player once over: 1 for the winners, 0 for the others, equal shares
+    /// for a draw.
+    fn returns(&self) -> Values;
+    /// A guess of [`State::returns`] before the end, from the game's own evaluation.
+    fn evaluate(&self) -> Values;
+    /// Moves made so far in a sense the game chooses (for a ladder's turn limit).
+    fn turns(&self) -> u32;
+    /// An action another player is bound to take at once, if any (a claim of a chain made
+    /// for him): the search and `greedy` follow it before judging a position.
+    fn forced(&self) -> Option<Self::Action> {
+        None
+    }
+    /// The side `player` plays for: its own number, or the same as its partner's.
+    fn side(&self, player: usize) -> usize {
+        player
+    }
+}
+
+/// A state some players cannot see whole.
+pub trait Observe: State {
+    /// What one player may know.
+    type View: View<State = Self>;
+    /// `player`'s view of this state: the only thing a search for `player` is given.
+    fn view(&self, player: usize) -> Self::View;
+}
+
+/// One player's knowledge of a game.
+pub trait View: Clone {
+    /// The game it is a view of.
+    type State: State;
+    /// The player whose view it is.
+    fn player(&self) -> usize;
+    /// A full state agreeing with everything the player knows, the rest guessed with `rng`
+    /// (a determinization); a game without hidden information gives its state back.
+    fn determinize(&self, rng: &mut dyn RngCore) -> Self::State;
+}
+
+/// Returns for a finished game from its winners: `winners[i]` true for each winning player;
+/// nobody winning is a draw, shared equally.
+pub fn returns_of(players: usize, winners: impl Fn(usize) -> bool) -> Values {
+    let mut v = [0.0; MAX_PLAYERS];
+    let won: Vec<usize> = (0..players).filter(|&i| winners(i)).collect();
+    if won.is_empty() {
+        for x in v.iter_mut().take(players) {
+            *x = 1.0 / players as f64;
+        }
+    } else {
+        for i in won {
+            v[i] = 1.0;
+        }
+    }
+    v
+}
+
+/// A raw evaluation (greater is better, 0 even) squashed into `0..1`; `scale` is what a
+/// clear advantage measures in the game's own units.
+pub fn squash(raw: f64, scale: f64) -> f64 {
+    1.0 / (1.0 + (-raw / scale).exp())
+}

@@ -1,0 +1,9 @@
+//! The games the search plays, each an adapter of its engine crate to [`crate::State`]:
+//! `orion` (ORION's twelve games, with `orion_eval` and `places` for their evaluation),
+//! `orbit` and `orbs`. The only modules that name an engine.
+
+pub mod orbit;
+pub mod orbs;
+pub mod orion;
+pub mod orion_eval;
+pub mod places;

@@ -1,0 +1,132 @@
+//! Orbit (the `orion-orbit` crate) as a search [`State`]: two players, `S` (player 0, the
+//! pie's opening drops) and `N` (player 1, who then chooses a colour); no chance and nothing
+//! hidden, so a view is the state. A game set up from a position has no seats, only colours:
+//! black is then player 0. The evaluation is the territory lead (the terminal client's
+//! `greedy` weighs drops by it) with captured stones on top.
+
+use crate::state::{returns_of, squash, Observe, State, ToAct, Values, View, MAX_PLAYERS};
+use orion_orbit::{Game, Move, Seat, Stone, Turn};
+use rand::RngCore;
+
+/// A game of Orbit in play.
+#[derive(Clone, Debug)]
+pub struct OrbitState {
+    /// The engine's game.
+    game: Game,
+}
+
+impl OrbitState {
+    /// `game`, as the search plays it.
+    pub fn new(game: Game) -> OrbitState {
+        OrbitState { game }
+    }
+
+    /// The engine's game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The player number of `seat`.
+    pub fn player_of_seat(seat: Seat) -> usize {
+        match seat {
+            Seat::S => 0,
+            Seat::N => 1,
+        }
+    }
+
+    /// The player who plays `colour`.
+    pub fn player_of(&self, colour: Stone) -> usize {
+        match self.game.holder(colour) {
+            Some(seat) => Self::player_of_seat(seat),
+            None => colour as usize,
+        }
+    }
+}
+
+impl State for OrbitState {
+    type Action = Move;
+    type Chance = ();
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn to_act(&self) -> ToAct {
+        match self.game.turn() {
+            Turn::Opening { .. } => ToAct::Player(0),
+            Turn::Choice => ToAct::Player(1),
+            Turn::Play(colour) => ToAct::Player(self.player_of(colour)),
+            Turn::Over => ToAct::Over,
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Move>) {
+        out.extend(self.game.legal_moves().iter());
+    }
+
+    fn apply(&mut self, action: Move) {
+        if self.game.play(action).is_err() {
+            let _ = self.game.play(Move::Pass);
+        }
+    }
+
+    fn chance_outcomes(&self, _out: &mut Vec<((), f64)>) {}
+
+    fn apply_chance(&mut self, _outcome: ()) {}
+
+    fn returns(&self) -> Values {
+        let winner = self.game.outcome().and_then(|o| o.winner);
+        returns_of(2, |i| winner.is_some_and(|w| self.player_of(w) == i))
+    }
+
+    fn evaluate(&self) -> Values {
+        let mut v = [0.0; MAX_PLAYERS];
+        if !matches!(self.game.turn(), Turn::Play(_)) {
+            // The opening's three stones decide nothing yet; the pie makes it even.
+            v[0] = 0.5;
+            v[1] = 0.5;
+            return v;
+        }
+        let t = self.game.territory();
+        let board = self.game.board();
+        for colour in Stone::ALL {
+            let lead = f64::from(t[colour]) - f64::from(t[colour.other()]);
+            let stones = board.of(colour).len() as f64 - board.of(colour.other()).len() as f64;
+            v[self.player_of(colour)] = squash(lead + 0.3 * stones, 6.0);
+        }
+        v
+    }
+
+    fn turns(&self) -> u32 {
+        self.game.drops()
+    }
+}
+
+/// A view of Orbit: the state itself (nothing is hidden).
+#[derive(Clone, Debug)]
+pub struct OrbitView {
+    /// The game.
+    state: OrbitState,
+    /// Whose view.
+    player: usize,
+}
+
+impl Observe for OrbitState {
+    type View = OrbitView;
+    fn view(&self, player: usize) -> OrbitView {
+        OrbitView {
+            state: self.clone(),
+            player,
+        }
+    }
+}
+
+impl View for OrbitView {
+    type State = OrbitState;
+    fn player(&self) -> usize {
+        self.player
+    }
+    fn determinize(&self, _rng: &mut dyn RngCore) -> OrbitState {
+        self.state.clone()
+    }
+}

@@ -1,0 +1,184 @@
+//! Orbs (the `orion-orbs` crate) as a search [`State`]: two to six players in the game's turn
+//! order, partners sharing returns; no chance and nothing hidden. A draw offer is not a move
+//! a search makes. The evaluation is the terminal client's `greedy`: orbs on each side, orbs
+//! en prise, threats, and hunters closing on their prey.
+
+use crate::state::{returns_of, squash, Observe, State, ToAct, Values, View, MAX_PLAYERS};
+use orion_orbs::{Clash, Element, Game, Hole, Move, Orb, Outcome, Seat};
+use rand::RngCore;
+
+/// A game of Orbs in play.
+#[derive(Clone, Debug)]
+pub struct OrbsState {
+    /// The engine's game.
+    game: Game,
+}
+
+impl OrbsState {
+    /// `game`, as the search plays it.
+    pub fn new(game: Game) -> OrbsState {
+        OrbsState { game }
+    }
+
+    /// The engine's game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The player number of `seat`.
+    pub fn player_of(&self, seat: Seat) -> Option<usize> {
+        self.game.seats().iter().position(|&s| s == seat)
+    }
+}
+
+impl State for OrbsState {
+    type Action = Move;
+    type Chance = ();
+
+    fn players(&self) -> usize {
+        self.game.seats().len().min(MAX_PLAYERS)
+    }
+
+    fn to_act(&self) -> ToAct {
+        match self.game.mover().and_then(|s| self.player_of(s)) {
+            Some(i) => ToAct::Player(i),
+            None => ToAct::Over,
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Move>) {
+        out.extend(self.game.legal_moves());
+    }
+
+    fn apply(&mut self, action: Move) {
+        if self.game.play(action).is_err() {
+            let _ = self.game.pass();
+        }
+    }
+
+    fn chance_outcomes(&self, _out: &mut Vec<((), f64)>) {}
+
+    fn apply_chance(&mut self, _outcome: ()) {}
+
+    fn returns(&self) -> Values {
+        let seats = self.game.seats();
+        let outcome = self.game.outcome();
+        returns_of(
+            self.players(),
+            |i| matches!(outcome, Some(Outcome::Win(w)) if w.includes(seats[i])),
+        )
+    }
+
+    fn evaluate(&self) -> Values {
+        let mut v = [0.0; MAX_PLAYERS];
+        for (i, &seat) in self.game.seats().iter().enumerate().take(MAX_PLAYERS) {
+            v[i] = squash(raw(&self.game, seat) as f64, 1500.0);
+        }
+        v
+    }
+
+    fn turns(&self) -> u32 {
+        self.game.moves_played()
+    }
+
+    fn side(&self, player: usize) -> usize {
+        let seats = self.game.seats();
+        match seats.get(player) {
+            Some(&seat) if self.game.teams() => {
+                let partner = self.player_of(seat.opposite()).unwrap_or(player);
+                player.min(partner)
+            }
+            _ => player,
+        }
+    }
+}
+
+/// What an orb on the board is worth.
+const ORB: i64 = 1000;
+
+/// The greedy bot's value of `game` for `me` (in hundredths of an orb, roughly).
+pub fn raw(game: &Game, me: Seat) -> i64 {
+    let Some(my_colour) = game.colour_of(me) else {
+        return 0;
+    };
+    let mine: Vec<(Hole, Orb)> = game
+        .position()
+        .orbs()
+        .filter(|(_, o)| game.allied(o.colour, my_colour))
+        .collect();
+    let theirs: Vec<(Hole, Orb)> = game
+        .position()
+        .orbs()
+        .filter(|(_, o)| !game.allied(o.colour, my_colour))
+        .collect();
+    // Material, and a small reward for every enemy orb gone so that even trades are taken.
+    let mut score = ORB * (mine.len() as i64 - theirs.len() as i64) - 50 * theirs.len() as i64;
+    for &(h, orb) in &mine {
+        let attacked = theirs.iter().any(|&(t, enemy)| {
+            t.is_adjacent(h) && enemy.element.clash(orb.element) == Clash::MoverWins
+        });
+        if attacked {
+            score -= 600;
+        }
+    }
+    for &(t, enemy) in &theirs {
+        if mine.iter().any(|&(h, orb)| {
+            h.is_adjacent(t) && orb.element.clash(enemy.element) == Clash::MoverWins
+        }) {
+            score += 250;
+        }
+        let hunter = mine
+            .iter()
+            .filter(|(_, orb)| hunts(orb.element, enemy.element))
+            .map(|(h, _)| h.distance(t) as i64)
+            .min();
+        if let Some(d) = hunter {
+            score -= 10 * d;
+        }
+    }
+    for &(h, orb) in &mine {
+        let prey = theirs
+            .iter()
+            .filter(|(_, enemy)| hunts(orb.element, enemy.element))
+            .map(|(t, _)| h.distance(*t) as i64)
+            .min();
+        if let Some(d) = prey {
+            score -= 2 * d;
+        }
+    }
+    score
+}
+
+/// Whether an orb of `hunter` should chase one of `prey`: it wins the meeting, or trades.
+fn hunts(hunter: Element, prey: Element) -> bool {
+    matches!(hunter.clash(prey), Clash::MoverWins | Clash::Both)
+}
+
+/// A view of Orbs: the state itself (nothing is hidden).
+#[derive(Clone, Debug)]
+pub struct OrbsView {
+    /// The game.
+    state: OrbsState,
+    /// Whose view.
+    player: usize,
+}
+
+impl Observe for OrbsState {
+    type View = OrbsView;
+    fn view(&self, player: usize) -> OrbsView {
+        OrbsView {
+            state: self.clone(),
+            player,
+        }
+    }
+}
+
+impl View for OrbsView {
+    type State = OrbsState;
+    fn player(&self) -> usize {
+        self.player
+    }
+    fn determinize(&self, _rng: &mut dyn RngCore) -> OrbsState {
+        self.state.clone()
+    }
+}

@@ -1,0 +1,278 @@
+//! ORION's twelve games (the `orion-engine` crate) as a search [`State`]: the engine's own
+//! `legal_actions` and `step` judge every rule. The die is a chance node (`roll` leaves the
+//! state waiting for a face, thrown by [`State::apply_chance`]); a chain made for another
+//! player is his decision at once (`claim`, the only sensible answer, so a search sees a claim
+//! it can make); Algol's secret men are chosen by each seat in turn before the first move.
+//! A seat's view ([`OrionView`]) holds the engine's [`Game::seen_by`] copy: the other seats'
+//! secret men are not in it, and a search guesses them ([`View::determinize`]).
+
+use super::orion_eval;
+use crate::state::{returns_of, Observe, State, ToAct, Values, View, MAX_PLAYERS};
+use orion_engine::{Action, Game, Millis, Piece, Seat, Winner};
+use rand::seq::SliceRandom;
+use rand::RngCore;
+
+/// One of ORION's games in play, whole (every secret in it).
+#[derive(Clone, Debug)]
+pub struct OrionState {
+    /// The engine's game.
+    game: Game,
+    /// The caller's clock, the same for the whole search: claim windows are judged against it.
+    now: Millis,
+    /// The mover chose to throw the die and chance has not yet thrown it.
+    rolling: bool,
+}
+
+impl OrionState {
+    /// `game` at time `now` (claims open at `now` can be claimed).
+    pub fn new(game: Game, now: Millis) -> OrionState {
+        OrionState {
+            game,
+            now,
+            rolling: false,
+        }
+    }
+
+    /// The engine's game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The seat of player `i` (the game's turn order).
+    pub fn seat(&self, i: usize) -> Seat {
+        self.game.seats().get(i).map_or(Seat::S, |s| s.seat)
+    }
+
+    /// The player number of `seat`.
+    pub fn player_of(&self, seat: Seat) -> Option<usize> {
+        self.game.seats().iter().position(|s| s.seat == seat)
+    }
+
+    /// The seat that may claim a chain now, if any.
+    fn claimer(&self) -> Option<Seat> {
+        let claim = self.game.claimable(self.now).next()?;
+        self.game.seats_of(claim.colour).next()
+    }
+
+    /// Algol: the first seat still to choose its secret man.
+    fn choosing(&self) -> Option<Seat> {
+        if self.game.rules().id() != "algol" {
+            return None;
+        }
+        self.game
+            .seats()
+            .iter()
+            .map(|s| s.seat)
+            .find(|&s| self.game.in_play(s) && self.game.secret(s).is_none())
+    }
+
+    /// The seat whose decision it is (meaningless once over or at a chance node).
+    fn actor(&self) -> Seat {
+        self.claimer()
+            .or_else(|| self.choosing())
+            .unwrap_or_else(|| self.game.mover())
+    }
+}
+
+impl State for OrionState {
+    type Action = Action;
+    type Chance = u8;
+
+    fn players(&self) -> usize {
+        self.game.seats().len().min(MAX_PLAYERS)
+    }
+
+    fn to_act(&self) -> ToAct {
+        if self.game.outcome().is_some() {
+            return ToAct::Over;
+        }
+        if self.rolling {
+            return ToAct::Chance;
+        }
+        match self.player_of(self.actor()) {
+            Some(i) => ToAct::Player(i),
+            None => ToAct::Over,
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        if self.game.outcome().is_some() || self.rolling {
+            return;
+        }
+        if self.claimer().is_some() {
+            out.push(Action::Claim);
+            return;
+        }
+        if let Some(seat) = self.choosing() {
+            let mut all = Vec::new();
+            self.game.legal_actions_into(seat, self.now, &mut all);
+            out.extend(
+                all.into_iter()
+                    .filter(|a| matches!(a, Action::Secret { .. })),
+            );
+            return;
+        }
+        let mark = out.len();
+        self.game
+            .legal_actions_into(self.game.mover(), self.now, out);
+        // A claim of the mover's is listed above, as the claimer's decision.
+        let mut i = mark;
+        while i < out.len() {
+            if matches!(out[i], Action::Claim | Action::Secret { .. }) {
+                out.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        if out.len() == mark {
+            // A move no click can end legally: the room's clock ends it.
+            out.push(Action::Timeout);
+        }
+    }
+
+    fn apply(&mut self, action: Action) {
+        if action == Action::Roll {
+            self.rolling = true;
+            return;
+        }
+        let seat = match action {
+            Action::Claim => self.claimer().unwrap_or_else(|| self.game.mover()),
+            Action::Secret { .. } => self.choosing().unwrap_or_else(|| self.game.mover()),
+            _ => self.game.mover(),
+        };
+        if self.game.step(seat, action, self.now).is_err() {
+            // Not one of the legal actions: the turn ends as on a timeout, so play goes on.
+            let mover = self.game.mover();
+            let _ = self.game.step(mover, Action::Timeout, self.now);
+        }
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<(u8, f64)>) {
+        let faces = &self.game.options().die;
+        let p = 1.0 / faces.len().max(1) as f64;
+        out.extend(faces.iter().map(|&f| (f, p)));
+    }
+
+    fn apply_chance(&mut self, face: u8) {
+        self.rolling = false;
+        let mover = self.game.mover();
+        if self.game.step_roll(mover, face).is_err() {
+            let _ = self.game.step(mover, Action::Three, self.now);
+        }
+    }
+
+    fn returns(&self) -> Values {
+        let winner = self.game.outcome().and_then(|o| o.winner);
+        returns_of(self.players(), |i| {
+            let seat = self.seat(i);
+            match winner {
+                Some(Winner::Seat(s)) => s == seat,
+                Some(Winner::Team(a, b)) => a == seat || b == seat,
+                None => false,
+            }
+        })
+    }
+
+    fn evaluate(&self) -> Values {
+        orion_eval::evaluate(&self.game)
+    }
+
+    fn turns(&self) -> u32 {
+        self.game.round()
+    }
+
+    fn forced(&self) -> Option<Action> {
+        (!self.rolling && self.game.outcome().is_none() && self.claimer().is_some())
+            .then_some(Action::Claim)
+    }
+
+    fn side(&self, player: usize) -> usize {
+        self.game
+            .seats()
+            .get(player)
+            .map_or(player, |s| s.colour as usize)
+    }
+}
+
+/// One seat's view of one of ORION's games: the engine's copy made for that seat, holding no
+/// other seat's secret man and no die to come.
+#[derive(Clone, Debug)]
+pub struct OrionView {
+    /// The state with the seat's copy of the game in it.
+    seen: OrionState,
+    /// Whose view.
+    player: usize,
+}
+
+impl OrionView {
+    /// `seat`'s view of `game` at `now`.
+    pub fn new(game: &Game, seat: Seat, now: Millis) -> Option<OrionView> {
+        let seen = OrionState::new(game.seen_by(seat), now);
+        let player = seen.player_of(seat)?;
+        Some(OrionView { seen, player })
+    }
+}
+
+/// `player`'s decision for `seat` in `game` at `now` (a room's clock), as a person would make
+/// it: `None` when the seat has nothing to decide now, or when its move cannot be ended
+/// legally (the room's clock ends it then; no player may send `timeout`).
+pub fn think(
+    game: &Game,
+    seat: Seat,
+    now: Millis,
+    player: crate::Player,
+    budget: Option<crate::Budget>,
+    seed: u64,
+) -> Option<Action> {
+    let view = OrionView::new(game, seat, now)?;
+    match crate::decide(player, &view, budget, seed)? {
+        Action::Timeout => None,
+        action => Some(action),
+    }
+}
+
+impl Observe for OrionState {
+    type View = OrionView;
+    fn view(&self, player: usize) -> OrionView {
+        OrionView {
+            seen: OrionState {
+                game: self.game.seen_by(self.seat(player)),
+                ..self.clone()
+            },
+            player,
+        }
+    }
+}
+
+impl View for OrionView {
+    type State = OrionState;
+
+    fn player(&self) -> usize {
+        self.player
+    }
+
+    fn determinize(&self, rng: &mut dyn RngCore) -> OrionState {
+        let mut state = self.seen.clone();
+        if state.game.rules().id() != "algol" {
+            return state;
+        }
+        let me = state.seat(self.player);
+        for info in self.seen.game.seats() {
+            if info.seat == me || self.seen.game.secret(info.seat).is_none() {
+                continue;
+            }
+            let men: Vec<Piece> = self
+                .seen
+                .game
+                .position()
+                .of(info.colour)
+                .into_iter()
+                .filter_map(|s| self.seen.game.position().get(s))
+                .collect();
+            if let Some(&guess) = men.choose(rng) {
+                let _ = state.game.suppose_secret(info.seat, guess);
+            }
+        }
+        state
+    }
+}
