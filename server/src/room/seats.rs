@@ -332,6 +332,17 @@ impl Room {
             return false;
         }
         let seat = self.seat_of(&player.id);
+        // Already a member on this very connection (a second `resume` sent before the first
+        // one's events arrived, say): it has had everything since, and a replay would only
+        // send it events twice.
+        let attached = self.spectators.contains_key(&outbox.id)
+            || seat
+                .and_then(|s| self.seats.get(&s))
+                .and_then(|o| o.conn.as_ref())
+                .is_some_and(|c| c.id == outbox.id);
+        if attached {
+            return true;
+        }
         match seat {
             Some(seat) => self.attach(seat, outbox.clone()),
             None if self.private => {
