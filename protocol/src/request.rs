@@ -329,7 +329,7 @@ pub enum Request {
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 29] = [
+    pub const TYPES: [&'static str; 30] = [
         "hello",
         "lobby",
         "create",

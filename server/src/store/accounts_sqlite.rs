@@ -588,7 +588,7 @@ mod tests {
     async fn two_accounts_count_at_most_the_windows_games_together() {
         let s = SqliteStore::open(":memory:").unwrap();
         for (id, name) in [("p1", "a"), ("p2", "b"), ("p3", "c")] {
-            s.claim(&account(id, name), 1).await.unwrap();
+            s.claim(&account(id, name), &format!("t-{id}"), 1).await.unwrap();
         }
         let window = PairWindow { since: 10, most: 2 };
         let game = |p: &str, q: &str, mu| vec![(p.to_string(), r(mu)), (q.to_string(), r(mu))];
