@@ -44,8 +44,8 @@ pub use session::{GAMES_PAGE, HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
 pub use store::{AccountRecord, AccountStore, MAX_TOKENS_PER_ACCOUNT};
 pub use store::{
     ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, Durability, Fences, GamesQuery,
-    PlayerQuery,
-    PlayerRecord, PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store, StoreError,
+    PlayerQuery, PlayerRecord, PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store,
+    StoreError,
 };
 pub use text::{name_skeleton, MAX_CHAT, MAX_NAME};
 pub use throttle::{Policy, PER_ACCOUNT, PER_ADDRESS};

@@ -355,7 +355,7 @@ mod tests {
             Ok(Some(Command::Register("s3cret-pass".into())))
         );
         assert!(parse("register").is_err());
-        assert_eq!(parse("logout all"), Ok(Command::LogoutAll));
+        assert_eq!(parse("logout all"), Ok(Some(Command::LogoutAll)));
         assert!(parse("logout").is_err());
         assert_eq!(
             parse("login Ann s3cret-pass"),

@@ -2,8 +2,8 @@
 //! group commits, like the rest of the store.
 
 use super::accounts::{
-    AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded, SolvedLine,
-    MAX_TOKENS_PER_ACCOUNT,
+    AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded,
+    SolvedLine, MAX_TOKENS_PER_ACCOUNT,
 };
 use super::error::StoreError;
 use super::postgres::{Db, PostgresStore};

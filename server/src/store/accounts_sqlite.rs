@@ -2,8 +2,8 @@
 //! group commits, like the rest of the store.
 
 use super::accounts::{
-    AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded, SolvedLine,
-    MAX_TOKENS_PER_ACCOUNT,
+    AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded,
+    SolvedLine, MAX_TOKENS_PER_ACCOUNT,
 };
 use super::error::StoreError;
 use super::sqlite::SqliteStore;
@@ -588,7 +588,9 @@ mod tests {
     async fn two_accounts_count_at_most_the_windows_games_together() {
         let s = SqliteStore::open(":memory:").unwrap();
         for (id, name) in [("p1", "a"), ("p2", "b"), ("p3", "c")] {
-            s.claim(&account(id, name), &format!("t-{id}"), 1).await.unwrap();
+            s.claim(&account(id, name), &format!("t-{id}"), 1)
+                .await
+                .unwrap();
         }
         let window = PairWindow { since: 10, most: 2 };
         let game = |p: &str, q: &str, mu| vec![(p.to_string(), r(mu)), (q.to_string(), r(mu))];

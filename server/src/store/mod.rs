@@ -38,8 +38,8 @@ mod sqlite;
 use crate::clock::Millis;
 
 pub use accounts::{
-    AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded, SolvedLine,
-    MAX_TOKENS_PER_ACCOUNT,
+    AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded,
+    SolvedLine, MAX_TOKENS_PER_ACCOUNT,
 };
 pub use commit::Commit;
 pub use commit_log::Durability;

@@ -8,8 +8,8 @@
 
 use super::commit::Commit;
 use super::error::StoreError;
-use super::group_commit::{self, Committer, Job, Sender};
 use super::fence::Fences;
+use super::group_commit::{self, Committer, Job, Sender};
 use super::lines::{join_line, split_events};
 use super::pg_schema::migrate;
 use super::record::{
@@ -295,7 +295,6 @@ impl Committer for Db {
 }
 
 impl Db {
-
     /// Settles one append of a statement that ran: stored, or refused by its fence.
     fn stored(&mut self, a: &Append, stored: bool) -> Result<(), StoreError> {
         if stored {
