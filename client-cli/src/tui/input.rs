@@ -152,6 +152,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
                 | "leaderboard"
                 | "register"
                 | "login"
+                | "logout"
                 | "games"
                 | "archive"
                 | "export"
