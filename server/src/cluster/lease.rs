@@ -71,12 +71,19 @@ impl Leases {
 
     /// Takes `room` for this node if nobody holds it, or its lease expired, or it is ours
     /// already; records its invite code. The lease's new epoch if this node now holds it.
+    ///
+    /// The row is first locked `FOR UPDATE`, the one lock that waits for the `FOR KEY SHARE`
+    /// an append in flight holds on it (`store::postgres`): the new epoch is written after
+    /// the old owner's last append committed, and the restored log holds it. A renewal's
+    /// plain `UPDATE` takes no such lock, so renewals and appends never wait for each other.
     pub async fn take(&self, room: &str, code: Option<&str>) -> Result<Option<u64>, LeaseError> {
         let c = self.client().await?;
         let row = c
             .query_opt(
-                "INSERT INTO room_leases (room, node, code, expires_at, epoch)
-                 VALUES ($1, $2, $3, now() + $4::float8 * interval '1 millisecond', 1)
+                "WITH locked AS (SELECT room FROM room_leases WHERE room = $1 FOR UPDATE)
+                 INSERT INTO room_leases (room, node, code, expires_at, epoch)
+                 SELECT $1, $2, $3, now() + $4::float8 * interval '1 millisecond', 1
+                 FROM (SELECT count(*) FROM locked) AS waited
                  ON CONFLICT (room) DO UPDATE SET node = EXCLUDED.node,
                      code = COALESCE(EXCLUDED.code, room_leases.code),
                      expires_at = EXCLUDED.expires_at, epoch = room_leases.epoch + 1
@@ -132,7 +139,8 @@ impl Leases {
     }
 
     /// Takes over up to a batch of expired leases (their nodes died or let them go), each
-    /// under a new epoch; returns the rooms now this node's to restore.
+    /// under a new epoch; returns the rooms now this node's to restore. A lease an append is
+    /// still fenced on (`FOR KEY SHARE`) is skipped until the next scan.
     pub async fn take_expired(&self) -> Result<Vec<String>, LeaseError> {
         let c = self.client().await?;
         let rows = c

@@ -189,8 +189,11 @@ impl Db {
                                           $5::int8[], $6::text[], $7::text[])",
                 )
                 .await?,
-            // `FOR SHARE` on the lease row: a takeover's update waits until this commits (and
-            // then restores a log that holds it); an append after one sees the new epoch.
+            // `FOR KEY SHARE` on the lease row: a takeover (which locks the row `FOR UPDATE`
+            // first, `cluster::lease`) waits until this commits and then restores a log that
+            // holds it; an append after one sees the new epoch. A renewal's plain `UPDATE`
+            // does not conflict with it: the once-a-second renewal of every lease row never
+            // holds appends up, nor they it.
             fenced_append: client
                 .prepare(
                     "WITH fenced AS (
@@ -200,7 +203,7 @@ impl Db {
                              AS u(room, n, seq, seat, acted_at, action, events, epoch)
                          JOIN room_leases l
                            ON l.room = u.room AND l.node = $9 AND l.epoch = u.epoch
-                         FOR SHARE OF l
+                         FOR KEY SHARE OF l
                      )
                      INSERT INTO log (room, n, seq, seat, acted_at, action, events)
                      SELECT * FROM fenced RETURNING room, n",
