@@ -33,6 +33,9 @@ pub struct Outbox {
     kick: Arc<Notify>,
     /// Where slow-client disconnects are counted.
     metrics: Arc<Metrics>,
+    /// Its frames cross a bus that may drop some (a cluster relay, `cluster::fanout`); the
+    /// far end skips a `seq` it has delivered already, so a room may send one again.
+    lossy: bool,
 }
 
 impl Outbox {
@@ -44,8 +47,24 @@ impl Outbox {
             tx,
             kick: Arc::new(Notify::new()),
             metrics,
+            lossy: false,
         };
         (outbox, rx)
+    }
+
+    /// The same outbox, marked as crossing a bus that may drop frames (see [`Outbox::lossy`]).
+    pub fn crossing_a_bus(self) -> Outbox {
+        Outbox {
+            lossy: true,
+            ..self
+        }
+    }
+
+    /// Whether frames sent here may be lost on their way (a cluster relay over pub/sub): a
+    /// room then sends again what its member asks for, and the member's node skips what it
+    /// delivered already. A local connection loses nothing while it lives.
+    pub fn lossy(&self) -> bool {
+        self.lossy
     }
 
     /// Queues a frame without waiting. False if the client is gone or too slow; a slow

@@ -39,8 +39,17 @@ impl ClusterNode {
             .args(["--store", store, "--bus", bus, "--node", name])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("run orion-node");
+        // Its log (`ORION_LOG`), each line marked with the node's name.
+        let err = child.stderr.take().expect("stderr");
+        let mark = name.to_owned();
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                eprintln!("[{mark}] {line}");
+            }
+        });
         let out = child.stdout.take().expect("stdout");
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {

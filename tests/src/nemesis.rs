@@ -57,6 +57,8 @@ pub struct Member {
     pub reconnects: u32,
     /// Requests refused with `server` (and retried).
     pub refused: u32,
+    /// The last messages it sent and received, newest last, for a failure's report.
+    trail: std::collections::VecDeque<String>,
 }
 
 impl Member {
@@ -77,7 +79,31 @@ impl Member {
             moved: 0,
             reconnects: 0,
             refused: 0,
+            trail: std::collections::VecDeque::new(),
         }
+    }
+
+    /// Notes a message sent (`>`) or received (`<`) in its trail.
+    fn note(&mut self, way: &str, text: &str) {
+        if self.trail.len() == 12 {
+            self.trail.pop_front();
+        }
+        let at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() % 100_000);
+        self.trail.push_back(format!("{at:05} {way} {text}"));
+    }
+
+    /// What it is stuck on, for a failure's message: its room, node and last messages.
+    pub fn report(&self) -> String {
+        format!(
+            "{} in room {:?}, last seq {}, at node {}:\n  {}",
+            self.name,
+            self.room,
+            self.last(),
+            self.at,
+            Vec::from(self.trail.clone()).join("\n  ")
+        )
     }
 
     /// The last seq of its room it has seen.
@@ -147,6 +173,7 @@ impl Member {
         let id = self.next_id;
         self.next_id += 1;
         req["id"] = json!(id);
+        self.note(">", &req.to_string());
         if let Some(ws) = &mut self.ws {
             if ws.send(Message::text(req.to_string())).await.is_err() {
                 self.ws = None;
@@ -181,8 +208,12 @@ impl Member {
         let ws = self.ws.as_mut()?;
         let msg = match tokio::time::timeout(wait, ws.next()).await {
             Err(_) => return None,
-            Ok(Some(Ok(Message::Text(t)))) => serde_json::from_str::<Value>(&t).ok()?,
+            Ok(Some(Ok(Message::Text(t)))) => {
+                self.note("<", &t);
+                serde_json::from_str::<Value>(&t).ok()?
+            }
             Ok(Some(Ok(Message::Close(_)) | Err(_)) | None) => {
+                self.note("<", "(closed)");
                 self.ws = None;
                 return None;
             }
@@ -272,9 +303,8 @@ impl Member {
         while !done(self) {
             assert!(
                 began.elapsed() < STEP_LIMIT,
-                "{}: {what} never came; seen up to {}",
-                self.name,
-                self.last()
+                "{what} never came: {}",
+                self.report()
             );
             self.next(Duration::from_millis(200)).await;
         }
@@ -408,9 +438,8 @@ impl Game {
             }
             assert!(
                 began.elapsed() < STEP_LIMIT,
-                "{}: {req} never applied; seen up to {}",
-                me.name,
-                me.last()
+                "{req} never applied: {}",
+                me.report()
             );
             if me.settling() {
                 // What it resumes may show the action applied already: look before sending

@@ -153,6 +153,41 @@ async fn a_quick_match_never_takes_the_entry_of_a_node_that_died() {
     assert_eq!(j2["room"], j3["room"], "{j2} {j3}");
 }
 
+#[tokio::test]
+async fn a_player_matched_from_a_node_that_dies_before_he_acts_is_marked_away() {
+    let (_pg, _nats, mut nodes) = start_cluster(NODE, ["a", "b"]);
+    let urls = urls(&nodes);
+    let quick = json!({"t": "quick", "game": "hydra-2"});
+    // `far` waits on b; `near` on a completes the group, so a makes the room and seats `far`
+    // through a relay he has never sent a command by.
+    let mut far = Member::new("far", &urls, 1);
+    let queued = far.request(quick.clone()).await;
+    assert_eq!(queued["t"], "queued", "{queued}");
+    let mut near = Member::new("near", &urls, 0);
+    near.request(quick).await;
+    let joined = tokio::time::timeout(PATIENCE, until_joined(&mut far))
+        .await
+        .expect("far joined");
+    let room = joined["room"].as_str().expect("a room").to_owned();
+    let seat = joined["seat"].as_str().expect("a seat").to_owned();
+    nodes[1].kill();
+    let mut watcher = Member::new("watcher", &urls, 0);
+    let began = Instant::now();
+    loop {
+        let snap = watcher
+            .request(json!({"t": "spectate", "room": room}))
+            .await;
+        if snap["seats"][&seat]["connected"] == false {
+            break;
+        }
+        assert!(
+            began.elapsed() < PATIENCE,
+            "far, whose node died, still shown connected: {snap}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
 /// The `joined` a quick match sends `m`.
 async fn until_joined(m: &mut Member) -> serde_json::Value {
     loop {

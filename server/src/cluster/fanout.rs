@@ -97,6 +97,7 @@ fn group(batch: impl Iterator<Item = (u64, Frame)>) -> Vec<(Vec<u64>, Frame)> {
 /// the node `link` leads to.
 pub fn relay(link: Link, conn: u64, id: u64, metrics: Arc<Metrics>, capacity: usize) -> Outbox {
     let (outbox, mut rx) = Outbox::new(id, metrics, capacity);
+    let outbox = outbox.crossing_a_bus();
     tokio::spawn(async move {
         while let Some(out) = rx.recv().await {
             let Out::Text(frame) = out else { break };

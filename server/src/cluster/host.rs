@@ -155,6 +155,8 @@ impl Host {
 
     /// Node `node` went silent or restarted: its connections are gone. Each is detached from
     /// every room here it was sent a command for (its seat hold starts), and its relay dropped.
+    /// A relay that was never sent a command was made for a quick match (`matchmaker`), whose
+    /// room this host never learnt: it is detached from every room here (a no-op in the others).
     pub async fn node_gone(&self, node: &str) {
         let keys: Vec<(String, u64)> = (self.relays.iter())
             .filter(|r| r.key().0 == node)
@@ -165,16 +167,20 @@ impl Host {
             let Some((_, relay)) = self.relays.remove(&key) else {
                 continue;
             };
-            let rooms = self
-                .rooms_of
-                .remove(&key)
-                .map(|(_, r)| r)
-                .unwrap_or_default();
-            for room in rooms {
-                if let Some(handle) = self.local.get(&room).await {
-                    let _ = handle.tx.send(RoomCmd::Detach { conn: relay.id }).await;
-                    detached += 1;
+            let rooms = self.rooms_of.remove(&key).map(|(_, r)| r);
+            let handles = match rooms {
+                Some(rooms) => {
+                    let mut handles = Vec::new();
+                    for room in rooms {
+                        handles.extend(self.local.get(&room).await);
+                    }
+                    handles
                 }
+                None => self.local.handles(),
+            };
+            for handle in handles {
+                let _ = handle.tx.send(RoomCmd::Detach { conn: relay.id }).await;
+                detached += 1;
             }
         }
         if detached > 0 {

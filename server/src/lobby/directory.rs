@@ -82,6 +82,11 @@ impl LocalDirectory {
             codes: DashMap::new(),
         }
     }
+
+    /// Every room it holds now.
+    pub fn handles(&self) -> Vec<RoomHandle> {
+        self.rooms.iter().map(|r| r.value().clone()).collect()
+    }
 }
 
 #[async_trait::async_trait]

@@ -333,17 +333,20 @@ impl Room {
         }
         let seat = self.seat_of(&player.id);
         // Already a member on this very connection (a second `resume` sent before the first
-        // one's events arrived, say): it has had everything since, and a replay would only
-        // send it events twice.
+        // one's events arrived, say): a local connection has had everything since, and a
+        // replay would only send it events twice. A relay may have lost frames on the bus
+        // (the last events of a game, with none after them to show the gap): it gets the
+        // replay, and the member's node skips what it delivered already.
         let attached = self.spectators.contains_key(&outbox.id)
             || seat
                 .and_then(|s| self.seats.get(&s))
                 .and_then(|o| o.conn.as_ref())
                 .is_some_and(|c| c.id == outbox.id);
-        if attached {
+        if attached && !outbox.lossy() {
             return true;
         }
         match seat {
+            _ if attached => {}
             Some(seat) => self.attach(seat, outbox.clone()),
             None if self.private => {
                 self.refuse(&re, &outbox, Code::NotFound, format!("no room {}", self.id));
