@@ -7,7 +7,7 @@
 
 use super::remote::{self, Located};
 use super::Node;
-use crate::lobby::{Directory, Matchmaker, Peers};
+use crate::lobby::{Directory, Matchmaker, NotInserted, Peers};
 use crate::player::RoomId;
 use crate::room::RoomHandle;
 use std::sync::{Arc, Mutex};
@@ -63,30 +63,30 @@ impl Node {
 
 #[async_trait::async_trait]
 impl Directory for ClusterDirectory {
-    async fn insert(&self, room: RoomHandle) -> bool {
+    async fn insert(&self, room: RoomHandle) -> Result<(), NotInserted> {
         match self.node.leases.take(&room.id, room.code.as_deref()).await {
             Ok(Some(epoch)) => self.node.fences.hold(&room.id, epoch),
             Ok(None) => {
                 tracing::warn!(room = %room.id, "another node holds the room's lease");
-                return false;
+                return Err(NotInserted::Unavailable);
             }
             Err(e) => {
                 tracing::warn!(room = %room.id, "could not take the room's lease: {e}");
-                return false;
+                return Err(NotInserted::Unavailable);
             }
         }
         self.node.proxies.remove(&room.id);
         let id = room.id.clone();
-        if !self.node.local.insert(room).await {
+        if let Err(why) = self.node.local.insert(room).await {
             if let Some(epoch) = self.node.fences.epoch(&id) {
                 self.node.fences.drop_epoch(&id, epoch);
             }
-            return false;
+            return Err(why);
         }
         if self.node.taking.remove(&id).is_some() {
             self.node.announce_moved(&id).await;
         }
-        true
+        Ok(())
     }
 
     async fn get(&self, id: &str) -> Option<RoomHandle> {

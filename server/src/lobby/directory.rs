@@ -12,12 +12,22 @@ use tokio::sync::mpsc;
 /// refused with `full`.
 pub const MAX_ROOMS: usize = 10_000;
 
+/// Why a room could not be added to the directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotInserted {
+    /// It holds as many rooms as it may (`full`).
+    Full,
+    /// The room cannot be run here now: on a cluster, its lease could not be taken (the
+    /// database is away, or another node holds it). Worth trying again (`server`).
+    Unavailable,
+}
+
 /// The directory of live rooms. Async through `async_trait` (one boxed future per call) so
 /// it stays usable as `dyn Directory`.
 #[async_trait::async_trait]
 pub trait Directory: Send + Sync + 'static {
-    /// Adds a room; false when the directory is full.
-    async fn insert(&self, room: RoomHandle) -> bool;
+    /// Adds a room; why not when it cannot.
+    async fn insert(&self, room: RoomHandle) -> Result<(), NotInserted>;
     /// The room with this id.
     async fn get(&self, id: &str) -> Option<RoomHandle>;
     /// The private room with this invite code.
@@ -91,15 +101,15 @@ impl LocalDirectory {
 
 #[async_trait::async_trait]
 impl Directory for LocalDirectory {
-    async fn insert(&self, room: RoomHandle) -> bool {
+    async fn insert(&self, room: RoomHandle) -> Result<(), NotInserted> {
         if self.rooms.len() >= self.capacity {
-            return false;
+            return Err(NotInserted::Full);
         }
         if let Some(code) = &room.code {
             self.codes.insert(code.clone(), room.id.clone());
         }
         self.rooms.insert(room.id.clone(), room);
-        true
+        Ok(())
     }
 
     async fn get(&self, id: &str) -> Option<RoomHandle> {

@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{watch, Notify};
 
-pub use directory::{Directory, LocalDirectory, MAX_ROOMS};
+pub use directory::{Directory, LocalDirectory, NotInserted, MAX_ROOMS};
 pub use listing::{PublicList, LISTING_EVERY, LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS};
 pub use matchmaker::{LocalMatchmaker, Matchmaker, Queued};
 pub use peers::Peers;

@@ -5,7 +5,7 @@ use super::clock::TurnClock;
 use super::options::RoomOptions;
 use super::Occupant;
 use super::{Room, Status};
-use crate::lobby::Queued;
+use crate::lobby::{NotInserted, Queued};
 use crate::player::{Player, RoomId};
 use crate::protocol::{Code, Refusal};
 use crate::room::handle::RoomHandle;
@@ -65,13 +65,16 @@ pub async fn create(
     room.salt = Some(salt);
     room.auto_start = auto_start;
     let (handle, rx) = room.handle();
-    if !shared.lobby.rooms.insert(handle.clone()).await {
+    if let Err(why) = shared.lobby.rooms.insert(handle.clone()).await {
         let now = shared.clock.now_ms();
         let _ = shared.store.set_status(&record.id, "closed", now).await;
-        return Err(Refusal::new(
-            Code::Full,
-            "the server has no room for more rooms",
-        ));
+        return Err(match why {
+            NotInserted::Full => Refusal::new(Code::Full, "the server has no room for more rooms"),
+            NotInserted::Unavailable => Refusal::new(
+                Code::Server,
+                "the room could not be started now: try again in a few seconds",
+            ),
+        });
     }
     // The first seats are taken by the room's own task, before any other command reaches it.
     tokio::spawn(task(room, Some(first), rx));
@@ -188,8 +191,8 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
     room.arm_clock(now);
     room.pause_clock_while_away(now);
     let (handle, rx) = room.handle();
-    if !shared.lobby.rooms.insert(handle.clone()).await {
-        return Err("directory full".into());
+    if let Err(why) = shared.lobby.rooms.insert(handle.clone()).await {
+        return Err(format!("not started here: {why:?}"));
     }
     room.publish();
     tokio::spawn(task(room, None, rx));
