@@ -96,12 +96,23 @@ impl Member {
 
     /// What it is stuck on, for a failure's message: its room, node and last messages.
     pub fn report(&self) -> String {
+        let history: Vec<String> = (self.seen.iter())
+            .map(|(seq, ev)| {
+                let what = [&ev["kind"], &ev["seat"], &ev["click"], &ev["round"]];
+                let what: Vec<String> = (what.iter())
+                    .filter(|v| !v.is_null())
+                    .map(|v| v.to_string().trim_matches('"').to_owned())
+                    .collect();
+                format!("{seq}:{}", what.join("/"))
+            })
+            .collect();
         format!(
-            "{} in room {:?}, last seq {}, at node {}:\n  {}",
+            "{} in room {:?}, last seq {}, at node {}; seen {}; last messages:\n  {}",
             self.name,
             self.room,
             self.last(),
             self.at,
+            history.join(" "),
             Vec::from(self.trail.clone()).join("\n  ")
         )
     }

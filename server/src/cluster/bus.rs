@@ -10,9 +10,10 @@
 //! * `orion.node.<node>.ping`: answered at once while `<node>` lives (request/reply; a dead
 //!   node's has no responder, which NATS says at once).
 
-use async_nats::{Client, ConnectOptions};
+use async_nats::{Client, ConnectOptions, Event};
 use futures::StreamExt;
 use std::time::Duration;
+use tokio::sync::mpsc;
 
 /// How long a forwarded command waits for the owner's answer before it is refused with a
 /// `server` error (the owner may have died; another node takes its rooms over).
@@ -26,14 +27,34 @@ pub struct Bus {
 }
 
 impl Bus {
-    /// Connects to the NATS server at `url` (`nats://host:port`) as node `node`.
-    pub async fn connect(url: &str, node: &str) -> Result<Bus, async_nats::ConnectError> {
+    /// Connects to the NATS server at `url` (`nats://host:port`) as node `node`. The
+    /// receiver hears of each moment messages may have been lost: the connection came back
+    /// after a break (what was published to this node meanwhile is gone), or the server
+    /// dropped messages for a subscription too slow to take them.
+    pub async fn connect(
+        url: &str,
+        node: &str,
+    ) -> Result<(Bus, mpsc::UnboundedReceiver<()>), async_nats::ConnectError> {
+        let (lost, losses) = mpsc::unbounded_channel();
         let client = ConnectOptions::new()
             .name(format!("orion-{node}"))
             .request_timeout(Some(REQUEST_TIMEOUT))
+            .event_callback(move |event| {
+                let lost = lost.clone();
+                async move {
+                    match event {
+                        Event::Connected | Event::SlowConsumer(_) => {
+                            tracing::info!("bus: {event}; frames may have been lost");
+                            let _ = lost.send(());
+                        }
+                        Event::Disconnected | Event::Closed => tracing::warn!("bus: {event}"),
+                        _ => tracing::info!("bus: {event}"),
+                    }
+                }
+            })
             .connect(url)
             .await?;
-        Ok(Bus { client })
+        Ok((Bus { client }, losses))
     }
 }
 

@@ -162,6 +162,18 @@ impl Members {
         });
     }
 
+    /// Connection `conn` resumes `room` from `since`, the last seq it has seen: frames
+    /// up to it are skipped, and one past a gap after it is preceded by the missed events.
+    /// (What was delivered here may be past `since`, still on its way to the client: it is
+    /// not sent again. What went to the connection without passing here — while this node
+    /// ran the room — is known from `since` alone.)
+    pub fn resumed(&self, conn: u64, room: &str, since: u64) {
+        if let Some(mut m) = self.conns.get_mut(&conn) {
+            let seen = m.seen.entry(room.to_owned()).or_insert(since);
+            *seen = (*seen).max(since);
+        }
+    }
+
     /// Forgets a connection that closed; returns the rooms elsewhere that sent it frames
     /// (it is to be detached from each).
     pub fn closed(&self, conn: u64) -> Vec<RoomId> {
@@ -183,7 +195,8 @@ impl Members {
     }
 
     /// Tells every connection here that every room run elsewhere it is in has moved (this
-    /// node stalled: the owners may have given its connections up).
+    /// node stalled: the owners may have given its connections up; or the bus may have lost
+    /// frames).
     pub fn moved_all(&self) {
         for m in self.conns.iter() {
             for room in &m.rooms {

@@ -153,6 +153,13 @@ impl Host {
         self.rooms_of.retain(|key, _| self.relays.contains_key(key));
     }
 
+    /// The rooms here that connections on other nodes are members of.
+    pub fn relayed_rooms(&self) -> HashSet<RoomId> {
+        (self.rooms_of.iter())
+            .flat_map(|r| r.value().iter().cloned().collect::<Vec<_>>())
+            .collect()
+    }
+
     /// Node `node` went silent or restarted: its connections are gone. Each is detached from
     /// every room here it was sent a command for (its seat hold starts), and its relay dropped.
     /// A relay that was never sent a command was made for a quick match (`matchmaker`), whose

@@ -107,7 +107,7 @@ pub async fn serve_cluster(
         tokio::task::spawn_blocking(move || PostgresStore::connect_fenced(&db, Some(fenced)))
             .await??,
     );
-    let bus = Bus::connect(&cluster.bus, &name).await?;
+    let (bus, losses) = Bus::connect(&cluster.bus, &name).await?;
     let local = Arc::new(LocalDirectory::new(config.max_rooms));
     let leases = Arc::new(Leases::new(&url, name.clone()));
     let metrics = ClusterMetrics::new();
@@ -151,6 +151,7 @@ pub async fn serve_cluster(
         tokio::spawn(moved::bury(gone_rx, host.clone(), matchmaker.clone())),
         tokio::spawn(host.clone().serve(commands)),
         tokio::spawn(node.members.clone().serve(frames)),
+        tokio::spawn(node.clone().resume_after_losses(host.clone(), losses)),
         tokio::spawn(keep_leases(
             node.clone(),
             matchmaker.clone(),

@@ -3,7 +3,8 @@
 //! epoch); each then forgets its proxy's owner, ends its own stale copy of the room if it
 //! still runs one, and sends `moved` to its connections in the room, which resume it on
 //! the new owner. A node that finds it lost a room ends the room's task, which tells its
-//! members the same. A node gone silent (`peers`) has its connections detached from this
+//! members the same. When the bus may have lost frames, every member who may have missed some
+//! is told the same. A node gone silent (`peers`) has its connections detached from this
 //! node's rooms, so their seat holds start, and its quick-match entries dropped.
 
 use super::bus::MOVED_SUBJECT;
@@ -85,6 +86,28 @@ impl Node {
                 }
             }
             self.members.moved(&notice.room);
+        }
+    }
+}
+
+impl Node {
+    /// Each time the bus may have lost frames (`Bus::connect`: it came back after a break,
+    /// or dropped messages for a slow subscription), every member who may have missed some
+    /// is told its room moved, and resumes it from its last seq: this node's connections in
+    /// rooms owned elsewhere, and, through a notice to every node, the members elsewhere of
+    /// this node's rooms. Their owners send what they missed (a game's last events, lost
+    /// with nothing after them to show the gap, would otherwise never come).
+    pub(super) async fn resume_after_losses(
+        self: Arc<Self>,
+        host: Arc<Host>,
+        mut losses: mpsc::UnboundedReceiver<()>,
+    ) {
+        while losses.recv().await.is_some() {
+            while losses.try_recv().is_ok() {}
+            self.members.moved_all();
+            for room in host.relayed_rooms() {
+                self.announce_moved(&room).await;
+            }
         }
     }
 }

@@ -42,6 +42,11 @@ async fn forward(node: &Node, room: &RoomId, owner: &mut String, cmd: RoomCmd) {
     let (command, conn) = Command::of(&cmd);
     if let Some(outbox) = outbox_of(&cmd) {
         node.members.register(outbox);
+        if let RoomCmd::Resume { since, .. } = &cmd {
+            // What the client says it has seen is the truth now (while this node ran the
+            // room, its frames went to the connection without passing here).
+            node.members.resumed(outbox.id, room, *since);
+        }
     }
     let fwd = Forward {
         room: room.to_string(),
