@@ -308,6 +308,46 @@ impl Member {
         }
     }
 
+    /// Learns the room's last seq (a `hints` request: its reply comes after every event
+    /// before it, and names the seq) and resumes until it has seen that far.
+    pub async fn catch_up(&mut self) {
+        let Some(room) = self.room.clone() else {
+            return;
+        };
+        let began = Instant::now();
+        loop {
+            assert!(
+                began.elapsed() < STEP_LIMIT,
+                "could not catch up: {}",
+                self.report()
+            );
+            let id = self.send(json!({"t": "hints", "room": room})).await;
+            let asked = Instant::now();
+            let mut head = None;
+            while asked.elapsed() < Duration::from_secs(3) && self.ws.is_some() {
+                if let Some(m) = self.next(Duration::from_millis(100)).await {
+                    if m["re"].as_u64() == Some(id) {
+                        head = m["seq"].as_u64();
+                        break;
+                    }
+                }
+            }
+            if let Some(head) = head {
+                if self.last() < head {
+                    self.resume().await;
+                    let resumed = Instant::now();
+                    while self.last() < head && resumed.elapsed() < Duration::from_secs(3) {
+                        self.next(Duration::from_millis(100)).await;
+                    }
+                }
+                if self.last() >= head {
+                    return;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+    }
+
     /// Waits (taking messages in) until `done` holds of what it has seen.
     pub async fn until(&mut self, what: &str, done: impl Fn(&Member) -> bool) {
         let began = Instant::now();
@@ -465,13 +505,19 @@ impl Game {
                     continue;
                 };
                 if m["re"].as_u64() == Some(id) && m["t"] == "error" {
-                    match m["code"].as_str() {
-                        Some("server" | "not_found") => me.refused += 1,
-                        // Applied on a node whose events he has not had yet: resume.
-                        _ => me.resume().await,
+                    if matches!(m["code"].as_str(), Some("server" | "not_found")) {
+                        me.refused += 1;
                     }
                     break;
                 }
+            }
+            if !done(me) {
+                // Unanswered, refused (a node that stopped answering may still apply it when
+                // it wakes, before it learns it lost the room), or refused as a copy of it
+                // applied earlier would explain: an action is not sent again before he
+                // knows it was not applied — he catches up with the room first (a `hints`
+                // reply comes after every event before it), as a client must.
+                me.catch_up().await;
             }
             for o in others {
                 o.drain().await;

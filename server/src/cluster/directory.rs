@@ -130,9 +130,14 @@ impl Directory for ClusterDirectory {
     }
 
     async fn remove(&self, id: &str) {
-        let was_here = self.node.local.get(id).await.is_some();
+        let here = self.node.local.get(id).await;
+        if here.as_ref().is_some_and(|h| !h.tx.is_closed()) {
+            // A newer copy runs here (restored while this one was ending): the lease and
+            // its epoch are that copy's.
+            return;
+        }
         self.node.local.remove(id).await;
-        let done = if was_here {
+        let done = if here.is_some() {
             // A room that lost its lease (its epoch is gone) has nothing to let go.
             let Some(epoch) = self.node.fences.epoch(id) else {
                 return;

@@ -32,8 +32,9 @@ pub trait Directory: Send + Sync + 'static {
     async fn get(&self, id: &str) -> Option<RoomHandle>;
     /// The private room with this invite code.
     async fn by_code(&self, code: &str) -> Option<RoomHandle>;
-    /// Forgets a room whose task has ended (or, on a cluster, that this node took over and
-    /// found ended).
+    /// Forgets a room whose task has ended (its command channel closed first), or, on a
+    /// cluster, that this node took over and found ended. A live room under the same id — a
+    /// newer copy, restored here while an old one was ending — stays.
     async fn remove(&self, id: &str);
     /// Whether this server may run the unfinished room `id` it found in the store on start
     /// (on a cluster, whether this node took its lease: another node may run it).
@@ -122,7 +123,7 @@ impl Directory for LocalDirectory {
     }
 
     async fn remove(&self, id: &str) {
-        if let Some((_, room)) = self.rooms.remove(id) {
+        if let Some((_, room)) = self.rooms.remove_if(id, |_, room| room.tx.is_closed()) {
             if let Some(code) = room.code {
                 self.codes.remove(&code);
             }

@@ -192,6 +192,9 @@ impl Room {
                 _ = shutdown.changed() => break,
             }
         }
+        // Closed before the directory forgets the room: it forgets this copy only, never a
+        // newer one restored meanwhile under the same id (`Directory::remove`).
+        drop(rx);
         if self.lost {
             // Its members resume it on the node that has it; its seats and listing are that
             // node's now.
