@@ -9,6 +9,7 @@
 
 use super::bus::{frames_subject, Bus};
 use super::metrics::ClusterMetrics;
+use crate::lobby::LocalDirectory;
 use crate::metrics::Metrics;
 use crate::outbox::{Out, Outbox};
 use crate::player::RoomId;
@@ -115,6 +116,9 @@ pub struct Members {
     conns: DashMap<u64, Member>,
     /// Where missed events are read from.
     store: Arc<dyn Store>,
+    /// The rooms this node runs: their events reach the connections here straight from the
+    /// room, so frames relayed for them by an old owner are stale and skipped.
+    local: Arc<LocalDirectory>,
     /// Events refilled from the store after a gap (`orion_seq_gap_refills_total`).
     refills: prometheus::IntCounter,
 }
@@ -145,10 +149,15 @@ struct Head {
 
 impl Members {
     /// No members yet; missed events are read from `store` and counted in `refills`.
-    pub fn new(store: Arc<dyn Store>, refills: prometheus::IntCounter) -> Members {
+    pub fn new(
+        store: Arc<dyn Store>,
+        local: Arc<LocalDirectory>,
+        refills: prometheus::IntCounter,
+    ) -> Members {
         Members {
             conns: DashMap::new(),
             store,
+            local,
             refills,
         }
     }
@@ -245,6 +254,10 @@ impl Members {
             {
                 let (room, seq) = (room.as_str(), *seq);
                 let last = m.seen.get(room).copied();
+                if t.as_deref() == Some("event") && self.local.contains(room) {
+                    // The room runs here now: its events come straight from it.
+                    return;
+                }
                 if t.as_deref() == Some("event") {
                     match last {
                         Some(l) if seq <= l => return,
@@ -259,6 +272,8 @@ impl Members {
         if let Some((room, from, to)) = gap {
             let missing = (to - from - 1) as usize;
             match self.store.events(&room, from, missing).await {
+                // Restored here while the store was read: the room sends them itself.
+                Ok(_) if self.local.contains(&room) => return,
                 Ok(events) => {
                     self.refills.inc_by(events.len() as u64);
                     tracing::info!(%room, from, to, "refilled a seq gap from the store");

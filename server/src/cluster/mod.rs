@@ -117,7 +117,11 @@ pub async fn serve_cluster(
         leases: leases.clone(),
         local: local.clone(),
         proxies: DashMap::new(),
-        members: Arc::new(Members::new(store.clone(), metrics.refills.clone())),
+        members: Arc::new(Members::new(
+            store.clone(),
+            local.clone(),
+            metrics.refills.clone(),
+        )),
         metrics,
         peers: Arc::new(NodePeers::new(name.clone())),
         fences,

@@ -374,7 +374,10 @@ impl NodePeers {
                                 // Restarted: the connections it had are gone.
                                 let _ = gone.try_send(node.clone());
                             }
-                            let peer = peers.entry(node.clone()).or_insert_with(|| Peer::new(update.epoch));
+                            let peer = peers.entry(node.clone()).or_insert_with(|| {
+                                tracing::info!(%node, "heard from a node");
+                                Peer::new(update.epoch)
+                            });
                             if heard_from(peer, update, &mut dirty) {
                                 spawn_sync(&bus, node, peer.epoch, &synced_tx);
                             }

@@ -94,6 +94,11 @@ impl LocalDirectory {
         }
     }
 
+    /// Whether it holds the room `id` now.
+    pub fn contains(&self, id: &str) -> bool {
+        self.rooms.contains_key(id)
+    }
+
     /// Every room it holds now.
     pub fn handles(&self) -> Vec<RoomHandle> {
         self.rooms.iter().map(|r| r.value().clone()).collect()
