@@ -109,8 +109,17 @@ async fn build(shared: &Shared, stored: RoomRecord) -> Result<GameRecord, Refusa
         let ev = serde_json::from_str::<Event<'_>>(text)
             .map_err(|e| Refusal::new(Code::Server, format!("stored event {seq}: {e}")))?;
         match ev {
+            // Every occupant of a seat, in order: a seat left mid-game and taken again
+            // names both ("alice, then carol").
             Event::Joined { seat, name, .. } => {
-                names.insert(seat.to_string(), name.into_owned());
+                let held: &mut String = names.entry(seat.to_string()).or_default();
+                let last = held.rsplit(", then ").next().unwrap_or_default();
+                if held.is_empty() {
+                    held.push_str(&name);
+                } else if last != name {
+                    held.push_str(", then ");
+                    held.push_str(&name);
+                }
             }
             Event::Over {
                 result,

@@ -87,6 +87,8 @@ pub struct OptionField {
     pub name: &'static str,
     /// What the form calls it.
     pub label: &'static str,
+    /// One line for a player saying what it does (the page shows it under "More options").
+    pub help: &'static str,
     /// What values it takes, with their bounds.
     #[serde(flatten)]
     pub kind: OptionKind,
@@ -177,6 +179,12 @@ pub trait GameSystem: Send + Sync + 'static {
     /// A puzzle scored by clicks (its `over` gives the clicks used as the seat's score): its
     /// figures. `None` for games, and for puzzles scored otherwise (Aquarius counts hits).
     fn puzzle_figures(&self, _game: &GameInfo) -> Option<PuzzleFigures> {
+        None
+    }
+
+    /// A puzzle's goal in one or two sentences for a player (the front door shows it); `None`
+    /// for games.
+    fn puzzle_goal(&self, _game: &GameInfo) -> Option<&'static str> {
         None
     }
 
