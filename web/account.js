@@ -22,11 +22,12 @@ const passwordInput = (id, label, autocomplete) => h('input', {
   id, type: 'password', 'aria-label': label, placeholder: label, autocomplete, minlength: 8, maxlength: 128, required: true,
 });
 
-/** The log-in form: name and password; `done(welcome)` after a log-in that worked. */
-function loginForm(net, name, note, done) {
-  const loginName = h('input', { id: 'login-name', placeholder: 'name', 'aria-label': 'name', autocomplete: 'username', value: name || '', required: true });
-  const loginPass = passwordInput('login-password', 'password', 'current-password');
-  return h('form', { id: 'login', class: 'inline', on: { submit: async (e) => {
+/** The log-in form (ids `PREFIX`, `PREFIX-name`, `PREFIX-password`): name and password;
+ *  `done(welcome)` after a log-in that worked. */
+function loginForm(prefix, net, name, note, done) {
+  const loginName = h('input', { id: `${prefix}-name`, placeholder: 'name', 'aria-label': 'name', autocomplete: 'username', value: name || '', required: true });
+  const loginPass = passwordInput(`${prefix}-password`, 'password', 'current-password');
+  return h('form', { id: prefix, class: 'inline', on: { submit: async (e) => {
     e.preventDefault();
     note.textContent = 'Logging in\u2026';
     const m = await net.login(loginName.value.trim(), loginPass.value);
@@ -56,8 +57,8 @@ export class Account {
     this.guest = h('div', { id: 'guest' },
       h('p', { class: 'hint' }, 'You play as a guest. Claim your name with a password to keep it, to be rated and to appear on the leaderboards.'),
       this.claim,
-      h('details', { id: 'login-box' }, h('summary', {}, 'I have an account: log in'),
-        loginForm(net, '', this.note, (m) => { this.show(m); if (this.onLogin) this.onLogin(m); })));
+      h('h3', {}, 'Have an account? Log in'),
+      loginForm('login', net, '', this.note, (m) => { this.show(m); if (this.onLogin) this.onLogin(m); }));
     this.logout = h('button', { type: 'button', id: 'logout', on: { click: () => logOut(this.net) } }, 'Log out');
     this.el = h('div', { class: 'account' }, this.who, this.guest, this.logout, this.note);
     this.show(null);
@@ -81,7 +82,7 @@ export function claimedPrompt(net, name, message, done) {
   const el = h('section', { id: 'claimed', class: 'card prompt', role: 'dialog', 'aria-labelledby': 'claimed-title' },
     h('h2', { id: 'claimed-title' }, `${name} is a claimed name`),
     h('p', {}, 'If it is yours, log in with its password. Otherwise play as a guest under another name.'),
-    loginForm(net, name, note, (m) => { el.remove(); done(m); }),
+    loginForm('claimed-login', net, name, note, (m) => { el.remove(); done(m); }),
     h('p', {}, h('button', { type: 'button', id: 'play-as-guest', on: { click: () => logOut(net) } }, 'Play as a new guest')),
     note);
   return el;

@@ -181,7 +181,9 @@ export class Lobby {
   }
 
   async unqueue() {
-    const m = await this.net.request({ t: 'unqueue' });
+    const asked = this.net.request({ t: 'unqueue' });
+    this.unqueueId = this.net.lastId; // its refusal is answered here, not in a toast
+    const m = await asked;
     // A server without `unqueue` answers bad_request: the page forgets the wait all the same.
     this.queued = null;
     this.cancel.hidden = true;
@@ -214,7 +216,7 @@ export class Lobby {
 
   message(m) {
     if (m.t === 'error') {
-      if (m.code === 'not_queued') return;
+      if (m.code === 'not_queued' || m.re === this.unqueueId) return;
       this.toast(m.message || m.code);
       return;
     }

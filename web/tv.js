@@ -44,7 +44,9 @@ export class Tv {
     this.seq = 0;
     this.watcher = new Watcher();
     this.caption = h('p', { id: 'tv-caption', class: 'tv-caption' }, 'Looking for a game to show\u2026');
-    this.host = h('div', { class: 'board-host tv-board', id: 'tv-board', role: 'img', 'aria-label': 'a game board' });
+    // Shown, not operated: out of the tab order and the accessibility tree (the caption says
+    // what it is).
+    this.host = h('div', { class: 'board-host tv-board', id: 'tv-board', inert: true });
     this.link = h('a', { id: 'tv-link', 'data-link': '', href: '/' }, '');
     this.el = h('figure', { class: 'tv', id: 'tv' }, this.host, h('figcaption', {}, this.caption, this.link));
     this.off = net.listen((m, at) => this.message(m, at));

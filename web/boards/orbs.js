@@ -73,12 +73,16 @@ export class OrbsBoard {
     if (room) host.append(html('p', { class: 'keys' }, 'Keys: Tab to the board, arrows move between holes, Enter or Space picks up an orb, then again on the hole it goes to.'));
   }
 
-  /** Makes `hole` the star's tab stop and focuses it. */
+  /** Makes `hole` the star's one tab stop. */
+  stop(hole) {
+    for (const [name, x] of this.holeEls) x.setAttribute('tabindex', name === hole ? 0 : -1);
+  }
+
+  /** Makes `hole` the tab stop and focuses it. */
   focusHole(hole) {
     const e = this.holeEls.get(hole);
     if (!e) return;
-    for (const x of this.holeEls.values()) x.setAttribute('tabindex', -1);
-    e.setAttribute('tabindex', 0);
+    this.stop(hole);
     e.focus();
   }
 
@@ -101,8 +105,12 @@ export class OrbsBoard {
         if (d < bestD) { best = name; bestD = d; }
       }
       if (best) this.focusHole(best);
-    } else if (ev.key === 'Enter' || ev.key === ' ') this.tap(hole);
-    else return;
+    } else if (ev.key === 'Enter' || ev.key === ' ') {
+      this.tap(hole);
+      // An orb picked up: the keyboard goes to the first hole it may go to.
+      const to = this.from ? this.moves.find((m) => m.startsWith(`${this.from}-`)) : null;
+      if (to) this.focusHole(to.slice(this.from.length + 1));
+    } else return;
     ev.preventDefault();
     ev.stopPropagation();
   }
@@ -153,6 +161,9 @@ export class OrbsBoard {
     this.moves = moves;
     if (this.from && !this.canMove(this.from)) this.select(null);
     for (const [name, e] of this.holeEls) e.classList.toggle('can', this.canMove(name));
+    // Tab lands on an orb that can move (unless the keyboard is on the star already).
+    const first = moves.length ? moves[0].split('-')[0] : null;
+    if (first && !this.svg.contains(document.activeElement)) this.stop(first);
   }
 
   canMove(hole) {
