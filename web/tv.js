@@ -16,6 +16,7 @@ class Watcher {
     this.s = null;
     this.seat = null;
     this.replaying = false;
+    this.watchOnly = true; // the board adds no keys line or turn buttons
     this.hooks = {};
     this.hints = { seq: -1, sets: {} };
     this.el = { die: h('span'), note: h('span') };

@@ -561,6 +561,22 @@ async fn axe_core_finds_no_serious_violation_on_any_page() {
     // And the front door on a phone.
     let phone = driver.browser(390, 844).await;
     open(&phone, &base, "/", "ray").await;
+    // Nothing wider than the phone (a browser widens the page to fit what sticks out): no
+    // sideways scrolling.
+    wait_js(&phone, "window.__orion.lobbyShown", "the rooms").await;
+    let wide = js(
+        &phone,
+        "return [document.documentElement.scrollWidth, screen.width, \
+         [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > screen.width + 1) \
+         .filter(e => ![...e.children].some(c => c.getBoundingClientRect().right > screen.width + 1)) \
+         .slice(0, 5).map(e => `${e.tagName}#${e.id}`)]",
+    )
+    .await;
+    assert_eq!(wide[1], 390, "{wide}");
+    assert!(
+        wide[0].as_u64() <= wide[1].as_u64(),
+        "the front door is wider than the phone: {wide}"
+    );
     found.extend(axe_violations(&phone, &axe).await.into_iter().map(|v| format!("phone front door: {v}")));
     assert!(found.is_empty(), "axe-core: {found:#?}");
     for p in [page, phone] {

@@ -49,7 +49,7 @@ export class OrbitBoard {
     this.stoneLayer = el('g', { class: 'stones', 'aria-hidden': 'true' }, svg);
     this.markLayer = el('g', { class: 'marks', 'aria-hidden': 'true' }, svg);
     host.appendChild(svg);
-    if (room) host.append(h('p', { class: 'keys' }, 'Keys: Tab to the board, arrows move between cells, Enter or Space drops a stone.'));
+    if (room && !room.watchOnly) host.append(h('p', { class: 'keys' }, 'Keys: Tab to the board, arrows move between cells, Enter or Space drops a stone.'));
   }
 
   /** Makes `cell` the grid's tab stop and focuses it. */

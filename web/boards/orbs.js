@@ -70,7 +70,7 @@ export class OrbsBoard {
     this.markLayer = el('g', { class: 'marks', 'aria-hidden': 'true' }, svg); // removed orbs fade under the new ones
     this.orbLayer = el('g', { class: 'orb-layer', 'aria-hidden': 'true' }, svg);
     host.appendChild(svg);
-    if (room) host.append(html('p', { class: 'keys' }, 'Keys: Tab to the board, arrows move between holes, Enter or Space picks up an orb, then again on the hole it goes to.'));
+    if (room && !room.watchOnly) host.append(html('p', { class: 'keys' }, 'Keys: Tab to the board, arrows move between holes, Enter or Space picks up an orb, then again on the hole it goes to.'));
   }
 
   /** Makes `hole` the star's one tab stop. */

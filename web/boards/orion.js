@@ -134,7 +134,7 @@ export class OrionBoard {
         const half = el('path', { d, class: `half ${dir}`, 'data-click': `${t.name}${dir}`, 'aria-hidden': 'true' }, g);
         half.addEventListener('click', (e) => {
           e.preventDefault();
-          if (this.room && window.matchMedia && window.matchMedia(NARROW).matches) this.choose(t.name);
+          if (this.turnBar && window.matchMedia && window.matchMedia(NARROW).matches) this.choose(t.name);
           else this.h.onClick(`${t.name}${dir}`);
         });
         el('text', { x: t.cx + dx, y: t.cy + 6, 'text-anchor': 'middle', class: 'glyph', 'aria-hidden': 'true' }, g).textContent = glyph;
@@ -166,7 +166,7 @@ export class OrionBoard {
     this.placeLayer = el('g', { class: 'places' }, svg);
     this.markLayer = el('g', { class: 'marks' }, svg);
     host.appendChild(svg);
-    if (room) {
+    if (room && !room.watchOnly) {
       // The picked rotor's two turns, big enough for a thumb.
       const turn = (dir) => () => { if (this.chosen) this.sendClick(`${this.chosen}${dir}`); };
       this.turnLeft = h('button', { type: 'button', id: 'turn-left', on: { click: turn('L') } });

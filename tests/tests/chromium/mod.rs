@@ -69,7 +69,7 @@ impl Driver {
         ));
         let _ = std::fs::remove_dir_all(&profile);
         std::fs::create_dir_all(&profile).expect("profile dir");
-        let caps = json!({
+        let mut caps = json!({
             "goog:chromeOptions": {
                 "binary": CHROMIUM,
                 "args": [
@@ -81,6 +81,12 @@ impl Driver {
                 ]
             }
         });
+        // Chromium's windows are at least 500 px wide: a phone's width is emulated.
+        if width < 500 {
+            caps["goog:chromeOptions"]["mobileEmulation"] = json!({
+                "deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0, "touch": true}
+            });
+        }
         self.profiles.push(profile);
         let Value::Object(caps) = caps else {
             unreachable!("a JSON object")
