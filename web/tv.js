@@ -1,10 +1,12 @@
 // The front door's live board (lichess's TV): the most-watched game in progress, spectated
 // and animated click by click as any spectator sees it, with the game's own board module; when
 // none is on, the latest finished game from the lobby, replayed from its stored history frame
-// by frame, again and again. The board gets a watcher in place of a room: it sends nothing.
+// by frame, again and again; with neither, the server's demonstration (`demo` in the
+// catalogue: a puzzle solved on the booklet's line) click by click. The board gets a watcher
+// in place of a room: it sends nothing.
 
 import { boardOf } from './boards/index.js';
-import { gameName, isPuzzle, seatColour, systemOf } from './catalogue.js';
+import { demo, gameName, isPuzzle, seatColour, systemOf } from './catalogue.js';
 import { h } from './dom.js';
 
 // A replayed frame stays this long (ms) before the next: slow enough to follow.
@@ -71,11 +73,13 @@ export class Tv {
     if (this.room && !this.live) return; // a replay is on
     const finished = rooms.filter((r) => r.status === 'finished');
     if (finished.length) this.show(finished[finished.length - 1], false);
-    else if (!this.room) this.caption.textContent = 'No game on right now: start one and it shows here.';
+    else if (!this.room) this.demonstrate();
   }
 
   show(r, live) {
     clearTimeout(this.timer);
+    this.demoOn = false;
+    this.link.setAttribute('data-link', '');
     this.room = r.room;
     this.live = live;
     this.seq = 0;
@@ -88,6 +92,33 @@ export class Tv {
     this.hooks.tv = { room: r.room, live };
     if (live) this.net.send({ t: 'spectate', room: r.room });
     else this.net.send({ t: 'history', room: r.room });
+  }
+
+  /** The catalogue's demonstration, click by click, again and again. */
+  demonstrate() {
+    const d = demo();
+    if (!d || this.demoOn) {
+      if (!d) this.caption.textContent = 'No game on right now: start one and it shows here.';
+      return;
+    }
+    this.useBoard(d.game);
+    if (!this.board.clicked) return;
+    this.demoOn = true;
+    this.room = null;
+    this.live = false;
+    this.caption.textContent = `Demonstration: ${gameName(d.game)} solved in ${d.clicks.length} clicks`;
+    this.link.textContent = 'try it';
+    this.link.removeAttribute('data-link');
+    this.link.setAttribute('href', '#puzzles-title');
+    // Each frame: the click that led to it and the position after it.
+    let position = d.start;
+    this.frames = [{ position }, ...d.clicks.map((click) => {
+      position = this.board.clicked(position, click);
+      return { kind: 'click', click, position };
+    })];
+    this.at = 0;
+    this.hooks.tv = { demo: d.game };
+    this.demo();
   }
 
   useBoard(game) {
@@ -146,6 +177,7 @@ export class Tv {
   /** One replayed frame, then the next after a pause; from the start again at the end. */
   demo() {
     if (!this.frames || !this.frames.length || this.live) return;
+    this.hooks.tvFrames = this.frames.length;
     const ev = this.frames[this.at];
     if (this.at === 0) this.board.set(ev.position);
     else this.board.step(this.frames[this.at - 1], ev, 1);

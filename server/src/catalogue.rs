@@ -5,7 +5,7 @@
 //! it runs) and served as it is.
 
 use crate::room::{DEFAULT_SEAT_HOLD, MAX_CLOCK, MIN_TURN_CLOCK};
-use crate::system::{GameInfo, GameSystem, OptionField, OptionKind};
+use crate::system::{Demo, GameInfo, GameSystem, OptionField, OptionKind};
 use orion_protocol::RoomOptions;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -20,6 +20,9 @@ struct Catalogue {
     games: Vec<GameEntry>,
     /// The server's own options (clocks, hold), which every game takes.
     options: Vec<ServerOption>,
+    /// What the front door replays when no game is on (the first system's that has one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    demo: Option<Demo>,
 }
 
 /// One game system.
@@ -96,6 +99,7 @@ fn build(systems: &[Arc<dyn GameSystem>]) -> String {
             .flat_map(|s| s.games().iter().map(move |g| game(s.as_ref(), g)))
             .collect(),
         options: server_options(),
+        demo: systems.iter().find_map(|s| s.demo()),
     };
     // Strings, numbers and string-keyed maps only: serializing cannot fail.
     serde_json::to_string(&catalogue).unwrap_or_default()
@@ -213,6 +217,23 @@ mod tests {
             }
             assert!(g["defaults"].is_object(), "{g}");
         }
+    }
+
+    #[test]
+    fn the_demonstration_is_a_puzzle_solved_click_by_click() {
+        let catalogue: Value = serde_json::from_str(&build(&crate::systems::all())).expect("JSON");
+        let demo = &catalogue["demo"];
+        let name = demo["game"].as_str().expect("a demo");
+        let puzzle = orion_engine::puzzles::find(name).expect("a puzzle");
+        let mut position = orion_engine::parse_position(demo["start"].as_str().unwrap_or_default())
+            .expect("a position");
+        let clicks = demo["clicks"].as_array().expect("clicks");
+        assert!(clicks.len() >= 8, "{demo}");
+        for c in clicks {
+            let click = orion_engine::parse_click(c.as_str().unwrap_or_default()).expect("a click");
+            position = puzzle.try_click(&position, click).expect("taken");
+        }
+        assert!(puzzle.solved(&position), "{demo}");
     }
 
     #[test]

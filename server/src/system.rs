@@ -80,6 +80,18 @@ pub struct PuzzleFigures {
     pub optimum: Option<u32>,
 }
 
+/// A demonstration for the front door (`/catalogue.json`'s `demo`): a puzzle solved on the
+/// booklet's line, click by click.
+#[derive(Clone, Debug, Serialize)]
+pub struct Demo {
+    /// The game or puzzle it is (its board module draws it).
+    pub game: &'static str,
+    /// The position it starts from.
+    pub start: String,
+    /// The clicks, in order, each one the puzzle takes.
+    pub clicks: Vec<String>,
+}
+
 /// One of a system's own game options, as the lobby's form asks for it (`/catalogue.json`).
 #[derive(Clone, Debug, Serialize)]
 pub struct OptionField {
@@ -185,6 +197,12 @@ pub trait GameSystem: Send + Sync + 'static {
     /// A puzzle's goal in one or two sentences for a player (the front door shows it); `None`
     /// for games.
     fn puzzle_goal(&self, _game: &GameInfo) -> Option<&'static str> {
+        None
+    }
+
+    /// A short demonstration the front door replays when no game is on: a start and the
+    /// clicks that follow it. `None`: the system has none.
+    fn demo(&self) -> Option<Demo> {
         None
     }
 

@@ -40,7 +40,10 @@ async fn hydra_in_progress(server: &TestServer, a: &str, b: &str) -> (String, Cl
         .await
         .request(json!({"t": "spectate", "room": room}))
         .await;
-    let mover = snap["turn"]["seat"].as_str().unwrap_or_default().to_string();
+    let mover = snap["turn"]["seat"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     if p.seat == mover {
         (room, p, q)
     } else {
@@ -116,7 +119,9 @@ async fn the_front_door_shows_who_waits_first_the_live_game_and_plays_in_one_cli
     .await;
     let live_row = js(
         &page,
-        &format!("return document.querySelector('#rooms-playing [data-room=\"{live}\"]').textContent"),
+        &format!(
+            "return document.querySelector('#rooms-playing [data-room=\"{live}\"]').textContent"
+        ),
     )
     .await;
     let live_row = live_row.as_str().unwrap_or_default();
@@ -136,7 +141,9 @@ async fn the_front_door_shows_who_waits_first_the_live_game_and_plays_in_one_cli
     // The live board shows the game in progress, and follows it click by click.
     wait_js(
         &page,
-        &format!("(window.__orion.tv || {{}}).room === '{live}' && (window.__orion.tv || {{}}).live"),
+        &format!(
+            "(window.__orion.tv || {{}}).room === '{live}' && (window.__orion.tv || {{}}).live"
+        ),
         "the live game on the front door",
     )
     .await;
@@ -144,7 +151,10 @@ async fn the_front_door_shows_who_waits_first_the_live_game_and_plays_in_one_cli
     let ev = mover
         .play(&live, "click", json!({"click": format!("{rotor}R")}))
         .await;
-    let after = ev["ev"]["position"].as_str().unwrap_or_default().to_string();
+    let after = ev["ev"]["position"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let mut shown = String::new();
     for _ in 0..1000 {
         shown = tv_board(&page).await;
@@ -160,11 +170,7 @@ async fn the_front_door_shows_who_waits_first_the_live_game_and_plays_in_one_cli
     }
 
     // One click on Join seats the visitor in the waiting room.
-    press(
-        &page,
-        &format!("#rooms-open [data-room=\"{waiting}\"] a"),
-    )
-    .await;
+    press(&page, &format!("#rooms-open [data-room=\"{waiting}\"] a")).await;
     wait_js(
         &page,
         &format!("location.pathname === '/r/{waiting}' && window.__orion.room && window.__orion.room.seat"),
@@ -239,6 +245,69 @@ async fn screenshots(driver: &mut Driver, base: &str, desktop: &Browser) {
     let png = phone.screenshot().await.expect("screenshot");
     std::fs::write(format!("{docs}/screenshot-door-phone.png"), png).expect("written");
     let _ = phone.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_no_game_on_the_front_door_plays_a_demonstration_click_by_click() {
+    let server = TestServer::start();
+    let base = format!("http://{}", server.addr);
+    let mut driver = Driver::start();
+    let page = driver.browser(1280, 900).await;
+    open(&page, &base, "/", "sam").await;
+    wait_js(
+        &page,
+        "(window.__orion.tv || {}).demo && window.__orion.tvFrame >= 2",
+        "the demonstration under way",
+    )
+    .await;
+    let name = js(&page, "return window.__orion.tv.demo").await;
+    let puzzle = puzzles::find(name.as_str().unwrap_or_default()).expect("a puzzle");
+    let line =
+        orion_engine::parse_moves(puzzle.booklet_solution.expect("printed")).expect("clicks");
+    // Every position the engine reaches on the line, from the start.
+    let mut positions = vec![puzzle.start.clone()];
+    for &click in &line {
+        let next = positions[positions.len() - 1].clone().clicked(click);
+        positions.push(next);
+    }
+    assert!(puzzle.solved(&positions[line.len()]));
+    // The board shows each frame's position as the engine has it, for a few frames running.
+    let mut seen = std::collections::BTreeSet::new();
+    // A poll, bounded: the demonstration moves on about once a second.
+    for _ in 0..300 {
+        if seen.len() >= 4 {
+            break;
+        }
+        let now = js(
+            &page,
+            "return [window.__orion.tvFrame, [...document.querySelectorAll('#tv [data-slot]')]\
+             .filter(e => e.dataset.piece).map(e => e.dataset.slot + ':' + e.dataset.piece).join(' ')]",
+        )
+        .await;
+        let frame = now[0].as_u64().expect("a frame") as usize;
+        let shown = now[1].as_str().unwrap_or_default();
+        assert_eq!(
+            canonical(shown),
+            canonical(&orion_engine::position_string(&positions[frame])),
+            "frame {frame}"
+        );
+        seen.insert(frame);
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(seen.len() >= 4, "the demonstration stood still: {seen:?}");
+    let caption = js(
+        &page,
+        "return document.getElementById('tv-caption').textContent",
+    )
+    .await;
+    assert!(
+        caption
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("Demonstration"),
+        "{caption}"
+    );
+    let _ = page.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -403,7 +472,10 @@ async fn orbit_and_orbs_are_played_with_the_keyboard_alone() {
     if start["ev"]["turn"]["seat"] != page_seat {
         // The other side moves first: any move the server offers it.
         let hints = kai.request(json!({"t": "hints", "room": room})).await;
-        let mv = hints["hints"]["move"][0].as_str().expect("a move").to_string();
+        let mv = hints["hints"]["move"][0]
+            .as_str()
+            .expect("a move")
+            .to_string();
         kai.play(&room, "move", json!({"move": mv})).await;
     }
     wait_js(
@@ -417,7 +489,9 @@ async fn orbit_and_orbs_are_played_with_the_keyboard_alone() {
     let from = from.as_str().unwrap_or_default().to_string();
     let movable = js(
         &page,
-        &format!("return document.querySelector('[data-hole=\"{from}\"]').classList.contains('can')"),
+        &format!(
+            "return document.querySelector('[data-hole=\"{from}\"]').classList.contains('can')"
+        ),
     )
     .await;
     assert_eq!(movable, json!(true), "Tab lands on an orb that may move");
@@ -505,9 +579,7 @@ async fn axe_core_finds_no_serious_violation_on_any_page() {
     // The booklet's last click is a misprint (docs/puzzles.md).
     line[23] = "C5R".into();
     for click in &line {
-        solver
-            .play(&solved, "click", json!({"click": click}))
-            .await;
+        solver.play(&solved, "click", json!({"click": click})).await;
     }
     solver.expect_event(&solved, "over").await;
     let (live, _a, _b) = hydra_in_progress(&server, "mae", "ned").await;
@@ -521,7 +593,12 @@ async fn axe_core_finds_no_serious_violation_on_any_page() {
         "the front door with its live board",
     )
     .await;
-    found.extend(axe_violations(&page, &axe).await.into_iter().map(|v| format!("front door: {v}")));
+    found.extend(
+        axe_violations(&page, &axe)
+            .await
+            .into_iter()
+            .map(|v| format!("front door: {v}")),
+    );
 
     // A room of each system, the page seated and the game started.
     for game in ["hydra-2", "orbit", "orbs"] {
@@ -545,7 +622,12 @@ async fn axe_core_finds_no_serious_violation_on_any_page() {
     // A finished game's record.
     open(&page, &base, &format!("/g/{solved}"), "ora").await;
     wait_js(&page, "window.__orion.recordLoaded", "the record").await;
-    found.extend(axe_violations(&page, &axe).await.into_iter().map(|v| format!("record: {v}")));
+    found.extend(
+        axe_violations(&page, &axe)
+            .await
+            .into_iter()
+            .map(|v| format!("record: {v}")),
+    );
 
     // A puzzle, started from the front door.
     open(&page, &base, "/", "ora").await;
@@ -556,7 +638,12 @@ async fn axe_core_finds_no_serious_violation_on_any_page() {
         "the puzzle's board",
     )
     .await;
-    found.extend(axe_violations(&page, &axe).await.into_iter().map(|v| format!("puzzle: {v}")));
+    found.extend(
+        axe_violations(&page, &axe)
+            .await
+            .into_iter()
+            .map(|v| format!("puzzle: {v}")),
+    );
 
     // And the front door on a phone.
     let phone = driver.browser(390, 844).await;
@@ -577,7 +664,12 @@ async fn axe_core_finds_no_serious_violation_on_any_page() {
         wide[0].as_u64() <= wide[1].as_u64(),
         "the front door is wider than the phone: {wide}"
     );
-    found.extend(axe_violations(&phone, &axe).await.into_iter().map(|v| format!("phone front door: {v}")));
+    found.extend(
+        axe_violations(&phone, &axe)
+            .await
+            .into_iter()
+            .map(|v| format!("phone front door: {v}")),
+    );
     assert!(found.is_empty(), "axe-core: {found:#?}");
     for p in [page, phone] {
         let _ = p.close().await;

@@ -189,6 +189,22 @@ export class OrionBoard {
     this.hooks.chosen = rotor;
   }
 
+  /** The position string after `click` turns its rotor's four slots a quarter round (R
+   *  clockwise: north to east, east to south...): a click's geometry, no rule. */
+  clicked(text, click) {
+    const c = parseClick(click);
+    const rotor = c && ROTOR.get(c.rotor);
+    const before = parsePosition(text);
+    if (!rotor) return text;
+    const after = new Map(before);
+    rotor.orbit.forEach((slot, i) => {
+      const to = rotor.orbit[(i + c.dir + 4) % 4];
+      if (before.has(slot)) after.set(to, before.get(slot));
+      else after.delete(to);
+    });
+    return SLOTS.filter((slot) => after.has(slot)).map((slot) => `${slot}:${after.get(slot)}`).join(' ');
+  }
+
   /** Shows `text` (a position string) at once, cancelling any animation. */
   set(text) {
     this.finishAnimation();

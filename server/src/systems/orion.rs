@@ -6,8 +6,8 @@
 
 use crate::protocol::{Code, Refusal};
 use crate::system::{
-    Applied, GameInfo, GameSystem, Hints, OptionField, OptionKind, PuzzleFigures, Seat, SeatInfo,
-    Table,
+    Applied, Demo, GameInfo, GameSystem, Hints, OptionField, OptionKind, PuzzleFigures, Seat,
+    SeatInfo, Table,
 };
 use orion_engine::puzzles::{self, Deal};
 use orion_engine::{
@@ -196,6 +196,20 @@ impl GameSystem for Orion {
 
     fn puzzle_goal(&self, game: &GameInfo) -> Option<&'static str> {
         game.solo.then(|| puzzle_goal(game.id))
+    }
+
+    fn demo(&self) -> Option<Demo> {
+        // The first puzzle of the booklet whose printed line, replayed from its fixed start,
+        // reaches its finish (Aquila's has a misprint: it lets go of the fish).
+        puzzles::all().into_iter().find_map(|p| {
+            let line = orion_engine::parse_moves(p.booklet_solution?).ok()?;
+            let end = p.replay(&line).ok()?;
+            (matches!(p.deal, Deal::Fixed) && p.solved(&end)).then(|| Demo {
+                game: p.name,
+                start: orion_engine::position_string(&p.start),
+                clicks: line.iter().map(ToString::to_string).collect(),
+            })
+        })
     }
 
     fn notation(&self, action: &str) -> String {

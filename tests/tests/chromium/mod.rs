@@ -190,11 +190,17 @@ pub const RIGHT: &str = "\u{E014}";
 /// matching `css` (at most 60 times).
 pub async fn tab_to(page: &Browser, css: &str) {
     let sel = css.replace('\'', "\\'");
-    js(page, "if (document.activeElement) document.activeElement.blur(); return 1").await;
+    js(
+        page,
+        "if (document.activeElement) document.activeElement.blur(); return 1",
+    )
+    .await;
     for _ in 0..60 {
         let there = js(
             page,
-            &format!("return !!(document.activeElement && document.activeElement.matches('{sel}'))"),
+            &format!(
+                "return !!(document.activeElement && document.activeElement.matches('{sel}'))"
+            ),
         )
         .await;
         if there == json!(true) {
