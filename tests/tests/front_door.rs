@@ -520,6 +520,76 @@ async fn orbit_and_orbs_are_played_with_the_keyboard_alone() {
     let _ = page.close().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_solved_puzzle_is_measured_against_the_booklet_and_tried_again() {
+    let server = TestServer::start();
+    let base = format!("http://{}", server.addr);
+    let mut driver = Driver::start();
+    let page = driver.browser(1000, 1000).await;
+    open(&page, &base, "/", "tia").await;
+    // The puzzle's goal is on the front door beside its button.
+    let goal = js(
+        &page,
+        "return document.querySelector('[data-puzzle=\"aurora-a\"]').parentElement.textContent",
+    )
+    .await;
+    assert!(
+        goal.as_str()
+            .unwrap_or_default()
+            .contains("Booklet: 14 clicks"),
+        "{goal}"
+    );
+    press(&page, "[data-puzzle=\"aurora-a\"]").await;
+    wait_js(
+        &page,
+        "/^\\/r\\//.test(location.pathname) && document.querySelectorAll('[data-piece]').length > 0",
+        "the puzzle's board",
+    )
+    .await;
+    let puzzle = puzzles::find("aurora-a").expect("aurora-a");
+    for click in expand(puzzle.booklet_solution.expect("printed")) {
+        let before = js(&page, "return window.__orion.seq || 0").await;
+        press(&page, &format!("[data-click=\"{click}\"]")).await;
+        wait_js(
+            &page,
+            &format!("(window.__orion.seq || 0) > {before}"),
+            "the click taken",
+        )
+        .await;
+    }
+    wait_js(
+        &page,
+        "document.getElementById('status').textContent === 'finished'",
+        "solved",
+    )
+    .await;
+    let result = js(
+        &page,
+        "return document.getElementById('result').textContent",
+    )
+    .await;
+    let result = result.as_str().unwrap_or_default();
+    assert!(
+        result.contains("Solved in 14 clicks") && result.contains("the booklet's 14"),
+        "{result}"
+    );
+    let again = js(
+        &page,
+        "return document.getElementById('rematch').textContent",
+    )
+    .await;
+    assert_eq!(again, "Try again");
+    let solved = js(&page, "return location.pathname").await;
+    press(&page, "#rematch").await;
+    wait_js(
+        &page,
+        &format!("location.pathname !== '{}' && document.getElementById('status').textContent === 'playing'", solved.as_str().unwrap_or_default()),
+        "a fresh try",
+    )
+    .await;
+    let _ = page.close().await;
+}
+
 /// axe-core's source, from `ORION_AXE` or `tests/axe/node_modules` (`.ci/run` installs it).
 fn axe_source() -> String {
     let path = std::env::var("ORION_AXE").unwrap_or_else(|_| {

@@ -9,7 +9,7 @@
 
 import { svg as el } from '../svg.js';
 import { parsePosition } from '../position.js';
-import { isPuzzle } from '../catalogue.js';
+import { game, isPuzzle } from '../catalogue.js';
 import { h } from '../dom.js';
 const U = 100; // one rotor cell, in SVG units
 const M = 34; // margin round the grid
@@ -512,6 +512,14 @@ export class OrionBoard {
       default: return false;
     }
     return true;
+  }
+
+  /** After a puzzle's result: the booklet's count and the proven fewest, to measure it by. */
+  resultFigures(s) {
+    const g = game(s.game) || {};
+    if (!g.puzzle || (!g.target && !g.optimum)) return '';
+    const bits = [g.target ? `the booklet's ${g.target}` : '', g.optimum ? `the proven best ${g.optimum}` : ''].filter(Boolean);
+    return ` \u00b7 against ${bits.join(' and ')}`;
   }
 
   /** A colour letter's fill. */
