@@ -265,9 +265,9 @@ async fn with_no_game_on_the_front_door_plays_a_demonstration_click_by_click() {
     let line =
         orion_engine::parse_moves(puzzle.booklet_solution.expect("printed")).expect("clicks");
     // Every position the engine reaches on the line, from the start.
-    let mut positions = vec![puzzle.start.clone()];
+    let mut positions = vec![puzzle.start];
     for &click in &line {
-        let next = positions[positions.len() - 1].clone().clicked(click);
+        let next = positions[positions.len() - 1].clicked(click);
         positions.push(next);
     }
     assert!(puzzle.solved(&positions[line.len()]));
