@@ -2,13 +2,15 @@
 // name), opens the socket and shows the lobby (`/`), a room (`/r/ROOM`, `/i/CODE`) or a
 // finished game's record (`/g/ROOM`).
 // Moving between them keeps the one socket (history.pushState). The server's catalogue of
-// games is loaded first: every view reads it.
+// games is loaded first: every view reads it. A saved name that an account has claimed gets
+// a log-in prompt (account.js), not a reconnecting loop.
 
 import { Net } from './net.js';
 import { Lobby } from './lobby.js';
 import { Room } from './room.js';
 import { Record } from './record.js';
 import { loadCatalogue } from './catalogue.js';
+import { claimedPrompt, guestName } from './account.js';
 
 const NAME = 'orion.name';
 const params = new URLSearchParams(location.search);
@@ -16,7 +18,7 @@ let name = params.get('name');
 if (name) localStorage.setItem(NAME, name);
 else name = localStorage.getItem(NAME);
 if (!name) {
-  name = `guest-${Math.floor(1000 + Math.random() * 9000)}`;
+  name = guestName();
   localStorage.setItem(NAME, name);
 }
 
@@ -92,8 +94,17 @@ net.onUp = (welcome) => {
   if (view && view.up) view.up(welcome);
 };
 net.onDown = () => {
+  if (net.claimed) return; // waiting for a log-in, not for the server
   conn.textContent = 'reconnecting\u2026';
   conn.className = 'down';
+};
+// The saved name is an account's: ask for its password (or another name) once.
+net.onClaimed = (refusal) => {
+  conn.textContent = 'log in';
+  conn.className = 'down';
+  hooks.claimed = true;
+  if (document.getElementById('claimed')) return;
+  main.before(claimedPrompt(net, name, refusal.message, () => { hooks.claimed = false; }));
 };
 loadCatalogue().then(() => {
   route();

@@ -34,6 +34,8 @@ export const isPuzzle = (id) => !!(byId.get(id) || {}).puzzle;
 export const systemOf = (id) => (byId.get(id) || { system: (data.systems[0] || {}).id }).system;
 /** A system's own options, with their bounds. */
 export const systemOptions = (system) => (data.systems.find((s) => s.id === system) || { options: [] }).options;
+/** What the front door replays when no game is on: {game, start, clicks}, or null. */
+export const demo = () => data.demo || null;
 /** The server's own options (clocks, seat hold). */
 export const serverOptions = () => data.options;
 

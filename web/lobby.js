@@ -1,21 +1,29 @@
-// The lobby: the live room list (`lobby` watch, one page at a time), quick match, a new room
-// with its options, joining by room id or invite code, and the puzzles to play alone.
+// The front door (`/`): what ORION is and a live board (tv.js); who is waiting and the rooms
+// waiting for players first (join one click away), then games in progress with their watchers,
+// finished rooms apart; "Play now" by game (quick match with the game's defaults, a cancel and
+// the count waiting), a room with the engine's options behind "More options"; puzzles with
+// their goal; and the visitor's name, account and past games (account.js). The room list is
+// the `lobby` watch, one page at a time.
 
-import { games, puzzles, game, gameName, systemOf, systemOptions, serverOptions } from './catalogue.js';
+import { games, puzzles, game, gameName, systemOf, systemOptions, serverOptions, isPuzzle } from './catalogue.js';
 import { h } from './dom.js';
+import { Account } from './account.js';
+import { Tv } from './tv.js';
 
 const gameOptions = () => games().map((g) => h('option', { value: g.id }, `${g.name} (${g.players[0] === g.players[1] ? g.players[0] : g.players.join('\u2013')})`));
 const range = ([min, max]) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
 
 /** A form control for one option the catalogue describes (bounds from the server). */
 function optionInput(o) {
-  const input = (label, attrs) => h('label', {}, `${label} `, h('input', { name: o.name, ...attrs }));
+  const help = o.help ? h('small', { class: 'help', id: `help-${o.name}` }, o.help) : '';
+  const described = o.help ? { 'aria-describedby': `help-${o.name}` } : {};
+  const input = (label, attrs) => h('label', {}, `${label} `, h('input', { name: o.name, ...described, ...attrs }), help);
   switch (o.kind) {
     case 'number': return input(o.label, { type: 'number', min: o.min, max: o.max });
     case 'millis': return o.auto
       ? input(`${o.label} (s or auto)`, {})
       : input(`${o.label} (s)`, { type: 'number', min: Math.ceil(o.min / 1000), max: o.max / 1000 });
-    case 'flag': return h('label', {}, h('input', { type: 'checkbox', name: o.name }), ` ${o.label}`);
+    case 'flag': return h('label', { class: 'flag' }, h('span', {}, h('input', { type: 'checkbox', name: o.name, ...described }), ` ${o.label}`), help);
     default: return input(o.label, {});
   }
 }
@@ -50,6 +58,11 @@ export class Lobby {
     this.go = go;
     this.toast = toast;
     this.after = null; // the page shown: rooms after this id
+    this.queued = null; // the quick match asked for: {game, players}
+    this.waiting = []; // [{game, players, count}] from the lobby
+    this.tv = new Tv(net);
+    this.account = new Account(net, (m) => this.mine(m.rooms || []));
+    this.hooks = window.__orion || (window.__orion = {});
     this.build(host);
     this.off = net.listen((m) => this.message(m));
     if (net.up) this.up(null);
@@ -57,41 +70,41 @@ export class Lobby {
 
   close() {
     this.off();
+    this.tv.close();
     if (this.net.up) this.net.send({ t: 'lobby', watch: false });
   }
 
   up(welcome) {
     this.net.sendNow({ t: 'lobby', watch: true, ...(this.after ? { after: this.after } : {}) });
-    if (welcome) this.mine(welcome.rooms || []);
+    if (welcome) {
+      this.mine(welcome.rooms || []);
+      this.account.show(welcome);
+    }
   }
 
   build(host) {
-    const qGame = h('select', { id: 'quick-game', 'aria-label': 'game' }, ...gameOptions());
-    const qPlayers = h('select', { id: 'quick-players', 'aria-label': 'players' });
-    // The quick game's player counts, its default chosen.
-    const counts = () => {
-      const g = game(qGame.value) || { players: [2, 2], default_players: 2 };
-      qPlayers.replaceChildren(...range(g.players).map((n) => h('option', { value: n, selected: n === g.default_players }, `${n} players`)));
-    };
-    qGame.addEventListener('change', counts);
-    counts();
-    const quick = h('form', { id: 'quick', on: { submit: (e) => {
-      e.preventDefault();
-      this.net.send({ t: 'quick', game: qGame.value, players: Number(qPlayers.value) });
-      this.status.textContent = `Looking for ${qPlayers.value} players for ${gameName(qGame.value)}…`;
-    } } }, qGame, qPlayers, h('button', { type: 'submit' }, 'Quick match'));
+    // Play now: one button per game, quick match with its default player count.
+    const tiles = games().map((g) => h('li', {}, h('button', {
+      type: 'button', class: 'play-game', 'data-quick': g.id,
+      on: { click: () => this.quick(g.id, g.default_players) },
+    }, h('b', {}, g.name), h('small', {}, `${g.default_players} players`))));
+    this.status = h('p', { id: 'quick-status', class: 'note', 'aria-live': 'polite' });
+    this.cancel = h('button', { type: 'button', id: 'quick-cancel', hidden: true, on: { click: () => this.unqueue() } }, 'Cancel');
+    this.waitingEl = h('ul', { id: 'waiting', class: 'waiting' });
 
+    // More options: a room of one's own with the engine's options, each with its line.
     const cGame = h('select', { id: 'create-game', name: 'game', 'aria-label': 'game' }, ...gameOptions());
-    // Each system's own options, shown for a game of that system.
     const systems = [...new Set(games().map((g) => g.system))];
     const own = systems.map((system) => h('span', { class: 'only', 'data-system': system },
       ...systemOptions(system).map(optionInput)));
-    const players = h('input', { name: 'players', type: 'number' });
+    const players = h('input', { name: 'players', type: 'number', 'aria-describedby': 'help-players' });
     const create = h('form', { id: 'create', class: 'options', on: { submit: (e) => { e.preventDefault(); this.create(create); } } },
-      cGame, h('label', {}, 'players ', players), ...own, ...serverOptions().map(optionInput),
-      h('label', {}, h('input', { type: 'checkbox', name: 'private' }), ' private (invite code)'),
+      h('label', {}, 'game ', cGame),
+      h('label', {}, 'players ', players, h('small', { class: 'help', id: 'help-players' }, 'how many seats the room has')),
+      ...own, ...serverOptions().map(optionInput),
+      h('label', { class: 'flag' }, h('span', {}, h('input', { type: 'checkbox', name: 'private', 'aria-describedby': 'help-private' }), ' private'),
+        h('small', { class: 'help', id: 'help-private' }, 'not listed: friends join with the invite code')),
       h('button', { type: 'submit', id: 'create-room' }, 'Create room'));
-    // The chosen game's bounds and defaults, as the server's catalogue gives them.
     const shown = () => {
       const g = game(cGame.value) || { players: [1, 1], defaults: {} };
       for (const span of own) span.hidden = span.dataset.system !== g.system;
@@ -103,71 +116,86 @@ export class Lobby {
     cGame.addEventListener('change', shown);
     shown();
 
-    const joinText = h('input', { id: 'join-text', placeholder: 'room id or invite code', 'aria-label': 'room or code' });
-    const join = h('form', { id: 'join', on: { submit: (e) => {
+    const joinText = h('input', { id: 'join-text', placeholder: 'room id or invite code', 'aria-label': 'room id or invite code' });
+    const join = h('form', { id: 'join', class: 'inline', on: { submit: (e) => {
       e.preventDefault();
       const v = joinText.value.trim();
       if (/^r[0-9a-f]{8}$/i.test(v)) this.go(`/r/${v}`);
       else if (v) this.go(`/i/${v.toUpperCase()}`);
     } } }, joinText, h('button', { type: 'submit' }, 'Join'));
 
-    const solo = h('div', { class: 'puzzles' }, ...puzzles().map((p) => h('button', {
-      type: 'button', 'data-puzzle': p.id, on: { click: () => this.net.send({ t: 'create', game: p.id }) },
-    }, p.name)));
+    // Puzzles, each with its goal and the booklet's count.
+    const solo = h('ul', { class: 'puzzles' }, ...puzzles().map((p) => h('li', {},
+      h('button', { type: 'button', 'data-puzzle': p.id, on: { click: () => this.net.send({ t: 'create', game: p.id }) } }, p.name),
+      h('span', { class: 'goal' }, p.goal || '', p.target ? ` Booklet: ${p.target} clicks.` : '', p.optimum ? ` Best possible: ${p.optimum}.` : ''))));
 
-    // Claim the name this page plays under, or log in to one claimed on another device.
-    const password = (id, label) => h('input', { id, type: 'password', placeholder: label, 'aria-label': label, autocomplete: 'current-password', minlength: 8, maxlength: 128 });
-    const claimPass = password('claim-password', 'password (8+)');
-    const claim = h('form', { id: 'claim', on: { submit: async (e) => {
-      e.preventDefault();
-      const m = await this.net.request({ t: 'register', password: claimPass.value });
-      claimPass.value = '';
-      if (m.t === 'welcome') this.account.textContent = `${m.name} is yours: log in with it anywhere.`;
-    } } }, claimPass, h('button', { type: 'submit' }, 'Claim my name'));
-    const loginName = h('input', { id: 'login-name', placeholder: 'name', 'aria-label': 'name', autocomplete: 'username' });
-    const loginPass = password('login-password', 'password');
-    const login = h('form', { id: 'login', on: { submit: async (e) => {
-      e.preventDefault();
-      const m = await this.net.request({ t: 'login', name: loginName.value.trim(), password: loginPass.value, version: 1 });
-      loginPass.value = '';
-      if (m.t === 'welcome') {
-        this.account.textContent = `Logged in as ${m.name}.`;
-        this.mine(m.rooms || []);
-      }
-    } } }, loginName, loginPass, h('button', { type: 'submit' }, 'Log in'));
-    this.account = h('p', { class: 'note', id: 'account', 'aria-live': 'polite' });
-
-    // Leaderboards: a game's ratings, or a puzzle's fewest clicks, a page at a time.
+    // Leaderboards and past games.
     const boardGame = h('select', { id: 'board-game', 'aria-label': 'leaderboard of' },
       ...games().map((g) => h('option', { value: g.id }, g.name)),
       ...puzzles().filter((p) => p.leaderboard).map((p) => h('option', { value: p.id }, `${p.name} (puzzle)`)));
     this.boardGame = boardGame;
-    const board = h('form', { id: 'board-form', on: { submit: (e) => { e.preventDefault(); this.board(boardGame.value, 0); } } },
+    const board = h('form', { id: 'board-form', class: 'inline', on: { submit: (e) => { e.preventDefault(); this.board(boardGame.value, 0); } } },
       boardGame, h('button', { type: 'submit' }, 'Leaderboard'));
-    this.boardEl = h('div', { id: 'board' });
-
-    // Past games: a player's finished games (one's own when no name is given), newest first,
-    // a page at a time, each with a link to its record.
+    this.boardEl = h('div', { id: 'board', class: 'scroll' });
     const gamesPlayer = h('input', { id: 'games-player', placeholder: 'player (you)', 'aria-label': 'whose games', maxlength: 64 });
-    const gamesForm = h('form', { id: 'games-form', on: { submit: (e) => { e.preventDefault(); const named = gamesPlayer.value.trim(); this.games(named ? { player_name: named } : { player_id: this.net.player }, null); } } },
+    const gamesForm = h('form', { id: 'games-form', class: 'inline', on: { submit: (e) => { e.preventDefault(); const named = gamesPlayer.value.trim(); this.games(named ? { player_name: named } : { player_id: this.net.player }, null); } } },
       gamesPlayer, h('button', { type: 'submit' }, 'Games'));
-    this.gamesEl = h('div', { id: 'games' });
+    this.gamesEl = h('div', { id: 'games', class: 'scroll' });
 
-    this.status = h('p', { class: 'note', 'aria-live': 'polite' });
-    this.list = h('tbody', { id: 'rooms' });
+    this.open = h('ul', { id: 'rooms-open', class: 'room-list' });
+    this.playing = h('ul', { id: 'rooms-playing', class: 'room-list' });
+    this.finished = h('ul', { id: 'rooms-finished', class: 'room-list' });
+    this.list = h('div', { id: 'rooms' }, this.open, this.playing);
     this.pager = h('p', { class: 'pager' });
     this.yours = h('p', { id: 'yours' });
-    host.append(h('section', { class: 'lobby' },
-      h('div', { class: 'cards' },
-        h('div', { class: 'card' }, h('h2', {}, 'Play now'), quick, this.status, h('h3', {}, 'Join'), join, this.yours),
-        h('div', { class: 'card' }, h('h2', {}, 'New room'), create),
-        h('div', { class: 'card' }, h('h2', {}, 'Puzzles'), solo),
-        h('div', { class: 'card' }, h('h2', {}, 'Your name'), claim, h('h3', {}, 'Log in'), login, this.account),
-        h('div', { class: 'card' }, h('h2', {}, 'Leaderboards'), board, this.boardEl),
-        h('div', { class: 'card' }, h('h2', {}, 'Past games'), gamesForm, this.gamesEl)),
-      h('h2', {}, 'Rooms'),
-      h('table', { class: 'rooms' }, h('thead', {}, h('tr', {}, ...['room', 'game', 'status', 'seats', 'watching', ''].map((t) => h('th', {}, t)))), this.list),
-      this.pager));
+    host.append(h('div', { class: 'door' },
+      h('section', { class: 'hero', 'aria-labelledby': 'what' },
+        h('div', { class: 'pitch' },
+          h('h1', { id: 'what' }, 'ORION, the rotor-board game system'),
+          h('p', {}, 'A board of 25 rotors, each turning four pieces around its orbit: every click moves your pieces and everyone else\u2019s, so a line can form or break in one quarter turn. Play its games for two to four here (and Orbit and Orbs), live against people, or solve its puzzles alone.'),
+          h('section', { class: 'card now', 'aria-labelledby': 'waiting-title' },
+            h('h2', { id: 'waiting-title' }, 'Waiting for a game'),
+            this.waitingEl, this.open, this.status, this.cancel),
+          h('section', { class: 'card', 'aria-labelledby': 'play-title' },
+            h('h2', { id: 'play-title' }, 'Play now'),
+            h('p', { class: 'hint' }, 'Pick a game: you are matched with the next player who picks it.'),
+            h('ul', { class: 'tiles' }, ...tiles),
+            h('details', { id: 'more-options' }, h('summary', {}, 'More options: a room of your own'), create),
+            h('h3', {}, 'Join a friend'), join, this.yours)),
+        this.tv.el),
+      h('section', { class: 'card', 'aria-labelledby': 'live-title' },
+        h('h2', { id: 'live-title' }, 'Games in progress'), this.playing, this.pager,
+        h('details', {}, h('summary', {}, 'Finished games'), this.finished)),
+      h('section', { class: 'card', 'aria-labelledby': 'puzzles-title' }, h('h2', { id: 'puzzles-title' }, 'Puzzles'), solo),
+      h('section', { class: 'card', 'aria-labelledby': 'you-title' }, h('h2', { id: 'you-title' }, 'You'), this.account.el,
+        h('h3', {}, 'Past games'), gamesForm, this.gamesEl,
+        h('h3', {}, 'Leaderboards'), board, this.boardEl)));
+  }
+
+  /** Quick match for `id` with `players`. */
+  quick(id, players) {
+    this.queued = { game: id, players };
+    this.net.send({ t: 'quick', game: id, players });
+    this.cancel.hidden = false;
+    this.showQueued();
+  }
+
+  async unqueue() {
+    const asked = this.net.request({ t: 'unqueue' });
+    this.unqueueId = this.net.lastId; // its refusal is answered here, not in a toast
+    const m = await asked;
+    // A server without `unqueue` answers bad_request: the page forgets the wait all the same.
+    this.queued = null;
+    this.cancel.hidden = true;
+    this.status.textContent = m.t === 'unqueued' ? 'Quick match cancelled.' : (m.code === 'not_queued' ? 'No longer waiting.' : 'Cancelled here; the server may still match you.');
+  }
+
+  showQueued() {
+    const q = this.queued;
+    if (!q) return;
+    const w = this.waiting.find((x) => x.game === q.game && x.players === q.players);
+    const others = w ? Math.max(0, w.count - 1) : 0;
+    this.status.textContent = `Looking for ${q.players} players for ${gameName(q.game)}\u2026 ${others ? `${others} other${others > 1 ? 's' : ''} waiting` : 'you are the first waiting'}.`;
   }
 
   create(form) {
@@ -187,7 +215,12 @@ export class Lobby {
   }
 
   message(m) {
-    if (m.t === 'error') { this.toast(m.message || m.code); this.status.textContent = ''; return; }
+    if (m.t === 'error') {
+      if (m.code === 'not_queued' || m.re === this.unqueueId) return;
+      this.toast(m.message || m.code);
+      return;
+    }
+    if (m.t === 'queued') { this.showQueued(); return; }
     if (m.t === 'joined') { this.go(m.code ? `/i/${m.code}` : `/r/${m.room}`); return; }
     if (m.t === 'lobby') this.rooms(m);
   }
@@ -196,7 +229,7 @@ export class Lobby {
     const m = await this.net.request({ t: 'leaderboard', game, ...(after ? { after } : {}) });
     if (m.t !== 'leaderboard') return;
     const puzzle = m.target !== undefined || m.optimum !== undefined;
-    const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+    const day = (ms) => new Date(ms).toLocaleDateString();
     const cells = (e) => (puzzle
       ? [e.rank, e.name, e.clicks, day(e.at)]
       : [e.rank, e.name, e.rating, e.games]).map((c) => h('td', {}, String(c)));
@@ -218,18 +251,23 @@ export class Lobby {
   async games(who, before) {
     const m = await this.net.request({ t: 'games', ...who, ...(before ? { before } : {}) });
     if (m.t !== 'games') return;
-    const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+    const day = (ms) => new Date(ms).toLocaleDateString();
+    // The winner by name: a seat (`N`) or a team (`S+N`) as its players' names.
+    const winner = (g) => {
+      if (!g.winner) return 'no winner';
+      const names = g.winner.split('+').map((k) => (g.seats || {})[k] || k);
+      return names.join(' & ');
+    };
     const rows = m.games.map((g) => h('tr', { 'data-room': g.room },
-      h('td', {}, day(g.ended)), h('td', {}, gameName(g.game)),
-      h('td', {}, Object.entries(g.seats || {}).map(([k, n]) => `${k}: ${n}`).join(', ')),
-      h('td', {}, g.winner || '\u2014'),
-      h('td', {}, h('a', { href: `/g/${g.room}` }, 'record'))));
+      h('td', {}, h('a', { href: `/g/${g.room}` }, day(g.ended))), h('td', {}, gameName(g.game)),
+      h('td', {}, Object.values(g.seats || {}).join(', ')),
+      h('td', { class: 'winner' }, winner(g))));
     const last = m.games.length ? m.games[m.games.length - 1].room : null;
     const pager = h('p', { class: 'pager' }, m.games.length ? '' : 'no finished games ',
       before ? h('button', { type: 'button', on: { click: () => this.games(who, null) } }, 'newest') : '',
       m.more && last ? h('button', { type: 'button', id: 'games-next', on: { click: () => this.games(who, last) } }, 'older') : '');
     this.gamesEl.replaceChildren(
-      h('table', { class: 'leaders' }, h('thead', {}, h('tr', {}, ...['ended', 'game', 'seats', 'winner', ''].map((t) => h('th', {}, t)))), h('tbody', {}, ...rows)),
+      h('table', { class: 'leaders' }, h('thead', {}, h('tr', {}, ...['ended', 'game', 'players', 'winner'].map((t) => h('th', {}, t)))), h('tbody', {}, ...rows)),
       pager);
   }
 
@@ -238,24 +276,50 @@ export class Lobby {
       ...rooms.map((r) => h('a', { href: `/r/${r}`, 'data-link': '' }, r, ' ')));
   }
 
+  /** One room of the list: game, who is in it, watchers, and the one thing to do. */
+  roomItem(r) {
+    const rating = (k) => (r.ratings && r.ratings[k] !== undefined ? ` (${r.ratings[k]})` : '');
+    const seats = Object.entries(r.seats || {});
+    const names = seats.filter(([, n]) => n).map(([k, n]) => `${n}${rating(k)}`);
+    const free = seats.filter(([, n]) => n === null).length;
+    const what = r.status === 'waiting' ? (free ? `${free} seat${free > 1 ? 's' : ''} free` : 'about to start')
+      : r.status === 'playing' ? `${r.spectators || 0} watching` : 'finished';
+    const action = r.status === 'waiting' && free ? 'Join' : r.status === 'finished' ? 'Record' : 'Watch';
+    const href = r.status === 'finished' ? `/g/${r.room}` : `/r/${r.room}`;
+    return h('li', { 'data-room': r.room, 'data-status': r.status },
+      h('span', {}, h('b', {}, gameName(r.game)), ` ${names.length ? names.join(' vs ') : 'empty'}`),
+      h('span', { class: 'what' }, what),
+      h('a', { href, 'data-link': '', class: 'button', 'aria-label': `${action} ${gameName(r.game)} ${r.room}` }, action));
+  }
+
   rooms(m) {
-    const rows = (m.rooms || []).map((r) => {
-      const rating = (k) => (r.ratings && r.ratings[k] !== undefined ? ` (${r.ratings[k]})` : '');
-      const seats = Object.entries(r.seats || {}).map(([k, n]) => `${k}: ${n || '\u2014'}${n ? rating(k) : ''}`).join(', ');
-      const free = Object.values(r.seats || {}).some((n) => n === null);
-      return h('tr', { 'data-room': r.room },
-        h('td', {}, r.room), h('td', {}, gameName(r.game)), h('td', {}, r.status), h('td', {}, seats),
-        h('td', {}, String(r.spectators)),
-        h('td', {}, h('a', { href: `/r/${r.room}`, 'data-link': '' }, r.status === 'waiting' && free ? 'join' : r.status === 'finished' ? 'replay' : 'watch')));
-    });
-    this.list.replaceChildren(...rows);
-    const last = m.rooms && m.rooms.length ? m.rooms[m.rooms.length - 1].room : null;
-    this.pager.replaceChildren(`${m.total ?? rows.length} rooms `);
+    const rooms = m.rooms || [];
+    this.tv.choose(rooms);
+    this.waiting = m.waiting || [];
+    // People waiting in quick match, by game: one click plays them.
+    this.waitingEl.replaceChildren(...this.waiting.filter((w) => w.count > 0 && !(this.queued && this.queued.game === w.game && w.count <= 1))
+      .map((w) => h('li', { 'data-waiting': w.game },
+        `${w.count > 1 ? `${w.count} people are` : 'Someone is'} waiting for ${gameName(w.game)}${w.players !== (game(w.game) || {}).default_players ? ` (${w.players} players)` : ''} \u2014 `,
+        h('button', { type: 'button', class: 'play-them', on: { click: () => this.quick(w.game, w.players) } }, w.count > 1 ? 'play them' : 'play them'))));
+    const waitingRooms = rooms.filter((r) => r.status === 'waiting' && !isPuzzle(r.game));
+    const playing = rooms.filter((r) => r.status === 'playing').sort((a, b) => (b.spectators || 0) - (a.spectators || 0));
+    const finished = rooms.filter((r) => r.status === 'finished');
+    this.open.replaceChildren(...waitingRooms.map((r) => this.roomItem(r)));
+    if (!waitingRooms.length && !this.waiting.length) {
+      this.open.append(h('li', { class: 'none' }, 'Nobody is waiting right now: pick a game under Play now and the next visitor sees you here.'));
+    }
+    this.playing.replaceChildren(...playing.map((r) => this.roomItem(r)));
+    if (!playing.length) this.playing.append(h('li', { class: 'none' }, 'No game in progress.'));
+    this.finished.replaceChildren(...finished.map((r) => this.roomItem(r)));
+    this.showQueued();
+    const last = rooms.length ? rooms[rooms.length - 1].room : null;
+    this.pager.replaceChildren(`${m.total ?? rooms.length} rooms `);
     if (this.after) {
       this.pager.append(h('button', { type: 'button', on: { click: () => { this.after = null; this.up(null); } } }, 'first page'));
     }
     if (m.more && last) {
       this.pager.append(h('button', { type: 'button', on: { click: () => { this.after = last; this.up(null); } } }, 'next page'));
     }
+    this.hooks.lobbyShown = (this.hooks.lobbyShown || 0) + 1;
   }
 }

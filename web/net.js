@@ -1,7 +1,8 @@
 // The socket: one WebSocket to this page's server, `hello` with the saved token, requests with
 // ids and their replies, and reconnection. After every (re)connection `onUp(welcome)` runs
 // before queued requests go out, so the room can `resume` from its last seq (or a spectator
-// re-`spectate`) first.
+// re-`spectate`) first. A name that is claimed by an account is not retried: `onClaimed(error)`
+// asks the player to log in (`login`, which needs no hello) or to choose another name.
 
 const TOKEN = 'orion.token';
 
@@ -17,6 +18,8 @@ export class Net {
     this.retry = 0;
     this.onUp = null;
     this.onDown = null;
+    this.onClaimed = null;
+    this.claimed = null; // the refusal of a hello whose name is claimed, until a log-in
   }
 
   /** `fn(message, arrivedAt)` for every message from the server. */
@@ -26,7 +29,7 @@ export class Net {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${scheme}://${location.host}/ws`);
     this.ws = ws;
-    ws.onopen = () => { this.retry = 0; this.hello(); };
+    ws.onopen = () => { this.retry = 0; if (!this.claimed) this.hello(); };
     ws.onmessage = (m) => {
       const at = performance.now();
       let msg;
@@ -54,11 +57,12 @@ export class Net {
         this.token = msg.token;
         this.player = msg.player;
         localStorage.setItem(TOKEN, msg.token);
-        this.up = true;
-        if (this.onUp) this.onUp(msg);
-        const queued = this.queue;
-        this.queue = [];
-        for (const q of queued) this.ws.send(q);
+        this.becameUp(msg);
+      } else if (msg.code === 'bad_request' && / is claimed/.test(msg.message || '')) {
+        // Saying hello again would be refused again: the player logs in or renames.
+        this.claimed = msg;
+        if (this.onClaimed) this.onClaimed(msg);
+        else this.emit(msg, at);
       } else if (this.token && msg.code === 'not_found') {
         // The server forgot us (a new store): a new identity.
         this.token = null;
@@ -76,6 +80,7 @@ export class Net {
       this.player = msg.player;
       this.name = msg.name;
       localStorage.setItem(TOKEN, msg.token);
+      if (!this.up) this.becameUp(msg);
     }
     if (msg.re !== undefined && this.waiting.has(msg.re)) {
       const resolve = this.waiting.get(msg.re);
@@ -83,6 +88,33 @@ export class Net {
       resolve(msg);
     }
     this.emit(msg, at);
+  }
+
+  /** The connection speaks for a player (a hello's or a log-in's `welcome`). */
+  becameUp(welcome) {
+    this.claimed = null;
+    this.up = true;
+    if (this.onUp) this.onUp(welcome);
+    const queued = this.queue;
+    this.queue = [];
+    for (const q of queued) this.ws.send(q);
+  }
+
+  /** Logs in: at once when the socket is open (a claimed name's page has said no hello),
+   *  else once it is up. Resolves with the reply (`welcome` or `error`). */
+  login(name, password) {
+    const req = { t: 'login', name, password, version: 1 };
+    if (this.up || !this.ws || this.ws.readyState !== WebSocket.OPEN) return this.request(req);
+    return new Promise((resolve) => {
+      const id = this.sendNow(req);
+      this.waiting.set(id, resolve);
+    });
+  }
+
+  /** Forgets this device's token and name: the next page load is a new guest. */
+  forget() {
+    this.token = null;
+    localStorage.removeItem(TOKEN);
   }
 
   emit(msg, at) { for (const fn of this.listeners) fn(msg, at); }

@@ -1,11 +1,20 @@
 // A finished game's record (`/g/ROOM`): loads its plain-text record `/g/ROOM.txt` (the
 // same file `orion replay` reads), shows its headers and steps through it turn by turn
 // (first, back, forward, last, or the arrow keys), drawing the position each turn line
-// carries. The record format is written by the server (orion_protocol::GameRecord).
+// carries, with the whole move list beside it (a turn's line shows the position after it).
+// Dates read in the reader's locale; the step buttons are SVG icons (icons.js). The record
+// format is written by the server (orion_protocol::GameRecord).
 
 import { boardOf } from './boards/index.js';
-import { gameName, systemOf } from './catalogue.js';
+import { game, gameName, systemOf } from './catalogue.js';
 import { h } from './dom.js';
+import { icon } from './icons.js';
+
+/** A record's date (RFC 3339) in the reader's locale; the text as it is if unreadable. */
+export function localDate(text) {
+  const t = Date.parse(text || '');
+  return Number.isNaN(t) ? (text || '') : new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
 
 /** Reads a record: its headers and turns ({number, seat, text, position}). */
 export function parseRecord(text) {
@@ -49,15 +58,17 @@ export class Record {
       line: h('p', { id: 'record-line', class: 'note' }),
       text: h('a', { href: `/g/${room}.txt${location.search}`, download: `${room}.txt` }, 'download the record'),
     };
-    const b = (id, text, by) => h('button', { id, type: 'button', on: { click: () => this.step(by) } }, text);
+    const b = (id, name, label, by) => h('button', { id, type: 'button', 'aria-label': label, title: label, on: { click: () => this.step(by) } }, icon(name));
+    this.moves = h('ol', { id: 'record-moves', class: 'moves-list', 'aria-label': 'moves' });
     this.boardHost = h('div', { class: 'board-host' });
     host.append(h('section', { class: 'room' },
       h('div', { class: 'bar' }, this.el.game),
       h('div', { class: 'play' }, this.boardHost,
         h('aside', {}, this.el.names, this.el.result,
-          h('div', { class: 'replay' }, b('record-first', '\u23ee', -Infinity), b('record-back', '\u25c0', -1),
-            this.el.at, b('record-fwd', '\u25b6', 1), b('record-last', '\u23ed', Infinity)),
-          this.el.line, h('p', { class: 'link' }, this.el.text)))));
+          h('div', { class: 'replay' }, b('record-first', 'first', 'first position', -Infinity), b('record-back', 'back', 'one turn back', -1),
+            this.el.at, b('record-fwd', 'fwd', 'one turn on', 1), b('record-last', 'last', 'last position', Infinity)),
+          h('p', { class: 'keys' }, 'Keys: \u2190 \u2192 step through the turns.'),
+          this.el.line, this.moves, h('p', { class: 'link' }, this.el.text)))));
     this.keys = (e) => {
       if (e.key === 'ArrowRight') this.step(1);
       else if (e.key === 'ArrowLeft') this.step(-1);
@@ -85,12 +96,21 @@ export class Record {
     const { headers } = this.record;
     // The game's board module, with no room: it draws, and sends nothing.
     this.board = new (boardOf(systemOf(headers.game)))(this.boardHost, null);
-    this.el.game.textContent = `${gameName(headers.game)} \u00b7 ${headers.date || ''}`;
+    const date = h('time', { datetime: headers.date || '' }, localDate(headers.date));
+    this.el.game.replaceChildren(`${gameName(headers.game)} \u00b7 `, date);
     let names = {};
     try { names = JSON.parse(headers.names || '{}'); } catch (e) { names = {}; }
     this.el.names.replaceChildren(...(headers.seats || '').split(/\s+/).filter(Boolean)
       .map((k) => h('li', { 'data-seat': k }, `${k} `, h('b', {}, names[k] || 'free'))));
     this.el.result.textContent = headers.reason ? `${headers.result} \u2014 ${headers.reason}` : headers.result;
+    // A puzzle's clicks beside the booklet's count and the proven best.
+    const g = game(headers.game) || {};
+    if (g.puzzle && (g.target || g.optimum)) {
+      this.el.result.append(h('span', { id: 'record-figures', class: 'figures' },
+        ` \u00b7 ${g.target ? `booklet ${g.target} clicks` : ''}${g.target && g.optimum ? ', ' : ''}${g.optimum ? `proven best ${g.optimum}` : ''}`));
+    }
+    this.moves.replaceChildren(...this.record.turns.map((t, i) => h('li', {},
+      h('button', { type: 'button', 'data-turn': i + 1, on: { click: () => { this.at = i + 1; this.show(); } } }, `${t.seat}: ${t.text}`))));
     this.at = this.record.turns.length;
     this.show();
     this.hooks.recordLoaded = true;
@@ -110,6 +130,10 @@ export class Record {
     if (position !== null && position !== undefined) this.board.set(position);
     this.el.at.textContent = ` turn ${this.at} / ${turns.length} `;
     this.el.line.textContent = turn ? `${turn.number}. ${turn.seat}: ${turn.text}` : 'the start';
+    for (const b of this.moves.querySelectorAll('button')) {
+      if (Number(b.dataset.turn) === this.at) b.setAttribute('aria-current', 'step');
+      else b.removeAttribute('aria-current');
+    }
     this.hooks.recordAt = this.at;
   }
 }

@@ -3,6 +3,9 @@
 // room's board module animates each step.
 
 import { h } from './dom.js';
+import { icon } from './icons.js';
+
+const LABELS = { first: 'first position', back: 'one step back', fwd: 'one step on', last: 'last position' };
 
 export class Replay {
   constructor(room) {
@@ -10,12 +13,12 @@ export class Replay {
     this.on = false; // showing the replay (the room then takes no live events)
     this.frames = null;
     this.at = 0;
-    const rp = (id, text, fn) => h('button', { id, type: 'button', on: { click: fn } }, text);
+    const rp = (id, name, fn) => h('button', { id, type: 'button', 'aria-label': LABELS[name], title: LABELS[name], on: { click: fn } }, icon(name));
     this.atEl = h('span', { id: 'replay-at' });
     this.el = h('div', { id: 'replay', class: 'replay', hidden: true },
-      rp('replay-first', '\u23ee', () => this.step(-Infinity)), rp('replay-back', '\u25c0', () => this.step(-1)),
+      rp('replay-first', 'first', () => this.step(-Infinity)), rp('replay-back', 'back', () => this.step(-1)),
       this.atEl,
-      rp('replay-fwd', '\u25b6', () => this.step(1)), rp('replay-last', '\u23ed', () => this.step(Infinity)));
+      rp('replay-fwd', 'fwd', () => this.step(1)), rp('replay-last', 'last', () => this.step(Infinity)));
   }
 
   load() {

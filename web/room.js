@@ -357,7 +357,7 @@ export class Room {
     const agreed = s.rematch || [];
     const over = s.status === 'finished' && !!this.seat && !s.rematchRoom;
     this.btn.rematch.hidden = !over || agreed.includes(this.seat);
-    this.btn.rematch.textContent = agreed.length ? 'Accept the rematch' : 'Rematch';
+    this.btn.rematch.textContent = isPuzzle(s.game) ? 'Try again' : agreed.length ? 'Accept the rematch' : 'Rematch';
     this.btn.declineRematch.hidden = !over || agreed.length === 0;
     const puzzle = isPuzzle(s.game);
     e.result.hidden = s.status !== 'finished' || !s.result;
@@ -378,7 +378,7 @@ export class Room {
       if (s.result.end) text += ` \u00b7 ${s.result.end.replace('_', ' ')}`;
       const reveals = (s.result.reveals || []).map((r) => `${r.seat}: ${r.piece}`).join(', ');
       if (reveals) text += ` \u00b7 secret men ${reveals}`;
-      e.result.textContent = text;
+      e.result.textContent = text + (this.board.resultFigures ? this.board.resultFigures(s) : '');
     }
     e.link.replaceChildren(this.code ? `Invite link: ${location.origin}/i/${this.code}` : `Link: ${location.origin}/r/${this.room}`);
     if (s.status === 'finished') {

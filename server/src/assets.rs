@@ -37,10 +37,14 @@ pub const INDEX: Asset = asset!("index.html", "text/html; charset=utf-8");
 /// file to `web/` means adding a line here (a test checks that none is left out).
 pub const ASSETS: &[Asset] = &[
     asset!("style.css", "text/css; charset=utf-8"),
+    asset!("door.css", "text/css; charset=utf-8"),
     asset!("app.js", "text/javascript; charset=utf-8"),
     asset!("net.js", "text/javascript; charset=utf-8"),
     asset!("dom.js", "text/javascript; charset=utf-8"),
     asset!("lobby.js", "text/javascript; charset=utf-8"),
+    asset!("account.js", "text/javascript; charset=utf-8"),
+    asset!("tv.js", "text/javascript; charset=utf-8"),
+    asset!("icons.js", "text/javascript; charset=utf-8"),
     asset!("room.js", "text/javascript; charset=utf-8"),
     asset!("replay.js", "text/javascript; charset=utf-8"),
     asset!("record.js", "text/javascript; charset=utf-8"),

@@ -1,11 +1,11 @@
 //! `GET /catalogue.json`: what the server offers, built from its game systems so that no
 //! client keeps a copy — every game and puzzle with its name, system, player counts, seats and
 //! their colours for each count, and its options' defaults; each system's own options and the
-//! server's clocks with their bounds. Built once per process (the systems never change while
+//! server's clocks with their bounds and a line saying what each does. Built once per process (the systems never change while
 //! it runs) and served as it is.
 
 use crate::room::{DEFAULT_SEAT_HOLD, MAX_CLOCK, MIN_TURN_CLOCK};
-use crate::system::{GameInfo, GameSystem, OptionField, OptionKind};
+use crate::system::{Demo, GameInfo, GameSystem, OptionField, OptionKind};
 use orion_protocol::RoomOptions;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -20,6 +20,9 @@ struct Catalogue {
     games: Vec<GameEntry>,
     /// The server's own options (clocks, hold), which every game takes.
     options: Vec<ServerOption>,
+    /// What the front door replays when no game is on (the first system's that has one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    demo: Option<Demo>,
 }
 
 /// One game system.
@@ -48,6 +51,15 @@ struct GameEntry {
     puzzle: bool,
     /// It has a leaderboard: ratings for a game, fewest clicks for a puzzle scored by them.
     leaderboard: bool,
+    /// A puzzle's goal for a player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goal: Option<&'static str>,
+    /// A puzzle's booklet click count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<u32>,
+    /// A puzzle's proven fewest clicks (from its fixed start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    optimum: Option<u32>,
     /// Its options as a room with none given gets them.
     defaults: RoomOptions,
     /// Its seats in turn order, each `SEAT:COLOUR` as in position strings (`S:R`; `S:` while
@@ -87,6 +99,7 @@ fn build(systems: &[Arc<dyn GameSystem>]) -> String {
             .flat_map(|s| s.games().iter().map(move |g| game(s.as_ref(), g)))
             .collect(),
         options: server_options(),
+        demo: systems.iter().find_map(|s| s.demo()),
     };
     // Strings, numbers and string-keyed maps only: serializing cannot fail.
     serde_json::to_string(&catalogue).unwrap_or_default()
@@ -113,6 +126,7 @@ fn game(system: &dyn GameSystem, info: &GameInfo) -> GameEntry {
             Some((n, seats))
         })
         .collect();
+    let figures = system.puzzle_figures(info);
     GameEntry {
         id: info.id,
         name: info.name,
@@ -120,7 +134,10 @@ fn game(system: &dyn GameSystem, info: &GameInfo) -> GameEntry {
         players: [*info.players.start(), *info.players.end()],
         default_players: info.default_players,
         puzzle: info.solo,
-        leaderboard: !info.solo || system.puzzle_figures(info).is_some(),
+        leaderboard: !info.solo || figures.is_some(),
+        goal: system.puzzle_goal(info),
+        target: figures.as_ref().and_then(|f| f.target),
+        optimum: figures.as_ref().and_then(|f| f.optimum),
         defaults: system
             .options(info, RoomOptions::default())
             .unwrap_or_default(),
@@ -130,10 +147,11 @@ fn game(system: &dyn GameSystem, info: &GameInfo) -> GameEntry {
 
 /// The server's clocks and seat hold (`room::RoomOptions::parse` checks them).
 fn server_options() -> Vec<ServerOption> {
-    let millis = |name, label, min, default| ServerOption {
+    let millis = |name, label, help, min, default| ServerOption {
         field: OptionField {
             name,
             label,
+            help,
             kind: OptionKind::Millis {
                 min,
                 max: MAX_CLOCK,
@@ -144,9 +162,27 @@ fn server_options() -> Vec<ServerOption> {
         default,
     };
     vec![
-        millis("turn_clock", "turn clock", MIN_TURN_CLOCK, None),
-        millis("time_bank", "time bank", 1, None),
-        millis("seat_hold", "seat hold", 0, Some(DEFAULT_SEAT_HOLD)),
+        millis(
+            "turn_clock",
+            "turn clock",
+            "seconds for each turn; when they run out the turn ends as it stands (empty: no clock)",
+            MIN_TURN_CLOCK,
+            None,
+        ),
+        millis(
+            "time_bank",
+            "time bank",
+            "seconds each player has for the whole game beyond the turn clock (empty: none)",
+            1,
+            None,
+        ),
+        millis(
+            "seat_hold",
+            "seat hold",
+            "seconds a player who loses his connection keeps his seat before he counts as gone",
+            0,
+            Some(DEFAULT_SEAT_HOLD),
+        ),
     ]
 }
 
@@ -180,6 +216,44 @@ mod tests {
                 assert_eq!(seats.len() as u64, n, "{} for {n}: {seats:?}", g["id"]);
             }
             assert!(g["defaults"].is_object(), "{g}");
+        }
+    }
+
+    #[test]
+    fn the_demonstration_is_a_puzzle_solved_click_by_click() {
+        let catalogue: Value = serde_json::from_str(&build(&crate::systems::all())).expect("JSON");
+        let demo = &catalogue["demo"];
+        let name = demo["game"].as_str().expect("a demo");
+        let puzzle = orion_engine::puzzles::find(name).expect("a puzzle");
+        let mut position = orion_engine::parse_position(demo["start"].as_str().unwrap_or_default())
+            .expect("a position");
+        let clicks = demo["clicks"].as_array().expect("clicks");
+        assert!(clicks.len() >= 8, "{demo}");
+        for c in clicks {
+            let click = orion_engine::parse_click(c.as_str().unwrap_or_default()).expect("a click");
+            position = puzzle.try_click(&position, click).expect("taken");
+        }
+        assert!(puzzle.solved(&position), "{demo}");
+    }
+
+    #[test]
+    fn every_option_says_what_it_does() {
+        let catalogue: Value = serde_json::from_str(&build(&crate::systems::all())).expect("JSON");
+        let system_options = catalogue["systems"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|s| s["options"].as_array().cloned().unwrap_or_default());
+        let server_options = catalogue["options"].as_array().cloned().unwrap_or_default();
+        let all: Vec<Value> = system_options.chain(server_options).collect();
+        for g in catalogue["games"].as_array().into_iter().flatten() {
+            let puzzle = g["puzzle"].as_bool().unwrap_or(false);
+            assert_eq!(g["goal"].is_string(), puzzle, "{g}");
+        }
+        assert!(all.len() >= 10, "{all:?}");
+        for o in all {
+            let help = o["help"].as_str().unwrap_or_default();
+            assert!(help.split_whitespace().count() >= 5, "{o}");
         }
     }
 }

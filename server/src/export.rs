@@ -103,14 +103,25 @@ async fn build(shared: &Shared, stored: RoomRecord) -> Result<GameRecord, Refusa
     let events = store.events(room, 0, MAX_EVENTS).await.map_err(server)?;
     let actions = store.actions(room).await.map_err(server)?;
 
-    let mut names = BTreeMap::new();
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    let mut started = false;
     let mut over = None;
     for (seq, text) in &events {
         let ev = serde_json::from_str::<Event<'_>>(text)
             .map_err(|e| Refusal::new(Code::Server, format!("stored event {seq}: {e}")))?;
         match ev {
+            Event::Start { .. } => started = true,
+            // Who sat down before the start is whoever held the seat then; after it, every
+            // occupant of a seat in order ("alice, then carol").
             Event::Joined { seat, name, .. } => {
-                names.insert(seat.to_string(), name.into_owned());
+                let held = names.entry(seat.to_string()).or_default();
+                let last = held.rsplit(", then ").next().unwrap_or_default();
+                if held.is_empty() || !started {
+                    *held = name.into_owned();
+                } else if last != name {
+                    held.push_str(", then ");
+                    held.push_str(&name);
+                }
             }
             Event::Over {
                 result,

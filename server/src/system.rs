@@ -80,6 +80,18 @@ pub struct PuzzleFigures {
     pub optimum: Option<u32>,
 }
 
+/// A demonstration for the front door (`/catalogue.json`'s `demo`): a puzzle solved on the
+/// booklet's line, click by click.
+#[derive(Clone, Debug, Serialize)]
+pub struct Demo {
+    /// The game or puzzle it is (its board module draws it).
+    pub game: &'static str,
+    /// The position it starts from.
+    pub start: String,
+    /// The clicks, in order, each one the puzzle takes.
+    pub clicks: Vec<String>,
+}
+
 /// One of a system's own game options, as the lobby's form asks for it (`/catalogue.json`).
 #[derive(Clone, Debug, Serialize)]
 pub struct OptionField {
@@ -87,6 +99,8 @@ pub struct OptionField {
     pub name: &'static str,
     /// What the form calls it.
     pub label: &'static str,
+    /// One line for a player saying what it does (the page shows it under "More options").
+    pub help: &'static str,
     /// What values it takes, with their bounds.
     #[serde(flatten)]
     pub kind: OptionKind,
@@ -177,6 +191,18 @@ pub trait GameSystem: Send + Sync + 'static {
     /// A puzzle scored by clicks (its `over` gives the clicks used as the seat's score): its
     /// figures. `None` for games, and for puzzles scored otherwise (Aquarius counts hits).
     fn puzzle_figures(&self, _game: &GameInfo) -> Option<PuzzleFigures> {
+        None
+    }
+
+    /// A puzzle's goal in one or two sentences for a player (the front door shows it); `None`
+    /// for games.
+    fn puzzle_goal(&self, _game: &GameInfo) -> Option<&'static str> {
+        None
+    }
+
+    /// A short demonstration the front door replays when no game is on: a start and the
+    /// clicks that follow it. `None`: the system has none.
+    fn demo(&self) -> Option<Demo> {
         None
     }
 

@@ -235,6 +235,7 @@ async fn room_of(page: &Browser) -> String {
 /// both press Ready. Returns the room id.
 async fn hydra_from_pages(base: &str, a: &Browser, b: &Browser) -> String {
     open(a, base, "/", "alice").await;
+    press(a, "#more-options summary").await;
     a.find(Locator::Css("#create-game"))
         .await
         .expect("game select")
@@ -565,6 +566,7 @@ async fn create_from_page(
     fields: &[(&str, &str)],
 ) -> String {
     open(page, base, "/", name).await;
+    press(page, "#more-options summary").await;
     page.find(Locator::Css("#create-game"))
         .await
         .expect("game select")
@@ -1960,7 +1962,8 @@ async fn pages_claim_a_name_log_in_and_find_a_rated_game_on_the_board_and_in_pas
     .await;
     assert_eq!(mine, json!("ann"));
 
-    // Her past games: the rated game, newest first, with a link to its record.
+    // Her past games: the rated game, newest first, the winner by name, with a link to its
+    // record.
     press(&phone, "#games-form button").await;
     wait_js(
         &phone,
@@ -1977,7 +1980,7 @@ async fn pages_claim_a_name_log_in_and_find_a_rated_game_on_the_board_and_in_pas
     .await;
     assert_eq!(
         listed,
-        json!([room, "Hydra for Two", winner_seat, format!("/g/{room}")])
+        json!([room, "Hydra for Two", winner, format!("/g/{room}")])
     );
     for page in [cara, phone] {
         let _ = page.close().await;

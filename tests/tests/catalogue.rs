@@ -171,7 +171,8 @@ async fn the_catalogue_lists_every_game_with_its_seats_bounds_and_defaults() {
     };
     assert_eq!(
         option(&system("orion")["options"], "clicks"),
-        json!({"name": "clicks", "label": "clicks", "kind": "number", "min": 1, "max": 6})
+        json!({"name": "clicks", "label": "clicks", "kind": "number", "min": 1, "max": 6,
+               "help": "how many clicks (quarter turns) a player makes each turn"})
     );
     assert_eq!(
         option(&system("orbs")["options"], "position")["implies"],

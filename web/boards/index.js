@@ -5,7 +5,8 @@
 // (null in a record view, where nothing is sent) is the room it plays in: `act(req)`,
 // `sendMove(text)`, `note(text)`, `render()`, `hint(name)` (a set the server's `hints` named
 // for the room's current seq, else []), `hintsPending()`, `afterHints(fn)`, `colourOf(seat)`,
-// `myColour()`, `isMyTurn()`, `s` (the state), `seat`, `replaying`, `el`, `hooks`. It knows no
+// `myColour()`, `isMyTurn()`, `s` (the state), `seat`, `replaying`, `el`, `hooks`, and
+// `watchOnly` (the front door's live board, tv.js: no keys line, no turn buttons). It knows no
 // rule: it draws what the events say and highlights what the hints name.
 //
 //   set(position)          shows a position string at once

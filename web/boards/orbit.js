@@ -1,10 +1,12 @@
 // Orbit's board module (ORBIT.md): 16x16 cells, a1 bottom-left, black and white stones. Every
 // cell is an element with `data-cell` and, when occupied, `data-stone` (`B`/`W`). It draws what
 // the server says: prohibited cells from the turn, territory and the cells one may drop on
-// from the server's `hints`.
+// from the server's `hints`. The grid is one tab stop: arrows move between cells, Enter or
+// Space drops; each cell says what it holds.
 
 import { svg as el } from '../svg.js';
 import { parsePosition } from '../position.js';
+import { h } from '../dom.js';
 const N = 16;
 const C = 36; // one cell, in SVG units
 const M = 30; // margin for the coordinates
@@ -38,14 +40,51 @@ export class OrbitBoard {
       const name = cellName(i);
       const e = el('rect', {
         class: 'cell', 'data-cell': name, x: cx(i) - C / 2 + 1, y: cy(i) - C / 2 + 1, width: C - 2, height: C - 2, rx: 4,
-        'aria-label': name,
+        role: 'button', tabindex: name === 'h8' ? 0 : -1, 'aria-label': `${name}: empty`,
       }, cells);
-      e.addEventListener('click', (ev) => { ev.preventDefault(); this.h.onCell(name); });
+      e.addEventListener('click', (ev) => { ev.preventDefault(); this.focusCell(name); this.h.onCell(name); });
       this.cellEls.set(name, e);
     }
-    this.stoneLayer = el('g', { class: 'stones' }, svg);
-    this.markLayer = el('g', { class: 'marks' }, svg);
+    svg.addEventListener('keydown', (ev) => this.cellKey(ev));
+    this.stoneLayer = el('g', { class: 'stones', 'aria-hidden': 'true' }, svg);
+    this.markLayer = el('g', { class: 'marks', 'aria-hidden': 'true' }, svg);
     host.appendChild(svg);
+    if (room && !room.watchOnly) host.append(h('p', { class: 'keys' }, 'Keys: Tab to the board, arrows move between cells, Enter or Space drops a stone.'));
+  }
+
+  /** Makes `cell` the grid's tab stop and focuses it. */
+  focusCell(cell) {
+    const e = this.cellEls.get(cell);
+    if (!e) return;
+    for (const c of this.cellEls.values()) c.setAttribute('tabindex', -1);
+    e.setAttribute('tabindex', 0);
+    e.focus();
+  }
+
+  /** A key on a focused cell: arrows move, Enter or Space drops. */
+  cellKey(ev) {
+    const cell = ev.target.dataset && ev.target.dataset.cell;
+    if (!cell) return;
+    const col = COLS.indexOf(cell[0]);
+    const row = Number(cell.slice(1)) - 1;
+    const to = (c, r) => this.focusCell(cellName(Math.max(0, Math.min(N - 1, r)) * N + Math.max(0, Math.min(N - 1, c))));
+    switch (ev.key) {
+      case 'ArrowLeft': to(col - 1, row); break;
+      case 'ArrowRight': to(col + 1, row); break;
+      case 'ArrowUp': to(col, row + 1); break;
+      case 'ArrowDown': to(col, row - 1); break;
+      case 'Enter': case ' ': this.h.onCell(cell); break;
+      default: return;
+    }
+    ev.preventDefault();
+    ev.stopPropagation();
+  }
+
+  /** Each cell's words: its stone, or that the colour to drop may not take it. */
+  label(name, e) {
+    const stone = this.stones.get(name);
+    const what = stone ? `${STONES[stone]} stone` : e.classList.contains('no') ? 'empty, prohibited' : 'empty';
+    e.setAttribute('aria-label', `${name}: ${what}`);
   }
 
   /** Shows `text` (a position string). */
@@ -56,6 +95,7 @@ export class OrbitBoard {
       const stone = this.stones.get(name);
       if (stone) e.setAttribute('data-stone', stone);
       else e.removeAttribute('data-stone');
+      this.label(name, e);
     }
     for (const [name, stone] of this.stones) {
       const e = this.cellEls.get(name);
@@ -104,6 +144,7 @@ export class OrbitBoard {
       e.classList.toggle('ok', ok.has(name));
       e.classList.toggle('tB', tB.has(name));
       e.classList.toggle('tW', tW.has(name));
+      this.label(name, e);
     }
   }
 

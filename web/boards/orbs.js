@@ -2,10 +2,12 @@
 // element with `data-hole` and, when it holds an orb, `data-orb` (`RF`: red fire). Tap one of
 // your orbs, then a hole it may move to: that sends the move `d2-e6`. The board knows where
 // holes are drawn, not who neighbours whom nor the element rules: the moves it offers are the
-// server's `hints`.
+// server's `hints`. The star is one tab stop: arrows move between holes, Enter or Space taps;
+// each hole says what it holds. Orbs carry their colour's letter and their element's.
 
 import { svg as el } from '../svg.js';
 import { parsePosition } from '../position.js';
+import { h as html } from '../dom.js';
 const ROWS = 'abcdefghijklmnopq';
 const LENGTHS = [1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 13, 4, 3, 2, 1];
 const HX = 19; // half the distance between holes of a row, in SVG units
@@ -14,6 +16,9 @@ const M = 28;
 const ORB_COLOURS = { R: '#d7263d', B: '#1b64c4', G: '#138a43', Y: '#e8b100', O: '#f06d1a', P: '#8e44ad' };
 const ELEMENT = { F: 'fire', W: 'water', E: 'earth', A: 'air', V: 'void' };
 const INK = { Y: '#222', O: '#222' };
+const COLOUR_NAMES = { R: 'red', B: 'blue', G: 'green', Y: 'yellow', O: 'orange', P: 'purple' };
+/** An orb in words: `red fire`. */
+const orbWords = (token) => `${COLOUR_NAMES[token[0]] || token[0]} ${ELEMENT[token[1]] || token[1]}`;
 
 /** Every hole: name -> {x, y (geometry units), X, Y (SVG)}. */
 export const HOLES = new Map();
@@ -30,7 +35,8 @@ function drawOrb(parent, hole, token, cls) {
   el('circle', { r: 14.5, fill: ORB_COLOURS[token[0]] || '#777', class: 'body' }, g);
   el('circle', { r: 14.5, class: 'ring' }, g);
   const t = el('text', { 'text-anchor': 'middle', dy: '0.36em', fill: INK[token[0]] || '#fff' }, g);
-  t.textContent = token[1];
+  el('tspan', { class: 'letter' }, t).textContent = token[0];
+  t.append(token[1]);
   return g;
 }
 
@@ -54,13 +60,59 @@ export class OrbsBoard {
     this.holeEls = new Map();
     const holes = el('g', { class: 'holes' }, svg);
     for (const [name, h] of HOLES) {
-      const e = el('circle', { cx: h.X, cy: h.Y, r: 15, class: 'hole', 'data-hole': name, 'aria-label': name }, holes);
-      e.addEventListener('click', (ev) => { ev.preventDefault(); this.tap(name); });
+      const e = el('circle', {
+        cx: h.X, cy: h.Y, r: 15, class: 'hole', 'data-hole': name, role: 'button', tabindex: name === 'e7' ? 0 : -1, 'aria-label': `${name}: empty`,
+      }, holes);
+      e.addEventListener('click', (ev) => { ev.preventDefault(); this.focusHole(name); this.tap(name); });
       this.holeEls.set(name, e);
     }
-    this.markLayer = el('g', { class: 'marks' }, svg); // removed orbs fade under the new ones
-    this.orbLayer = el('g', { class: 'orb-layer' }, svg);
+    svg.addEventListener('keydown', (ev) => this.holeKey(ev));
+    this.markLayer = el('g', { class: 'marks', 'aria-hidden': 'true' }, svg); // removed orbs fade under the new ones
+    this.orbLayer = el('g', { class: 'orb-layer', 'aria-hidden': 'true' }, svg);
     host.appendChild(svg);
+    if (room && !room.watchOnly) host.append(html('p', { class: 'keys' }, 'Keys: Tab to the board, arrows move between holes, Enter or Space picks up an orb, then again on the hole it goes to.'));
+  }
+
+  /** Makes `hole` the star's one tab stop. */
+  stop(hole) {
+    for (const [name, x] of this.holeEls) x.setAttribute('tabindex', name === hole ? 0 : -1);
+  }
+
+  /** Makes `hole` the tab stop and focuses it. */
+  focusHole(hole) {
+    const e = this.holeEls.get(hole);
+    if (!e) return;
+    this.stop(hole);
+    e.focus();
+  }
+
+  /** A key on a focused hole: arrows move to the nearest hole that way, Enter or Space taps. */
+  holeKey(ev) {
+    const hole = ev.target.dataset && ev.target.dataset.hole;
+    if (!hole) return;
+    const here = HOLES.get(hole);
+    const way = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[ev.key];
+    if (way) {
+      // The nearest hole ahead (rows count double: a row is about twice a step's width).
+      let best = null;
+      let bestD = Infinity;
+      for (const [name, p] of HOLES) {
+        const dx = p.x - here.x;
+        const dy = p.y - here.y;
+        const ahead = way[0] ? dx * way[0] > 0 && Math.abs(dy) <= 0 : dy * way[1] > 0;
+        if (!ahead) continue;
+        const d = Math.abs(dx) + 2 * Math.abs(dy);
+        if (d < bestD) { best = name; bestD = d; }
+      }
+      if (best) this.focusHole(best);
+    } else if (ev.key === 'Enter' || ev.key === ' ') {
+      this.tap(hole);
+      // An orb picked up: the keyboard goes to the first hole it may go to.
+      const to = this.from ? this.moves.find((m) => m.startsWith(`${this.from}-`)) : null;
+      if (to) this.focusHole(to.slice(this.from.length + 1));
+    } else return;
+    ev.preventDefault();
+    ev.stopPropagation();
   }
 
   /** Holes taken out of play (the room's `holes` option). */
@@ -79,6 +131,7 @@ export class OrbsBoard {
       const token = this.orbs.get(name);
       if (token) e.setAttribute('data-orb', token);
       else e.removeAttribute('data-orb');
+      e.setAttribute('aria-label', `${name}: ${token ? `${orbWords(token)} orb` : 'empty'}`);
     }
     for (const [hole, token] of this.orbs) if (HOLES.has(hole)) drawOrb(this.orbLayer, hole, token);
     if (this.from && !this.canMove(this.from)) this.select(null);
@@ -108,6 +161,9 @@ export class OrbsBoard {
     this.moves = moves;
     if (this.from && !this.canMove(this.from)) this.select(null);
     for (const [name, e] of this.holeEls) e.classList.toggle('can', this.canMove(name));
+    // Tab lands on an orb that can move (unless the keyboard is on the star already).
+    const first = moves.length ? moves[0].split('-')[0] : null;
+    if (first && !this.svg.contains(document.activeElement)) this.stop(first);
   }
 
   canMove(hole) {

@@ -2,16 +2,23 @@
 // from a position string; every click turns the four pieces of its rotor's orbit a quarter
 // round. It knows no rules: it draws what the server's events say, highlights what the
 // server's `hints` name (places, rotors, pieces), and sends what the player touches.
+// Keyboard and screen readers: the rotors are one tab stop (arrows move between them, `[` `]`
+// turn, Enter picks one for the turn buttons), every slot is labelled with what it holds. On a
+// phone a tap picks a rotor and two big buttons under the board turn it (halves are too
+// narrow to aim at). Pieces carry their colour's letter as well as their number.
 
 import { svg as el } from '../svg.js';
 import { parsePosition } from '../position.js';
-import { isPuzzle } from '../catalogue.js';
+import { game, isPuzzle } from '../catalogue.js';
+import { h } from '../dom.js';
 const U = 100; // one rotor cell, in SVG units
 const M = 34; // margin round the grid
 const COLS = 'ABCDE';
 export const COLOURS = { R: '#d7263d', B: '#1b64c4', G: '#138a43', Y: '#e8b100' };
 const INK = { R: '#fff', B: '#fff', G: '#fff', Y: '#222' };
 const HIDDEN = { R: 'red', B: 'blue', G: 'green', Y: 'yellow' };
+// Where a tap picks a rotor instead of turning it (its halves would be under 32 px).
+const NARROW = '(max-width: 760px)';
 export const colourName = (c) => HIDDEN[c] || c;
 
 // Grid corner (x, y), origin bottom-left, to SVG coordinates.
@@ -75,7 +82,8 @@ function drawPiece(parent, token) {
   const colour = token[0];
   el('ellipse', { rx: 36, ry: 13, fill: COLOURS[colour] || '#777', class: 'eye' }, g);
   const t = el('text', { class: 'num', fill: INK[colour] || '#fff', 'text-anchor': 'middle', dy: '0.35em' }, g);
-  t.textContent = token.slice(1);
+  el('tspan', { class: 'letter' }, t).textContent = colour;
+  t.append(token.slice(1));
   return g;
 }
 
@@ -112,24 +120,30 @@ export class OrionBoard {
       el('text', { x: M - 22, y: py(r + 0.5) + 5, 'text-anchor': 'middle' }, labels).textContent = r + 1;
     }
     // Rotors: a disc in two halves, the left half turns it left (L), the right half right (R).
+    // The rotor itself is the keyboard's and screen reader's control (one tab stop for all).
     this.rotorEls = new Map();
     const rotors = el('g', { class: 'rotors' }, svg);
     for (const t of ROTORS) {
-      const g = el('g', { class: 'rotor', 'data-rotor': t.name }, rotors);
+      const g = el('g', {
+        class: 'rotor', 'data-rotor': t.name, role: 'button', tabindex: t.name === 'C3' ? 0 : -1,
+        'aria-label': `rotor ${t.name}`,
+      }, rotors);
       el('circle', { cx: t.cx, cy: t.cy, r: 31, class: 'disc' }, g);
       for (const [dir, sweep, dx, glyph] of [['L', 0, -13, '\u21ba'], ['R', 1, 13, '\u21bb']]) {
         const d = `M${t.cx},${t.cy - 29} A29,29 0 0,${sweep} ${t.cx},${t.cy + 29} Z`;
-        const half = el('path', {
-          d, class: `half ${dir}`, 'data-click': `${t.name}${dir}`, tabindex: 0, role: 'button',
-          'aria-label': `turn ${t.name} ${dir === 'R' ? 'right (clockwise)' : 'left'}`,
-        }, g);
-        half.addEventListener('click', (e) => { e.preventDefault(); this.h.onClick(`${t.name}${dir}`); });
-        half.addEventListener('keydown', (e) => {
-          if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); this.h.onClick(`${t.name}${dir}`); }
+        const half = el('path', { d, class: `half ${dir}`, 'data-click': `${t.name}${dir}`, 'aria-hidden': 'true' }, g);
+        half.addEventListener('click', (e) => {
+          e.preventDefault();
+          if (this.turnBar && window.matchMedia && window.matchMedia(NARROW).matches) this.choose(t.name);
+          else this.h.onClick(`${t.name}${dir}`);
         });
-        el('text', { x: t.cx + dx, y: t.cy + 6, 'text-anchor': 'middle', class: 'glyph' }, g).textContent = glyph;
+        el('text', { x: t.cx + dx, y: t.cy + 6, 'text-anchor': 'middle', class: 'glyph', 'aria-hidden': 'true' }, g).textContent = glyph;
       }
-      el('text', { x: t.cx, y: t.cy - 12, 'text-anchor': 'middle', class: 'rname' }, g).textContent = t.name;
+      g.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); this.choose(t.name); }
+      });
+      g.addEventListener('focus', () => { this.cursorAt = t.name; this.cursor(t.name); });
+      el('text', { x: t.cx, y: t.cy - 12, 'text-anchor': 'middle', class: 'rname', 'aria-hidden': 'true' }, g).textContent = t.name;
       this.rotorEls.set(t.name, g);
     }
     // Slots: one element each, carrying data-slot and, when occupied, data-piece.
@@ -138,13 +152,13 @@ export class OrionBoard {
     for (const name of SLOTS) {
       const s = GEOM.get(name);
       const e = el('rect', {
-        class: 'slot', 'data-slot': name,
+        class: 'slot', 'data-slot': name, role: 'img', 'aria-label': `slot ${name}: empty`,
         x: s.x - (s.horizontal ? 30 : 5), y: s.y - (s.horizontal ? 5 : 30),
         width: s.horizontal ? 60 : 10, height: s.horizontal ? 10 : 60, rx: 5,
       }, slots);
       this.slotEls.set(name, e);
     }
-    this.pieceLayer = el('g', { class: 'pieces' }, svg);
+    this.pieceLayer = el('g', { class: 'pieces', 'aria-hidden': 'true' }, svg);
     this.pieceLayer.addEventListener('click', (e) => {
       const g = e.target.closest('.piece');
       if (g) this.h.onPiece && this.h.onPiece(g.dataset.token, g.dataset.slot);
@@ -152,6 +166,43 @@ export class OrionBoard {
     this.placeLayer = el('g', { class: 'places' }, svg);
     this.markLayer = el('g', { class: 'marks' }, svg);
     host.appendChild(svg);
+    if (room && !room.watchOnly) {
+      // The picked rotor's two turns, big enough for a thumb.
+      const turn = (dir) => () => { if (this.chosen) this.sendClick(`${this.chosen}${dir}`); };
+      this.turnLeft = h('button', { type: 'button', id: 'turn-left', on: { click: turn('L') } });
+      this.turnRight = h('button', { type: 'button', id: 'turn-right', on: { click: turn('R') } });
+      this.turnBar = h('div', { class: 'turn-bar', hidden: true, role: 'group', 'aria-label': 'turn the rotor' }, this.turnLeft, this.turnRight);
+      host.append(this.turnBar, h('p', { class: 'keys' },
+        'Keys: Tab to the board, arrows choose a rotor, [ or z turns it left, ] or x right, Enter picks it for the buttons; c claims, e ends the turn. On a phone: tap a rotor, then a direction.'));
+    }
+  }
+
+  /** Picks `rotor` for the turn buttons under the board (a phone's tap, or Enter). */
+  choose(rotor) {
+    this.chosen = rotor;
+    this.cursorAt = rotor;
+    this.cursor(rotor);
+    if (!this.turnBar) return;
+    this.turnLeft.textContent = `\u21ba Turn ${rotor} left`;
+    this.turnRight.textContent = `Turn ${rotor} right \u21bb`;
+    this.turnBar.hidden = false;
+    this.hooks.chosen = rotor;
+  }
+
+  /** The position string after `click` turns its rotor's four slots a quarter round (R
+   *  clockwise: north to east, east to south...): a click's geometry, no rule. */
+  clicked(text, click) {
+    const c = parseClick(click);
+    const rotor = c && ROTOR.get(c.rotor);
+    const before = parsePosition(text);
+    if (!rotor) return text;
+    const after = new Map(before);
+    rotor.orbit.forEach((slot, i) => {
+      const to = rotor.orbit[(i + c.dir + 4) % 4];
+      if (before.has(slot)) after.set(to, before.get(slot));
+      else after.delete(to);
+    });
+    return SLOTS.filter((slot) => after.has(slot)).map((slot) => `${slot}:${after.get(slot)}`).join(' ');
   }
 
   /** Shows `text` (a position string) at once, cancelling any animation. */
@@ -162,12 +213,20 @@ export class OrionBoard {
     this.redraw();
   }
 
-  /** Puts data-piece on the slot elements: the position as the server last said it. */
+  /** Puts data-piece on the slot elements (the position as the server last said it), and
+   *  says in words what each slot and rotor holds. */
   updateAttributes() {
+    const words = (token) => (token ? `${colourName(token[0])} ${token.slice(1)}` : 'empty');
     for (const [name, e] of this.slotEls) {
       const token = this.position.get(name);
       if (token) e.setAttribute('data-piece', token);
       else e.removeAttribute('data-piece');
+      e.setAttribute('aria-label', `slot ${name}: ${words(token)}`);
+    }
+    for (const t of ROTORS) {
+      const g = this.rotorEls.get(t.name);
+      const held = t.orbit.map((slot, i) => `${'nesw'[i]} ${words(this.position.get(slot))}`).join(', ');
+      g.setAttribute('aria-label', `rotor ${t.name}${g.classList.contains('can') ? ' (you may turn it)' : ''}: ${held}`);
     }
   }
 
@@ -277,9 +336,12 @@ export class OrionBoard {
     if (ms) setTimeout(() => made.forEach((m) => m.remove()), ms);
   }
 
-  /** Highlights a rotor for the keyboard cursor. */
+  /** Highlights a rotor for the keyboard cursor; it is the board's one tab stop. */
   cursor(rotor) {
-    for (const [name, g] of this.rotorEls) g.classList.toggle('cursor', name === rotor);
+    for (const [name, g] of this.rotorEls) {
+      g.classList.toggle('cursor', name === rotor);
+      g.setAttribute('tabindex', name === rotor ? 0 : -1);
+    }
   }
 
   // --- In a room: the module interface (boards/index.js) -----------------------------
@@ -410,6 +472,8 @@ export class OrionBoard {
     this.setPlaces(mine ? room.hint('place') : []);
     const turnable = new Set(room.hint('turn'));
     for (const [name, g] of this.rotorEls) g.classList.toggle('can', turnable.has(name));
+    this.updateAttributes();
+    if (this.turnBar) this.turnBar.hidden = !(this.chosen && mine && s.status === 'playing' && !room.replaying);
     if (room.hint('secret').length && !s.secrets[room.seat]) room.note('Choose your secret man: tap one of your pieces (only you will know)');
   }
 
@@ -432,6 +496,9 @@ export class OrionBoard {
     const moveTo = (c, r) => {
       this.cursorAt = `${String.fromCharCode(65 + Math.max(0, Math.min(4, c)))}${Math.max(1, Math.min(5, r))}`;
       this.cursor(this.cursorAt);
+      // Focus follows the cursor while it is on the board.
+      if (this.svg.contains(document.activeElement)) this.rotorEls.get(this.cursorAt).focus();
+      if (this.chosen) this.choose(this.cursorAt);
     };
     switch (e.key) {
       case 'ArrowLeft': moveTo(col - 1, row); break;
@@ -445,6 +512,14 @@ export class OrionBoard {
       default: return false;
     }
     return true;
+  }
+
+  /** After a puzzle's result: the booklet's count and the proven fewest, to measure it by. */
+  resultFigures(s) {
+    const g = game(s.game) || {};
+    if (!g.puzzle || (!g.target && !g.optimum)) return '';
+    const bits = [g.target ? `the booklet's ${g.target}` : '', g.optimum ? `the proven best ${g.optimum}` : ''].filter(Boolean);
+    return ` \u00b7 against ${bits.join(' and ')}`;
   }
 
   /** A colour letter's fill. */

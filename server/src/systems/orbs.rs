@@ -157,19 +157,39 @@ impl GameSystem for Orbs {
     }
 
     fn option_fields(&self) -> Vec<OptionField> {
-        let field = |name, label, kind, implies| OptionField {
+        let field = |name, label, help, kind, implies| OptionField {
             name,
             label,
+            help,
             kind,
             implies,
         };
         vec![
-            field("void", "void orbs (tips)", OptionKind::Flag, None),
-            field("teams", "teams (4 or 6)", OptionKind::Flag, None),
-            field("holes", "holes out of play", OptionKind::Names, None),
+            field(
+                "void",
+                "void orbs (tips)",
+                "each player's orb on the tip of his point starts as a void orb",
+                OptionKind::Flag,
+                None,
+            ),
+            field(
+                "teams",
+                "teams (4 or 6)",
+                "with 4 or 6 players, opposite players are partners and win together",
+                OptionKind::Flag,
+                None,
+            ),
+            field(
+                "holes",
+                "holes out of play",
+                "holes nobody may enter, named like d2 e5",
+                OptionKind::Names,
+                None,
+            ),
             field(
                 "position",
                 "start position",
+                "start from this position (hole:orb pairs) instead of the usual one",
                 OptionKind::Text,
                 Some(("opening", "position")),
             ),

@@ -6,8 +6,8 @@
 
 use crate::protocol::{Code, Refusal};
 use crate::system::{
-    Applied, GameInfo, GameSystem, Hints, OptionField, OptionKind, PuzzleFigures, Seat, SeatInfo,
-    Table,
+    Applied, Demo, GameInfo, GameSystem, Hints, OptionField, OptionKind, PuzzleFigures, Seat,
+    SeatInfo, Table,
 };
 use orion_engine::puzzles::{self, Deal};
 use orion_engine::{
@@ -117,12 +117,14 @@ impl GameSystem for Orion {
             OptionField {
                 name: "clicks",
                 label: "clicks",
+                help: "how many clicks (quarter turns) a player makes each turn",
                 kind: OptionKind::Number { min: 1, max },
                 implies: None,
             },
             OptionField {
                 name: "die",
                 label: "die faces",
+                help: "roll a die for each turn's clicks: its faces, e.g. 1,2,2,3,4,5",
                 kind: OptionKind::Numbers {
                     min: 1,
                     max,
@@ -133,6 +135,7 @@ impl GameSystem for Orion {
             OptionField {
                 name: "claim_window",
                 label: "claim window",
+                help: "seconds a player has to claim a chain another's click made for him (auto: as the game says)",
                 kind: OptionKind::Millis {
                     min: 0,
                     max: MAX_CLAIM_WINDOW,
@@ -191,8 +194,42 @@ impl GameSystem for Orion {
         })
     }
 
+    fn puzzle_goal(&self, game: &GameInfo) -> Option<&'static str> {
+        game.solo.then(|| puzzle_goal(game.id))
+    }
+
+    fn demo(&self) -> Option<Demo> {
+        // The first puzzle of the booklet whose printed line, replayed from its fixed start,
+        // reaches its finish (Aquila's has a misprint: it lets go of the fish).
+        puzzles::all().into_iter().find_map(|p| {
+            let line = orion_engine::parse_moves(p.booklet_solution?).ok()?;
+            let end = p.replay(&line).ok()?;
+            (matches!(p.deal, Deal::Fixed) && p.solved(&end)).then(|| Demo {
+                game: p.name,
+                start: orion_engine::position_string(&p.start),
+                clicks: line.iter().map(ToString::to_string).collect(),
+            })
+        })
+    }
+
     fn notation(&self, action: &str) -> String {
         read_action(action).map_or_else(|| action.to_string(), |a| a.to_string())
+    }
+}
+
+/// A puzzle's goal as the booklet sets it, in a sentence or two.
+fn puzzle_goal(id: &str) -> &'static str {
+    match id {
+        "aquila" => "Carry the blue fish home with the two red eagles: after every click both must still touch it.",
+        "aurora-a" => "Turn the vertical colour lines into horizontal ones, and the horizontal into vertical.",
+        "aurora-b" => "Turn the stripes running from upper right to lower left so they run from upper left to lower right.",
+        "whirlpool" => "Bring the pieces from the start into the spiral arms of the Whirlpool Galaxy.",
+        "herdsman" => "Herd the four yellow sheep to the pen with the two red dogs: sheep move only with a dog in their orbit.",
+        "binary-1" | "binary-2" | "binary-3" | "binary-4" => "Move the red star from right to left through the yellow ones on the bottom two rows, and leave the yellow pattern as it was.",
+        "orbit-a" => "Put pieces 5, 6 and 7 back in order, turning only the two orbits' rotors.",
+        "orbit-b" => "Sort twelve shuffled pieces back into order, turning only the four orbits' rotors.",
+        "aquarius" => "Guess which rotor the hidden chain runs through, five times: three hits or more suggests telepathy.",
+        _ => "Reach the finish in as few clicks as you can.",
     }
 }
 
