@@ -31,6 +31,12 @@ pub enum Event<'a> {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rating: Option<i32>,
     },
+    /// A seated player said he is ready to start (an addition: README). Not stored by
+    /// rooms made before it existed; the start needs every seat ready.
+    Ready {
+        /// The seat.
+        seat: Seat,
+    },
     /// A seat was given up.
     Left {
         /// The seat.
@@ -246,7 +252,8 @@ pub enum Event<'a> {
         /// Why, when the game did not end by its rules.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<OverReason>,
-        /// With `reason` `time`: the seat that ran out of time.
+        /// With `reason` `time`: the seat that ran out of time; `left`, `away`: the seat that
+        /// left or was away.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
         /// A rated game: each account's new rating and its change (guests have none).
@@ -261,6 +268,7 @@ impl Event<'_> {
         match self {
             Event::Joined { .. } => "joined",
             Event::Left { .. } => "left",
+            Event::Ready { .. } => "ready",
             Event::Start { .. } => "start",
             Event::Click { .. } => "click",
             Event::Place { .. } => "place",
@@ -308,6 +316,7 @@ impl Event<'_> {
                 rating,
             },
             Event::Left { seat } => Event::Left { seat },
+            Event::Ready { seat } => Event::Ready { seat },
             Event::Start {
                 position,
                 turn,
@@ -487,6 +496,12 @@ pub enum OverReason {
     /// A rated game ended before every player had made a move of his own (a player left,
     /// was away past his seat hold, or let his clock run out first): no winner, unrated.
     Aborted,
+    /// The player of the seat in `seat` left the game in progress: he resigned, and his side
+    /// lost (an addition: README; what it means per game: `docs/rules.md`).
+    Left,
+    /// The player of the seat in `seat` was away past his seat hold: he lost as if he had
+    /// left (an addition: README).
+    Away,
 }
 
 /// A room's random seed, sent as a decimal string (a `u64` does not fit a JSON number

@@ -440,6 +440,7 @@ mod tests {
                 colour: String::new(),
                 connected: false,
                 rating: None,
+                ready: false,
             })
         };
         Snapshot {
