@@ -42,6 +42,7 @@ export class Replay {
     // Frames: the events that change the board, each with the position after it.
     this.frames = this.history.filter((x) => typeof x.ev.position === 'string');
     for (const x of this.history) this.fold(x.ev);
+    room.replayed(this.history);
     this.at = this.frames.length - 1;
     this.el.hidden = false;
     if (this.at >= 0) room.board.set(this.frames[this.at].ev.position);
