@@ -343,7 +343,12 @@ export class Room {
       case 'over': say = `Game over: ${resultWords(s, this.seat)}`; break;
       default: break;
     }
-    if (say) this.el.announce.textContent = say;
+    if (!say) return;
+    // Each announcement is a line of its own (a live region reads what is added), the last
+    // few kept.
+    const lines = this.el.announce;
+    lines.append(h('span', {}, `${say}. `));
+    while (lines.childNodes.length > 5) lines.firstChild.remove();
   }
 
   /** Shows the position after a move of the list (a replay steps to it). */
