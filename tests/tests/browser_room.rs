@@ -182,7 +182,12 @@ async fn open(page: &Browser, base: &str, path: &str, name: &str) {
 
 /// A Hydra for Two waiting for its players, with `alice`'s page at N and `bob`'s at S: a
 /// client makes it, `alice` opens its link, the client leaves, `bob` opens it.
-async fn hydra_of_two_pages(server: &TestServer, base: &str, alice: &Browser, bob: &Browser) -> String {
+async fn hydra_of_two_pages(
+    server: &TestServer,
+    base: &str,
+    alice: &Browser,
+    bob: &Browser,
+) -> String {
     let mut host = server.player("host").await;
     let made = host
         .request(json!({"t": "create", "game": "hydra-2"}))
@@ -232,11 +237,14 @@ async fn the_room_says_whose_turn_in_names_marks_ready_counts_watchers_and_lists
     wait_text(&alice, "#moves", "1. bob: A2L").await;
     wait_text(&bob, "#moves", "1. bob: A2L").await;
     wait_text(&alice, "#announce", "bob: A2L").await;
+    // The opening's first move is one click: it is her turn now, and both pages say so.
+    wait_text(&alice, "#turn", "Your turn").await;
+    wait_text(&bob, "#turn", "Waiting for alice").await;
     // A page opened now lists the moves made before it came (from the stored history).
     let carol = driver.browser().await;
     open(&carol, &base, &format!("/r/{room}"), "carol").await;
     wait_text(&carol, "#moves", "1. bob: A2L").await;
-    wait_text(&carol, "#turn", "bob (S) to move").await;
+    wait_text(&carol, "#turn", "alice (N) to move").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -275,8 +283,16 @@ async fn leaving_a_game_in_progress_asks_first_then_the_other_page_is_told_it_wo
     wait_text(&bob, "#result", "alice left the game").await;
     wait_text(&bob, "#announce", "Game over").await;
     let result = text(&bob, "#result").await;
-    assert!(!result.contains("S 0"), "no scores in a game without: {result}");
-    wait_js(&alice, "location.pathname === '/'", "alice back at the lobby").await;
+    assert!(
+        !result.contains("S 0"),
+        "no scores in a game without: {result}"
+    );
+    wait_js(
+        &alice,
+        "location.pathname === '/'",
+        "alice back at the lobby",
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

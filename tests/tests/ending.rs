@@ -77,9 +77,7 @@ async fn whoever_opens_a_game_in_progress_watches_it_and_takes_no_seat() {
     a.request(json!({"t": "leave", "room": room})).await;
     // A newcomer (a spectator who reloads, say) asks to join: the seat given up is not his.
     let mut newcomer = server.player("dave").await;
-    let refused = newcomer
-        .request(json!({"t": "join", "room": room}))
-        .await;
+    let refused = newcomer.request(json!({"t": "join", "room": room})).await;
     assert_eq!(refused["t"], "error", "{refused}");
     let snap = newcomer
         .request(json!({"t": "spectate", "room": room}))
@@ -92,9 +90,7 @@ async fn whoever_opens_a_game_in_progress_watches_it_and_takes_no_seat() {
     );
     // And in a game still being played with every seat taken, the same.
     let (room, _a, _b) = hydra_two(&server).await;
-    let refused = newcomer
-        .request(json!({"t": "join", "room": room}))
-        .await;
+    let refused = newcomer.request(json!({"t": "join", "room": room})).await;
     assert_eq!(refused["code"], "full", "{refused}");
     assert!(
         refused["message"]
@@ -109,9 +105,7 @@ async fn whoever_opens_a_game_in_progress_watches_it_and_takes_no_seat() {
 async fn each_seat_is_seen_ready_as_it_says_so_and_players_are_told_who_watches() {
     let server = TestServer::start();
     let mut a = server.player("alice").await;
-    let made = a
-        .request(json!({"t": "create", "game": "hydra-2"}))
-        .await;
+    let made = a.request(json!({"t": "create", "game": "hydra-2"})).await;
     let room = made["room"].as_str().expect("room").to_string();
     let mut b = server.player("bob").await;
     let joined = b.request(json!({"t": "join", "room": room})).await;
@@ -125,7 +119,10 @@ async fn each_seat_is_seen_ready_as_it_says_so_and_players_are_told_who_watches(
         .request(json!({"t": "spectate", "room": room}))
         .await;
     assert_eq!(snap["seats"][made["seat"].as_str().unwrap()]["ready"], true);
-    assert_eq!(snap["seats"][joined["seat"].as_str().unwrap()]["ready"], Value::Null);
+    assert_eq!(
+        snap["seats"][joined["seat"].as_str().unwrap()]["ready"],
+        Value::Null
+    );
     // The players' pages hear that someone watches, not only the watcher's own snapshot.
     for c in [&mut a, &mut b] {
         let told = c
@@ -171,9 +168,7 @@ async fn a_quick_match_can_be_called_off_and_everyone_sees_who_waits() {
     assert_eq!(q["t"], "queued", "{q}");
     // A watcher of the lobby is sent the new counts without asking.
     let mut looker = server.player("carol").await;
-    let first = looker
-        .request(json!({"t": "lobby", "watch": true}))
-        .await;
+    let first = looker.request(json!({"t": "lobby", "watch": true})).await;
     assert_eq!(
         first["waiting"],
         json!([{"game": "hydra-2", "players": 2, "count": 1}]),

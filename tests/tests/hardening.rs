@@ -266,9 +266,7 @@ async fn algol_a_seat_left_mid_game_is_nobodys_and_its_secret_stays_hidden() {
         .request(json!({"t": "join", "room": room, "seat": "S"}))
         .await;
     assert_eq!(j["t"], "error", "{j}");
-    let snap = carl
-        .request(json!({"t": "spectate", "room": room}))
-        .await;
+    let snap = carl.request(json!({"t": "spectate", "room": room})).await;
     assert!(snap.get("secret").is_none(), "carl sees ann's man: {snap}");
     // North still sees his own.
     let seq = n.last_seq(&room);

@@ -2,9 +2,7 @@
 //! brought up to date event by event), this client's seat, and the log in words with the
 //! lines every system words alike (who sits, who leaves, the start, chat, the winner).
 
-use orion_protocol::{
-    Event as Ev, Gap, OverReason, RoomView, Seat as WireSeat, Snapshot, Status,
-};
+use orion_protocol::{Event as Ev, Gap, OverReason, RoomView, Seat as WireSeat, Snapshot, Status};
 use std::collections::VecDeque;
 
 /// Most log lines kept; older lines scroll away.
@@ -116,7 +114,9 @@ impl Base {
         };
         // A game a player walked away from says who, and that it cost him the game.
         match self.view.over_reason {
-            Some((OverReason::Left, Some(seat))) => format!("{end} ({} left)", self.seat_word(seat)),
+            Some((OverReason::Left, Some(seat))) => {
+                format!("{end} ({} left)", self.seat_word(seat))
+            }
             Some((OverReason::Away, Some(seat))) => {
                 format!("{end} ({} stayed away)", self.seat_word(seat))
             }

@@ -132,7 +132,9 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
                 }
             }
             Ok(Event::Ready { seat }) => {
-                if let Some(o) = (room.seat_named(seat.as_str())).and_then(|s| room.seats.get_mut(&s)) {
+                if let Some(o) =
+                    (room.seat_named(seat.as_str())).and_then(|s| room.seats.get_mut(&s))
+                {
                     o.ready = true;
                 }
             }

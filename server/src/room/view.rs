@@ -56,7 +56,6 @@ impl Room {
         protocol::reply(re, Message::Snapshot(Box::new(snapshot)))
     }
 
-
     pub(super) fn publish(&mut self) {
         // Called after every timer and seat change: compare what the listing shows before
         // building any JSON.
