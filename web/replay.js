@@ -58,7 +58,7 @@ export class Replay {
     if (room.board.fold) room.board.fold(ev, s);
     if (ev.kind === 'over') {
       s.status = 'finished';
-      s.result = { ...ev.result, reason: ev.reason, seat: ev.seat };
+      s.result = { ...ev.result, reason: ev.reason, seat: ev.seat, chain: ev.chain };
       s.scores = { ...(ev.result.scores || {}) };
     }
   }

@@ -375,10 +375,11 @@ export class Room {
     this.el.live.hidden = true;
   }
 
-  /** Leave: in a game in progress it resigns, so the page asks first. */
+  /** Leave: in a game in progress it resigns (the other side wins), so the page asks first. */
   askLeave() {
     const s = this.s;
-    if (!s || s.status !== 'playing' || !this.seat) { this.act({ t: 'leave' }); return; }
+    // A puzzle is nobody else's game: leaving it needs no question.
+    if (!s || s.status !== 'playing' || !this.seat || isPuzzle(s.game)) { this.act({ t: 'leave' }); return; }
     const others = Object.entries(s.seats).filter(([k, o]) => o && k !== this.seat).map(([k]) => nameAt(s, k));
     const box = this.el.confirm;
     box.replaceChildren(
@@ -425,7 +426,7 @@ export class Room {
         break;
       case 'over':
         s.status = 'finished';
-        s.result = { ...ev.result, reason: ev.reason, seat: ev.seat, ratings: ev.ratings };
+        s.result = { ...ev.result, reason: ev.reason, seat: ev.seat, ratings: ev.ratings, chain: ev.chain };
         // A rated game: each account's new rating in its seat.
         for (const [k, r] of Object.entries(ev.ratings || {})) if (s.seats[k]) s.seats[k].rating = r.rating;
         s.scores = { ...(ev.result.scores || {}) };
@@ -502,6 +503,9 @@ export class Room {
     this.btn.declineRematch.hidden = !over || agreed.length === 0;
     const puzzle = isPuzzle(s.game);
     e.result.hidden = s.status !== 'finished' || !s.result;
+    // The winning chain stays outlined on the board once the game is over.
+    const chain = s.result && s.result.chain;
+    if (chain && this.board.mark && this.viewing === null) this.board.mark(chain.slots, 'won', 0);
     if (s.result) {
       const w = s.result.winner;
       let text = puzzle ? (w ? `Solved in ${s.result.scores.S} clicks` : 'Not solved') : resultWords(s, this.seat);

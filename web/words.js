@@ -55,8 +55,11 @@ function reasonWords(s, r) {
   }
 }
 
-/** How the winner won, from the last event that decided it (`s.decider`). */
+/** How the winner won: the server's winning chain, else the last event that decided it
+ *  (`s.decider`). */
 function howWords(s) {
+  const chain = s.result && s.result.chain;
+  if (chain) return ` with a chain from ${chain.from} to ${chain.to}`;
   const d = s.decider;
   if (!d) return '';
   if (d.kind === 'chain') return ` with a ${CHAIN_COLOUR[d.colour] || d.colour} chain`;

@@ -259,7 +259,23 @@ pub enum Event<'a> {
         /// A rated game: each account's new rating and its change (guests have none).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ratings: Option<BTreeMap<Seat, RatingChange>>,
+        /// ORION games won by a chain: the winning chain on the final board (an addition:
+        /// README).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chain: Option<WinningChain>,
     },
+}
+
+/// The chain that won a game: its slots, and the edges it joins, as compass words
+/// (`south` … `north`), so a page can say "a chain from south to north" knowing no board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WinningChain {
+    /// The chain's slots (`C2n`), in canonical order.
+    pub slots: Vec<String>,
+    /// The edge it starts from (the winner's own).
+    pub from: String,
+    /// The edge it reaches.
+    pub to: String,
 }
 
 impl Event<'_> {
@@ -473,6 +489,7 @@ impl Event<'_> {
                 reason,
                 seat,
                 ratings,
+                chain,
             } => Event::Over {
                 result,
                 seed,
@@ -480,6 +497,7 @@ impl Event<'_> {
                 reason,
                 seat,
                 ratings,
+                chain,
             },
         }
     }

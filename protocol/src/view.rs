@@ -367,6 +367,7 @@ impl RoomView {
                 reason,
                 seat,
                 ratings,
+                ..
             } => {
                 if let Some(ratings) = ratings {
                     for (s, change) in ratings {

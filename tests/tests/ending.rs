@@ -4,7 +4,7 @@
 //! are told how many watch; a quick match can be called off and everyone sees who waits.
 
 use orion_tests::cluster::start_cluster;
-use orion_tests::{start_room, Client, TestServer};
+use orion_tests::{play_moves, start_room, Client, TestServer, HYDRA_TWO};
 use serde_json::{json, Value};
 
 const NODE: &str = env!("CARGO_BIN_EXE_orion-node");
@@ -204,4 +204,22 @@ async fn quick_match_waiting_counts_and_unqueue_hold_across_a_cluster() {
         waiting(&mut one).await,
         json!([{"game": "hydra-2", "players": 2, "count": 1}])
     );
+}
+
+#[tokio::test]
+async fn a_game_won_by_a_chain_says_which_chain_and_the_edges_it_joins() {
+    let server = TestServer::start();
+    let (room, mut s, mut n) = hydra_two(&server).await;
+    play_moves(&mut s, &mut n, &room, HYDRA_TWO, true).await;
+    let over = n.expect_event(&room, "over").await;
+    assert_eq!(over["ev"]["result"]["winner"], "S", "{over}");
+    assert_eq!(over["ev"]["chain"]["from"], "south", "{over}");
+    assert_eq!(over["ev"]["chain"]["to"], "north", "{over}");
+    let slots = over["ev"]["chain"]["slots"].as_array().cloned().unwrap_or_default();
+    assert!(slots.len() >= 3, "a chain crosses the board: {over}");
+    // A game that ended by a resignation names no chain.
+    let (room, mut a, mut b) = hydra_two(&server).await;
+    a.request(json!({"t": "leave", "room": room})).await;
+    let over = b.expect_event(&room, "over").await;
+    assert!(over["ev"].get("chain").is_none(), "{over}");
 }
