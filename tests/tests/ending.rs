@@ -215,7 +215,10 @@ async fn a_game_won_by_a_chain_says_which_chain_and_the_edges_it_joins() {
     assert_eq!(over["ev"]["result"]["winner"], "S", "{over}");
     assert_eq!(over["ev"]["chain"]["from"], "south", "{over}");
     assert_eq!(over["ev"]["chain"]["to"], "north", "{over}");
-    let slots = over["ev"]["chain"]["slots"].as_array().cloned().unwrap_or_default();
+    let slots = over["ev"]["chain"]["slots"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     assert!(slots.len() >= 3, "a chain crosses the board: {over}");
     // A game that ended by a resignation names no chain.
     let (room, mut a, mut b) = hydra_two(&server).await;

@@ -137,7 +137,10 @@ impl Room {
             seed: self.salt.as_ref().map(|_| Seed(self.table.seed())),
             salt: self.salt.as_deref().map(Into::into),
             // Only a game its rules ended has a winning chain to show.
-            chain: decided.is_none().then(|| self.table.winning_chain()).flatten(),
+            chain: decided
+                .is_none()
+                .then(|| self.table.winning_chain())
+                .flatten(),
         }
     }
 }
