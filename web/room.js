@@ -11,7 +11,7 @@ import { gameName, isPuzzle, seatColour, systemOf, seatsOf } from './catalogue.j
 import { Replay } from './replay.js';
 import { h } from './dom.js';
 import { MoveList } from './movelist.js';
-import { nameAt, resultWords, scoresShown, turnWords } from './words.js';
+import { announcement, nameAt, resultWords, scoresShown, turnWords } from './words.js';
 
 const mmss = (ms) => {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -39,11 +39,8 @@ export class Room {
     this.build(host);
     this.replay = new Replay(this);
     this.el.replay.replaceWith(this.replay.el);
-    this.moves = new MoveList((e) => this.showMove(e), (k) => (this.s ? nameAt(this.s, k) : k));
+    this.moves = new MoveList(this);
     this.el.moves.replaceWith(this.moves.el);
-    this.position = null; // the live position, as the last snapshot or event gave it
-    this.viewing = null; // the seq of a past move shown from the move list (null: live)
-    this.liveEvents = []; // events since the last snapshot, merged with its history
     this.off = net.listen((m, at) => this.message(m, at));
     this.tick = setInterval(() => this.clocks(), 250);
     this.keys = (e) => this.key(e);
@@ -73,8 +70,7 @@ export class Room {
       note: h('p', { id: 'note', class: 'note', 'aria-live': 'polite' }),
       announce: h('p', { id: 'announce', class: 'announce', 'aria-live': 'polite', role: 'status' }),
       confirm: h('div', { id: 'leave-box', class: 'confirm', hidden: true }),
-      moves: h('ol'),
-      live: h('button', { id: 'moves-live', type: 'button', hidden: true, on: { click: () => this.showLive() } }, 'Back to the game'),
+      moves: h('section'),
       die: h('span', { id: 'die', class: 'die', hidden: true }),
       result: h('div', { id: 'result', class: 'result', hidden: true }),
       chat: h('ol', { id: 'chat-log', class: 'chat' }),
@@ -102,7 +98,7 @@ export class Room {
         h('span', {}, 'status ', e.status), e.turn, e.clicks, e.clock, e.spectators),
       h('div', { class: 'play' }, this.boardHost,
         h('aside', {}, e.seats, e.note, e.announce, e.die, e.actions, e.confirm, e.result, e.replay,
-          h('section', { class: 'movelist' }, h('h3', {}, 'Moves'), e.moves, e.live), e.link, e.chat, form))));
+          e.moves, e.link, e.chat, form))));
   }
 
   /** The board module of `game`'s system, with its buttons among the room's. */
@@ -229,7 +225,7 @@ export class Room {
     }
     if (m.t === 'left' && m.room === this.room) { location.href = '/'; return; }
     if (m.t === 'history' && m.room === this.room) {
-      if (this.s && this.s.status !== 'finished' && !this.replaying) this.history(m);
+      if (this.moves.wants() && !this.replaying) this.moves.page(m);
       else this.replay.page(m);
       return;
     }
@@ -262,14 +258,10 @@ export class Room {
     if (m.secret && this.seat) this.s.secrets[this.seat] = m.secret;
     this.useBoard(m.game);
     this.board.set(m.position);
-    this.position = m.position;
-    this.viewing = null;
     this.board.markLast(null);
     // The moves before the snapshot come from the stored history (a finished room's replay
     // loads it anyway).
-    this.moves.clear();
-    this.liveEvents = [];
-    if (m.status !== 'finished' && m.seq > 0) this.net.send(this.code ? { t: 'history', room: this.room, code: this.code } : { t: 'history', room: this.room });
+    this.moves.snapshot(m);
     this.render();
     if (m.status === 'finished') this.replay.load();
   }
@@ -283,96 +275,25 @@ export class Room {
       return;
     }
     this.seq = m.seq;
-    // A past move on show gives way to the game as it goes on.
-    if (this.viewing !== null) this.showLive();
+    this.moves.event(m.seq, m.ev);
     this.apply(m.ev, at, true);
-    if (typeof m.ev.position === 'string') this.position = m.ev.position;
-    this.moves.add(m.seq, m.ev);
-    if (this.liveEvents) this.liveEvents.push({ seq: m.seq, ev: m.ev });
     this.announce(m.ev);
     this.hooks.seq = this.seq;
     this.render();
   }
 
-  /** The stored history of a room in play (after a snapshot): its moves, for the list. */
-  history(m) {
-    this.historyEvents = (this.historyEvents || []).concat(m.events);
-    if (m.more && m.events.length) {
-      const since = m.events[m.events.length - 1].seq;
-      this.net.send({ t: 'history', room: this.room, since, ...(this.code ? { code: this.code } : {}) });
-      return;
-    }
-    // The history as far as this page has followed the room, with the events that came live
-    // meanwhile (a later one comes live too).
-    const byseq = new Map();
-    for (const x of this.historyEvents.concat(this.liveEvents)) if (x.seq <= this.seq) byseq.set(x.seq, x);
-    const events = [...byseq.values()].sort((x, y) => x.seq - y.seq);
-    this.historyEvents = null;
-    this.replayed(events);
-  }
+  /** A finished room's replay loaded its history: the move list from it. */
+  replayed(events) { this.moves.load(events); }
 
-  /** A history (a room in play's, or a finished room's replay): the move list, who left,
-   *  what decided the game. */
-  replayed(events) {
-    this.moves.load(events);
-    const names = {};
-    for (const x of events) {
-      const ev = x.ev;
-      if (ev.kind === 'joined') names[ev.seat] = ev.name;
-      if (ev.kind === 'left' && names[ev.seat]) this.s.gone[ev.seat] = names[ev.seat];
-      if (ev.kind === 'chain' || ev.kind === 'capture') this.s.decider = { kind: ev.kind, colour: ev.colour };
-    }
-    this.render();
-  }
-
-  /** Tells screen readers (and the note) what just happened: a move, a turn, a seat. */
+  /** Tells screen readers what just happened (a move, a turn, a seat, the end), each as a
+   *  line of its own (a live region reads what is added), the last few kept. */
   announce(ev) {
-    const s = this.s;
-    let say = '';
-    switch (ev.kind) {
-      case 'click': case 'move':
-        if (ev.seat !== this.seat) say = `${nameAt(s, ev.seat)}: ${ev.click || ev.move}`;
-        break;
-      case 'turn': case 'start': say = turnWords(s, this.seat); break;
-      case 'ready': say = ev.seat === this.seat ? '' : `${nameAt(s, ev.seat)} is ready`; break;
-      case 'joined': say = `${ev.name} sat down at ${ev.seat}`; break;
-      case 'left':
-        say = `${(s.gone && s.gone[ev.seat]) || ev.seat} left${s.status === 'playing' ? ' the game' : ''}`;
-        this.note(say);
-        break;
-      case 'over': say = `Game over: ${resultWords(s, this.seat)}`; break;
-      default: break;
-    }
+    const say = announcement(this.s, ev, this.seat);
     if (!say) return;
-    // Each announcement is a line of its own (a live region reads what is added), the last
-    // few kept.
+    if (ev.kind === 'left') this.note(say);
     const lines = this.el.announce;
     lines.append(h('span', {}, `${say}. `));
     while (lines.childNodes.length > 5) lines.firstChild.remove();
-  }
-
-  /** Shows the position after a move of the list (a replay steps to it). */
-  showMove(e) {
-    if (this.replaying) {
-      const frames = this.replay.frames || [];
-      const to = frames.findIndex((f) => f.seq === e.seq);
-      if (to >= 0) this.replay.step(to - this.replay.at);
-      this.moves.mark(e.seq);
-      return;
-    }
-    this.viewing = e.seq;
-    this.board.set(e.position);
-    this.board.markLast(null);
-    this.moves.mark(e.seq);
-    this.el.live.hidden = false;
-  }
-
-  /** Back from a past move to the game as it is. */
-  showLive() {
-    this.viewing = null;
-    if (this.position !== null) this.board.set(this.position);
-    this.moves.mark(null);
-    this.el.live.hidden = true;
   }
 
   /** Leave: in a game in progress it resigns (the other side wins), so the page asks first. */
@@ -505,7 +426,7 @@ export class Room {
     e.result.hidden = s.status !== 'finished' || !s.result;
     // The winning chain stays outlined on the board once the game is over.
     const chain = s.result && s.result.chain;
-    if (chain && this.board.mark && this.viewing === null) this.board.mark(chain.slots, 'won', 0);
+    if (chain && this.board.mark && this.moves.viewing === null) this.board.mark(chain.slots, 'won', 0);
     if (s.result) {
       const w = s.result.winner;
       let text = puzzle ? (w ? `Solved in ${s.result.scores.S} clicks` : 'Not solved') : resultWords(s, this.seat);

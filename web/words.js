@@ -89,3 +89,17 @@ export function resultWords(s, me) {
   }
   return text;
 }
+
+/** What a live region says of event `ev` (already folded into `s`) to the reader at `me`:
+ *  another's move, whose turn, a seat taken, ready or left, the result; '' for the rest. */
+export function announcement(s, ev, me) {
+  switch (ev.kind) {
+    case 'click': case 'move': return ev.seat === me ? '' : `${nameAt(s, ev.seat)}: ${ev.click || ev.move}`;
+    case 'turn': case 'start': return turnWords(s, me);
+    case 'ready': return ev.seat === me ? '' : `${nameAt(s, ev.seat)} is ready`;
+    case 'joined': return `${ev.name} sat down at ${ev.seat}`;
+    case 'left': return `${nameAt(s, ev.seat)} left${s.status === 'playing' ? ' the game' : ''}`;
+    case 'over': return `Game over: ${resultWords(s, me)}`;
+    default: return '';
+  }
+}
