@@ -19,6 +19,7 @@ export class MoveList {
     this.viewing = null; // the seq of a past move on show (null: the live position)
     this.live = []; // events since the last snapshot, merged with its history
     this.asked = null; // history pages in so far, while it is being asked for
+    this.askedId = null; // the id of the last `history` request it sent
     this.list = h('ol', { id: 'moves', class: 'moves', 'aria-label': 'moves' });
     this.back = h('button', { id: 'moves-live', type: 'button', hidden: true, on: { click: () => this.showLive() } }, 'Back to the game');
     this.el = h('section', { class: 'movelist' }, h('h3', {}, 'Moves'), this.list, this.back);
@@ -34,8 +35,14 @@ export class MoveList {
     this.live = [];
     if (m.status !== 'finished' && m.seq > 0) {
       this.asked = [];
-      room.net.send({ t: 'history', room: room.room, ...(room.code ? { code: room.code } : {}) });
+      this.ask(0);
     }
+  }
+
+  /** Asks for the room's history after `since`; its reply is told apart by its id. */
+  ask(since) {
+    const room = this.room;
+    this.askedId = room.net.send({ t: 'history', room: room.room, since, ...(room.code ? { code: room.code } : {}) });
   }
 
   /** A live event (in seq order): a past move on show gives way to the game as it goes on. */
@@ -46,16 +53,15 @@ export class MoveList {
     this.add(seq, ev);
   }
 
-  /** Whether a `history` page is this list's (asked for after a snapshot). */
-  wants() { return this.asked !== null; }
+  /** Whether a `history` reply (by its `re`) is the page this list asked for last. */
+  owns(re) { return this.asked !== null && re !== undefined && re === this.askedId; }
 
   /** One page of the history asked for after a snapshot. */
   page(m) {
     const room = this.room;
     this.asked = this.asked.concat(m.events);
     if (m.more && m.events.length) {
-      const since = m.events[m.events.length - 1].seq;
-      room.net.send({ t: 'history', room: room.room, since, ...(room.code ? { code: room.code } : {}) });
+      this.ask(m.events[m.events.length - 1].seq);
       return;
     }
     // As far as the page has followed the room (a later event comes live too).

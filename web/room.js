@@ -225,8 +225,8 @@ export class Room {
     }
     if (m.t === 'left' && m.room === this.room) { location.href = '/'; return; }
     if (m.t === 'history' && m.room === this.room) {
-      if (this.moves.wants() && !this.replaying) this.moves.page(m);
-      else this.replay.page(m);
+      if (this.moves.owns(m.re)) this.moves.page(m);
+      else if (this.replay.history) this.replay.page(m);
       return;
     }
     // A finished room may be showing its replay: rematch offers still reach it.
@@ -373,6 +373,8 @@ export class Room {
     e.game.textContent = `${gameName(s.game)} \u00b7 ${this.room}`;
     e.status.textContent = s.status;
     e.turn.textContent = turnWords(s, this.seat);
+    // The seat to move, for scripts (and the tests) that want it rather than words.
+    e.turn.dataset.seat = s.status === 'playing' ? s.turn.seat || '' : '';
     e.turn.classList.toggle('mine', this.isMyTurn());
     e.clicks.textContent = this.board.line(s);
     e.spectators.textContent = `${s.spectators} watching`;

@@ -357,7 +357,7 @@ async fn two_pages_play_hydra_for_two_while_a_page_and_a_client_watch() {
         for (who, page) in pages {
             wait_js(
                 page,
-                &format!("document.getElementById('turn').textContent === '{seat}'"),
+                &format!("document.getElementById('turn').dataset.seat === '{seat}'"),
                 &format!("{seat} to move on {who}'s page"),
             )
             .await;
@@ -394,7 +394,7 @@ async fn two_pages_play_hydra_for_two_while_a_page_and_a_client_watch() {
     for (who, page) in pages {
         wait_js(
             page,
-            "document.getElementById('turn').textContent === 'S'",
+            "document.getElementById('turn').dataset.seat === 'S'",
             &format!("S to move on {who}'s page"),
         )
         .await;
@@ -535,7 +535,9 @@ async fn a_reload_mid_game_brings_back_the_seat_and_the_board() {
     )
     .await;
     wait_board(&alice, &position, "alice after the reload").await;
-    assert_eq!(text(&alice, "turn").await, "S");
+    let turn = js(&alice, "return document.getElementById('turn').dataset.seat").await;
+    assert_eq!(turn, "S");
+    assert_eq!(text(&alice, "turn").await, "Your turn");
     let seats = text(&alice, "seats").await;
     assert!(seats.contains("alice (you)"), "{seats}");
     // The seat is hers again: her clicks are taken, and Bob sees them.
@@ -546,7 +548,7 @@ async fn a_reload_mid_game_brings_back_the_seat_and_the_board() {
     wait_board(&alice, &position, "alice").await;
     wait_js(
         &bob,
-        "document.getElementById('turn').textContent === 'N'",
+        "document.getElementById('turn').dataset.seat === 'N'",
         "N to move",
     )
     .await;
@@ -631,7 +633,7 @@ async fn wait_status(page: &Browser, status: &str) {
 async fn wait_turn(page: &Browser, seat: &str) {
     wait_js(
         page,
-        &format!("document.getElementById('turn').textContent === '{seat}'"),
+        &format!("document.getElementById('turn').dataset.seat === '{seat}'"),
         &format!("{seat} to move"),
     )
     .await;
