@@ -45,6 +45,7 @@ export class Replay {
     // Frames: the events that change the board, each with the position after it.
     this.frames = this.history.filter((x) => typeof x.ev.position === 'string');
     for (const x of this.history) this.fold(x.ev);
+    room.replayed(this.history);
     this.at = this.frames.length - 1;
     this.el.hidden = false;
     if (this.at >= 0) room.board.set(this.frames[this.at].ev.position);
@@ -60,7 +61,7 @@ export class Replay {
     if (room.board.fold) room.board.fold(ev, s);
     if (ev.kind === 'over') {
       s.status = 'finished';
-      s.result = { ...ev.result, reason: ev.reason, seat: ev.seat };
+      s.result = { ...ev.result, reason: ev.reason, seat: ev.seat, chain: ev.chain };
       s.scores = { ...(ev.result.scores || {}) };
     }
   }

@@ -2,12 +2,16 @@
 // then folds each event in seq order (a gap asks the server to `resume`); sends what the
 // player does. What is on the board, its buttons and highlights belong to the game system's
 // board module (boards/), which highlights what the server's `hints` name. A finished room
-// is stepped through by `replay.js`.
+// is stepped through by `replay.js`. What the room says in words (turns, results) is
+// `words.js`'s; the move list is `movelist.js`'s; moves, turns and the result are announced
+// to screen readers in the `#announce` live region.
 
 import { boardOf } from './boards/index.js';
 import { gameName, isPuzzle, seatColour, systemOf, seatsOf } from './catalogue.js';
 import { Replay } from './replay.js';
 import { h } from './dom.js';
+import { MoveList } from './movelist.js';
+import { announcement, nameAt, resultWords, scoresShown, turnWords } from './words.js';
 
 const mmss = (ms) => {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -35,6 +39,8 @@ export class Room {
     this.build(host);
     this.replay = new Replay(this);
     this.el.replay.replaceWith(this.replay.el);
+    this.moves = new MoveList(this);
+    this.el.moves.replaceWith(this.moves.el);
     this.off = net.listen((m, at) => this.message(m, at));
     this.tick = setInterval(() => this.clocks(), 250);
     this.keys = (e) => this.key(e);
@@ -62,6 +68,9 @@ export class Room {
       spectators: h('span', { id: 'spectators' }),
       seats: h('ul', { id: 'seats', class: 'seats' }),
       note: h('p', { id: 'note', class: 'note', 'aria-live': 'polite' }),
+      announce: h('p', { id: 'announce', class: 'announce', 'aria-live': 'polite', role: 'status' }),
+      confirm: h('div', { id: 'leave-box', class: 'confirm', hidden: true }),
+      moves: h('section'),
       die: h('span', { id: 'die', class: 'die', hidden: true }),
       result: h('div', { id: 'result', class: 'result', hidden: true }),
       chat: h('ol', { id: 'chat-log', class: 'chat' }),
@@ -71,7 +80,7 @@ export class Room {
     };
     this.btn = {
       ready: btn('ready', 'Ready', () => this.act({ t: 'ready' })),
-      leave: btn('leave', 'Leave', () => this.act({ t: 'leave' })),
+      leave: btn('leave', 'Leave', () => this.askLeave()),
       rematch: btn('rematch', 'Rematch', () => this.act({ t: 'rematch' }), 'big'),
       declineRematch: btn('decline-rematch', 'No rematch', () => this.act({ t: 'rematch', accept: false })),
     };
@@ -86,9 +95,10 @@ export class Room {
     const e = this.el;
     host.append(h('section', { class: 'room' },
       h('div', { class: 'bar' }, e.game,
-        h('span', {}, 'status ', e.status), h('span', {}, 'to move ', e.turn), e.clicks, e.clock, e.spectators),
+        h('span', {}, 'status ', e.status), e.turn, e.clicks, e.clock, e.spectators),
       h('div', { class: 'play' }, this.boardHost,
-        h('aside', {}, e.seats, e.note, e.die, e.actions, e.result, e.replay, e.link, e.chat, form))));
+        h('aside', {}, e.seats, e.note, e.announce, e.die, e.actions, e.confirm, e.result, e.replay,
+          e.moves, e.link, e.chat, form))));
   }
 
   /** The board module of `game`'s system, with its buttons among the room's. */
@@ -209,8 +219,16 @@ export class Room {
       return;
     }
     if (m.t === 'moved' && m.room === this.room) { this.follow(); return; }
+    if (m.t === 'spectators' && m.room === this.room) {
+      if (this.s) { this.s.spectators = m.count; this.render(); }
+      return;
+    }
     if (m.t === 'left' && m.room === this.room) { location.href = '/'; return; }
-    if (m.t === 'history' && m.room === this.room) { this.replay.page(m); return; }
+    if (m.t === 'history' && m.room === this.room) {
+      if (this.moves.owns(m.re)) this.moves.page(m);
+      else if (this.replay.history) this.replay.page(m);
+      return;
+    }
     // A finished room may be showing its replay: rematch offers still reach it.
     if (m.t === 'event' && m.room === this.room && m.ev.kind === 'rematch') this.rematch(m.ev);
     if (m.room !== this.room || this.replaying) return;
@@ -223,6 +241,7 @@ export class Room {
     return {
       game, options: {}, status, seats: {}, spectators: 0, turn: {}, scores: {}, result: null,
       claims: [], secrets: {}, eligible: [], roll: null, turnAt: Date.now(), colours: {}, out: [], draw: null,
+      gone: {}, decider: null,
     };
   }
 
@@ -240,6 +259,9 @@ export class Room {
     this.useBoard(m.game);
     this.board.set(m.position);
     this.board.markLast(null);
+    // The moves before the snapshot come from the stored history (a finished room's replay
+    // loads it anyway).
+    this.moves.snapshot(m);
     this.render();
     if (m.status === 'finished') this.replay.load();
   }
@@ -253,9 +275,40 @@ export class Room {
       return;
     }
     this.seq = m.seq;
+    this.moves.event(m.seq, m.ev);
     this.apply(m.ev, at, true);
+    this.announce(m.ev);
     this.hooks.seq = this.seq;
     this.render();
+  }
+
+  /** A finished room's replay loaded its history: the move list from it. */
+  replayed(events) { this.moves.load(events); }
+
+  /** Tells screen readers what just happened (a move, a turn, a seat, the end), each as a
+   *  line of its own (a live region reads what is added), the last few kept. */
+  announce(ev) {
+    const say = announcement(this.s, ev, this.seat);
+    if (!say) return;
+    if (ev.kind === 'left') this.note(say);
+    const lines = this.el.announce;
+    lines.append(h('span', {}, `${say}. `));
+    while (lines.childNodes.length > 5) lines.firstChild.remove();
+  }
+
+  /** Leave: in a game in progress it resigns (the other side wins), so the page asks first. */
+  askLeave() {
+    const s = this.s;
+    // A puzzle is nobody else's game: leaving it needs no question.
+    if (!s || s.status !== 'playing' || !this.seat || isPuzzle(s.game)) { this.act({ t: 'leave' }); return; }
+    const others = Object.entries(s.seats).filter(([k, o]) => o && k !== this.seat).map(([k]) => nameAt(s, k));
+    const box = this.el.confirm;
+    box.replaceChildren(
+      h('p', {}, `Leaving now resigns the game${others.length === 1 ? `: ${others[0]} wins` : ''}. Leave?`),
+      h('button', { id: 'leave-confirm', type: 'button', on: { click: () => { box.hidden = true; this.act({ t: 'leave' }); } } }, 'Leave and resign'),
+      h('button', { id: 'leave-cancel', type: 'button', on: { click: () => { box.hidden = true; this.btn.leave.focus(); } } }, 'Stay'));
+    box.hidden = false;
+    box.querySelector('#leave-cancel').focus();
   }
 
   /** One event on the state; the board module draws it and folds its system's own fields. */
@@ -265,8 +318,14 @@ export class Room {
       case 'joined':
         s.seats[ev.seat] = { player: ev.player, name: ev.name, colour: this.colourOf(ev.seat), connected: true, rating: ev.rating };
         break;
-      case 'left': s.seats[ev.seat] = null; break;
+      case 'left':
+        if (s.seats[ev.seat]) s.gone[ev.seat] = s.seats[ev.seat].name;
+        s.seats[ev.seat] = null;
+        break;
+      case 'ready': if (s.seats[ev.seat]) s.seats[ev.seat].ready = true; break;
+      case 'chain': case 'capture': s.decider = { kind: ev.kind, colour: ev.colour }; break;
       case 'start':
+        for (const o of Object.values(s.seats)) if (o) o.ready = false;
         s.status = 'playing';
         s.turn = { ...ev.turn };
         s.turnAt = Date.now();
@@ -288,7 +347,7 @@ export class Room {
         break;
       case 'over':
         s.status = 'finished';
-        s.result = { ...ev.result, reason: ev.reason, seat: ev.seat, ratings: ev.ratings };
+        s.result = { ...ev.result, reason: ev.reason, seat: ev.seat, ratings: ev.ratings, chain: ev.chain };
         // A rated game: each account's new rating in its seat.
         for (const [k, r] of Object.entries(ev.ratings || {})) if (s.seats[k]) s.seats[k].rating = r.rating;
         s.scores = { ...(ev.result.scores || {}) };
@@ -313,25 +372,31 @@ export class Room {
     const puzzle = isPuzzle(s.game);
     e.game.textContent = `${gameName(s.game)} \u00b7 ${this.room}`;
     e.status.textContent = s.status;
-    e.turn.textContent = s.status === 'playing' ? s.turn.seat || '' : '';
+    e.turn.textContent = turnWords(s, this.seat);
+    // The seat to move, for scripts (and the tests) that want it rather than words.
+    e.turn.dataset.seat = s.status === 'playing' ? s.turn.seat || '' : '';
+    e.turn.classList.toggle('mine', this.isMyTurn());
     e.clicks.textContent = this.board.line(s);
     e.spectators.textContent = `${s.spectators} watching`;
     if (this.board.liveScores && s.status !== 'finished') this.board.liveScores(s);
     e.seats.replaceChildren(...this.seatOrder().map((k) => {
       const o = s.seats[k];
       const colour = (o && o.colour) || this.colourOf(k);
-      const score = s.scores[k] !== undefined && !puzzle ? ` \u00b7 ${s.scores[k]}` : '';
+      const score = s.scores[k] !== undefined && !puzzle && scoresShown(s.scores) ? ` \u00b7 ${s.scores[k]}` : '';
       return h('li', { class: `${s.turn.seat === k && s.status === 'playing' ? 'moving' : ''} ${o && o.connected === false ? 'away' : ''}`, 'data-seat': k },
         h('i', { class: 'swatch', style: `background:${this.board.swatch(colour)}` }),
         `${k} `, h('b', {}, o ? o.name : 'free'),
         o && o.rating !== undefined && o.rating !== null ? h('span', { class: 'rating' }, ` ${o.rating}`) : '',
         o && k === this.seat ? ' (you)' : '',
         o && o.connected === false ? ' \u00b7 away' : '', score,
+        o && o.ready && s.status === 'waiting' ? h('span', { class: 'ready-mark' }, ' \u2713 ready') : '',
         s.secrets[k] ? ' \u00b7 secret chosen' : '',
         s.out && s.out.includes(k) ? ' \u00b7 out' : '');
     }));
     this.btn.ready.hidden = !(s.status === 'waiting' && this.seat);
     this.btn.leave.hidden = !(this.seat && s.status !== 'finished');
+    if (this.btn.leave.hidden) this.el.confirm.hidden = true;
+    this.btn.ready.textContent = this.seat && s.seats[this.seat] && s.seats[this.seat].ready ? 'Ready \u2713' : 'Ready';
     this.board.render(s, this.isMyTurn());
     this.renderEnd();
     this.askHints();
@@ -361,15 +426,12 @@ export class Room {
     this.btn.declineRematch.hidden = !over || agreed.length === 0;
     const puzzle = isPuzzle(s.game);
     e.result.hidden = s.status !== 'finished' || !s.result;
+    // The winning chain stays outlined on the board once the game is over.
+    const chain = s.result && s.result.chain;
+    if (chain && this.board.mark && this.moves.viewing === null) this.board.mark(chain.slots, 'won', 0);
     if (s.result) {
       const w = s.result.winner;
-      const scores = Object.entries(s.result.scores || {}).map(([k, v]) => `${k} ${v}`).join(', ');
-      let text = puzzle
-        ? (w ? `Solved in ${s.result.scores.S} clicks` : 'Not solved')
-        : `${w ? `${w} wins` : 'No winner'}${w && w === this.seat ? ' \u2014 you!' : ''} (${scores})`;
-      if (s.result.reason === 'time') text += ` \u2014 ${s.result.seat} ran out of time`;
-      if (s.result.reason === 'abandoned') text += ' \u2014 abandoned';
-      if (s.result.reason === 'aborted') text += ' \u2014 aborted before everyone had moved: unrated';
+      let text = puzzle ? (w ? `Solved in ${s.result.scores.S} clicks` : 'Not solved') : resultWords(s, this.seat);
       const changes = Object.entries(s.result.ratings || {});
       if (changes.length) {
         text += ` \u00b7 ratings ${changes.map(([k, r]) => `${k} ${r.rating} (${r.delta >= 0 ? '+' : '\u2212'}${Math.abs(r.delta)})`).join(', ')}`;

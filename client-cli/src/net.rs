@@ -82,6 +82,9 @@ impl TokenStore {
 }
 
 /// What the connection task reports.
+// Nearly every value is a `Message` (the large variant): boxing it would add an allocation
+// per frame to save space only in the rare small ones.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum NetEvent {
     /// Connected and welcomed (again, after a reconnect).

@@ -31,11 +31,13 @@ pub enum Code {
     RateLimited,
     /// The server failed (the store, a full queue).
     Server,
+    /// `unqueue` from a connection waiting for no quick match (an addition: README).
+    NotQueued,
 }
 
 impl Code {
     /// Every code, for metrics.
-    pub const ALL: [Code; 12] = [
+    pub const ALL: [Code; 13] = [
         Code::BadJson,
         Code::BadRequest,
         Code::UnknownType,
@@ -48,6 +50,7 @@ impl Code {
         Code::TooBig,
         Code::RateLimited,
         Code::Server,
+        Code::NotQueued,
     ];
 
     /// The code as sent on the wire.
@@ -65,6 +68,7 @@ impl Code {
             Code::TooBig => "too_big",
             Code::RateLimited => "rate_limited",
             Code::Server => "server",
+            Code::NotQueued => "not_queued",
         }
     }
 

@@ -148,6 +148,7 @@ pub fn event(event: &EngineEvent) -> Event<'_> {
             reason: None,
             seat: None,
             ratings: None,
+            chain: None,
         },
         // Only the commitment is public; the piece stays with the engine and its owner.
         EngineEvent::Secret { seat, commitment } => Event::Secret {

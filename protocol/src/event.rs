@@ -31,6 +31,12 @@ pub enum Event<'a> {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rating: Option<i32>,
     },
+    /// A seated player said he is ready to start (an addition: README). Not stored by
+    /// rooms made before it existed; the start needs every seat ready.
+    Ready {
+        /// The seat.
+        seat: Seat,
+    },
     /// A seat was given up.
     Left {
         /// The seat.
@@ -246,13 +252,30 @@ pub enum Event<'a> {
         /// Why, when the game did not end by its rules.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<OverReason>,
-        /// With `reason` `time`: the seat that ran out of time.
+        /// With `reason` `time`: the seat that ran out of time; `left`, `away`: the seat that
+        /// left or was away.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
         /// A rated game: each account's new rating and its change (guests have none).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ratings: Option<BTreeMap<Seat, RatingChange>>,
+        /// ORION games won by a chain: the winning chain on the final board (an addition:
+        /// README).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chain: Option<WinningChain>,
     },
+}
+
+/// The chain that won a game: its slots, and the edges it joins, as compass words
+/// (`south` … `north`), so a page can say "a chain from south to north" knowing no board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WinningChain {
+    /// The chain's slots (`C2n`), in canonical order.
+    pub slots: Vec<String>,
+    /// The edge it starts from (the winner's own).
+    pub from: String,
+    /// The edge it reaches.
+    pub to: String,
 }
 
 impl Event<'_> {
@@ -261,6 +284,7 @@ impl Event<'_> {
         match self {
             Event::Joined { .. } => "joined",
             Event::Left { .. } => "left",
+            Event::Ready { .. } => "ready",
             Event::Start { .. } => "start",
             Event::Click { .. } => "click",
             Event::Place { .. } => "place",
@@ -308,6 +332,7 @@ impl Event<'_> {
                 rating,
             },
             Event::Left { seat } => Event::Left { seat },
+            Event::Ready { seat } => Event::Ready { seat },
             Event::Start {
                 position,
                 turn,
@@ -464,6 +489,7 @@ impl Event<'_> {
                 reason,
                 seat,
                 ratings,
+                chain,
             } => Event::Over {
                 result,
                 seed,
@@ -471,6 +497,7 @@ impl Event<'_> {
                 reason,
                 seat,
                 ratings,
+                chain,
             },
         }
     }
@@ -487,6 +514,12 @@ pub enum OverReason {
     /// A rated game ended before every player had made a move of his own (a player left,
     /// was away past his seat hold, or let his clock run out first): no winner, unrated.
     Aborted,
+    /// The player of the seat in `seat` left the game in progress: he resigned, and his side
+    /// lost (an addition: README; what it means per game: `docs/rules.md`).
+    Left,
+    /// The player of the seat in `seat` was away past his seat hold: he lost as if he had
+    /// left (an addition: README).
+    Away,
 }
 
 /// A room's random seed, sent as a decimal string (a `u64` does not fit a JSON number

@@ -41,6 +41,17 @@ impl<'a> From<Message<'a>> for Reply<'a> {
     }
 }
 
+/// Players waiting for a quick match of one game with one number of players, in `lobby`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Waiting {
+    /// The game id (`hydra-2`).
+    pub game: String,
+    /// For how many players.
+    pub players: u8,
+    /// How many wait.
+    pub count: u32,
+}
+
 /// A message, by its `t`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
@@ -70,6 +81,10 @@ pub enum Message<'a> {
         /// How many rooms are listed in all.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         total: Option<u32>,
+        /// Who waits for a quick match, per game and player count (an addition: README);
+        /// absent when nobody waits.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        waiting: Option<Vec<Waiting>>,
     },
     /// A seat was taken.
     Joined {
@@ -87,6 +102,16 @@ pub enum Message<'a> {
         game: String,
         /// For how many players.
         players: u8,
+    },
+    /// No longer waiting for a quick match (answers `unqueue`; an addition: README).
+    Unqueued,
+    /// How many watch a room now, sent to its members as it changes (not an event: it is not
+    /// stored and has no `seq`; an addition: README).
+    Spectators {
+        /// Room id.
+        room: String,
+        /// How many watch.
+        count: u32,
     },
     /// Left a room.
     Left {
@@ -209,6 +234,8 @@ impl Message<'_> {
             Message::Lobby { .. } => "lobby",
             Message::Joined { .. } => "joined",
             Message::Queued { .. } => "queued",
+            Message::Unqueued => "unqueued",
+            Message::Spectators { .. } => "spectators",
             Message::Left { .. } => "left",
             Message::Snapshot(_) => "snapshot",
             Message::Event { .. } => "event",

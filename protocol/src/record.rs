@@ -83,7 +83,8 @@ pub struct GameRecord {
     /// How it ended.
     pub result: GameResult,
     /// Why, when the room (not the rules) ended it: `time S` (that seat ran out of time),
-    /// `abandoned` or `aborted`.
+    /// `abandoned`, `aborted`, `left S` (that seat left the game in progress) or `away S`
+    /// (that seat was away past its hold).
     pub reason: Option<String>,
     /// The turns.
     pub turns: Vec<RecordTurn>,

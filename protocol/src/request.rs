@@ -143,6 +143,9 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         players: Option<u8>,
     },
+    /// Stop waiting for a quick match (an addition: README); answered `unqueued`, or
+    /// `not_queued` when the sender waits for none.
+    Unqueue,
     /// Watch a room.
     Spectate {
         /// Room id.
@@ -329,12 +332,13 @@ pub enum Request {
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 30] = [
+    pub const TYPES: [&'static str; 31] = [
         "hello",
         "lobby",
         "create",
         "join",
         "quick",
+        "unqueue",
         "spectate",
         "leave",
         "ready",
@@ -370,6 +374,7 @@ impl Request {
             Request::Create { .. } => "create",
             Request::Join { .. } => "join",
             Request::Quick { .. } => "quick",
+            Request::Unqueue => "unqueue",
             Request::Spectate { .. } => "spectate",
             Request::Leave { .. } => "leave",
             Request::Ready { .. } => "ready",
@@ -411,6 +416,7 @@ impl Request {
             | Request::Lobby { .. }
             | Request::Create { .. }
             | Request::Quick { .. }
+            | Request::Unqueue
             | Request::Register { .. }
             | Request::Login { .. }
             | Request::LogoutAll

@@ -179,6 +179,9 @@ pub struct SeatView {
     /// The sitter's rating in this game, if he has claimed his name (guests have none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<i32>,
+    /// Before the start: the sitter said `ready` (an addition: README; absent: not ready).
+    #[serde(default, skip_serializing_if = "fields::is_false")]
+    pub ready: bool,
 }
 
 /// The turn, as `start` and `snapshot` describe it.

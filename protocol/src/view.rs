@@ -211,6 +211,8 @@ impl RoomView {
                     }),
                 );
             }
+            // The terminal client shows who is ready only by the start.
+            Event::Ready { .. } => {}
             Event::Left { seat } => {
                 if let Some(s) = self.seats.get_mut(seat) {
                     *s = None;
@@ -365,6 +367,7 @@ impl RoomView {
                 reason,
                 seat,
                 ratings,
+                ..
             } => {
                 if let Some(ratings) = ratings {
                     for (s, change) in ratings {
@@ -578,6 +581,7 @@ mod tests {
                 colour: "B".into(),
                 connected: true,
                 rating: None,
+                ready: false,
             }),
         );
         let mut view = RoomView::from_snapshot(&first);

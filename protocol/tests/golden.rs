@@ -66,6 +66,7 @@ fn every_kind_the_server_code_builds_round_trips() {
         "try",
         "chat",
         "move",
+        "ready",
         "over",
     ];
     for kind in every {
@@ -105,4 +106,54 @@ fn an_event_serializes_from_borrowed_text() {
         frame.to_json(),
         r#"{"t":"event","room":"r1","seq":4,"ev":{"kind":"click","seat":"S","click":"C4R","position":"C2n:R3"}}"#
     );
+}
+
+#[test]
+fn the_additions_for_a_game_that_always_ends_read_as_typed_values() {
+    use orion_protocol::{Code, OverReason, Request, Seat, Waiting};
+    let unqueue = parse_request(r#"{"t":"unqueue"}"#).expect("unqueue");
+    assert_eq!(unqueue.request, Request::Unqueue);
+    let lobby = parse_reply(
+        r#"{"t":"lobby","rooms":[],"waiting":[{"game":"hydra-2","players":2,"count":1}]}"#,
+    )
+    .expect("lobby");
+    let Message::Lobby { waiting, .. } = lobby.message else {
+        panic!("not a lobby: {lobby:?}")
+    };
+    let one = Waiting {
+        game: "hydra-2".into(),
+        players: 2,
+        count: 1,
+    };
+    assert_eq!(waiting, Some(vec![one]));
+    let absent = parse_reply(r#"{"t":"lobby","rooms":[]}"#).expect("lobby");
+    assert!(matches!(
+        absent.message,
+        Message::Lobby { waiting: None, .. }
+    ));
+    let refused = parse_reply(r#"{"t":"error","code":"not_queued","message":"m"}"#).expect("error");
+    assert!(matches!(
+        refused.message,
+        Message::Error {
+            code: Code::NotQueued,
+            ..
+        }
+    ));
+    let over = parse_reply(
+        r#"{"t":"event","room":"r1","seq":9,"ev":{"kind":"over","result":{"winner":"N","scores":{}},"reason":"left","seat":"S"}}"#,
+    )
+    .expect("over");
+    let Message::Event {
+        ev: Event::Over { reason, seat, .. },
+        ..
+    } = over.message
+    else {
+        panic!("not an over event: {over:?}")
+    };
+    assert_eq!((reason, seat), (Some(OverReason::Left), Some(Seat::S)));
+    let told = parse_reply(r#"{"t":"spectators","room":"r1","count":2}"#).expect("spectators");
+    assert!(matches!(told.message, Message::Spectators { count: 2, .. }));
+    // A misspelt count is an error naming the field, not a silent zero.
+    let bad = parse_reply(r#"{"t":"spectators","room":"r1","count":"two"}"#);
+    assert!(bad.is_err(), "{bad:?}");
 }

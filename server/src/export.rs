@@ -140,6 +140,10 @@ async fn build(shared: &Shared, stored: RoomRecord) -> Result<GameRecord, Refusa
         (OverReason::Time, None) => "time".to_string(),
         (OverReason::Abandoned, _) => "abandoned".to_string(),
         (OverReason::Aborted, _) => "aborted".to_string(),
+        (OverReason::Left, Some(seat)) => format!("left {seat}"),
+        (OverReason::Left, None) => "left".to_string(),
+        (OverReason::Away, Some(seat)) => format!("away {seat}"),
+        (OverReason::Away, None) => "away".to_string(),
     });
 
     let start = table.position();

@@ -181,7 +181,10 @@ impl Session {
                 self.leaderboard(re, player()?, &game, after.unwrap_or(0))
                     .await
             }
-            Request::Lobby { watch, after } => self.lobby(re, watch.unwrap_or(false), after),
+            Request::Lobby { watch, after } => {
+                self.shared.lobby.refresh_waiting().await;
+                self.lobby(re, watch.unwrap_or(false), after)
+            }
             Request::Create {
                 game,
                 options,
@@ -191,7 +194,16 @@ impl Session {
                     .await
             }
             Request::Join { room, code, seat } => self.join(re, player()?, room, code, seat).await,
-            Request::Quick { game, players } => self.quick(re, player()?, &game, players).await,
+            Request::Quick { game, players } => {
+                let queued = self.quick(re, player()?, &game, players).await;
+                self.shared.lobby.refresh_waiting().await;
+                queued
+            }
+            Request::Unqueue => {
+                let unqueued = self.shared.lobby.unqueue(self.outbox.id).await?;
+                self.outbox.send(protocol::reply(re, unqueued));
+                Ok(())
+            }
             Request::Spectate { room } => self.spectate(re, player()?, &room).await,
             Request::Leave { room } => {
                 let handle = self.room(&room).await?;
@@ -850,7 +862,9 @@ impl Session {
                 tracing::debug!("could not mark {} seen: {e}", player.id);
             }
         }
-        self.shared.lobby.matchmaker.unqueue(conn).await;
+        if self.shared.lobby.matchmaker.unqueue(conn).await {
+            self.shared.lobby.refresh_waiting().await;
+        }
         let mut rooms: Vec<RoomHandle> = self.rooms.drain().map(|(_, h)| h).collect();
         // Rooms the connection is in without having asked (a quick match): here, where the
         // player holds a seat; on a cluster, also those run elsewhere that sent it frames.

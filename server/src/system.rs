@@ -257,6 +257,12 @@ pub trait Table: Send {
         Hints::new()
     }
 
+    /// The winner's chain on the board, once the game has ended by one (ORION's games);
+    /// `None` elsewhere.
+    fn winning_chain(&self) -> Option<orion_protocol::WinningChain> {
+        None
+    }
+
     /// The sides that play against each other, for ratings: one seat each, or partners
     /// together. By default seats that move the same colour are partners (ORION's team games).
     fn sides(&self) -> Vec<Vec<Seat>> {

@@ -249,7 +249,7 @@ async fn a_private_room_is_reached_by_its_code_only() {
 }
 
 #[tokio::test]
-async fn algol_a_seats_next_occupant_does_not_see_the_last_ones_secret() {
+async fn algol_a_seat_left_mid_game_is_nobodys_and_its_secret_stays_hidden() {
     let server = TestServer::start();
     let mut players = vec![server.player("s").await, server.player("n").await];
     let room = start_room(&mut players, "algol", json!({})).await;
@@ -260,12 +260,13 @@ async fn algol_a_seats_next_occupant_does_not_see_the_last_ones_secret() {
     n.play(&room, "secret", json!({"piece": "B3"})).await;
     let left = s.request(json!({"t": "leave", "room": room})).await;
     assert_eq!(left["t"], "left", "{left}");
+    // Leaving resigned the game: the seat is nobody's to take, and a newcomer watches.
     let mut carl = server.player("carl").await;
     let j = carl
         .request(json!({"t": "join", "room": room, "seat": "S"}))
         .await;
-    assert_eq!(j["t"], "joined", "{j}");
-    let snap = carl.expect_t("snapshot").await;
+    assert_eq!(j["t"], "error", "{j}");
+    let snap = carl.request(json!({"t": "spectate", "room": room})).await;
     assert!(snap.get("secret").is_none(), "carl sees ann's man: {snap}");
     // North still sees his own.
     let seq = n.last_seq(&room);

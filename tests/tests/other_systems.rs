@@ -133,7 +133,8 @@ async fn orbit_through_the_pie_opening_to_a_capture_and_the_territory_result() {
         .iter()
         .filter_map(|e| e["ev"]["kind"].as_str())
         .collect();
-    let mut expected = vec!["joined", "start"];
+    // Each seat's `ready` is an event of its own before the start.
+    let mut expected = vec!["joined", "ready", "ready", "start"];
     for _ in 0..10 {
         expected.extend(["move", "turn"]);
     }

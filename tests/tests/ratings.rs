@@ -174,7 +174,8 @@ async fn a_quitter_who_goes_away_lets_the_other_leave_and_leaves_last_gains_noth
     // The other leaves while the quitter is away: both have quit, neither wins.
     o.request(json!({"t": "leave", "room": room})).await;
     let over = w.expect_event(&room, "over").await;
-    assert_eq!(over["ev"]["reason"], "abandoned", "{over}");
+    assert_eq!(over["ev"]["reason"], "left", "{over}");
+    assert_eq!(over["ev"]["seat"], json!(o.seat), "{over}");
     assert_eq!(over["ev"]["result"]["winner"], Value::Null, "{over}");
     let q_delta = over["ev"]["ratings"][&q_seat]["delta"]
         .as_i64()
@@ -215,7 +216,8 @@ async fn a_player_away_past_his_seat_hold_loses_to_the_one_who_stayed() {
     .await;
     server.clock.advance(orion_server::DEFAULT_SEAT_HOLD + 1);
     let over = s.expect_event(&room, "over").await;
-    assert_eq!(over["ev"]["reason"], "abandoned", "{over}");
+    assert_eq!(over["ev"]["reason"], "away", "{over}");
+    assert_eq!(over["ev"]["seat"], json!(g_seat), "{over}");
     assert_eq!(over["ev"]["result"]["winner"], json!(s.seat), "{over}");
     assert!(
         over["ev"]["ratings"][&s.seat]["delta"].as_i64() > Some(0),
@@ -228,7 +230,7 @@ async fn a_player_away_past_his_seat_hold_loses_to_the_one_who_stayed() {
 }
 
 #[tokio::test]
-async fn everyone_who_leaves_loses_alike_whatever_the_order() {
+async fn a_player_who_leaves_a_four_player_game_ends_it_and_alone_ranks_last() {
     let server = TestServer::start();
     let mut players = Vec::new();
     for name in ["s", "w", "n", "e"] {
@@ -247,22 +249,23 @@ async fn everyone_who_leaves_loses_alike_whatever_the_order() {
         let seq = p.last_seq(&room);
         players[0].sync_to(&room, seq).await;
     }
-    // W, then E, then S leave: N, alone and here, wins; the three who left tie last.
-    for seat in ["W", "E", "S"] {
-        let p = players.iter_mut().find(|p| p.seat == seat).expect("seated");
-        let left = p.request(json!({"t": "leave", "room": room})).await;
-        assert_eq!(left["t"], "left", "{left}");
-    }
+    // W leaves: he resigns, the game ends (docs/rules.md: three sides are left, none wins),
+    // he ranks last and the three who stayed tie.
+    let p = players.iter_mut().find(|p| p.seat == "W").expect("seated");
+    let left = p.request(json!({"t": "leave", "room": room})).await;
+    assert_eq!(left["t"], "left", "{left}");
     let n = players.iter_mut().find(|p| p.seat == "N").expect("seated");
     let over = n.expect_event(&room, "over").await;
-    assert_eq!(over["ev"]["result"]["winner"], "N", "{over}");
+    assert_eq!(over["ev"]["reason"], "left", "{over}");
+    assert_eq!(over["ev"]["seat"], "W", "{over}");
+    assert_eq!(over["ev"]["result"]["winner"], Value::Null, "{over}");
     let new = WengLinRating::new();
     let team = [new];
     let ranked = [
-        (&team[..], MultiTeamOutcome::new(2)), // S
+        (&team[..], MultiTeamOutcome::new(1)), // S
         (&team[..], MultiTeamOutcome::new(2)), // W
         (&team[..], MultiTeamOutcome::new(1)), // N
-        (&team[..], MultiTeamOutcome::new(2)), // E
+        (&team[..], MultiTeamOutcome::new(1)), // E
     ];
     let rated = weng_lin_multi_team(&ranked, &WengLinConfig::new());
     for (seat, r) in ["S", "W", "N", "E"].iter().zip(&rated) {
@@ -274,8 +277,15 @@ async fn everyone_who_leaves_loses_alike_whatever_the_order() {
         );
     }
     let delta = |seat: &str| over["ev"]["ratings"][seat]["delta"].clone();
-    assert_eq!(delta("W"), delta("E"), "{over}");
-    assert_eq!(delta("W"), delta("S"), "{over}");
+    assert_eq!(delta("S"), delta("E"), "{over}");
+    assert_eq!(delta("S"), delta("N"), "{over}");
+    assert!(delta("W").as_i64() < Some(0), "{over}");
+    // The others leaving after the end changes nothing.
+    for seat in ["E", "S"] {
+        let p = players.iter_mut().find(|p| p.seat == seat).expect("seated");
+        let left = p.request(json!({"t": "leave", "room": room})).await;
+        assert_eq!(left["t"], "left", "{left}");
+    }
 }
 
 #[tokio::test]

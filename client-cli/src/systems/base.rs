@@ -2,7 +2,7 @@
 //! brought up to date event by event), this client's seat, and the log in words with the
 //! lines every system words alike (who sits, who leaves, the start, chat, the winner).
 
-use orion_protocol::{Event as Ev, Gap, RoomView, Seat as WireSeat, Snapshot, Status};
+use orion_protocol::{Event as Ev, Gap, OverReason, RoomView, Seat as WireSeat, Snapshot, Status};
 use std::collections::VecDeque;
 
 /// Most log lines kept; older lines scroll away.
@@ -96,6 +96,7 @@ impl Base {
         Some(match ev {
             Ev::Joined { seat, name, .. } => format!("{name} sits at {seat}"),
             Ev::Left { seat } => format!("{} left seat {seat}", self.name_of(*seat)),
+            Ev::Ready { seat } => format!("{} is ready", self.name_of(*seat)),
             Ev::Start { .. } => "the game starts".to_string(),
             Ev::Chat { seat, name, text } => {
                 let from = seat.map_or("watching".to_string(), |s| s.to_string());
@@ -107,9 +108,29 @@ impl Base {
 
     /// The line of a game's end: the winner, or a draw.
     pub fn over_line(&self) -> String {
-        match self.view.result.as_ref().and_then(|r| r.winner.as_ref()) {
+        let end = match self.view.result.as_ref().and_then(|r| r.winner.as_ref()) {
             Some(w) => format!("game over: {} wins", self.winner_name(&w.to_string())),
             None => "game over: a draw".to_string(),
+        };
+        // A game a player walked away from says who, and that it cost him the game.
+        match self.view.over_reason {
+            Some((OverReason::Left, Some(seat))) => {
+                format!("{end} ({} left)", self.seat_word(seat))
+            }
+            Some((OverReason::Away, Some(seat))) => {
+                format!("{end} ({} stayed away)", self.seat_word(seat))
+            }
+            _ => end,
+        }
+    }
+
+    /// A seat as `alice (S)`, or `S` when nobody sits there now.
+    fn seat_word(&self, seat: WireSeat) -> String {
+        let name = self.name_of(seat);
+        if name == seat.to_string() {
+            name
+        } else {
+            format!("{name} ({seat})")
         }
     }
 }

@@ -17,6 +17,7 @@ use crate::outbox::Outbox;
 use crate::player::Player;
 use crate::protocol::ReplyTo;
 use dashmap::DashMap;
+use orion_protocol::Waiting;
 use std::sync::Arc;
 
 /// The cluster's quick-match queue, as one node reaches it.
@@ -265,9 +266,9 @@ impl Matchmaker for ClusterMatchmaker {
         Ok(Some(group))
     }
 
-    async fn unqueue(&self, conn: u64) {
+    async fn unqueue(&self, conn: u64) -> bool {
         if self.waiting.remove(&conn).is_none() {
-            return;
+            return false;
         }
         let gone = async {
             let c = self.db.client().await?;
@@ -277,8 +278,42 @@ impl Matchmaker for ClusterMatchmaker {
             )
             .await
         };
-        if let Err(e) = gone.await {
-            tracing::warn!("could not take connection {conn} out of the quick-match queue: {e}");
+        match gone.await {
+            // No row: another node has just taken him into a group (its `joined` is on the
+            // way); he is no longer waiting either way.
+            Ok(n) => n > 0,
+            Err(e) => {
+                tracing::warn!(
+                    "could not take connection {conn} out of the quick-match queue: {e}"
+                );
+                true
+            }
+        }
+    }
+
+    async fn waiting(&self) -> Vec<Waiting> {
+        let counted = async {
+            let c = self.db.client().await?;
+            c.query(
+                "SELECT game, players, count(*) FROM quick_queue
+                 WHERE seen_at > now() - $1::float8 * interval '1 millisecond'
+                 GROUP BY game, players ORDER BY game, players",
+                &[&(LEASE_TTL.as_millis() as f64)],
+            )
+            .await
+        };
+        match counted.await {
+            Ok(rows) => (rows.iter())
+                .map(|r| Waiting {
+                    game: r.get(0),
+                    players: u8::try_from(r.get::<_, i16>(1)).unwrap_or(0),
+                    count: u32::try_from(r.get::<_, i64>(2)).unwrap_or(u32::MAX),
+                })
+                .collect(),
+            Err(e) => {
+                tracing::warn!("could not count the quick-match queue: {e}");
+                Vec::new()
+            }
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::Lobby;
 use crate::player::RoomId;
 use crate::protocol::{Frame, ReplyTo};
-use orion_protocol::{Message, Reply};
+use orion_protocol::{Message, Reply, Waiting};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -43,6 +43,8 @@ pub(super) struct Listings {
     dirty: bool,
     /// When the public list was last rebuilt.
     built: Option<Instant>,
+    /// Who waits for a quick match, as last counted ([`Lobby::refresh_waiting`]).
+    waiting: Vec<Waiting>,
 }
 
 impl Lobby {
@@ -51,7 +53,23 @@ impl Lobby {
     pub fn page(&self, after: Option<&str>, re: &ReplyTo) -> Frame {
         self.flush();
         let list = self.listing.borrow().0.clone();
-        lobby_page(&list, after, re)
+        let waiting = (self.listings.lock()).map_or_else(|_| Vec::new(), |l| l.waiting.clone());
+        lobby_page(&list, after, re, &waiting)
+    }
+
+    /// Counts again who waits for a quick match (after a `quick`, an `unqueue`, a queued
+    /// connection gone, a `lobby` request); watchers get the new list if the counts changed.
+    /// On a cluster the queue is the database's, so a count made on one node shows players
+    /// queued on every node; watchers on the other nodes see it with their next list.
+    pub async fn refresh_waiting(&self) {
+        let waiting = self.matchmaker.waiting().await;
+        let Ok(mut all) = self.listings.lock() else {
+            return;
+        };
+        if all.waiting != waiting {
+            all.waiting = waiting;
+            self.changed(&mut all);
+        }
     }
 
     /// Follows the room list.
@@ -125,7 +143,7 @@ impl Lobby {
         };
         all.dirty = false;
         all.built = Some(Instant::now());
-        let frame = lobby_page(&list, None, &None);
+        let frame = lobby_page(&list, None, &None, &all.waiting);
         self.listing.send_replace((Arc::new(list), frame));
     }
 
@@ -161,8 +179,14 @@ fn merge(own: impl Iterator<Item = (RoomId, Arc<str>)>, peers: &PublicList) -> P
 }
 
 /// A `lobby` message: the rooms of `list` after room `after`, as many as fit in a page, with
-/// `more` (ask again with `after` set to the last room shown) and `total` (rooms listed).
-pub(super) fn lobby_page(list: &PublicList, after: Option<&str>, re: &ReplyTo) -> Frame {
+/// `more` (ask again with `after` set to the last room shown), `total` (rooms listed) and
+/// `waiting` (who waits for a quick match; left out when nobody does).
+pub(super) fn lobby_page(
+    list: &PublicList,
+    after: Option<&str>,
+    re: &ReplyTo,
+    waiting: &[Waiting],
+) -> Frame {
     let start = after.map_or(0, |a| list.partition_point(|(id, _)| &**id <= a));
     // The page: as many summaries as fit, counting their commas.
     let mut shown = 0;
@@ -182,6 +206,7 @@ pub(super) fn lobby_page(list: &PublicList, after: Option<&str>, re: &ReplyTo) -
             rooms: Vec::new(),
             more: Some(more),
             total: Some(u32::try_from(list.len()).unwrap_or(u32::MAX)),
+            waiting: (!waiting.is_empty()).then(|| waiting.to_vec()),
         },
         re.clone(),
     )

@@ -5,6 +5,8 @@
 use crate::outbox::Outbox;
 use crate::player::Player;
 use crate::protocol::ReplyTo;
+use crate::protocol::{Code, Refusal};
+use orion_protocol::{Message, Waiting};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -32,8 +34,28 @@ pub trait Matchmaker: Send + Sync + 'static {
         entry: Queued,
     ) -> Result<Option<Vec<Queued>>, Queued>;
 
-    /// Takes a connection out of every queue (it went away).
-    async fn unqueue(&self, conn: u64);
+    /// Takes a connection out of every queue (it went away, or asked with `unqueue`):
+    /// whether it was waiting.
+    async fn unqueue(&self, conn: u64) -> bool;
+
+    /// How many wait, per game and player count, in game order (the `lobby` message's
+    /// `waiting`); empty queues are left out.
+    async fn waiting(&self) -> Vec<Waiting>;
+}
+
+impl super::Lobby {
+    /// `unqueue`: takes connection `conn` out of the quick-match queue (watchers see the new
+    /// counts), or says it waits for none.
+    pub async fn unqueue(&self, conn: u64) -> Result<Message<'static>, Refusal> {
+        if !self.matchmaker.unqueue(conn).await {
+            return Err(Refusal::new(
+                Code::NotQueued,
+                "you are not waiting for a quick match",
+            ));
+        }
+        self.refresh_waiting().await;
+        Ok(Message::Unqueued)
+    }
 }
 
 /// The queues of this process.
@@ -71,11 +93,32 @@ impl Matchmaker for LocalMatchmaker {
         Ok(None)
     }
 
-    async fn unqueue(&self, conn: u64) {
-        if let Ok(mut queues) = self.queues.lock() {
-            for q in queues.values_mut() {
-                q.retain(|e| e.outbox.id != conn);
-            }
+    async fn unqueue(&self, conn: u64) -> bool {
+        let Ok(mut queues) = self.queues.lock() else {
+            return false;
+        };
+        let mut found = false;
+        for q in queues.values_mut() {
+            let before = q.len();
+            q.retain(|e| e.outbox.id != conn);
+            found |= q.len() != before;
         }
+        found
+    }
+
+    async fn waiting(&self) -> Vec<Waiting> {
+        let Ok(queues) = self.queues.lock() else {
+            return Vec::new();
+        };
+        let mut waiting: Vec<Waiting> = (queues.iter())
+            .map(|((game, players), q)| Waiting {
+                game: game.to_string(),
+                players: *players,
+                count: q.iter().filter(|e| !e.outbox.is_closed()).count() as u32,
+            })
+            .filter(|w| w.count > 0)
+            .collect();
+        waiting.sort_by(|a, b| (&a.game, a.players).cmp(&(&b.game, b.players)));
+        waiting
     }
 }

@@ -59,7 +59,7 @@ impl Lobby {
         max_rooms: usize,
     ) -> Lobby {
         let empty = Arc::new(PublicList::new());
-        let frame = listing::lobby_page(&empty, None, &None);
+        let frame = listing::lobby_page(&empty, None, &None, &[]);
         let peers = rooms.peers();
         let peer_list = peers.as_ref().map(|p| p.listing());
         Lobby {

@@ -68,7 +68,7 @@ impl Room {
             .map(|(s, _)| *s)
             .collect();
         for seat in expired {
-            self.vacate(seat).await;
+            self.vacate(seat, OverReason::Away).await;
         }
         // A late wake-up may find both the turn clock and the bank run out.
         for _ in 0..2 {

@@ -134,6 +134,13 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
                     room.seats.insert(seat, occupant);
                 }
             }
+            Ok(Event::Ready { seat }) => {
+                if let Some(o) =
+                    (room.seat_named(seat.as_str())).and_then(|s| room.seats.get_mut(&s))
+                {
+                    o.ready = true;
+                }
+            }
             Ok(Event::Left { seat }) => {
                 if let Some(seat) = room.seat_named(seat.as_str()) {
                     room.note_left(seat);
@@ -281,6 +288,7 @@ impl Room {
             watched_by: HashSet::new(),
             restored: false,
             published: None,
+            told_spectators: 0,
             shared,
         }
     }

@@ -110,6 +110,9 @@ struct Room {
     /// The summary last sent to the lobby, to skip republishing an unchanged one (a publish
     /// marks the public list for a rebuild and may wake its watchers).
     published: Option<view::Published>,
+    /// The watcher count the members were last sent (`spectators`, see `view.rs`): players
+    /// see the count change, not only what their snapshot said.
+    told_spectators: usize,
     /// A result the server decided (time forfeit, abandoned game), which the engine's game
     /// does not know about.
     result: Option<GameResult>,

@@ -136,6 +136,11 @@ impl Room {
             seat: decided.and_then(|(_, seat)| seat).map(Seat::wire),
             seed: self.salt.as_ref().map(|_| Seed(self.table.seed())),
             salt: self.salt.as_deref().map(Into::into),
+            // Only a game its rules ended has a winning chain to show.
+            chain: decided
+                .is_none()
+                .then(|| self.table.winning_chain())
+                .flatten(),
         }
     }
 }

@@ -28,6 +28,17 @@ impl Room {
             self.refuse(&re, &outbox, Code::Illegal, "the game is over");
             return false;
         }
+        if self.status == Status::Playing {
+            // A seat given up in play was resigned with (`vacate`): nobody takes it over, and
+            // whoever opens a game in progress watches it.
+            self.refuse(
+                &re,
+                &outbox,
+                Code::Full,
+                "the game is in progress: its seats are taken (spectate it to watch)",
+            );
+            return false;
+        }
         if self.options.rated == Some(true) {
             // Guests are never rated: a room made rated seats claimed names only (the
             // creator's seat too, so a guest's `create` with `rated: true` is refused).
@@ -203,7 +214,7 @@ impl Room {
             return;
         }
         if let Some(seat) = seat {
-            self.vacate(seat).await;
+            self.vacate(seat, OverReason::Left).await;
         }
         let left = Message::Left {
             room: self.id.to_string(),
@@ -211,35 +222,32 @@ impl Room {
         outbox.send(protocol::reply(&re, left));
     }
 
-    /// Gives up a seat: a `left` event; a game in progress carries on with the seat empty
-    /// (anyone may `join` it); with every seat empty it ends without a winner. A rated game
-    /// left before every player moved is aborted, and one left with a single side seated
-    /// ends (`standing.rs`).
-    pub(super) async fn vacate(&mut self, seat: Seat) {
-        let Some(o) = self.seats.remove(&seat) else {
+    /// Gives up a seat (a `leave`, or a hold run out: `why` says which): a `left` event. In a
+    /// game in progress this resigns (`standing.rs`): a rated game left before every player
+    /// moved is aborted; any other ends at once, the leaver's side losing. Before the start the
+    /// seat is simply free again; after the end, the seat is only given up.
+    pub(super) async fn vacate(&mut self, seat: Seat, why: OverReason) {
+        let Some(o) = self.seats.get(&seat) else {
             return;
         };
+        let player = o.player.id.clone();
         self.note_left(seat);
         self.seat_ratings.remove(&seat);
-        self.shared.lobby.free_seat(&o.player.id, &self.id);
         let left = Event::Left { seat: seat.wire() };
         let _ = self.emit(vec![left.to_json()], None).await;
-        self.cancel_rematch(seat).await;
         if self.not_yet_counted() {
             // A rated game left before every player moved: nobody played it.
+            self.seats.remove(&seat);
             self.abort().await;
-        } else if self.last_side_standing().await {
-            // A rated game with one side left in it: over.
-        } else if self.status == Status::Playing && self.seats.is_empty() {
-            let result = self.table.abandoned();
-            let ev = self
-                .over_event(result.clone(), Some((OverReason::Abandoned, None)))
-                .await
-                .to_json();
-            self.result = Some(result);
-            let _ = self.emit(vec![ev], None).await;
-            self.finish().await;
+        } else if self.status == Status::Playing {
+            // Resigned: decided while the leaver still sits, so the game is filed under him.
+            self.resign(seat, why).await;
+            self.seats.remove(&seat);
+        } else {
+            self.seats.remove(&seat);
         }
+        self.shared.lobby.free_seat(&player, &self.id);
+        self.cancel_rematch(seat).await;
     }
 
     pub(super) async fn ready(&mut self, re: ReplyTo, player: Player, outbox: Outbox) {
@@ -256,8 +264,16 @@ impl Room {
             self.refuse(&re, &outbox, Code::Illegal, "the game has already started");
             return;
         }
-        if let Some(o) = self.seats.get_mut(&seat) {
-            o.ready = true;
+        if self.seats.get(&seat).is_some_and(|o| !o.ready) {
+            // Everyone sees each seat say ready, not only the start once all have.
+            let ev = Event::Ready { seat: seat.wire() };
+            if let Err(e) = self.emit(vec![ev.to_json()], None).await {
+                self.refuse(&re, &outbox, Code::Server, e.to_string());
+                return;
+            }
+            if let Some(o) = self.seats.get_mut(&seat) {
+                o.ready = true;
+            }
         }
         self.maybe_start().await;
         self.publish();

@@ -10,10 +10,11 @@
 //! letting his clock run out aborts it (`over` with `reason: "aborted"`, no winner, unrated).
 //!
 //! Once it counts, leaving loses (`rating::places`: every side that left, was away past its
-//! hold or ran out of time ties last), and a rated game ends as soon as one side alone is
-//! still seated: if a player of it is connected, that side wins (`reason: "abandoned"` with
-//! its `winner`); if it is away too, it has quit as well, and every side ties. So a quitter
-//! gains nothing by going away, letting the other leave, and coming back to leave last.
+//! hold or ran out of time ties last). Any game in progress, rated or not, ends as soon as a
+//! player leaves or is away past his hold ([`Room::resign`], `reason` `left` or `away` with
+//! his `seat`): when one other side is still seated and a player of it is connected, that
+//! side wins; if it is away too, it has quit as well, and every side ties. So a quitter gains
+//! nothing by going away, letting the other leave, and coming back to leave last.
 
 use super::{Room, Status};
 use crate::player::PlayerId;
@@ -160,36 +161,30 @@ impl Room {
         self.rated.as_ref().is_none_or(|r| r.moved.contains(&seat))
     }
 
-    /// A rated game that counts, once a side has gone: if one side alone is still seated, ends
-    /// it now (see the module doc) and says so.
-    pub(super) async fn last_side_standing(&mut self) -> bool {
-        let Some(rated) = &self.rated else {
-            return false;
-        };
-        if self.status != Status::Playing {
-            return false;
-        }
-        let sitting = |s: &Seat| {
-            let player = rated.roster.get(s);
-            player.is_some() && self.seats.get(s).map(|o| &o.player.id) == player
-        };
-        let mut standing: Vec<Vec<Seat>> = (self.table.sides().into_iter())
-            .filter(|side| side.iter().any(sitting))
+    /// `seat`'s player gave up his seat in a game in progress (`why`: he left, or was away
+    /// past his hold), still seated here: he resigned, and the game ends now (see the module
+    /// doc). His side is out; if one other side is still seated and a player of it is
+    /// connected, it wins; if it is away too, it has quit as well and nobody wins; with several
+    /// other sides (three or four players, no partners) nobody wins and the leaver is last.
+    pub(super) async fn resign(&mut self, seat: Seat, why: OverReason) {
+        let sides = self.table.sides();
+        let seated = |s: &Seat| *s != seat && self.seats.contains_key(s);
+        let mut standing: Vec<Vec<Seat>> = (sides.into_iter())
+            .filter(|side| !side.contains(&seat) && side.iter().any(seated))
             .collect();
-        let (Some(side), true) = (standing.pop(), standing.is_empty()) else {
-            return false;
-        };
-        let here = (side.iter()).any(|s| self.seats.get(s).is_some_and(|o| o.conn.is_some()));
         let mut result = self.table.abandoned();
-        if here {
-            result.winner = orion_protocol::Winner::team(side.iter().map(|s| s.wire()));
-        } else {
-            for seat in side {
-                self.note_left(seat);
+        if let (Some(side), true) = (standing.pop(), standing.is_empty()) {
+            let here = (side.iter()).any(|s| self.seats.get(s).is_some_and(|o| o.conn.is_some()));
+            if here {
+                result.winner = orion_protocol::Winner::team(side.iter().map(|s| s.wire()));
+            } else {
+                for s in side {
+                    self.note_left(s);
+                }
             }
         }
         let ev = self
-            .over_event(result.clone(), Some((OverReason::Abandoned, None)))
+            .over_event(result.clone(), Some((why, Some(seat))))
             .await
             .to_json();
         let now = self.shared.clock.now_ms();
@@ -198,7 +193,6 @@ impl Room {
         if self.emit(vec![ev], None).await.is_ok() {
             self.finish().await;
         }
-        true
     }
 
     /// Ends a rated game that does not count yet: `over` with no winner and `reason`

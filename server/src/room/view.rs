@@ -23,6 +23,7 @@ impl Room {
                     colour: info.colour.to_string(),
                     connected: o.conn.is_some(),
                     rating: self.seat_ratings.get(&info.seat).copied(),
+                    ready: o.ready && self.status == orion_protocol::Status::Waiting,
                 });
                 (info.seat.wire(), view)
             })
@@ -72,6 +73,18 @@ impl Room {
         if self.published.as_ref() == Some(&seen) {
             return;
         }
+        if worth_telling(self.told_spectators, seen.spectators) {
+            self.told_spectators = seen.spectators;
+            let count = u32::try_from(seen.spectators).unwrap_or(u32::MAX);
+            let frame = protocol::reply(
+                &None,
+                Message::Spectators {
+                    room: self.id.to_string(),
+                    count,
+                },
+            );
+            self.broadcast(&frame);
+        }
         let summary = RoomSummary {
             room: self.id.to_string(),
             game: self.game_id.to_string(),
@@ -94,6 +107,18 @@ impl Room {
     }
 }
 
+/// Whether the members are sent a new watcher count (`spectators`) as it goes from `told` to
+/// `now`: every change while either is at most [`TELL_EVERY_WATCHER`]; past that, changes of a
+/// tenth or more. Each `spectators` message goes to every member, so telling each of 5,000
+/// watchers of each newcomer would cost 12.5 million frames; this way a crowd growing to
+/// 5,000 costs a few dozen broadcasts, and the count shown is within a tenth.
+fn worth_telling(told: usize, now: usize) -> bool {
+    told != now && (told.max(now) <= TELL_EVERY_WATCHER || told.abs_diff(now) * 10 >= told)
+}
+
+/// Up to this many watchers, every arrival and departure is told to the room's members.
+const TELL_EVERY_WATCHER: usize = 100;
+
 /// What a room's lobby listing shows that can change: compared before a listing is rebuilt.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct Published {
@@ -105,4 +130,20 @@ pub(super) struct Published {
     spectators: usize,
     /// Each seated account's rating.
     ratings: BTreeMap<Seat, i32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::worth_telling;
+
+    #[test]
+    fn small_crowds_are_told_every_watcher_and_big_ones_every_tenth() {
+        assert!(worth_telling(0, 1));
+        assert!(worth_telling(1, 0));
+        assert!(!worth_telling(3, 3));
+        assert!(worth_telling(100, 99));
+        assert!(!worth_telling(1000, 1050));
+        assert!(worth_telling(1000, 1100));
+        assert!(worth_telling(1000, 900));
+    }
 }

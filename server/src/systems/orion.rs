@@ -418,6 +418,32 @@ impl Table for OrionTable {
         result_of(None, &self.game.scores())
     }
 
+    fn winning_chain(&self) -> Option<orion_protocol::WinningChain> {
+        let winner = self.game.outcome()?.winner?;
+        let seats = match winner {
+            Winner::Seat(s) => vec![s],
+            Winner::Team(a, b) => vec![a, b],
+        };
+        let word = |edge: orion_engine::Edge| match edge {
+            orion_engine::Edge::Bottom => "south",
+            orion_engine::Edge::Left => "west",
+            orion_engine::Edge::Top => "north",
+            orion_engine::Edge::Right => "east",
+        };
+        (self.game.seats().iter())
+            .filter(|info| seats.contains(&info.seat))
+            .find_map(|info| {
+                let edge = info.seat.edge();
+                let pieces = self.game.position().of(info.colour);
+                let chain = orion_engine::chain_pieces(pieces, edge);
+                (!chain.is_empty()).then(|| orion_protocol::WinningChain {
+                    slots: chain.into_iter().map(|s| s.to_string()).collect(),
+                    from: word(edge).to_string(),
+                    to: word(edge.opposite()).to_string(),
+                })
+            })
+    }
+
     fn hidden_choice(&self, event: &WireEvent<'_>) -> Option<Seat> {
         // Algol's secret man: the `secret` event carries the commitment, never the man.
         match event {

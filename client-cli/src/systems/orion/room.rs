@@ -394,6 +394,7 @@ impl RoomState {
             // Said once the result is in the view; the rest by every system alike.
             Ev::Over { .. }
             | Ev::Joined { .. }
+            | Ev::Ready { .. }
             | Ev::Left { .. }
             | Ev::Start { .. }
             | Ev::Chat { .. } => return None,
@@ -440,6 +441,7 @@ mod tests {
                 colour: String::new(),
                 connected: false,
                 rating: None,
+                ready: false,
             })
         };
         Snapshot {

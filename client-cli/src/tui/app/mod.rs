@@ -222,6 +222,9 @@ impl App {
             Incoming::Queued { .. } => {
                 self.info("looking for players… (the game starts when the table is full)")
             }
+            Incoming::Unqueued => self.info("no longer looking for players"),
+            // The room's panel shows the count its snapshot gave.
+            Incoming::Spectators { .. } => {}
             Incoming::Left { .. } => {
                 self.back_to_lobby();
                 self.info("you left the room");
