@@ -243,7 +243,13 @@ async fn until_accepted(c: &mut Client, req: Value, done: impl Fn(&Value) -> boo
 async fn two_node_game(a: &ClusterNode, b: &ClusterNode, moves: usize) -> (Client, Client, String) {
     let mut s = a.player("south").await;
     let mut n = b.player("north").await;
-    let made = s.request(json!({"t": "create", "game": "hydra-2"})).await;
+    // A room is refused with `server` while its lease cannot be taken (a loaded database).
+    let made = until_accepted(
+        &mut s,
+        json!({"t": "create", "game": "hydra-2"}),
+        |m| m["t"] == "joined",
+    )
+    .await;
     let room = made["room"].as_str().expect("room").to_string();
     s.seat = "S".into();
     let j = n.request(json!({"t": "join", "room": room})).await;
