@@ -72,7 +72,11 @@ fn recorded_frames_of_every_system_round_trip() {
 fn recorded_frames_are_written_back_byte_for_byte() {
     for (line, frame) in lines(include_str!("golden/systems.jsonl")) {
         let reply = parse_reply(frame).unwrap_or_else(|e| panic!("systems.jsonl:{line}: {e}"));
-        assert_eq!(reply.to_json(), frame, "systems.jsonl:{line} is written back otherwise");
+        assert_eq!(
+            reply.to_json(),
+            frame,
+            "systems.jsonl:{line} is written back otherwise"
+        );
     }
 }
 

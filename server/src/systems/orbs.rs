@@ -16,8 +16,8 @@ use orion_orbs::{
     Seat as OrbsSeat, Winner,
 };
 use orion_protocol::{
-    DrawOffer, Event, GameResult, Request, RoomOptions, Scores, Seat as WireSeat, Snapshot, Turn,
-    Winner as WireWinner,
+    DrawOffer, Event, GameResult, OrbsMove, Request, RoomOptions, Scores, Seat as WireSeat,
+    Snapshot, Turn, Winner as WireWinner,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -303,9 +303,9 @@ impl OrbsTable {
         GameResult {
             winner: winner.map(wire_winner),
             scores: self.scores(),
-            reveals: None,
+            orion: Default::default(),
             end: Some(end.to_string()),
-            territory: None,
+            orbit: Default::default(),
         }
     }
 
@@ -334,8 +334,10 @@ impl OrbsTable {
             mv: "pass".into(),
             position: self.game.position().to_string().into(),
             removed: Vec::new(),
-            colour: None,
-            out: Some(Vec::new()),
+            orbit: Default::default(),
+            orbs: OrbsMove {
+                out: Some(Vec::new()),
+            },
             timeout: why == Pass::Timeout,
             forced: why == Pass::Forced,
         }
@@ -452,8 +454,10 @@ impl Table for OrbsTable {
                 .iter()
                 .map(|h| h.to_string().into())
                 .collect(),
-            colour: None,
-            out: Some(names(&effect.out)),
+            orbit: Default::default(),
+            orbs: OrbsMove {
+                out: Some(names(&effect.out)),
+            },
             timeout: false,
             forced: false,
         };
@@ -478,11 +482,8 @@ impl Table for OrbsTable {
             clicks: None,
             used: 0,
             round: self.round(),
-            target: None,
-            phase: None,
-            colour: None,
-            prohibited: None,
-            drop: None,
+            orion: Default::default(),
+            orbit: Default::default(),
         }
     }
 
@@ -502,9 +503,9 @@ impl Table for OrbsTable {
 
     fn view(&self, _viewer: Option<Seat>, snapshot: &mut Snapshot) {
         // Every snapshot lists the chains open to claims (PROTOCOL.md): Orbs has none.
-        snapshot.out = Some(names(&self.game.out()));
+        snapshot.orbs.out = Some(names(&self.game.out()));
         let agreed = self.game.draw_agreed();
-        snapshot.draw = Some((!agreed.is_empty()).then(|| DrawOffer {
+        snapshot.orbs.draw = Some((!agreed.is_empty()).then(|| DrawOffer {
             agreed: names(&agreed),
         }));
     }

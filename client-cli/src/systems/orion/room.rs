@@ -201,7 +201,7 @@ impl RoomState {
     pub fn puzzle(&self) -> Option<PuzzleProgress> {
         games::find_puzzle(&self.base.view.game).map(|_| PuzzleProgress {
             clicks: self.base.view.turn.used,
-            target: self.base.view.turn.target.flatten(),
+            target: self.base.view.turn.orion.target.flatten(),
         })
     }
 
@@ -456,20 +456,15 @@ mod tests {
                 clicks: Some(1),
                 used: 0,
                 round: 1,
-                target: None,
-                phase: None,
-                colour: None,
-                prohibited: None,
-                drop: None,
+                orion: Default::default(),
+                orbit: Default::default(),
             },
             scores: Default::default(),
             claims: vec![],
             result: None,
-            secret: None,
-            prohibited: None,
-            territory: None,
-            out: None,
-            draw: None,
+            orion: Default::default(),
+            orbit: Default::default(),
+            orbs: Default::default(),
         }
     }
 
@@ -495,10 +490,7 @@ mod tests {
                 clicks: Some(1),
                 round: 1,
                 used: None,
-                phase: None,
-                colour: None,
-                prohibited: None,
-                drop: None,
+                orbit: Default::default(),
             },
         )
         .unwrap();
@@ -512,10 +504,7 @@ mod tests {
                 clicks: Some(2),
                 round: 2,
                 used: None,
-                phase: None,
-                colour: None,
-                prohibited: None,
-                drop: None,
+                orbit: Default::default(),
             },
         )
         .unwrap();
@@ -529,10 +518,7 @@ mod tests {
                 clicks: Some(2),
                 round: 2,
                 used: None,
-                phase: None,
-                colour: None,
-                prohibited: None,
-                drop: None,
+                orbit: Default::default(),
             },
         );
         assert_eq!(gap.map_err(|g| g.expected), Err(5));
@@ -562,10 +548,7 @@ mod tests {
                 clicks: Some(4),
                 round: 1,
                 used: None,
-                phase: None,
-                colour: None,
-                prohibited: None,
-                drop: None,
+                orbit: Default::default(),
             },
         )
         .unwrap();
