@@ -114,7 +114,7 @@ pub fn event(event: &EngineEvent) -> Event<'_> {
             clicks: *clicks,
             round: *round,
             used: None,
-            orbit: Default::default(),
+            systems: Default::default(),
         },
         EngineEvent::Chain {
             colour,

@@ -6,7 +6,7 @@ use crate::fields;
 use crate::room::{GameResult, Millis, Turn};
 use crate::seat::Seat;
 use crate::standing::RatingChange;
-use crate::systems::{OrbitMove, OrbitTurn, OrbsMove};
+use crate::systems::{OrbitMove, OrbsMove, TurnParts};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use std::borrow::Cow;
@@ -100,9 +100,9 @@ pub enum Event<'a> {
         /// (Orbit, Orbs: always 0, a move is no click).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         used: Option<u32>,
-        /// Orbit's: the phase, the colour to drop and where it may not go.
+        /// Each system's own fields (Orbit's phase, colour to drop, prohibited cells).
         #[serde(flatten)]
-        orbit: OrbitTurn,
+        systems: TurnParts,
     },
     /// A chain was made.
     Chain {
@@ -337,13 +337,13 @@ impl Event<'_> {
                 clicks,
                 round,
                 used,
-                orbit,
+                systems,
             } => Event::Turn {
                 seat,
                 clicks,
                 round,
                 used,
-                orbit,
+                systems,
             },
             Event::Chain {
                 colour,

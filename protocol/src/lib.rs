@@ -37,4 +37,5 @@ pub use standing::{LeaderEntry, RatingChange};
 pub use systems::{DrawOffer, OrbsMove, OrbsSnapshot};
 pub use systems::{OrbitMove, OrbitResult, OrbitSnapshot, OrbitTurn};
 pub use systems::{OrionResult, OrionSnapshot, OrionTurn, Reveal};
+pub use systems::{SnapshotParts, TurnParts};
 pub use view::{ChatLine, Gap, LastClick, RoomView, Sitter, CHAT_TAIL};

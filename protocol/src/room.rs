@@ -3,8 +3,7 @@
 
 use crate::fields;
 use crate::seat::{Seat, Winner};
-use crate::systems::{OrbitResult, OrbitSnapshot, OrbitTurn, OrbsSnapshot};
-use crate::systems::{OrionResult, OrionSnapshot, OrionTurn};
+use crate::systems::{OrbitResult, OrionResult, SnapshotParts, TurnParts};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -197,12 +196,9 @@ pub struct Turn {
     pub used: u32,
     /// Round, from 1.
     pub round: u32,
-    /// ORION's: a puzzle's target.
+    /// Each system's own fields (a puzzle's target; Orbit's phase and drop).
     #[serde(flatten)]
-    pub orion: OrionTurn,
-    /// Orbit's: the phase, the colour to drop and where it may not go.
-    #[serde(flatten)]
-    pub orbit: OrbitTurn,
+    pub systems: TurnParts,
 }
 
 /// A chain that may still be claimed.
@@ -263,13 +259,8 @@ pub struct Snapshot {
     /// The result, once the game is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<GameResult>,
-    /// ORION's: Algol's secret man, the recipient's own.
+    /// Each system's own fields (Algol's secret; Orbit's prohibited cells and territory;
+    /// Orbs' seats out and draw offer).
     #[serde(flatten)]
-    pub orion: OrionSnapshot,
-    /// Orbit's: each colour's prohibited cells and territory.
-    #[serde(flatten)]
-    pub orbit: OrbitSnapshot,
-    /// Orbs': the seats out, the standing draw offer.
-    #[serde(flatten)]
-    pub orbs: OrbsSnapshot,
+    pub systems: SnapshotParts,
 }

@@ -8,6 +8,7 @@ use crate::event::{Event, OverReason, Seed};
 use crate::room::{Claim, GameResult, RoomOptions, Scores, Snapshot, Status, Turn};
 use crate::seat::Seat;
 use crate::standing::RatingChange;
+use crate::systems::TurnParts;
 use std::collections::{BTreeMap, VecDeque};
 
 /// Most chat lines a view keeps; older ones scroll away (a chatty room costs a client no more).
@@ -146,7 +147,7 @@ impl RoomView {
             result: snap.result.clone(),
             over_reason: None,
             seed: None,
-            secret: snap.orion.secret.clone(),
+            secret: snap.systems.orion.secret.clone(),
             chat: VecDeque::new(),
             rated: None,
             ratings: None,
@@ -256,22 +257,24 @@ impl RoomView {
                 seat,
                 clicks,
                 round,
-                orbit,
+                systems,
                 ..
             } => {
                 if *seat == self.turn.seat && *round == self.turn.round {
                     // The same turn, its clicks now known (the die or three was chosen) or
                     // more of them (a Lepus hop): a seat never moves twice in one round.
                     self.turn.clicks = *clicks;
-                    self.turn.orbit.clone_from(orbit);
+                    self.turn.systems.orbit.clone_from(&systems.orbit);
                 } else {
                     self.turn = Turn {
                         seat: *seat,
                         clicks: *clicks,
                         used: 0,
                         round: *round,
-                        orion: self.turn.orion.clone(),
-                        orbit: orbit.clone(),
+                        systems: TurnParts {
+                            orion: self.turn.systems.orion.clone(),
+                            orbit: systems.orbit.clone(),
+                        },
                     };
                     self.eligible.clear();
                 }
@@ -523,15 +526,12 @@ mod tests {
                 clicks: Some(3),
                 used: 0,
                 round: 1,
-                orion: Default::default(),
-                orbit: Default::default(),
+                systems: Default::default(),
             },
             scores: Default::default(),
             claims: vec![],
             result: None,
-            orion: Default::default(),
-            orbit: Default::default(),
-            orbs: Default::default(),
+            systems: Default::default(),
         });
         view.apply(seq, ev).unwrap();
         assert_eq!(view.position, *position);

@@ -40,9 +40,7 @@ impl Room {
             scores: self.table.scores(),
             claims: Vec::new(),
             result: self.table.result().or_else(|| self.result.clone()),
-            orion: Default::default(),
-            orbit: Default::default(),
-            orbs: Default::default(),
+            systems: Default::default(),
         };
         // A later occupant of the seat does not see what the last one chose.
         let chooser = seat.filter(|s| {

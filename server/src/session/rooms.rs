@@ -303,14 +303,18 @@ impl Session {
         self.send(&handle, cmd).await
     }
 
-    pub(super) async fn ready(&mut self, re: &ReplyTo, player: Player, room: &str) -> Handled {
+    /// Sends `cmd` to the task of `room` as it is: the room answers on this connection's
+    /// outbox.
+    async fn forward(&self, room: &str, cmd: RoomCmd) -> Handled {
         let handle = self.room(room).await?;
-        let cmd = RoomCmd::Ready {
-            re: re.clone(),
-            player,
-            outbox: self.outbox.clone(),
-        };
         self.send(&handle, cmd).await
+    }
+
+    pub(super) async fn ready(&mut self, re: &ReplyTo, player: Player, room: &str) -> Handled {
+        let outbox = self.outbox.clone();
+        let re = re.clone();
+        self.forward(room, RoomCmd::Ready { re, player, outbox })
+            .await
     }
 
     pub(super) async fn chat(
@@ -321,14 +325,18 @@ impl Session {
         text: &str,
     ) -> Handled {
         let text = crate::text::chat(text)?;
-        let handle = self.room(room).await?;
-        let cmd = RoomCmd::Chat {
-            re: re.clone(),
-            player,
-            text,
-            outbox: self.outbox.clone(),
-        };
-        self.send(&handle, cmd).await
+        let outbox = self.outbox.clone();
+        let re = re.clone();
+        self.forward(
+            room,
+            RoomCmd::Chat {
+                re,
+                player,
+                text,
+                outbox,
+            },
+        )
+        .await
     }
 
     pub(super) async fn rematch(
@@ -338,13 +346,14 @@ impl Session {
         room: &str,
         accept: bool,
     ) -> Handled {
-        let handle = self.room(room).await?;
+        let outbox = self.outbox.clone();
+        let re = re.clone();
         let cmd = RoomCmd::Rematch {
-            re: re.clone(),
+            re,
             player,
             accept,
-            outbox: self.outbox.clone(),
+            outbox,
         };
-        self.send(&handle, cmd).await
+        self.forward(room, cmd).await
     }
 }

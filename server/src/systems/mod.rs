@@ -7,7 +7,7 @@ mod orion;
 
 use crate::protocol::{Code, Refusal};
 use crate::system::GameSystem;
-use orion_protocol::{Event, RoomOptions, Turn};
+use orion_protocol::{Event, RoomOptions, Turn, TurnParts};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
@@ -65,6 +65,9 @@ fn turn_event(turn: Turn) -> Event<'static> {
         clicks: turn.clicks,
         round: turn.round,
         used: Some(turn.used),
-        orbit: turn.orbit,
+        systems: TurnParts {
+            orion: Default::default(),
+            orbit: turn.systems.orbit,
+        },
     }
 }

@@ -13,7 +13,7 @@ use orion_orbit::{
 };
 use orion_protocol::{
     Event, GameResult, OrbitMove, OrbitResult, OrbitTurn, Request, RoomOptions, Scores,
-    Seat as WireSeat, Snapshot, Turn as WireTurn, Winner,
+    Seat as WireSeat, Snapshot, Turn as WireTurn, TurnParts, Winner,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -366,12 +366,14 @@ impl Table for OrbitTable {
             clicks: None,
             used: 0,
             round: self.round(),
-            orion: Default::default(),
-            orbit: OrbitTurn {
-                phase: Some(phase.to_string()),
-                colour: Some(colour.map(|c| letter(c).to_string())),
-                prohibited: Some(colour.map(|c| self.prohibited(c)).unwrap_or_default()),
-                drop: drop.map(u32::from),
+            systems: TurnParts {
+                orion: Default::default(),
+                orbit: OrbitTurn {
+                    phase: Some(phase.to_string()),
+                    colour: Some(colour.map(|c| letter(c).to_string())),
+                    prohibited: Some(colour.map(|c| self.prohibited(c)).unwrap_or_default()),
+                    drop: drop.map(u32::from),
+                },
             },
         }
     }
@@ -383,11 +385,11 @@ impl Table for OrbitTable {
     fn view(&self, _viewer: Option<Seat>, snapshot: &mut Snapshot) {
         // Every snapshot lists the chains open to claims (PROTOCOL.md): Orbit has none.
         let territory = self.game.territory();
-        snapshot.orbit.prohibited = Some(by_letter(
+        snapshot.systems.orbit.prohibited = Some(by_letter(
             self.prohibited(Stone::Black),
             self.prohibited(Stone::White),
         ));
-        snapshot.orbit.territory = Some(by_letter(territory.black, territory.white));
+        snapshot.systems.orbit.territory = Some(by_letter(territory.black, territory.white));
     }
 
     fn result(&self) -> Option<GameResult> {
@@ -470,7 +472,7 @@ mod tests {
         for mv in ["e5", "k10", "e4"] {
             play(&mut t, "S", mv);
         }
-        assert_eq!(t.turn().orbit.phase.as_deref(), Some("choice"));
+        assert_eq!(t.turn().systems.orbit.phase.as_deref(), Some("choice"));
         let chose = play(&mut t, "N", "white");
         let ev: Value = serde_json::from_str(&chose.events[0]).unwrap();
         assert_eq!(ev["colour"], "W");

@@ -482,8 +482,7 @@ impl Table for OrbsTable {
             clicks: None,
             used: 0,
             round: self.round(),
-            orion: Default::default(),
-            orbit: Default::default(),
+            systems: Default::default(),
         }
     }
 
@@ -503,9 +502,9 @@ impl Table for OrbsTable {
 
     fn view(&self, _viewer: Option<Seat>, snapshot: &mut Snapshot) {
         // Every snapshot lists the chains open to claims (PROTOCOL.md): Orbs has none.
-        snapshot.orbs.out = Some(names(&self.game.out()));
+        snapshot.systems.orbs.out = Some(names(&self.game.out()));
         let agreed = self.game.draw_agreed();
-        snapshot.orbs.draw = Some((!agreed.is_empty()).then(|| DrawOffer {
+        snapshot.systems.orbs.draw = Some((!agreed.is_empty()).then(|| DrawOffer {
             agreed: names(&agreed),
         }));
     }

@@ -365,15 +365,12 @@ mod tests {
                 clicks: None,
                 used: 0,
                 round: 1,
-                orion: Default::default(),
-                orbit: Default::default(),
+                systems: Default::default(),
             },
             scores: Default::default(),
             claims: vec![],
             result: None,
-            orion: Default::default(),
-            orbit: Default::default(),
-            orbs: Default::default(),
+            systems: Default::default(),
         };
         let mut players: Vec<Player> = seats
             .iter()
@@ -409,8 +406,7 @@ mod tests {
                 clicks: allowed,
                 used: 0,
                 round: 1,
-                orion: Default::default(),
-                orbit: Default::default(),
+                systems: Default::default(),
             },
             seed_commitment: None,
             rated: None,

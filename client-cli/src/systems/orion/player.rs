@@ -110,6 +110,7 @@ impl Player for OrionPlayer {
     fn snapshot(&mut self, snap: &Snapshot) {
         let state = RoomState::from_snapshot(snap, self.wire_seat);
         if let Some(piece) = snap
+            .systems
             .orion
             .secret
             .as_deref()

@@ -201,7 +201,7 @@ impl RoomState {
     pub fn puzzle(&self) -> Option<PuzzleProgress> {
         games::find_puzzle(&self.base.view.game).map(|_| PuzzleProgress {
             clicks: self.base.view.turn.used,
-            target: self.base.view.turn.orion.target.flatten(),
+            target: self.base.view.turn.systems.orion.target.flatten(),
         })
     }
 
@@ -456,15 +456,12 @@ mod tests {
                 clicks: Some(1),
                 used: 0,
                 round: 1,
-                orion: Default::default(),
-                orbit: Default::default(),
+                systems: Default::default(),
             },
             scores: Default::default(),
             claims: vec![],
             result: None,
-            orion: Default::default(),
-            orbit: Default::default(),
-            orbs: Default::default(),
+            systems: Default::default(),
         }
     }
 
@@ -490,7 +487,7 @@ mod tests {
                 clicks: Some(1),
                 round: 1,
                 used: None,
-                orbit: Default::default(),
+                systems: Default::default(),
             },
         )
         .unwrap();
@@ -504,7 +501,7 @@ mod tests {
                 clicks: Some(2),
                 round: 2,
                 used: None,
-                orbit: Default::default(),
+                systems: Default::default(),
             },
         )
         .unwrap();
@@ -518,7 +515,7 @@ mod tests {
                 clicks: Some(2),
                 round: 2,
                 used: None,
-                orbit: Default::default(),
+                systems: Default::default(),
             },
         );
         assert_eq!(gap.map_err(|g| g.expected), Err(5));
@@ -548,7 +545,7 @@ mod tests {
                 clicks: Some(4),
                 round: 1,
                 used: None,
-                orbit: Default::default(),
+                systems: Default::default(),
             },
         )
         .unwrap();
