@@ -18,19 +18,19 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Apply clicks to a position (mechanics only, no rule checks); print the new position.
-    /// With `--game orbit` or `orbs`: play coloured moves (`B h8, W pass`; `R d2-e6`) under
-    /// that game's rules.
+    /// With `--game` naming a game of another system: play coloured moves (`B h8, W pass`;
+    /// `R d2-e6`) under that game's rules.
     Apply {
-        /// Position string (`C1s:R1 D1s:B1`); empty for the empty board (the classic opening
-        /// with `--game orbs`).
+        /// Position string (`C1s:R1 D1s:B1`); empty for the empty board (or the game's
+        /// classic opening, with `--game`).
         #[arg(long, default_value = "")]
         position: String,
-        /// Clicks: `C4L, D4R, D5L (2)` or `c+d-e--` or `pass`; with `--game orbs`, colour
-        /// and move: `R d2-e6, B n2-m3`.
+        /// Clicks: `C4L, D4R, D5L (2)` or `c+d-e--` or `pass`; with `--game`, colour and
+        /// move: `B h8, W pass` or `R d2-e6, B n2-m3`.
         #[arg(long)]
         moves: String,
-        /// Play the moves under this game's rules (`orbit`, `orbs`); without it, ORION
-        /// mechanics.
+        /// Play the moves under this game's rules (a game of a system with moves of its
+        /// own); without it, ORION mechanics.
         #[arg(long)]
         game: Option<String>,
         /// Players, with `--game` (default 2).
@@ -42,7 +42,7 @@ enum Command {
     },
     /// Report chains (and, for Orion, what the mover would capture) in a position.
     Analyze {
-        /// Game id (`hydra-2`, `hydra-4`, `hydra-partners`, `orion`, `orbit`, …).
+        /// Game id (`hydra-2`, `hydra-4`, `hydra-partners`, `orion`, … any system's game).
         #[arg(long)]
         game: String,
         /// Position string.

@@ -39,7 +39,7 @@ pub fn scores(scores: &[(EngineSeat, u32)]) -> Scores {
 pub fn result(outcome: &Outcome) -> GameResult {
     let mut r = result_of(outcome.winner, &outcome.scores);
     if !outcome.reveals.is_empty() {
-        r.reveals = Some(
+        r.orion.reveals = Some(
             outcome
                 .reveals
                 .iter()
@@ -63,9 +63,9 @@ pub fn result_of(winner: Option<EngineWinner>, points: &[(EngineSeat, u32)]) -> 
             EngineWinner::Team(a, b) => Winner::team([a, b].map(wire_seat)),
         }),
         scores: scores(points),
-        reveals: None,
+        orion: Default::default(),
         end: None,
-        territory: None,
+        orbit: Default::default(),
     }
 }
 
@@ -114,10 +114,7 @@ pub fn event(event: &EngineEvent) -> Event<'_> {
             clicks: *clicks,
             round: *round,
             used: None,
-            phase: None,
-            colour: None,
-            prohibited: None,
-            drop: None,
+            systems: Default::default(),
         },
         EngineEvent::Chain {
             colour,

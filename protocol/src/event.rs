@@ -6,6 +6,7 @@ use crate::fields;
 use crate::room::{GameResult, Millis, Turn};
 use crate::seat::Seat;
 use crate::standing::RatingChange;
+use crate::systems::{OrbitMove, OrbsMove, TurnParts};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use std::borrow::Cow;
@@ -101,25 +102,13 @@ pub enum Event<'a> {
         clicks: Option<u8>,
         /// Round, from 1.
         round: u32,
-        /// Orbit: clicks made this move (always 0: a drop is no click).
+        /// Clicks made this move, where the system's turn event repeats the whole turn
+        /// (Orbit, Orbs: always 0, a move is no click).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         used: Option<u32>,
-        /// Orbit: the turn's phase (`opening`, `choice`, `play`, `over`).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        phase: Option<Text<'a>>,
-        /// Orbit: the colour to drop (`null`: no drop due). Absent in other systems.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "fields::tristate"
-        )]
-        colour: Option<Option<Text<'a>>>,
-        /// Orbit: empty cells the colour to drop may not take.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        prohibited: Option<Vec<Text<'a>>>,
-        /// Orbit's opening: which drop of the opening this is.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        drop: Option<u32>,
+        /// Each system's own fields (Orbit's phase, colour to drop, prohibited cells).
+        #[serde(flatten)]
+        systems: TurnParts,
     },
     /// A chain was made.
     Chain {
@@ -203,16 +192,16 @@ pub enum Event<'a> {
         position: Text<'a>,
         /// What the move took off the board.
         removed: Vec<Text<'a>>,
-        /// Orbit: the colour dropped.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        colour: Option<Text<'a>>,
-        /// Orbs: the seats the move put out of the game.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        out: Option<Vec<Seat>>,
+        /// Orbit's: the colour dropped.
+        #[serde(flatten)]
+        orbit: OrbitMove,
+        /// Orbs': the seats the move put out of the game.
+        #[serde(flatten)]
+        orbs: OrbsMove,
         /// A pass made because the mover's turn clock ran out.
         #[serde(default, skip_serializing_if = "fields::is_false")]
         timeout: bool,
-        /// Orbs: a pass made because the seat had no legal move.
+        /// A pass made because the seat had no legal move (Orbs passes such a seat over).
         #[serde(default, skip_serializing_if = "fields::is_false")]
         forced: bool,
     },
@@ -373,19 +362,13 @@ impl Event<'_> {
                 clicks,
                 round,
                 used,
-                phase,
-                colour,
-                prohibited,
-                drop,
+                systems,
             } => Event::Turn {
                 seat,
                 clicks,
                 round,
                 used,
-                phase: phase.map(o),
-                colour: colour.map(|c| c.map(o)),
-                prohibited: prohibited.map(v),
-                drop,
+                systems,
             },
             Event::Chain {
                 colour,
@@ -448,8 +431,8 @@ impl Event<'_> {
                 mv,
                 position,
                 removed,
-                colour,
-                out,
+                orbit,
+                orbs,
                 timeout,
                 forced,
             } => Event::Move {
@@ -457,8 +440,8 @@ impl Event<'_> {
                 mv: o(mv),
                 position: o(position),
                 removed: v(removed),
-                colour: colour.map(o),
-                out,
+                orbit,
+                orbs,
                 timeout,
                 forced,
             },

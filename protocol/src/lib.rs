@@ -19,6 +19,7 @@ mod request;
 mod room;
 mod seat;
 mod standing;
+mod systems;
 mod view;
 
 pub use code::Code;
@@ -28,9 +29,13 @@ pub use parse::{from_value, parse_reply, parse_request, peek_id, ParseError, Req
 pub use record::{describe_result, GameRecord, RecordError, RecordItem, RecordTurn, RECORD_TITLE};
 pub use request::{Envelope, Request, RequestId, VERSION};
 pub use room::{
-    Claim, ClaimWindow, DrawOffer, GameResult, Millis, Reveal, RoomOptions, RoomSummary, Scores,
-    SeatView, Snapshot, Status, Turn,
+    Claim, ClaimWindow, GameResult, Millis, RoomOptions, RoomSummary, Scores, SeatView, Snapshot,
+    Status, Turn,
 };
 pub use seat::{Seat, Winner};
 pub use standing::{LeaderEntry, RatingChange};
+pub use systems::{DrawOffer, OrbsMove, OrbsSnapshot};
+pub use systems::{OrbitMove, OrbitResult, OrbitSnapshot, OrbitTurn};
+pub use systems::{OrionResult, OrionSnapshot, OrionTurn, Reveal};
+pub use systems::{SnapshotParts, TurnParts};
 pub use view::{ChatLine, Gap, LastClick, RoomView, Sitter, CHAT_TAIL};

@@ -415,9 +415,9 @@ mod tests {
             result: GameResult {
                 winner: Some(Winner::seat(Seat::S)),
                 scores: scores.into_iter().collect(),
-                reveals: None,
+                orion: Default::default(),
                 end: None,
-                territory: None,
+                orbit: Default::default(),
             },
             reason: None,
             turns: vec![

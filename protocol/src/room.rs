@@ -3,6 +3,7 @@
 
 use crate::fields;
 use crate::seat::{Seat, Winner};
+use crate::systems::{OrbitResult, OrionResult, SnapshotParts, TurnParts};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -184,7 +185,8 @@ pub struct SeatView {
     pub ready: bool,
 }
 
-/// The turn, as `start` and `snapshot` describe it.
+/// The turn, as `start` and `snapshot` describe it: every system's fields, then each
+/// system's own (flattened: on the wire they are the turn's).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Turn {
     /// Who moves.
@@ -197,30 +199,9 @@ pub struct Turn {
     pub used: u32,
     /// Round, from 1.
     pub round: u32,
-    /// Puzzle rooms only: the booklet's count (`null` where the booklet gives none).
-    /// Absent in other rooms.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "fields::tristate"
-    )]
-    pub target: Option<Option<u32>>,
-    /// Orbit: the turn's phase (`opening`, `choice`, `play`, `over`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
-    /// Orbit: the colour to drop (`null`: no drop due). Absent in other systems.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "fields::tristate"
-    )]
-    pub colour: Option<Option<String>>,
-    /// Orbit: empty cells the colour to drop may not take.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prohibited: Option<Vec<String>>,
-    /// Orbit's opening: which drop of the opening this is.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub drop: Option<u32>,
+    /// Each system's own fields (a puzzle's target; Orbit's phase and drop).
+    #[serde(flatten)]
+    pub systems: TurnParts,
 }
 
 /// A chain that may still be claimed.
@@ -232,20 +213,7 @@ pub struct Claim {
     pub until: Millis,
 }
 
-/// Algol: one seat's secret man, revealed at the end so anyone can check its commitment.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Reveal {
-    /// Whose secret.
-    pub seat: Seat,
-    /// The secret man (piece token, `R5`).
-    pub piece: String,
-    /// The salt, in hex, hashed with the piece's number.
-    pub salt: String,
-    /// The commitment published when it was chosen.
-    pub commitment: String,
-}
-
-/// How a game ended.
+/// How a game ended: every system's fields, then each system's own (flattened).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameResult {
     /// The winning seat or team; `null`: nobody (a draw, an abandoned game).
@@ -253,26 +221,20 @@ pub struct GameResult {
     pub winner: Option<Winner>,
     /// Points per seat (a puzzle room: clicks used; Aquarius: hits).
     pub scores: Scores,
-    /// Algol: every secret man, revealed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reveals: Option<Vec<Reveal>>,
-    /// Orbit, Orbs: how the game ended (`passes`, `drop_limit`, `time`, `abandoned`,
-    /// `last_standing`, `no_capture` …).
+    /// ORION's: Algol's secrets revealed.
+    #[serde(flatten)]
+    pub orion: OrionResult,
+    /// How the game ended, where its system says (Orbit, Orbs: `passes`, `drop_limit`,
+    /// `time`, `abandoned`, `last_standing`, `no_capture` …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<String>,
-    /// Orbit: territory by colour (`{"B": 40, "W": 41}`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub territory: Option<BTreeMap<String, u32>>,
+    /// Orbit's: the territory.
+    #[serde(flatten)]
+    pub orbit: OrbitResult,
 }
 
-/// Orbs: the standing draw offer in a snapshot.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DrawOffer {
-    /// Every seat agreeing so far, in turn order.
-    pub agreed: Vec<Seat>,
-}
-
-/// A room's whole state, as one recipient may see it.
+/// A room's whole state, as one recipient may see it: every system's fields, then each
+/// system's own (flattened: on the wire they are the snapshot's).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// Room id.
@@ -300,23 +262,8 @@ pub struct Snapshot {
     /// The result, once the game is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<GameResult>,
-    /// Algol: the recipient's own secret man (nobody else's snapshot carries it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub secret: Option<String>,
-    /// Orbit: empty cells each colour may not drop on (`{"B": [..], "W": [..]}`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prohibited: Option<BTreeMap<String, Vec<String>>>,
-    /// Orbit: territory by colour.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub territory: Option<BTreeMap<String, u32>>,
-    /// Orbs: the seats out of the game.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub out: Option<Vec<Seat>>,
-    /// Orbs: the standing draw offer (`null`: none). Absent in other systems.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "fields::tristate"
-    )]
-    pub draw: Option<Option<DrawOffer>>,
+    /// Each system's own fields (Algol's secret; Orbit's prohibited cells and territory;
+    /// Orbs' seats out and draw offer).
+    #[serde(flatten)]
+    pub systems: SnapshotParts,
 }

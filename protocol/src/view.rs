@@ -4,10 +4,11 @@
 //! the same view instead of re-deriving the turn. A missing `seq` is reported as a [`Gap`]
 //! (the caller resumes or asks for a snapshot); it is never papered over.
 
-use crate::event::{Event, OverReason, Seed, Text};
+use crate::event::{Event, OverReason, Seed};
 use crate::room::{Claim, GameResult, RoomOptions, Scores, Snapshot, Status, Turn};
 use crate::seat::Seat;
 use crate::standing::RatingChange;
+use crate::systems::TurnParts;
 use std::collections::{BTreeMap, VecDeque};
 
 /// Most chat lines a view keeps; older ones scroll away (a chatty room costs a client no more).
@@ -146,7 +147,7 @@ impl RoomView {
             result: snap.result.clone(),
             over_reason: None,
             seed: None,
-            secret: snap.secret.clone(),
+            secret: snap.systems.orion.secret.clone(),
             chat: VecDeque::new(),
             rated: None,
             ratings: None,
@@ -258,40 +259,24 @@ impl RoomView {
                 seat,
                 clicks,
                 round,
-                phase,
-                colour,
-                prohibited,
-                drop,
+                systems,
                 ..
             } => {
-                let text = |t: &Text<'_>| t.to_string();
-                let orbit = (
-                    phase.as_ref().map(text),
-                    colour.as_ref().map(|c| c.as_ref().map(text)),
-                    prohibited.as_ref().map(|p| p.iter().map(text).collect()),
-                    *drop,
-                );
                 if *seat == self.turn.seat && *round == self.turn.round {
                     // The same turn, its clicks now known (the die or three was chosen) or
                     // more of them (a Lepus hop): a seat never moves twice in one round.
                     self.turn.clicks = *clicks;
-                    (
-                        self.turn.phase,
-                        self.turn.colour,
-                        self.turn.prohibited,
-                        self.turn.drop,
-                    ) = orbit;
+                    self.turn.systems.orbit.clone_from(&systems.orbit);
                 } else {
                     self.turn = Turn {
                         seat: *seat,
                         clicks: *clicks,
                         used: 0,
                         round: *round,
-                        target: self.turn.target,
-                        phase: orbit.0,
-                        colour: orbit.1,
-                        prohibited: orbit.2,
-                        drop: orbit.3,
+                        systems: TurnParts {
+                            orion: self.turn.systems.orion.clone(),
+                            orbit: systems.orbit.clone(),
+                        },
                     };
                     self.eligible.clear();
                 }
@@ -544,20 +529,12 @@ mod tests {
                 clicks: Some(3),
                 used: 0,
                 round: 1,
-                target: None,
-                phase: None,
-                colour: None,
-                prohibited: None,
-                drop: None,
+                systems: Default::default(),
             },
             scores: Default::default(),
             claims: vec![],
             result: None,
-            secret: None,
-            prohibited: None,
-            territory: None,
-            out: None,
-            draw: None,
+            systems: Default::default(),
         });
         view.apply(seq, ev).unwrap();
         assert_eq!(view.position, *position);

@@ -3,6 +3,10 @@
 //! the server on main playing Hydra for Two to a win, Algol's secrets, an abandoned Taurus
 //! game and a puzzle room; `golden/server-code.jsonl` holds the kinds those games do not
 //! reach, written from the server's code; `golden/requests.jsonl` what clients send today.
+//! `golden/systems.jsonl` holds frames byte for byte as the server on main sent them, before
+//! each system's fields moved into a struct of its own: Orbit and Orbs (the end-to-end games
+//! of `other_systems.rs`), then ORION's puzzle targets and Algol's secret (`puzzles.rs`,
+//! `games.rs`); they must be written back to the same bytes, field order included.
 
 use orion_protocol::{parse_reply, parse_request, Event, Message, Reply};
 use serde_json::Value;
@@ -30,6 +34,50 @@ fn round_trips_as_a_reply(file: &str, text: &str) -> usize {
 fn recorded_server_frames_round_trip() {
     let n = round_trips_as_a_reply("server.jsonl", include_str!("golden/server.jsonl"));
     assert!(n >= 40, "{n} frames");
+}
+
+#[test]
+fn recorded_frames_of_every_system_round_trip() {
+    let text = include_str!("golden/systems.jsonl");
+    let n = round_trips_as_a_reply("systems.jsonl", text);
+    assert!(n >= 20, "{n} frames");
+    // Every field a system adds to the shared messages is in some recorded frame (Orbs'
+    // standing draw offer and a forced pass are in `server-code.jsonl`).
+    let fields = [
+        r#""phase":"opening""#,
+        r#""phase":"play""#,
+        r#""drop":"#,
+        r#""prohibited":["#,
+        r#""prohibited":{"#,
+        r#""territory":{"#,
+        r#""end":"#,
+        r#""used":0"#,
+        r#""kind":"move""#,
+        r#""colour":"B""#,
+        r#""out":["#,
+        r#""kind":"draw""#,
+        r#""timeout":true"#,
+        r#""target":"#,
+        r#""secret":""#,
+    ];
+    for field in fields {
+        assert!(text.contains(field), "no recorded frame with {field}");
+    }
+}
+
+/// The same text back, byte for byte, as a client reading a frame and a server writing it:
+/// a field moved into a system's own struct (flattened) must keep its place on the wire.
+/// (`server.jsonl` was kept with its keys sorted: it is compared as values above.)
+#[test]
+fn recorded_frames_are_written_back_byte_for_byte() {
+    for (line, frame) in lines(include_str!("golden/systems.jsonl")) {
+        let reply = parse_reply(frame).unwrap_or_else(|e| panic!("systems.jsonl:{line}: {e}"));
+        assert_eq!(
+            reply.to_json(),
+            frame,
+            "systems.jsonl:{line} is written back otherwise"
+        );
+    }
 }
 
 #[test]

@@ -252,7 +252,7 @@ fn note(ev: &Event<'_>) -> Option<String> {
             removed,
             timeout,
             forced,
-            out,
+            orbs,
             ..
         } => {
             let mut parts = Vec::new();
@@ -265,7 +265,7 @@ fn note(ev: &Event<'_>) -> Option<String> {
             if *forced {
                 parts.push("forced".to_string());
             }
-            if let Some(out) = out.as_ref().filter(|o| !o.is_empty()) {
+            if let Some(out) = orbs.out.as_ref().filter(|o| !o.is_empty()) {
                 let out: Vec<String> = out.iter().map(|s| s.to_string()).collect();
                 parts.push(format!("{} out", out.join(" ")));
             }

@@ -1,6 +1,13 @@
-//! Orion Online server: a WebSocket lobby of rooms of 2–4 players where every click is
-//! validated by the engine, stored, and broadcast as it happens (PROTOCOL.md version 1).
-//! `run(listener, shutdown)` is the whole server; `main` only parses arguments.
+//! Orion Online server: a WebSocket lobby of rooms (one player for a puzzle, up to six for
+//! Orbs) of every game system, where every move is validated by its engine, stored, and
+//! broadcast as it happens (PROTOCOL.md version 1 and the README's additions). `serve` (a
+//! `Config`), `serve_with` (any `Store` and `Directory`), `serve_cluster` (a node of a
+//! cluster) and `run` (an in-memory store, for tests) are the whole server; `main` only
+//! parses arguments. Layout: `server.rs` (accept, shutdown), `connection.rs` → `session/`
+//! (one handler per request) → `room/` (one task per room) through the seam `system.rs` to
+//! `systems/` (the only files naming an engine); `lobby/`, `store/`, `cluster/` behind
+//! traits; `http.rs`, `assets.rs`, `catalogue.rs`, `export.rs`, `records.rs` for HTTP.
+//! docs/architecture.md has the whole map.
 
 mod assets;
 mod catalogue;

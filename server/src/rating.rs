@@ -146,9 +146,9 @@ mod tests {
         GameResult {
             winner,
             scores: scores.iter().copied().collect::<BTreeMap<_, _>>(),
-            reveals: None,
+            orion: Default::default(),
             end: None,
-            territory: None,
+            orbit: Default::default(),
         }
     }
 

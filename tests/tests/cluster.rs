@@ -244,11 +244,9 @@ async fn two_node_game(a: &ClusterNode, b: &ClusterNode, moves: usize) -> (Clien
     let mut s = a.player("south").await;
     let mut n = b.player("north").await;
     // A room is refused with `server` while its lease cannot be taken (a loaded database).
-    let made = until_accepted(
-        &mut s,
-        json!({"t": "create", "game": "hydra-2"}),
-        |m| m["t"] == "joined",
-    )
+    let made = until_accepted(&mut s, json!({"t": "create", "game": "hydra-2"}), |m| {
+        m["t"] == "joined"
+    })
     .await;
     let room = made["room"].as_str().expect("room").to_string();
     s.seat = "S".into();

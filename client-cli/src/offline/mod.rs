@@ -1,11 +1,17 @@
-//! The offline commands, one file per game system that has them: `orion` (ORION.md section
-//! 7: apply, analyze, puzzle, solve), `orbit` and `orbs` (`--game`). Each returns the one line
-//! to print, or the one-line error (printed on stderr with exit status 2). Other tools call
-//! these: keep the output formats exactly as the specs state them.
+//! The offline commands: ORION's in `orion` (ORION.md section 7: apply, analyze, puzzle,
+//! solve), and with `--game` those of the game's system (its `systems::Offline`, in its own
+//! module of the library). Each returns the one line to print, or the one-line error (printed
+//! on stderr with exit status 2). Other tools call these: keep the output formats exactly as
+//! the specs state them.
 
-pub mod orbit;
-pub mod orbs;
 pub mod orion;
+
+use orion_cli::systems::{self, Offline};
+
+/// The offline commands of the system that plays `game`, if it has any.
+fn of(game: &str) -> Option<&'static dyn Offline> {
+    systems::named(game).and_then(|(s, _)| s.offline())
+}
 
 /// `orion apply`: ORION's mechanics without `--game`, else that game's rules.
 pub fn apply(
@@ -18,27 +24,28 @@ pub fn apply(
     match game {
         None if players.is_some() || teams => Err("--players and --teams need --game".into()),
         None => orion::apply(position, moves),
-        Some(g) if g.eq_ignore_ascii_case(orbs::GAME) => {
-            orbs::apply(players, teams, position, moves)
-        }
-        Some(g) if orbit::is_orbit(g) => {
-            if players.is_some() || teams {
-                Err("--players and --teams are for orbs; orbit is for two".into())
-            } else {
-                orbit::apply(position, moves)
+        Some(g) => match of(g) {
+            Some(offline) => offline.apply(players, teams, position, moves),
+            None => {
+                let games: Vec<&str> = systems::ALL
+                    .iter()
+                    .filter(|s| s.offline().is_some())
+                    .flat_map(|s| s.games())
+                    .collect();
+                Err(format!(
+                    "--game: `{g}` has no apply ({}; none for ORION clicks)",
+                    games.join(", ")
+                ))
             }
-        }
-        Some(other) => Err(format!(
-            "--game: `{other}` has no apply (orbit, orbs; none for ORION clicks)"
-        )),
+        },
     }
 }
 
-/// `orion analyze`: Orbit's prohibited cells and territory, or ORION's chains and captures.
+/// `orion analyze`: the game's system's own analysis where it has one, else ORION's chains
+/// and captures.
 pub fn analyze(game: &str, position: &str, mover: Option<&str>) -> Result<String, String> {
-    if orbit::is_orbit(game) {
-        orbit::analyze(position, mover)
-    } else {
-        orion::analyze(game, position, mover)
+    match of(game).and_then(|o| o.analyze(position, mover)) {
+        Some(result) => result,
+        None => orion::analyze(game, position, mover),
     }
 }

@@ -5,8 +5,8 @@
 //! record played again through the engine) and offline self-play.
 //!
 //! Adding a game system: one module here implementing the four traits, one line in [`ALL`].
-//! Nothing else in the client changes (its offline commands, if any, are one more file in
-//! `offline/` and a line there).
+//! Nothing else in the client changes (its offline commands, if any, are its [`Offline`],
+//! in its module: the binary's `offline/` finds them here).
 
 pub mod base;
 pub mod mover;
@@ -79,6 +79,28 @@ pub trait System: Sync {
         games: u32,
         seed: u64,
     ) -> Result<Tally, String>;
+    /// Its own offline commands (`orion apply --game GAME`, `orion analyze --game GAME`);
+    /// `None`: it has none (ORION's need no `--game`: the binary's `offline/orion.rs`).
+    fn offline(&self) -> Option<&'static dyn Offline> {
+        None
+    }
+}
+
+/// A system's offline commands, run by the `orion` binary: one line out, or a one-line error.
+pub trait Offline: Sync {
+    /// `moves` played under the system's rules from `position` (`players`, `teams` where its
+    /// games have seats to choose): the position after them.
+    fn apply(
+        &self,
+        players: Option<u8>,
+        teams: bool,
+        position: &str,
+        moves: &str,
+    ) -> Result<String, String>;
+    /// What `position` holds by the system's rules; `None`: it has no analysis of its own.
+    fn analyze(&self, _position: &str, _mover: Option<&str>) -> Option<Result<String, String>> {
+        None
+    }
 }
 
 /// The system that plays `game` (an id, or any name a system accepts), with the game's id.

@@ -41,11 +41,7 @@ impl Room {
             scores: self.table.scores(),
             claims: Vec::new(),
             result: self.table.result().or_else(|| self.result.clone()),
-            secret: None,
-            prohibited: None,
-            territory: None,
-            out: None,
-            draw: None,
+            systems: Default::default(),
         };
         // A later occupant of the seat does not see what the last one chose.
         let chooser = seat.filter(|s| {

@@ -1,28 +1,21 @@
 //! A connection's account requests: `register` (claim the name this player said hello
 //! with), `login` (become a claimed account's player, on a new device, with a token of its
-//! own), `logout_all` (revoke every other device's token), and `leaderboard` (a game's
-//! ratings, or a puzzle's fewest clicks, a page at a time). Passwords go straight to
+//! own) and `logout_all` (revoke every other device's token). Passwords go straight to
 //! `password.rs` and are never logged or echoed; a `login` passes the password throttle
 //! (`throttle.rs`) before anything else.
 
-use super::{check_version, Handled, Session};
+use super::identity::check_version;
+use super::{server, Handled, Session};
 use crate::password::{Password, DUMMY_HASH};
 use crate::player::Player;
 use crate::protocol::{self, Code, Refusal, ReplyTo};
-use crate::rating;
-use crate::store::{AccountRecord, Claimed, RatedLine, SolvedLine, StoreError};
-use orion_protocol::{LeaderEntry, Message};
+use crate::store::{AccountRecord, Claimed};
+use orion_protocol::Message;
 
 /// Wrong passwords one connection may give; after that every `login` on it is refused with
 /// `rate_limited`. Reconnecting does not help a guesser: the throttle (`throttle.rs`) counts
 /// tries per account name and per address, across connections.
 pub const MAX_FAILED_LOGINS: u32 = 5;
-/// Lines in one `leaderboard` page; ask again with `after` for the next.
-pub const LEADERBOARD_PAGE: u32 = 50;
-
-fn server(e: StoreError) -> Refusal {
-    Refusal::new(Code::Server, e.to_string())
-}
 
 impl Session {
     pub(super) async fn register(
@@ -186,84 +179,5 @@ impl Session {
         self.outbox
             .send(protocol::reply(re, Message::LoggedOut { revoked }));
         Ok(())
-    }
-
-    pub(super) async fn leaderboard(
-        &mut self,
-        re: &ReplyTo,
-        player: Player,
-        game: &str,
-        after: u32,
-    ) -> Handled {
-        let (system, info) = self.find_game(game)?;
-        let store = &self.shared.store;
-        let me = player.id.to_string();
-        let game_id = info.id;
-        let (entries, total, you, target, optimum) = if info.solo {
-            let figures = system.puzzle_figures(&info).ok_or_else(|| {
-                Refusal::new(
-                    Code::BadRequest,
-                    format!("{game_id} is scored by hits, not clicks: it has no leaderboard"),
-                )
-            })?;
-            let (lines, total) = store
-                .solved_board(game_id, after, LEADERBOARD_PAGE)
-                .await
-                .map_err(server)?;
-            let you = store.solved_line(game_id, &me).await.map_err(server)?;
-            let entries = lines.into_iter().map(solved_entry).collect();
-            (
-                entries,
-                total,
-                you.map(solved_entry),
-                Some(figures.target),
-                Some(figures.optimum),
-            )
-        } else {
-            let (lines, total) = store
-                .rated_board(game_id, after, LEADERBOARD_PAGE)
-                .await
-                .map_err(server)?;
-            let you = store.rated_line(game_id, &me).await.map_err(server)?;
-            let entries = lines.into_iter().map(rated_entry).collect();
-            (entries, total, you.map(rated_entry), None, None)
-        };
-        let entries: Vec<LeaderEntry> = entries;
-        let more = after.saturating_add(entries.len() as u32) < total;
-        let board = Message::Leaderboard {
-            game: game_id.to_string(),
-            entries,
-            more,
-            total,
-            you,
-            target,
-            optimum,
-        };
-        self.outbox.send(protocol::reply(re, board));
-        Ok(())
-    }
-}
-
-fn rated_entry(line: RatedLine) -> LeaderEntry {
-    LeaderEntry {
-        rank: line.rank,
-        name: line.name,
-        player: line.id,
-        rating: Some(rating::shown(&line.rating)),
-        games: Some(line.rating.games),
-        clicks: None,
-        at: None,
-    }
-}
-
-fn solved_entry(line: SolvedLine) -> LeaderEntry {
-    LeaderEntry {
-        rank: line.rank,
-        name: line.name,
-        player: line.id,
-        rating: None,
-        games: None,
-        clicks: Some(line.clicks),
-        at: Some(line.at),
     }
 }

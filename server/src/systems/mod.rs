@@ -7,7 +7,7 @@ mod orion;
 
 use crate::protocol::{Code, Refusal};
 use crate::system::GameSystem;
-use orion_protocol::{Event, RoomOptions, Turn};
+use orion_protocol::{Event, RoomOptions, Turn, TurnParts};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
@@ -58,18 +58,16 @@ fn from_map(options: Value) -> Result<RoomOptions, Refusal> {
 }
 
 /// The `turn` event of a system whose turn event repeats the whole turn (Orbit, Orbs): every
-/// field of `turn` but a puzzle's target.
+/// field of `turn` but ORION's (a puzzle's target).
 fn turn_event(turn: Turn) -> Event<'static> {
     Event::Turn {
         seat: turn.seat,
         clicks: turn.clicks,
         round: turn.round,
         used: Some(turn.used),
-        phase: turn.phase.map(Into::into),
-        colour: turn.colour.map(|c| c.map(Into::into)),
-        prohibited: turn
-            .prohibited
-            .map(|p| p.into_iter().map(Into::into).collect()),
-        drop: turn.drop,
+        systems: TurnParts {
+            orion: Default::default(),
+            orbit: turn.systems.orbit,
+        },
     }
 }

@@ -12,8 +12,8 @@ use orion_orbit::{
     position_string, CellSet, End, Game, Move, Outcome, Seat as OrbitSeat, Stone, Turn,
 };
 use orion_protocol::{
-    Event, GameResult, Request, RoomOptions, Scores, Seat as WireSeat, Snapshot, Turn as WireTurn,
-    Winner,
+    Event, GameResult, OrbitMove, OrbitResult, OrbitTurn, Request, RoomOptions, Scores,
+    Seat as WireSeat, Snapshot, Turn as WireTurn, TurnParts, Winner,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -249,9 +249,11 @@ impl OrbitTable {
         GameResult {
             winner: winner.map(|s| Winner::seat(wire_seat(s))),
             scores: self.scores_of(territory),
-            reveals: None,
+            orion: Default::default(),
             end: Some(end.to_string()),
-            territory: Some(by_letter(territory.black, territory.white)),
+            orbit: OrbitResult {
+                territory: Some(by_letter(territory.black, territory.white)),
+            },
         }
     }
 
@@ -322,8 +324,10 @@ impl Table for OrbitTable {
                 .iter()
                 .map(|c| c.to_string().into())
                 .collect(),
-            colour: Some(letter(effect.colour).into()),
-            out: None,
+            orbit: OrbitMove {
+                colour: Some(letter(effect.colour).into()),
+            },
+            orbs: Default::default(),
             timeout,
             forced: false,
         };
@@ -362,11 +366,15 @@ impl Table for OrbitTable {
             clicks: None,
             used: 0,
             round: self.round(),
-            target: None,
-            phase: Some(phase.to_string()),
-            colour: Some(colour.map(|c| letter(c).to_string())),
-            prohibited: Some(colour.map(|c| self.prohibited(c)).unwrap_or_default()),
-            drop: drop.map(u32::from),
+            systems: TurnParts {
+                orion: Default::default(),
+                orbit: OrbitTurn {
+                    phase: Some(phase.to_string()),
+                    colour: Some(colour.map(|c| letter(c).to_string())),
+                    prohibited: Some(colour.map(|c| self.prohibited(c)).unwrap_or_default()),
+                    drop: drop.map(u32::from),
+                },
+            },
         }
     }
 
@@ -377,11 +385,11 @@ impl Table for OrbitTable {
     fn view(&self, _viewer: Option<Seat>, snapshot: &mut Snapshot) {
         // Every snapshot lists the chains open to claims (PROTOCOL.md): Orbit has none.
         let territory = self.game.territory();
-        snapshot.prohibited = Some(by_letter(
+        snapshot.systems.orbit.prohibited = Some(by_letter(
             self.prohibited(Stone::Black),
             self.prohibited(Stone::White),
         ));
-        snapshot.territory = Some(by_letter(territory.black, territory.white));
+        snapshot.systems.orbit.territory = Some(by_letter(territory.black, territory.white));
     }
 
     fn result(&self) -> Option<GameResult> {
@@ -464,7 +472,7 @@ mod tests {
         for mv in ["e5", "k10", "e4"] {
             play(&mut t, "S", mv);
         }
-        assert_eq!(t.turn().phase.as_deref(), Some("choice"));
+        assert_eq!(t.turn().systems.orbit.phase.as_deref(), Some("choice"));
         let chose = play(&mut t, "N", "white");
         let ev: Value = serde_json::from_str(&chose.events[0]).unwrap();
         assert_eq!(ev["colour"], "W");

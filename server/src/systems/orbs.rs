@@ -16,8 +16,8 @@ use orion_orbs::{
     Seat as OrbsSeat, Winner,
 };
 use orion_protocol::{
-    DrawOffer, Event, GameResult, Request, RoomOptions, Scores, Seat as WireSeat, Snapshot, Turn,
-    Winner as WireWinner,
+    DrawOffer, Event, GameResult, OrbsMove, Request, RoomOptions, Scores, Seat as WireSeat,
+    Snapshot, Turn, Winner as WireWinner,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -323,9 +323,9 @@ impl OrbsTable {
         GameResult {
             winner: winner.map(wire_winner),
             scores: self.scores(),
-            reveals: None,
+            orion: Default::default(),
             end: Some(end.to_string()),
-            territory: None,
+            orbit: Default::default(),
         }
     }
 
@@ -354,8 +354,10 @@ impl OrbsTable {
             mv: "pass".into(),
             position: self.game.position().to_string().into(),
             removed: Vec::new(),
-            colour: None,
-            out: Some(Vec::new()),
+            orbit: Default::default(),
+            orbs: OrbsMove {
+                out: Some(Vec::new()),
+            },
             timeout: why == Pass::Timeout,
             forced: why == Pass::Forced,
         }
@@ -472,8 +474,10 @@ impl Table for OrbsTable {
                 .iter()
                 .map(|h| h.to_string().into())
                 .collect(),
-            colour: None,
-            out: Some(names(&effect.out)),
+            orbit: Default::default(),
+            orbs: OrbsMove {
+                out: Some(names(&effect.out)),
+            },
             timeout: false,
             forced: false,
         };
@@ -498,11 +502,7 @@ impl Table for OrbsTable {
             clicks: None,
             used: 0,
             round: self.round(),
-            target: None,
-            phase: None,
-            colour: None,
-            prohibited: None,
-            drop: None,
+            systems: Default::default(),
         }
     }
 
@@ -522,9 +522,9 @@ impl Table for OrbsTable {
 
     fn view(&self, _viewer: Option<Seat>, snapshot: &mut Snapshot) {
         // Every snapshot lists the chains open to claims (PROTOCOL.md): Orbs has none.
-        snapshot.out = Some(names(&self.game.out()));
+        snapshot.systems.orbs.out = Some(names(&self.game.out()));
         let agreed = self.game.draw_agreed();
-        snapshot.draw = Some((!agreed.is_empty()).then(|| DrawOffer {
+        snapshot.systems.orbs.draw = Some((!agreed.is_empty()).then(|| DrawOffer {
             agreed: names(&agreed),
         }));
     }

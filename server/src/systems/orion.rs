@@ -357,18 +357,14 @@ impl Table for OrionTable {
             clicks,
             used: used.into(),
             round: self.game.round(),
-            target: None,
-            phase: None,
-            colour: None,
-            prohibited: None,
-            drop: None,
+            systems: Default::default(),
         };
         // A puzzle: `used` is the clicks made so far (the whole puzzle is one move with no
         // clicks limit, so `clicks` stays null) and `target` the booklet's count (Aquarius:
         // tries made, of five).
         if let Some(progress) = self.game.progress() {
             turn.used = progress.clicks;
-            turn.target = Some(progress.target);
+            turn.systems.orion.target = Some(progress.target);
         }
         turn
     }
@@ -387,7 +383,7 @@ impl Table for OrionTable {
                 until,
             })
             .collect();
-        snapshot.secret = viewer
+        snapshot.systems.orion.secret = viewer
             .and_then(|s| EngineSeat::parse(s.0))
             .and_then(|s| self.game.secret(s))
             .map(|piece| piece.to_string());

@@ -6,10 +6,11 @@
 pub mod board;
 pub mod bot;
 pub mod copy;
+pub mod offline;
 pub mod replay;
 
 use super::mover::{typed, GameCopy, MovePlayer, MoveRoom};
-use super::{Player, Replay, Room, System};
+use super::{Offline, Player, Replay, Room, System};
 use crate::bot::level::Level;
 use crate::bot::tally::Tally;
 use board::OrbsBoard;
@@ -34,6 +35,10 @@ impl System for Orbs {
 
     fn games(&self) -> Vec<&'static str> {
         vec![GAME]
+    }
+
+    fn offline(&self) -> Option<&'static dyn Offline> {
+        Some(&offline::OrbsOffline)
     }
 
     fn players(&self, _game: &str) -> (u8, u8) {

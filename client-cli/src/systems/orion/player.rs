@@ -109,7 +109,13 @@ impl Player for OrionPlayer {
 
     fn snapshot(&mut self, snap: &Snapshot) {
         let state = RoomState::from_snapshot(snap, self.wire_seat);
-        if let Some(piece) = snap.secret.as_deref().and_then(|p| parse_piece(p).ok()) {
+        if let Some(piece) = snap
+            .systems
+            .orion
+            .secret
+            .as_deref()
+            .and_then(|p| parse_piece(p).ok())
+        {
             self.mirror.secret(piece);
             self.secret_sent = true;
         }

@@ -201,7 +201,7 @@ impl RoomState {
     pub fn puzzle(&self) -> Option<PuzzleProgress> {
         games::find_puzzle(&self.base.view.game).map(|_| PuzzleProgress {
             clicks: self.base.view.turn.used,
-            target: self.base.view.turn.target.flatten(),
+            target: self.base.view.turn.systems.orion.target.flatten(),
         })
     }
 
@@ -458,20 +458,12 @@ mod tests {
                 clicks: Some(1),
                 used: 0,
                 round: 1,
-                target: None,
-                phase: None,
-                colour: None,
-                prohibited: None,
-                drop: None,
+                systems: Default::default(),
             },
             scores: Default::default(),
             claims: vec![],
             result: None,
-            secret: None,
-            prohibited: None,
-            territory: None,
-            out: None,
-            draw: None,
+            systems: Default::default(),
         }
     }
 
@@ -497,10 +489,7 @@ mod tests {
                 clicks: Some(1),
                 round: 1,
                 used: None,
-                phase: None,
-                colour: None,
-                prohibited: None,
-                drop: None,
+                systems: Default::default(),
             },
         )
         .unwrap();
@@ -514,10 +503,7 @@ mod tests {
                 clicks: Some(2),
                 round: 2,
                 used: None,
-                phase: None,
-                colour: None,
-                prohibited: None,
-                drop: None,
+                systems: Default::default(),
             },
         )
         .unwrap();
@@ -531,10 +517,7 @@ mod tests {
                 clicks: Some(2),
                 round: 2,
                 used: None,
-                phase: None,
-                colour: None,
-                prohibited: None,
-                drop: None,
+                systems: Default::default(),
             },
         );
         assert_eq!(gap.map_err(|g| g.expected), Err(5));
@@ -564,10 +547,7 @@ mod tests {
                 clicks: Some(4),
                 round: 1,
                 used: None,
-                phase: None,
-                colour: None,
-                prohibited: None,
-                drop: None,
+                systems: Default::default(),
             },
         )
         .unwrap();

@@ -2,15 +2,30 @@
 //! a position taken as after the opening; `analyze` prints the prohibited cells and the
 //! territory. Same contract as the ORION commands: one line out, or a one-line error.
 
+use crate::systems::Offline;
 use orion_orbit::{parse_position, Board, CellSet, Game, Move, Stone, Turn};
 use serde_json::json;
 
-/// The game id that selects these commands.
-pub const GAME: &str = "orbit";
+/// Orbit's offline commands.
+pub struct OrbitOffline;
 
-/// Whether `--game` names Orbit.
-pub fn is_orbit(game: &str) -> bool {
-    game.eq_ignore_ascii_case(GAME)
+impl Offline for OrbitOffline {
+    fn apply(
+        &self,
+        players: Option<u8>,
+        teams: bool,
+        position: &str,
+        moves: &str,
+    ) -> Result<String, String> {
+        if players.is_some() || teams {
+            return Err("--players and --teams: orbit is for two, with no partners".into());
+        }
+        apply(position, moves)
+    }
+
+    fn analyze(&self, position: &str, mover: Option<&str>) -> Option<Result<String, String>> {
+        Some(analyze(position, mover))
+    }
 }
 
 /// `orion apply --game orbit`: plays `B h8, W g7, B pass` under the rules from `position`

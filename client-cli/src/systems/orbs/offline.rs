@@ -2,10 +2,23 @@
 //! classic opening) and prints the position string after them. Each move names its colour
 //! (`R d2-e6, B n2-m3`) so a line can be read without knowing whose turn it is.
 
-/// The game id that selects these commands.
-pub const GAME: &str = "orbs";
-
+use crate::systems::Offline;
 use orion_orbs::{Colour, Game, Move, Opening, Options, Position, Seat};
+
+/// Orbs' offline command (`apply`; it has no analysis of its own).
+pub struct OrbsOffline;
+
+impl Offline for OrbsOffline {
+    fn apply(
+        &self,
+        players: Option<u8>,
+        teams: bool,
+        position: &str,
+        moves: &str,
+    ) -> Result<String, String> {
+        apply(players, teams, position, moves)
+    }
+}
 
 /// `orion apply --game orbs`. An empty `position` means the classic opening, where `S` (or
 /// `SW` with four players) moves first; from a given position the first move's colour does.
