@@ -196,14 +196,32 @@ async fn the_front_door_shows_who_waits_first_the_live_game_and_plays_in_one_cli
         "the cancel button gone once pressed",
     )
     .await;
+    wait_js(
+        &second,
+        "document.getElementById('quick-status').textContent.includes('Quick match cancelled')",
+        "the server's word that she waits no more",
+    )
+    .await;
+    // Cancel took her out of the server's queue: nobody is shown waiting for Orbit.
+    let mut fay = server.player("fay").await;
+    let orbit_waiting = |lobby: &serde_json::Value| {
+        (lobby["waiting"].as_array().into_iter().flatten())
+            .filter(|w| w["game"] == "orbit")
+            .map(|w| w["count"].as_u64().unwrap_or(0))
+            .sum::<u64>()
+    };
+    let lobby = fay.request(json!({"t": "lobby"})).await;
+    assert_eq!(orbit_waiting(&lobby), 0, "cancelled, yet waiting: {lobby}");
     press(&second, "[data-quick=\"orbit\"]").await;
     wait_js(
         &second,
-        "!document.getElementById('quick-cancel').hidden",
-        "the cancel button",
+        "!document.getElementById('quick-cancel').hidden && document.getElementById('quick-status').textContent.includes('Looking for')",
+        "the cancel button, and the wait in words",
     )
     .await;
-    let mut fay = server.player("fay").await;
+    // Everyone sees her wait.
+    let lobby = fay.request(json!({"t": "lobby"})).await;
+    assert_eq!(orbit_waiting(&lobby), 1, "her wait not shown: {lobby}");
     let matched = fay
         .request(json!({"t": "quick", "game": "orbit", "players": 2}))
         .await;

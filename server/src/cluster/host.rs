@@ -50,6 +50,10 @@ pub struct Host {
     counts: ClusterMetrics,
     /// Frames queued per relay.
     send_queue: usize,
+    /// The lobby across nodes, told of each node a command first comes from.
+    peers: Arc<super::peers::NodePeers>,
+    /// The nodes commands have come from.
+    heard_of: dashmap::DashSet<String>,
 }
 
 impl Host {
@@ -60,6 +64,7 @@ impl Host {
         send_queue: usize,
         counts: ClusterMetrics,
         fences: Arc<Fences>,
+        peers: Arc<super::peers::NodePeers>,
     ) -> Host {
         Host {
             bus,
@@ -72,6 +77,8 @@ impl Host {
             metrics: Arc::new(Metrics::default()),
             counts,
             send_queue,
+            peers,
+            heard_of: dashmap::DashSet::new(),
         }
     }
 
@@ -101,6 +108,12 @@ impl Host {
         let Some(handle) = self.local.get(&fwd.room).await else {
             return Answer::NoRoom;
         };
+        if !self.heard_of.contains(&fwd.node) {
+            // A node that dies before its first heartbeat reaches this one is still found
+            // gone, and its connections detached.
+            self.peers.noticed(&fwd.node);
+            self.heard_of.insert(fwd.node.clone());
+        }
         let key = (fwd.node, fwd.conn);
         if self.fences.epoch(&fwd.room).is_none() && !matches!(fwd.cmd, Command::Detach) {
             // Lost to another node (its task is ending): the proxy looks the owner up again.
@@ -165,6 +178,8 @@ impl Host {
     /// A relay that was never sent a command was made for a quick match (`matchmaker`), whose
     /// room this host never learnt: it is detached from every room here (a no-op in the others).
     pub async fn node_gone(&self, node: &str) {
+        // Started again, it is noticed again by its first command.
+        self.heard_of.remove(node);
         let keys: Vec<(String, u64)> = (self.relays.iter())
             .filter(|r| r.key().0 == node)
             .map(|r| r.key().clone())

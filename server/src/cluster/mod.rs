@@ -133,6 +133,7 @@ pub async fn serve_cluster(
         config.send_queue.max(1),
         node.metrics.clone(),
         node.fences.clone(),
+        node.peers.clone(),
     ));
     let commands = bus.client.subscribe(bus::cmd_subject(&name)).await?;
     let frames = bus.client.subscribe(bus::frames_subject(&name)).await?;

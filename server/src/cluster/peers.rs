@@ -193,15 +193,26 @@ pub struct NodePeers {
     list: watch::Sender<Arc<PublicList>>,
     /// The other nodes' rooms each player holds a seat in.
     seats: Mutex<HashMap<PlayerId, Vec<RoomId>>>,
+    /// Nodes this one heard of another way (a command forwarded from them), to follow.
+    noticed: mpsc::UnboundedSender<String>,
+    /// Its receiving end, taken by the task that follows the nodes.
+    noticed_rx: Mutex<Option<mpsc::UnboundedReceiver<String>>>,
 }
+
+/// The run of a node heard of before its first heartbeat reached this one (it is followed
+/// from then on, and taken as gone if it stays silent); never a node's own run.
+const UNKNOWN_RUN: u64 = 0;
 
 impl NodePeers {
     /// Nothing known yet, for node `node`.
     pub fn new(node: Arc<str>) -> NodePeers {
         use rand::Rng;
+        let (noticed, noticed_rx) = mpsc::unbounded_channel();
         NodePeers {
             node,
-            epoch: rand::thread_rng().gen(),
+            epoch: rand::thread_rng().gen::<u64>().max(UNKNOWN_RUN + 1),
+            noticed,
+            noticed_rx: Mutex::new(Some(noticed_rx)),
             own: Mutex::new(Own::default()),
             wake: Notify::new(),
             list: watch::Sender::new(Arc::new(PublicList::new())),
@@ -217,11 +228,23 @@ impl NodePeers {
     ) -> Result<Vec<JoinHandle<()>>, async_nats::SubscribeError> {
         let heard = bus.client.subscribe(LOBBY_SUBJECT).await?;
         let asked = bus.client.subscribe(table_subject(&self.node)).await?;
+        let noticed = (self.noticed_rx.lock().ok())
+            .and_then(|mut rx| rx.take())
+            .unwrap_or_else(|| mpsc::unbounded_channel().1);
         Ok(vec![
             tokio::spawn(self.clone().tell(bus.clone())),
             tokio::spawn(self.clone().answer(bus.clone(), asked)),
-            tokio::spawn(self.clone().follow(bus.clone(), heard, gone)),
+            tokio::spawn(self.clone().follow(bus.clone(), heard, noticed, gone)),
         ])
+    }
+
+    /// Node `node` was heard of another way than its heartbeat (it forwarded a command
+    /// here): followed from now on if it was not, so that if it dies before its first
+    /// heartbeat reached this node — within a second of starting — it is still found gone.
+    pub fn noticed(&self, node: &str) {
+        if *node != *self.node {
+            let _ = self.noticed.send(node.to_owned());
+        }
     }
 
     /// Changes one of this node's rooms and has the change told.
@@ -356,6 +379,7 @@ impl NodePeers {
         self: Arc<Self>,
         bus: Bus,
         mut heard: async_nats::Subscriber,
+        mut noticed: mpsc::UnboundedReceiver<String>,
         gone: mpsc::Sender<String>,
     ) {
         let mut peers: HashMap<String, Peer> = HashMap::new();
@@ -370,7 +394,8 @@ impl NodePeers {
                     match serde_json::from_slice::<Update>(&msg.payload) {
                         Ok(update) if *update.node != *self.node => {
                             let node = update.node.clone();
-                            if peers.get(&node).is_some_and(|p| p.epoch != update.epoch) {
+                            let known = |p: &Peer| p.epoch != UNKNOWN_RUN;
+                            if peers.get(&node).is_some_and(|p| known(p) && p.epoch != update.epoch) {
                                 // Restarted: the connections it had are gone.
                                 let _ = gone.try_send(node.clone());
                             }
@@ -385,6 +410,12 @@ impl NodePeers {
                         Ok(_) => {}
                         Err(e) => tracing::warn!("unreadable lobby update: {e}"),
                     }
+                }
+                Some(node) = noticed.recv() => {
+                    peers.entry(node.clone()).or_insert_with(|| {
+                        tracing::info!(%node, "heard of a node before its heartbeat");
+                        Peer::new(UNKNOWN_RUN)
+                    });
                 }
                 Some(synced) = synced_rx.recv() => {
                     if let Some(peer) = peers.get_mut(&synced.node) {
