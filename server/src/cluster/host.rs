@@ -108,12 +108,6 @@ impl Host {
         let Some(handle) = self.local.get(&fwd.room).await else {
             return Answer::NoRoom;
         };
-        if !self.heard_of.contains(&fwd.node) {
-            // A node that dies before its first heartbeat reaches this one is still found
-            // gone, and its connections detached.
-            self.peers.noticed(&fwd.node);
-            self.heard_of.insert(fwd.node.clone());
-        }
         let key = (fwd.node, fwd.conn);
         if self.fences.epoch(&fwd.room).is_none() && !matches!(fwd.cmd, Command::Detach) {
             // Lost to another node (its task is ending): the proxy looks the owner up again.
@@ -143,6 +137,12 @@ impl Host {
 
     /// The relay outbox for connection `key.1` of node `key.0`.
     pub fn relay(&self, key: (String, u64)) -> Outbox {
+        if !self.heard_of.contains(&key.0) {
+            // A node that dies before its first heartbeat reaches this one is still found
+            // gone, and its connections detached.
+            self.peers.noticed(&key.0);
+            self.heard_of.insert(key.0.clone());
+        }
         if let Some(o) = self.relays.get(&key).filter(|o| !o.is_closed()) {
             return o.clone();
         }

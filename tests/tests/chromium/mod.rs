@@ -1,7 +1,9 @@
 //! Headless Chromium for the front door's tests (`front_door.rs`): Debian's `chromium` driven
 //! by its `chromedriver` (WebDriver, `fantoccini`), each browser with a fresh profile and the
-//! window size asked for, and the page helpers those tests use. The same approach as
-//! `browser.rs`, which keeps its own copy.
+//! window size asked for, and the page helpers those tests use (`front_door.rs`,
+//! `browser_room.rs`; each uses some of them). The same approach as `browser.rs`, which keeps
+//! its own copy.
+#![allow(dead_code)]
 
 use fantoccini::{Client as Browser, ClientBuilder, Locator};
 use serde_json::{json, Value};
@@ -209,6 +211,29 @@ pub async fn tab_to(page: &Browser, css: &str) {
         keys(page, TAB).await;
     }
     panic!("Tab never reached {css}");
+}
+
+/// Text of the element `css` ("" when there is none).
+pub async fn text(page: &Browser, css: &str) -> String {
+    let sel = css.replace('\'', "\\'");
+    let v = js(
+        page,
+        &format!("const e = document.querySelector('{sel}'); return e ? e.textContent : ''"),
+    )
+    .await;
+    v.as_str().unwrap_or_default().to_string()
+}
+
+/// Waits until the element `css` reads `want` somewhere in its text.
+pub async fn wait_text(page: &Browser, css: &str, want: &str) {
+    let sel = css.replace('\'', "\\'");
+    let want_js = serde_json::to_string(want).expect("a string");
+    wait_js(
+        page,
+        &format!("(document.querySelector('{sel}') || {{textContent: ''}}).textContent.includes({want_js})"),
+        &format!("{css} saying {want:?}"),
+    )
+    .await;
 }
 
 /// Opens `path` as `name` (`?name=`) and waits for the socket to be up.
