@@ -50,10 +50,8 @@ pub struct Host {
     counts: ClusterMetrics,
     /// Frames queued per relay.
     send_queue: usize,
-    /// The lobby across nodes, told of each node a command first comes from.
+    /// The lobby across nodes, told of the node of each new relay.
     peers: Arc<super::peers::NodePeers>,
-    /// The nodes commands have come from.
-    heard_of: dashmap::DashSet<String>,
 }
 
 impl Host {
@@ -78,7 +76,6 @@ impl Host {
             counts,
             send_queue,
             peers,
-            heard_of: dashmap::DashSet::new(),
         }
     }
 
@@ -137,15 +134,12 @@ impl Host {
 
     /// The relay outbox for connection `key.1` of node `key.0`.
     pub fn relay(&self, key: (String, u64)) -> Outbox {
-        if !self.heard_of.contains(&key.0) {
-            // A node that dies before its first heartbeat reaches this one is still found
-            // gone, and its connections detached.
-            self.peers.noticed(&key.0);
-            self.heard_of.insert(key.0.clone());
-        }
         if let Some(o) = self.relays.get(&key).filter(|o| !o.is_closed()) {
             return o.clone();
         }
+        // Its node is followed from now on (if it was not): one that dies before its first
+        // heartbeat reaches this node is still found gone, and its connections detached.
+        self.peers.noticed(&key.0);
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let link = self
             .links
@@ -178,8 +172,6 @@ impl Host {
     /// A relay that was never sent a command was made for a quick match (`matchmaker`), whose
     /// room this host never learnt: it is detached from every room here (a no-op in the others).
     pub async fn node_gone(&self, node: &str) {
-        // Started again, it is noticed again by its first command.
-        self.heard_of.remove(node);
         let keys: Vec<(String, u64)> = (self.relays.iter())
             .filter(|r| r.key().0 == node)
             .map(|r| r.key().clone())
