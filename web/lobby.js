@@ -152,7 +152,7 @@ export class Lobby {
       h('section', { class: 'hero', 'aria-labelledby': 'what' },
         h('div', { class: 'pitch' },
           h('h1', { id: 'what' }, 'ORION, the rotor-board game system'),
-          h('p', {}, 'A board of 25 rotors, each turning four pieces around its orbit: every click moves your pieces and everyone else\u2019s, so a line can form or break in one quarter turn. Play its games for two to four here (and Orbit and Orbs), live against people, or solve its puzzles alone.'),
+          h('p', {}, 'A board of 25 rotors, each turning four pieces around its orbit: every click moves your pieces and everyone else\u2019s, so a line can form or break in one quarter turn. Play its games for two to four here, and the two other games its documents describe, live against people, or solve its puzzles alone.'),
           h('section', { class: 'card now', 'aria-labelledby': 'waiting-title' },
             h('h2', { id: 'waiting-title' }, 'Waiting for a game'),
             this.waitingEl, this.open, this.status, this.cancel),
