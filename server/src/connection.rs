@@ -12,18 +12,21 @@
 //!   bits, an unmasked frame, an unknown opcode, a fragmented control frame...) close 1002,
 //!   each after a `bad_request` saying what it was (tungstenite reports these as errors and
 //!   sends nothing itself);
+//! * a connection whose token another device revoked (`logout_all`) gets `not_found` and
+//!   close 1008;
 //! * a full send queue disconnects the client at once (it may reconnect and `resume`);
 //! * a reply over `MAX_OUT_FRAME` is not sent: the client gets a `server` error in its place.
 
 use crate::outbox::{Out, Outbox, MAX_OUT_FRAME};
 use crate::protocol::{Code, Refusal};
+use crate::revocations::Revocation;
 use crate::session::Session;
 use crate::shared::Shared;
 use futures::{Sink, SinkExt, Stream, StreamExt};
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{mpsc, watch, Notify};
+use tokio::sync::{broadcast, mpsc, watch, Notify};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::error::ProtocolError;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -159,6 +162,9 @@ pub async fn serve<S>(
             let mut rate = RateLimit::new();
             let hello_by = Instant::now() + shared.hello_timeout;
             let mut lobby = shared.lobby.watch();
+            // Made once and remade only when it yields, for the same reason as `stopping`.
+            let revoked = next_revocation(shared.revocations.subscribe());
+            tokio::pin!(revoked);
             // Once we have queued a close frame: until when we keep reading (and dropping)
             // what the client still sends, so its socket is not reset before it reads ours.
             let mut closing: Option<Instant> = None;
@@ -181,6 +187,25 @@ pub async fn serve<S>(
                         outbox.refuse(&None, &Refusal::new(Code::Server, "the server is shutting down"));
                         outbox.close(1001, "server shutting down");
                         closing = Some(Instant::now() + CLOSE_GRACE);
+                        continue;
+                    }
+                    (receiver, revocation) = &mut revoked, if closing.is_none() && session.has_player() => {
+                        revoked.set(next_revocation(receiver));
+                        let revocation = match revocation {
+                            Ok(r) => r,
+                            // Fell behind: whatever was missed, the store knows.
+                            Err(broadcast::error::RecvError::Lagged(_)) => Revocation::Recheck,
+                            // Never while `shared` lives, which it does as long as we do.
+                            Err(broadcast::error::RecvError::Closed) => return End::Gone,
+                        };
+                        if session.revoked_by(&revocation).await {
+                            outbox.refuse(&None, &Refusal::new(
+                                Code::NotFound,
+                                "this device was logged out (log out everywhere): log in again",
+                            ));
+                            outbox.close(1008, "logged out");
+                            closing = Some(Instant::now() + CLOSE_GRACE);
+                        }
                         continue;
                     }
                     changed = lobby.changed(), if closing.is_none() && session.watching() => {
@@ -282,6 +307,17 @@ pub async fn serve<S>(
     };
     tracing::debug!(conn = id, ?end, "connection ended");
     session.close().await;
+}
+
+/// The next revocation, with the receiver it came from: one wait that lasts across requests.
+async fn next_revocation(
+    mut receiver: broadcast::Receiver<Revocation>,
+) -> (
+    broadcast::Receiver<Revocation>,
+    Result<Revocation, broadcast::error::RecvError>,
+) {
+    let revocation = receiver.recv().await;
+    (receiver, revocation)
 }
 
 /// Drains a client's send queue into its socket, a batch of frames per flush, until the

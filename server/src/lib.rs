@@ -26,6 +26,7 @@ mod protocol;
 mod rating;
 mod records;
 mod retention;
+mod revocations;
 mod room;
 mod server;
 mod session;

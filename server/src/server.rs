@@ -112,6 +112,7 @@ pub async fn serve_with(
     let matchmaker = directory
         .matchmaker()
         .unwrap_or_else(|| Arc::new(LocalMatchmaker::default()));
+    let revocations = directory.revocations().unwrap_or_default();
     let metrics = Arc::new(Metrics::default());
     for collector in directory.collectors() {
         metrics.register(collector);
@@ -125,6 +126,7 @@ pub async fn serve_with(
         store: store.clone(),
         clock: config.clock.clone(),
         throttle: Throttle::default(),
+        revocations,
         metrics,
         shutdown: shutdown_rx,
         conn_ids: AtomicU64::new(1),

@@ -16,6 +16,7 @@ pub use rooms::MAX_ROOMS_PER_CONNECTION;
 use crate::outbox::Outbox;
 use crate::player::{Player, RoomId};
 use crate::protocol::{self, check_id, Code, Refusal, ReplyTo};
+use crate::revocations::Revocation;
 use crate::room::handle::RoomHandle;
 use crate::room::RoomCmd;
 use crate::shared::Shared;
@@ -41,6 +42,8 @@ pub struct Session {
     /// That token's hash (`token::hash`), the store's key for it: to mark the player seen
     /// when the connection ends, and the one token `logout_all` keeps.
     token_hash: Option<String>,
+    /// Whether the player is an account's (whose tokens `logout_all` may revoke).
+    account: bool,
     /// The client's address, which the password throttle counts `login` tries by.
     peer: IpAddr,
     /// Rooms this connection joined or watches, to detach from when it goes.
@@ -68,6 +71,7 @@ impl Session {
             player: None,
             token: None,
             token_hash: None,
+            account: false,
             peer,
             rooms: HashMap::new(),
             watching: false,
@@ -78,6 +82,21 @@ impl Session {
     /// Whether `hello` has succeeded (the connection's hello deadline stops here).
     pub fn has_player(&self) -> bool {
         self.player.is_some()
+    }
+
+    /// Whether `revocation` revoked the token this connection speaks with (for a `Recheck`,
+    /// asked of the store: an error there keeps the connection, as a `hello` would be refused).
+    pub async fn revoked_by(&self, revocation: &Revocation) -> bool {
+        let (Some(player), Some(hash), true) = (&self.player, &self.token_hash, self.account)
+        else {
+            return false;
+        };
+        match revocation {
+            Revocation::AllBut { account, keep } => *player.id == **account && **hash != **keep,
+            Revocation::Recheck => {
+                matches!(self.shared.store.account_by_token(hash).await, Ok(None))
+            }
+        }
     }
 
     /// Whether the client asked to follow the lobby.

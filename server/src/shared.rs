@@ -4,6 +4,7 @@
 use crate::clock::Clock;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
+use crate::revocations::Revocations;
 use crate::store::Store;
 use crate::system::{GameInfo, GameSystem};
 use crate::throttle::Throttle;
@@ -24,6 +25,8 @@ pub struct Shared {
     pub clock: Arc<dyn Clock>,
     /// How many password tries each account name and address may make (`throttle.rs`).
     pub throttle: Throttle,
+    /// Tokens revoked while connections speak with them (`revocations.rs`).
+    pub revocations: Revocations,
     /// Counters for `/metrics`.
     pub metrics: Arc<Metrics>,
     /// Becomes true when the server shuts down.

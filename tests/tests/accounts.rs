@@ -603,7 +603,8 @@ fn holds(haystack: &[u8], needle: &str) -> bool {
 }
 
 /// Tokens are kept only as their SHA-256: nowhere in the store's files in clear. Each login is
-/// a new token; `logout_all` from one device revokes every other device's token at `hello`.
+/// a new token; `logout_all` from one device revokes every other device's token at `hello`
+/// and closes the connections they have open.
 #[tokio::test]
 async fn tokens_are_stored_hashed_rotate_at_login_and_logout_all_revokes_the_others() {
     let db = orion_tests::temp_db("tokens");
@@ -615,6 +616,8 @@ async fn tokens_are_stored_hashed_rotate_at_login_and_logout_all_revokes_the_oth
     let mut devices = vec![laptop.token.clone()];
     let mut phone = Client::connect(&server.url()).await;
     let mut welcomes = Vec::new();
+    // The two other devices stay connected: log out everywhere closes them.
+    let mut others = vec![laptop];
     for _ in 0..2 {
         let mut c = Client::connect(&server.url()).await;
         let w = c
@@ -623,6 +626,7 @@ async fn tokens_are_stored_hashed_rotate_at_login_and_logout_all_revokes_the_oth
         assert_eq!(w["t"], "welcome", "{w}");
         devices.push(w["token"].as_str().expect("a token").to_string());
         welcomes.push(w);
+        others.push(c);
     }
     let w = phone
         .request(json!({"t": "login", "name": "alice", "password": PASSWORD, "version": 1}))
@@ -659,6 +663,18 @@ async fn tokens_are_stored_hashed_rotate_at_login_and_logout_all_revokes_the_oth
         (Some("logged_out"), Some(3)),
         "{out}"
     );
+    // Their open connections are told and closed at once; the phone's stays.
+    for mut c in others {
+        let e = c.expect_t("error").await;
+        assert_eq!(e["code"], "not_found", "{e}");
+        assert!(
+            e["message"].as_str().unwrap_or("").contains("logged out"),
+            "{e}"
+        );
+        assert_eq!(c.expect_close().await, Some(1008), "closed as logged out");
+    }
+    let pong = phone.request(json!({"t": "lobby"})).await;
+    assert_eq!(pong["t"], "lobby", "the phone is still connected: {pong}");
     for token in devices.iter().filter(|t| **t != phone_token) {
         let mut c = Client::connect(&server.url()).await;
         let e = c

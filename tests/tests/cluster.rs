@@ -343,3 +343,36 @@ async fn a_database_restart_mid_game_loses_nothing() {
     pg.restart();
     finish_through_outage(&mut s, &mut n, &room, 0).await;
 }
+
+/// Issue 25: "log out everywhere" on one node closes the account's devices connected to
+/// another node at once, not only at their next `hello`.
+#[tokio::test]
+async fn log_out_everywhere_on_one_node_closes_the_accounts_connections_on_another() {
+    let (_pg, _nats, [a, b]) = start_cluster(NODE, ["a", "b"]);
+    let password = "correct horse battery";
+    let mut laptop = a.player("alice").await;
+    let w = laptop
+        .request(json!({"t": "register", "password": password}))
+        .await;
+    assert_eq!(w["t"], "welcome", "{w}");
+    let login = json!({"t": "login", "name": "alice", "password": password, "version": 1});
+    let mut phone = Client::connect(&b.url()).await;
+    assert_eq!(phone.request(login.clone()).await["t"], "welcome");
+    let mut tablet = Client::connect(&a.url()).await;
+    assert_eq!(tablet.request(login).await["t"], "welcome");
+    let out = laptop.request(json!({"t": "logout_all"})).await;
+    assert_eq!(out["revoked"], 2, "{out}");
+    for (device, c) in [
+        ("the phone on b", &mut phone),
+        ("the tablet on a", &mut tablet),
+    ] {
+        let e = c.expect_t("error").await;
+        assert_eq!(e["code"], "not_found", "{device}: {e}");
+        assert_eq!(c.expect_close().await, Some(1008), "{device} closed");
+    }
+    let still = laptop.request(json!({"t": "lobby"})).await;
+    assert_eq!(
+        still["t"], "lobby",
+        "the laptop keeps its connection: {still}"
+    );
+}

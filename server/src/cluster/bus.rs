@@ -7,6 +7,7 @@
 //! * `orion.lobby`: every node's lobby changes and heartbeats (`peers`).
 //! * `orion.node.<node>.lobby`: `<node>`'s whole lobby table, a page at a time (request/reply).
 //! * `orion.moved`: a room restored on a node after another ran it (`moved`).
+//! * `orion.revoked`: an account's tokens revoked (`logout_all`) on a node (`revoked`).
 //! * `orion.node.<node>.ping`: answered at once while `<node>` lives (request/reply; a dead
 //!   node's has no responder, which NATS says at once).
 
@@ -88,6 +89,9 @@ pub fn valid_node_name(name: &str) -> bool {
 
 /// The subject a node restoring a room another node ran says so on.
 pub const MOVED_SUBJECT: &str = "orion.moved";
+
+/// The subject a node that revoked an account's tokens says so on.
+pub const REVOKED_SUBJECT: &str = "orion.revoked";
 
 /// The subject `node` answers pings on.
 pub fn ping_subject(node: &str) -> String {

@@ -9,6 +9,7 @@ use super::remote::{self, Located};
 use super::Node;
 use crate::lobby::{Directory, Matchmaker, NotInserted, Peers};
 use crate::player::RoomId;
+use crate::revocations::Revocations;
 use crate::room::RoomHandle;
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
@@ -175,6 +176,10 @@ impl Directory for ClusterDirectory {
 
     fn matchmaker(&self) -> Option<Arc<dyn Matchmaker>> {
         Some(self.matchmaker.clone())
+    }
+
+    fn revocations(&self) -> Option<Revocations> {
+        Some(self.node.revocations.clone())
     }
 
     fn peers(&self) -> Option<Arc<dyn Peers>> {

@@ -9,7 +9,8 @@
 //! owner's appends out; members anywhere are told to resume it there (`moved`). Every node
 //! tells the others of its rooms (their lobby summaries and seated players) and lists
 //! theirs with its own (`peers`); a node gone silent has its players marked away on every
-//! owner and its quick-match entries dropped (`host`, `matchmaker`).
+//! owner and its quick-match entries dropped (`host`, `matchmaker`). A `logout_all` on one
+//! node closes the account's other connections on every node (`revoked`).
 //! The core sees all this only as a [`Directory`](crate::lobby::Directory) (`directory`),
 //! given to `serve_with`.
 
@@ -23,10 +24,12 @@ mod metrics;
 mod moved;
 mod peers;
 mod remote;
+mod revoked;
 mod wire;
 
 use crate::lobby::{Directory, LocalDirectory};
 use crate::player::RoomId;
+use crate::revocations::{Revocation, Revocations};
 use crate::room::RoomHandle;
 use crate::server::{serve_with, Config};
 use crate::store::{Fences, PostgresStore, Store};
@@ -75,6 +78,8 @@ pub struct Node {
     /// The fencing token of each room this node runs, and whether it may serve them now
     /// (shared with the store, which sends the token with every append).
     fences: Arc<Fences>,
+    /// Tokens revoked, told to this node's connections (and relayed to the other nodes).
+    revocations: Revocations,
     /// Rooms being restored here that another node ran before (taken over, or found on
     /// start): once live, every node is told they moved.
     taking: DashMap<RoomId, ()>,
@@ -111,6 +116,7 @@ pub async fn serve_cluster(
     let local = Arc::new(LocalDirectory::new(config.max_rooms));
     let leases = Arc::new(Leases::new(&url, name.clone()));
     let metrics = ClusterMetrics::new();
+    let (revocations, revoked_here) = Revocations::relayed();
     let node = Arc::new(Node {
         name: name.clone(),
         bus: bus.clone(),
@@ -125,6 +131,7 @@ pub async fn serve_cluster(
         metrics,
         peers: Arc::new(NodePeers::new(name.clone())),
         fences,
+        revocations,
         taking: DashMap::new(),
     });
     let host = Arc::new(host::Host::new(
@@ -139,6 +146,7 @@ pub async fn serve_cluster(
     let frames = bus.client.subscribe(bus::frames_subject(&name)).await?;
     let moves = bus.client.subscribe(bus::MOVED_SUBJECT).await?;
     let pings = bus.client.subscribe(bus::ping_subject(&name)).await?;
+    let revoked_elsewhere = bus.client.subscribe(bus::REVOKED_SUBJECT).await?;
     let matchmaker = Arc::new(ClusterMatchmaker::new(
         name.clone(),
         leases,
@@ -153,6 +161,12 @@ pub async fn serve_cluster(
     tasks.extend([
         tokio::spawn(node.clone().follow_moves(moves)),
         tokio::spawn(bus::answer_pings(bus.clone(), pings)),
+        tokio::spawn(revoked::publish(bus.clone(), name.clone(), revoked_here)),
+        tokio::spawn(revoked::follow(
+            name.clone(),
+            node.revocations.clone(),
+            revoked_elsewhere,
+        )),
         tokio::spawn(moved::bury(gone_rx, host.clone(), matchmaker.clone())),
         tokio::spawn(host.clone().serve(commands)),
         tokio::spawn(node.members.clone().serve(frames)),
@@ -193,6 +207,7 @@ async fn keep_leases(
         if last.elapsed() > LEASE_TTL {
             tracing::warn!(stalled = ?last.elapsed(), "this node stalled longer than a lease");
             node.members.moved_all();
+            node.revocations.heard(Revocation::Recheck);
         }
         last = std::time::Instant::now();
         host.sweep();

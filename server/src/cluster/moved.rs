@@ -13,6 +13,7 @@ use super::matchmaker::ClusterMatchmaker;
 use super::Node;
 use crate::lobby::Directory;
 use crate::player::RoomId;
+use crate::revocations::Revocation;
 use crate::room::RoomCmd;
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
@@ -105,6 +106,8 @@ impl Node {
         while losses.recv().await.is_some() {
             while losses.try_recv().is_ok() {}
             self.members.moved_all();
+            // A revocation published meanwhile is lost too: tokens are checked again.
+            self.revocations.heard(Revocation::Recheck);
             for room in host.relayed_rooms() {
                 self.announce_moved(&room).await;
             }

@@ -3,6 +3,7 @@
 
 use super::{Matchmaker, Peers};
 use crate::player::RoomId;
+use crate::revocations::Revocations;
 use crate::room::handle::RoomHandle;
 use dashmap::DashMap;
 use std::sync::Arc;
@@ -49,6 +50,11 @@ pub trait Directory: Send + Sync + 'static {
     /// The quick-match queues that go with this directory (on a cluster, one queue for every
     /// node). `None`: the lobby's own, in memory.
     fn matchmaker(&self) -> Option<Arc<dyn Matchmaker>> {
+        None
+    }
+    /// The revocations that go with this directory (on a cluster, relayed to and from every
+    /// node). `None`: this server's own.
+    fn revocations(&self) -> Option<Revocations> {
         None
     }
     /// The other servers whose rooms the lobby lists and counts seats in with its own (on a

@@ -9,8 +9,10 @@ use super::{server, Handled, Session};
 use crate::password::{Password, DUMMY_HASH};
 use crate::player::Player;
 use crate::protocol::{self, Code, Refusal, ReplyTo};
+use crate::revocations::Revocation;
 use crate::store::{AccountRecord, Claimed};
 use orion_protocol::Message;
+use std::sync::Arc;
 
 /// Wrong passwords one connection may give; after that every `login` on it is refused with
 /// `rate_limited`. Reconnecting does not help a guesser: the throttle (`throttle.rs`) counts
@@ -162,7 +164,7 @@ impl Session {
     }
 
     /// Revokes every token of this connection's account but its own: other devices must log
-    /// in again (connections they have open stay until they close).
+    /// in again, and their open connections, on every node, are closed.
     pub(super) async fn logout_all(&mut self, re: &ReplyTo, player: Player) -> Handled {
         let store = self.shared.store.clone();
         let id = player.id.to_string();
@@ -175,6 +177,10 @@ impl Session {
         let keep =
             (self.token_hash.clone()).ok_or_else(|| Refusal::new(Code::Server, "no token"))?;
         let revoked = store.revoke_tokens(&id, &keep).await.map_err(server)?;
+        self.shared.revocations.revoked(Revocation::AllBut {
+            account: Arc::from(id.as_str()),
+            keep: Arc::from(keep.as_str()),
+        });
         tracing::info!(player = %id, revoked, "logged out everywhere else");
         self.outbox
             .send(protocol::reply(re, Message::LoggedOut { revoked }));

@@ -144,6 +144,7 @@ impl Session {
         self.player = Some(player);
         self.token = Some(token.clone());
         self.token_hash = Some(hash);
+        self.account = account;
         self.outbox.send(protocol::reply(
             re,
             Message::Welcome {

@@ -1,0 +1,63 @@
+//! Revoked tokens across nodes: a `logout_all` on one node closes the account's other
+//! connections on every node. Each node publishes its own revocations on `orion.revoked` and
+//! passes the others' to its connections. A revocation published while a node was cut off
+//! from the bus is not heard again: that node's bus losses and stalls make every account
+//! connection recheck its token with the store instead (`moved.rs`, `keep_leases`).
+
+use super::bus::{Bus, REVOKED_SUBJECT};
+use crate::revocations::{Revocation, Revocations};
+use futures::StreamExt;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// `logout_all` of `account` on `node`, keeping the token hashed `keep`.
+#[derive(Debug, Serialize, Deserialize)]
+struct Revoked {
+    node: String,
+    account: String,
+    keep: String,
+}
+
+/// Publishes this node's revocations until the sender closes.
+pub(super) async fn publish(
+    bus: Bus,
+    node: Arc<str>,
+    mut outgoing: mpsc::UnboundedReceiver<Revocation>,
+) {
+    while let Some(revocation) = outgoing.recv().await {
+        let Revocation::AllBut { account, keep } = revocation else {
+            continue; // a recheck is this node's own business
+        };
+        let notice = Revoked {
+            node: node.to_string(),
+            account: account.to_string(),
+            keep: keep.to_string(),
+        };
+        let Ok(payload) = serde_json::to_vec(&notice) else {
+            continue;
+        };
+        if let Err(e) = bus.client.publish(REVOKED_SUBJECT, payload.into()).await {
+            tracing::warn!(%account, "could not tell the other nodes of a revocation: {e}");
+        }
+    }
+}
+
+/// Passes the other nodes' revocations to this node's connections until the subscription
+/// ends.
+pub(super) async fn follow(
+    node: Arc<str>,
+    revocations: Revocations,
+    mut sub: async_nats::Subscriber,
+) {
+    while let Some(msg) = sub.next().await {
+        match serde_json::from_slice::<Revoked>(&msg.payload) {
+            Ok(r) if *r.node == *node => {}
+            Ok(r) => revocations.heard(Revocation::AllBut {
+                account: Arc::from(r.account),
+                keep: Arc::from(r.keep),
+            }),
+            Err(e) => tracing::warn!("a revocation notice that does not parse: {e}"),
+        }
+    }
+}
