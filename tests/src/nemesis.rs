@@ -328,6 +328,9 @@ impl Member {
                 if let Some(m) = self.next(Duration::from_millis(100)).await {
                     if m["re"].as_u64() == Some(id) {
                         head = m["seq"].as_u64();
+                        if m["code"] == "not_found" && self.read_ended().await {
+                            return;
+                        }
                         break;
                     }
                 }
@@ -348,9 +351,39 @@ impl Member {
         }
     }
 
+    /// A room no node runs may have ended while its members were cut off (its last events
+    /// stored, never sent): as a client would, reads what it missed with `history`. Whether
+    /// the room has finished and everything in it is seen now.
+    async fn read_ended(&mut self) -> bool {
+        let Some(room) = self.room.clone() else {
+            return false;
+        };
+        let since = self.last();
+        let id = (self.send(json!({"t": "history", "room": room, "since": since}))).await;
+        let asked = Instant::now();
+        while asked.elapsed() < Duration::from_secs(3) && self.ws.is_some() {
+            let Some(m) = self.next(Duration::from_millis(100)).await else {
+                continue;
+            };
+            if m["re"].as_u64() != Some(id) {
+                continue;
+            }
+            for logged in m["events"].as_array().into_iter().flatten() {
+                if let Some(seq) = logged["seq"].as_u64() {
+                    self.seen.insert(seq, logged["ev"].clone());
+                }
+            }
+            return m["status"] == "finished" && m["more"] != true;
+        }
+        false
+    }
+
     /// Waits (taking messages in) until `done` holds of what it has seen.
+    /// Every few seconds without it, it catches up with the room as a client would (the
+    /// room may have ended while it was cut off).
     pub async fn until(&mut self, what: &str, done: impl Fn(&Member) -> bool) {
         let began = Instant::now();
+        let mut looked = Instant::now();
         while !done(self) {
             assert!(
                 began.elapsed() < STEP_LIMIT,
@@ -358,6 +391,10 @@ impl Member {
                 self.report()
             );
             self.next(Duration::from_millis(200)).await;
+            if looked.elapsed() > Duration::from_secs(5) && !done(self) {
+                self.catch_up().await;
+                looked = Instant::now();
+            }
         }
     }
 }
@@ -410,7 +447,12 @@ impl Game {
         let started = |m: &Member| m.seen.values().any(|ev| ev["kind"] == "start");
         let began = Instant::now();
         while !(started(&south) && started(&north)) {
-            assert!(began.elapsed() < STEP_LIMIT, "{room} never started");
+            assert!(
+                began.elapsed() < STEP_LIMIT,
+                "{room} never started: {}\n{}",
+                south.report(),
+                north.report()
+            );
             for p in [&mut south, &mut north] {
                 if !started(p) {
                     p.send(json!({"t": "ready", "room": room})).await;

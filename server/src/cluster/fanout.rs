@@ -258,14 +258,24 @@ impl Members {
                     // The room runs here now: its events come straight from it.
                     return;
                 }
-                if t.as_deref() == Some("event") {
-                    match last {
-                        Some(l) if seq <= l => return,
-                        Some(l) if seq > l + 1 => gap = Some((room.to_owned(), l, seq)),
-                        _ => {}
+                match t.as_deref() {
+                    Some("event") => {
+                        match last {
+                            Some(l) if seq <= l => return,
+                            Some(l) if seq > l + 1 => gap = Some((room.to_owned(), l, seq)),
+                            _ => {}
+                        }
+                        m.seen.insert(room.to_owned(), seq);
                     }
+                    // A snapshot holds everything up to its seq.
+                    Some("snapshot") => {
+                        m.seen.insert(room.to_owned(), seq);
+                    }
+                    // Other frames that name a seq (a `hints` reply: the room's head) say
+                    // nothing of which events reached the connection: an event lost on the
+                    // bus before one must still be refilled, or resent on `resume`.
+                    _ => {}
                 }
-                m.seen.insert(room.to_owned(), seq);
             }
             (m.outbox.clone(), gap)
         };

@@ -168,6 +168,12 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
         }
     }
     room.appends = saved.appends;
+    if room.status == Status::Finished {
+        // Its `over` was stored but not the status (the node that ended it died, or lost the
+        // database, in between): stored now, or every restore would end at once, let the
+        // lease go and be taken over again by the next node, for ever.
+        room.set_status("finished").await;
+    }
     for a in &saved.actions {
         let Some(seat) = room.seat_named(&a.seat) else {
             tracing::warn!(room = %room.id, "replayed action of no seat: {}", a.seat);
