@@ -302,6 +302,41 @@ impl Members {
 mod tests {
     use super::*;
 
+    /// The nemesis found it: a `hints` reply (which names the room's head) counted as if the
+    /// events up to it had been delivered, so an event lost on the bus before it was never
+    /// sent again when the client resumed from the seq it had really seen.
+    #[tokio::test]
+    async fn an_event_lost_before_a_hints_reply_reaches_the_client_when_it_resumes() {
+        let store = crate::store::SqliteStore::open(":memory:").expect("a store");
+        let members = Members::new(
+            Arc::new(store),
+            Arc::new(LocalDirectory::new(8)),
+            prometheus::IntCounter::new("refills", "refills").expect("a counter"),
+        );
+        let (outbox, mut rx) = Outbox::new(7, Arc::new(Metrics::default()), 16);
+        members.register(&outbox);
+        let relay = |text: &str| {
+            let head: Option<Head> = serde_json::from_str(text).ok();
+            (head, Frame::from(text.to_owned()))
+        };
+        let twelve = r#"{"t":"event","room":"r1","seq":12,"ev":{"kind":"chat"}}"#;
+        let hints = r#"{"t":"hints","room":"r1","seq":13,"hints":{},"re":5}"#;
+        let thirteen = r#"{"t":"event","room":"r1","seq":13,"ev":{"kind":"chat"}}"#;
+        for text in [twelve, hints] {
+            let (head, frame) = relay(text);
+            members.deliver(7, head.as_ref(), &frame).await;
+        }
+        // Event 13 was lost; the client resumes from 12 and the owner sends 13 again.
+        members.resumed(7, "r1", 12);
+        let (head, frame) = relay(thirteen);
+        members.deliver(7, head.as_ref(), &frame).await;
+        let mut got = Vec::new();
+        while let Ok(Out::Text(f)) = rx.try_recv() {
+            got.push(f.as_str().to_owned());
+        }
+        assert_eq!(got, [twelve, hints, thirteen]);
+    }
+
     #[test]
     fn a_frame_for_many_connections_is_one_group_and_each_connection_keeps_its_order() {
         let one = Frame::from(r#"{"t":"event","room":"r1","seq":1}"#.to_owned());
