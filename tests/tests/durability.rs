@@ -228,3 +228,44 @@ async fn a_seat_is_held_while_away_then_given_up() {
     let (_, welcome) = server.reconnect("north", &token).await;
     assert_eq!(welcome["rooms"], json!([]));
 }
+
+/// A server that died after storing a game's `over` but before storing that the room had
+/// finished left a room every restart restored and ended at once (on a cluster, every node
+/// took it over in turn, every second, for ever). The restore stores the status it replayed.
+#[tokio::test]
+async fn a_game_whose_end_was_stored_but_not_its_status_is_finished_after_a_restart() {
+    let db = temp_db("over-unfinished");
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = TestServer::start_on(&db, clock.clone());
+    let mut players = vec![server.player("south").await, server.player("north").await];
+    let room = start_room(&mut players, "hydra-2", json!({})).await;
+    let [mut s, mut n] = <[Client; 2]>::try_from(players).ok().unwrap();
+    play_moves(&mut s, &mut n, &room, HYDRA_TWO, true).await;
+    s.expect_event(&room, "over").await;
+    server.shutdown();
+    let c = rusqlite::Connection::open(&db).expect("open the store");
+    let changed = c
+        .execute(
+            "UPDATE rooms SET status = 'playing' WHERE id = ?1",
+            rusqlite::params![room],
+        )
+        .expect("the status as the dying server left it");
+    assert_eq!(changed, 1);
+    drop(c);
+
+    let server = TestServer::start_on(&db, clock);
+    let mut reader = server.player("reader").await;
+    let history = reader.request(json!({"t": "history", "room": room})).await;
+    assert_eq!(history["status"], "finished", "{history}");
+    server.shutdown();
+    let c = rusqlite::Connection::open(&db).expect("open the store");
+    let status: String = c
+        .query_row(
+            "SELECT status FROM rooms WHERE id = ?1",
+            rusqlite::params![room],
+            |r| r.get(0),
+        )
+        .expect("the room");
+    assert_eq!(status, "finished", "stored, so no later start restores it");
+    remove_db(&db);
+}
