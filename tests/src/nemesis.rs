@@ -690,8 +690,9 @@ pub async fn check_room(store: &dyn orion_server::Store, room: &str, members: &[
         for (seq, ev) in &m.received {
             assert!(
                 *seq > last,
-                "{} got seq {seq} of {room} after {last} (twice, or out of order)",
-                m.name
+                "{} got seq {seq} of {room} after {last} (twice, or out of order): {}",
+                m.name,
+                m.report()
             );
             last = *seq;
             let (_, text) = stored

@@ -8,6 +8,7 @@
 use super::remote::{self, Located};
 use super::Node;
 use crate::lobby::{Directory, Matchmaker, NotInserted, Peers};
+use crate::outbox::Outbox;
 use crate::player::RoomId;
 use crate::revocations::Revocations;
 use crate::room::RoomHandle;
@@ -188,6 +189,12 @@ impl Directory for ClusterDirectory {
 
     fn closed(&self, conn: u64) -> Vec<RoomId> {
         self.node.members.closed(conn)
+    }
+
+    fn handed_over(&self, room: &str, seq: u64, members: &[Outbox]) {
+        for outbox in members {
+            self.node.members.delivered(outbox, room, seq);
+        }
     }
 
     fn serving(&self, room: &str) -> bool {

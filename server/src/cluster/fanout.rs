@@ -171,6 +171,17 @@ impl Members {
         });
     }
 
+    /// `outbox`'s connection was sent `room`'s events up to `seq` by a copy of the room that
+    /// ran here and lost it: relayed events up to `seq` are not sent to it again.
+    pub fn delivered(&self, outbox: &Outbox, room: &str, seq: u64) {
+        self.register(outbox);
+        if let Some(mut m) = self.conns.get_mut(&outbox.id) {
+            m.rooms.insert(RoomId::from(room));
+            let seen = m.seen.entry(room.to_owned()).or_insert(seq);
+            *seen = (*seen).max(seq);
+        }
+    }
+
     /// Connection `conn` resumes `room` from `since`, the last seq it has seen: frames
     /// up to it are skipped, and one past a gap after it is preceded by the missed events.
     /// (What was delivered here may be past `since`, still on its way to the client: it is
@@ -335,6 +346,38 @@ mod tests {
             got.push(f.as_str().to_owned());
         }
         assert_eq!(got, [twelve, hints, thirteen]);
+    }
+
+    /// The long nemesis run found it: a spectator of a copy that ran on his node got seqs 20
+    /// and 21 from it, then, the copy lost, the new owner's replay of his `resume` (sent before
+    /// he had read them) relayed 20 again.
+    #[tokio::test]
+    async fn events_a_lost_local_copy_sent_are_not_relayed_again() {
+        let store = crate::store::SqliteStore::open(":memory:").expect("a store");
+        let members = Members::new(
+            Arc::new(store),
+            Arc::new(LocalDirectory::new(8)),
+            prometheus::IntCounter::new("refills", "refills").expect("a counter"),
+        );
+        let (outbox, mut rx) = Outbox::new(9, Arc::new(Metrics::default()), 16);
+        members.delivered(&outbox, "r1", 21);
+        members.resumed(9, "r1", 19);
+        for seq in [20, 21, 22] {
+            let text = format!(r#"{{"t":"event","room":"r1","seq":{seq},"ev":{{"kind":"chat"}}}}"#);
+            let head: Option<Head> = serde_json::from_str(&text).ok();
+            members.deliver(9, head.as_ref(), &Frame::from(text)).await;
+        }
+        let mut got = Vec::new();
+        while let Ok(Out::Text(f)) = rx.try_recv() {
+            let v: serde_json::Value = serde_json::from_str(f.as_str()).expect("json");
+            got.push(v["seq"].as_u64().expect("a seq"));
+        }
+        assert_eq!(got, [22]);
+        assert_eq!(
+            members.closed(9),
+            [RoomId::from("r1")],
+            "detached from it on close"
+        );
     }
 
     #[test]

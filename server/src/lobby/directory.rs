@@ -2,6 +2,7 @@
 //! receives, so rooms can be found across server nodes (a lookup there may ask the network).
 
 use super::{Matchmaker, Peers};
+use crate::outbox::Outbox;
 use crate::player::RoomId;
 use crate::revocations::Revocations;
 use crate::room::handle::RoomHandle;
@@ -67,6 +68,11 @@ pub trait Directory: Send + Sync + 'static {
     fn closed(&self, _conn: u64) -> Vec<RoomId> {
         Vec::new()
     }
+    /// A copy of `room` run here ended as another server took the room over, having sent its
+    /// members every event up to `seq`: what the new owner relays to them from now on starts
+    /// after it (on a cluster, a member who resumes from an earlier seq — one that had not
+    /// yet read those events — is not sent them twice). Nothing to do on a single server.
+    fn handed_over(&self, _room: &str, _seq: u64, _members: &[Outbox]) {}
     /// Whether this server may serve `room` now (on a cluster, whether its lease is held
     /// and was renewed recently enough that no other node can have taken it over: a room
     /// refuses every command while not). Always, on a single server.

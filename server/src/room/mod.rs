@@ -211,6 +211,11 @@ impl Room {
                 conn.send(moved.clone());
             }
             tracing::warn!(room = %self.id, "another node has taken the room over: its members were told");
+            let members: Vec<Outbox> = (self.seats.values())
+                .filter_map(|o| o.conn.clone())
+                .chain(self.spectators.values().cloned())
+                .collect();
+            (self.shared.lobby.rooms).handed_over(&self.id, self.seq, &members);
             self.shared.lobby.rooms.remove(&self.id).await;
             // This node lists it and holds its seats no more (the new owner does).
             self.shared.lobby.publish(&self.id, None);
