@@ -47,6 +47,8 @@ pub struct Member {
     pub received: Vec<(u64, Value)>,
     /// Its room's events by seq (what it has seen of the room).
     pub seen: BTreeMap<u64, Value>,
+    /// Every message, in order (`note`).
+    log: Vec<String>,
     /// The `resume` in flight (`moved`, a reconnection) and when it was sent.
     resuming: Option<(u64, Instant)>,
     /// When to resume again (the room was still between nodes).
@@ -74,6 +76,7 @@ impl Member {
             next_id: 1,
             received: Vec::new(),
             seen: BTreeMap::new(),
+            log: Vec::new(),
             resuming: None,
             resume_due: None,
             moved: 0,
@@ -92,6 +95,14 @@ impl Member {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() % 100_000);
         self.trail.push_back(format!("{at:05} {way} {text}"));
+        let short: String = text.chars().take(120).collect();
+        self.log.push(format!("{at:05} {way} {short}"));
+    }
+
+    /// Every message it sent and received (each cut to 120 characters), for a failure whose
+    /// cause lies further back than the last few.
+    pub fn whole_log(&self) -> String {
+        self.log.join("\n  ")
     }
 
     /// What it is stuck on, for a failure's message: its room, node and last messages.
@@ -690,9 +701,10 @@ pub async fn check_room(store: &dyn orion_server::Store, room: &str, members: &[
         for (seq, ev) in &m.received {
             assert!(
                 *seq > last,
-                "{} got seq {seq} of {room} after {last} (twice, or out of order): {}",
+                "{} got seq {seq} of {room} after {last} (twice, or out of order): {}\nwhole log:\n  {}",
                 m.name,
-                m.report()
+                m.report(),
+                m.whole_log()
             );
             last = *seq;
             let (_, text) = stored
