@@ -278,9 +278,12 @@ impl Members {
                         }
                         m.seen.insert(room.to_owned(), seq);
                     }
-                    // A snapshot holds everything up to its seq.
+                    // A snapshot holds everything up to its seq; one older than what was
+                    // delivered (the late answer to a request the client had given up on
+                    // and sent again) takes nothing back.
                     Some("snapshot") => {
-                        m.seen.insert(room.to_owned(), seq);
+                        let seen = m.seen.entry(room.to_owned()).or_insert(seq);
+                        *seen = (*seen).max(seq);
                     }
                     // Other frames that name a seq (a `hints` reply: the room's head) say
                     // nothing of which events reached the connection: an event lost on the
@@ -346,6 +349,32 @@ mod tests {
             got.push(f.as_str().to_owned());
         }
         assert_eq!(got, [twelve, hints, thirteen]);
+    }
+
+    /// The long nemesis run found it: North's `join`, refused with `server` while its owner
+    /// was paused and sent again, was answered a second time later with a snapshot at seq 2
+    /// when he had had seq 3; the relay took that as all he had, and sent him 3 again.
+    #[tokio::test]
+    async fn a_late_snapshot_older_than_what_was_delivered_takes_nothing_back() {
+        let store = crate::store::SqliteStore::open(":memory:").expect("a store");
+        let members = Members::new(
+            Arc::new(store),
+            Arc::new(LocalDirectory::new(8)),
+            prometheus::IntCounter::new("refills", "refills").expect("a counter"),
+        );
+        let (outbox, mut rx) = Outbox::new(5, Arc::new(Metrics::default()), 16);
+        members.register(&outbox);
+        let three = r#"{"t":"event","room":"r1","seq":3,"ev":{"kind":"ready","seat":"N"}}"#;
+        let stale = r#"{"t":"snapshot","room":"r1","seq":2,"re":1}"#;
+        for text in [three, stale, three] {
+            let head: Option<Head> = serde_json::from_str(text).ok();
+            (members.deliver(5, head.as_ref(), &Frame::from(text.to_owned()))).await;
+        }
+        let mut got = Vec::new();
+        while let Ok(Out::Text(f)) = rx.try_recv() {
+            got.push(f.as_str().to_owned());
+        }
+        assert_eq!(got, [three, stale], "seq 3 once");
     }
 
     /// The long nemesis run found it: a spectator of a copy that ran on his node got seqs 20
