@@ -32,7 +32,11 @@ impl App {
             }),
             Command::Quit => self.quit = true,
             Command::Quick { game, players } => {
-                self.out.push(Request::Quick { game, players });
+                self.out.push(Request::Quick {
+                    game,
+                    players,
+                    bots: None,
+                });
             }
             Command::Create {
                 game,
