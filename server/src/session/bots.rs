@@ -45,9 +45,10 @@ impl Session {
             outbox: self.outbox.clone(),
             re: re.clone(),
         };
+        // Timed from the request, not from when the task first runs.
+        let at = shared.clock.now_ms().saturating_add(shared.bot_wait);
         tokio::spawn(async move {
             let mut shutdown = shared.shutdown();
-            let at = shared.clock.now_ms().saturating_add(shared.bot_wait);
             tokio::select! {
                 _ = shared.clock.sleep_until(at) => {}
                 _ = shutdown.changed() => return,

@@ -320,6 +320,12 @@ impl App {
             Incoming::Moved { room } => {
                 self.info(format!("room {room} moved to another server: resuming"))
             }
+            Incoming::BotAdded { seat, level, .. } => {
+                self.info(format!("a computer player (level {level}) sits at {seat}"))
+            }
+            Incoming::BotRemoved { seat, .. } => {
+                self.info(format!("the computer player left {seat}"))
+            }
             Incoming::Welcome { .. }
             | Incoming::History { .. }
             | Incoming::Hints { .. }
