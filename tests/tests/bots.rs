@@ -66,48 +66,60 @@ async fn pass_to_the_end(c: &mut Client, room: &str) -> Value {
     panic!("no end after {MOST_TURNS} turns");
 }
 
+/// A bot of `level` seated in a new room of `game` by a host who then hands his seat to the
+/// terminal client's greedy bot (a waiting room whose only sitter is a bot stays open); the
+/// game is played to its end. Checks the bot's `joined`, the unrated `start`, and that the bot
+/// moved through the room's own events.
+async fn bot_plays_to_the_end(server: &TestServer, game: &str, level: u8, rating: i64) {
+    let mut host = server.player("host").await;
+    let room = create(&mut host, game).await;
+    let added = add_bot(&mut host, &room, level).await;
+    assert_eq!(added["level"], level);
+    let seat = added["seat"].as_str().unwrap().to_string();
+    let joined = host
+        .expect(|m| m["ev"]["kind"] == "joined" && m["ev"]["seat"] == json!(seat))
+        .await;
+    assert_eq!(joined["ev"]["bot"], level, "{joined}");
+    assert_eq!(joined["ev"]["rating"], rating, "{joined}");
+    let left = host.request(json!({"t": "leave", "room": room})).await;
+    assert_eq!(left["t"], "left", "{left}");
+    let config = BotConfig {
+        server: server.url(),
+        name: format!("person{level}"),
+        level: Level::Greedy,
+        entry: Entry::Room(room.clone()),
+        seed: u64::from(level),
+    };
+    let report = autoplay::run(config).await.expect("played to the end");
+    assert_ne!(report.seat.as_str(), seat);
+    let mut reader = server.player("reader").await;
+    let history = reader.request(json!({"t": "history", "room": room})).await;
+    assert_eq!(history["status"], "finished", "{history}");
+    let events = history["events"].as_array().unwrap();
+    let start = &events.iter().find(|e| e["ev"]["kind"] == "start").unwrap()["ev"];
+    assert_eq!(start["rated"], false, "{start}");
+    assert!(
+        events.iter().any(|e| {
+            (e["ev"]["kind"] == "click" || e["ev"]["kind"] == "move")
+                && e["ev"]["seat"] == json!(seat)
+        }),
+        "the level-{level} bot of {game} never moved"
+    );
+}
+
 #[tokio::test]
 async fn a_bot_is_seated_ready_and_unrated_and_plays_hydra_for_two_to_the_end() {
     let server = TestServer::start();
-    for level in [1, 5] {
-        let mut host = server.player("host").await;
-        let room = create(&mut host, "hydra-2").await;
-        let added = add_bot(&mut host, &room, level).await;
-        assert_eq!(added["seat"], "N");
-        assert_eq!(added["level"], level);
-        let joined = host
-            .expect(|m| m["ev"]["kind"] == "joined" && m["ev"]["seat"] == "N")
-            .await;
-        assert_eq!(joined["ev"]["bot"], level, "{joined}");
-        let rating = if level == 1 { 700 } else { 1650 };
-        assert_eq!(joined["ev"]["rating"], rating, "{joined}");
-        // The host hands his seat on: a waiting room whose only sitter is a bot stays open,
-        // and the person who takes the seat (here the terminal client's greedy bot) plays it.
-        let left = host.request(json!({"t": "leave", "room": room})).await;
-        assert_eq!(left["t"], "left", "{left}");
-        let config = BotConfig {
-            server: server.url(),
-            name: format!("person{level}"),
-            level: Level::Greedy,
-            entry: Entry::Room(room.clone()),
-            seed: u64::from(level),
-        };
-        let report = autoplay::run(config).await.expect("played to the end");
-        assert_eq!(report.seat.as_str(), "S");
-        assert!(report.winner.is_some(), "{report:?}");
-        // The bot's moves were the room's own events: clicks by N, and `start` said unrated.
-        let mut reader = server.player("reader").await;
-        let history = reader.request(json!({"t": "history", "room": room})).await;
-        let events = history["events"].as_array().unwrap();
-        let start = &events.iter().find(|e| e["ev"]["kind"] == "start").unwrap()["ev"];
-        assert_eq!(start["rated"], false, "{start}");
-        assert!(
-            events
-                .iter()
-                .any(|e| e["ev"]["kind"] == "click" && e["ev"]["seat"] == "N"),
-            "the level-{level} bot never clicked"
-        );
-    }
+    bot_plays_to_the_end(&server, "hydra-2", 1, 700).await;
+    bot_plays_to_the_end(&server, "hydra-2", 5, 1650).await;
+    server.shutdown();
+}
+
+#[tokio::test]
+async fn bots_play_orbit_and_orbs_to_the_end() {
+    let server = TestServer::start();
+    bot_plays_to_the_end(&server, "orbit", 3, 1350).await;
+    bot_plays_to_the_end(&server, "orbs", 3, 1350).await;
     server.shutdown();
 }
 
