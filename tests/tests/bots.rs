@@ -279,3 +279,51 @@ async fn a_killed_server_comes_back_with_its_bot_thinking_again() {
     server.shutdown();
     remove_db(&db);
 }
+
+#[tokio::test]
+async fn a_rated_room_moves_the_persons_rating_against_the_bots_level_and_lists_no_bot() {
+    let server = TestServer::start();
+    let mut s = server.player("rated-ann").await;
+    let w = s
+        .request(json!({"t": "register", "password": "correct horse battery"}))
+        .await;
+    assert_eq!(w["account"], true, "{w}");
+    let joined = s
+        .request(json!({"t": "create", "game": "hydra-2", "options": {"rated": true}}))
+        .await;
+    let room = joined["room"].as_str().unwrap().to_string();
+    s.seat = "S".into();
+    add_bot(&mut s, &room, 8).await;
+    s.send(json!({"t": "ready", "room": room})).await;
+    let start = s.expect_event(&room, "start").await;
+    assert_eq!(start["ev"]["rated"], true, "{start}");
+    // Both move once (the game then counts), and the person resigns.
+    s.play(&room, "click", json!({"click": "A1L"})).await;
+    s.play(&room, "end_turn", json!({})).await;
+    s.expect(|m| m["ev"]["kind"] == "turn" && m["ev"]["seat"] == "S")
+        .await;
+    let left = s.request(json!({"t": "leave", "room": room})).await;
+    assert_eq!(left["t"], "left", "{left}");
+    let mut r = server.player("reader").await;
+    let history = r.request(json!({"t": "history", "room": room})).await;
+    let over = &history["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["ev"]["kind"] == "over")
+        .unwrap()["ev"];
+    assert_eq!(over["result"]["winner"], "N", "{over}");
+    // The person lost to a level rated 2100: his 1500 falls; the bot has no rating to move.
+    let ratings = over["ratings"].as_object().expect("a rated game's ratings");
+    assert!(ratings["S"]["delta"].as_i64() < Some(0), "{over}");
+    assert!(!ratings.contains_key("N"), "{over}");
+    let board = r
+        .request(json!({"t": "leaderboard", "game": "hydra-2"}))
+        .await;
+    let names: Vec<&str> = (board["entries"].as_array().unwrap())
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    assert_eq!(names, ["rated-ann"], "{board}");
+    server.shutdown();
+}

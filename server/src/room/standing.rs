@@ -177,7 +177,11 @@ impl Room {
             .collect();
         let mut result = self.table.abandoned();
         if let (Some(side), true) = (standing.pop(), standing.is_empty()) {
-            let here = (side.iter()).any(|s| self.seats.get(s).is_some_and(|o| o.conn.is_some()));
+            let here = (side.iter()).any(|s| {
+                self.seats
+                    .get(s)
+                    .is_some_and(|o| o.conn.is_some() || o.bot.is_some())
+            });
             if here {
                 result.winner = orion_protocol::Winner::team(side.iter().map(|s| s.wire()));
             } else {
