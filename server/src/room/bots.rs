@@ -290,6 +290,11 @@ impl Room {
         if !self.seats.values().any(|o| o.bot.is_some()) {
             return;
         }
+        if matches!(self.status, Status::Finished | Status::Closed) {
+            // Its bots have played: the room's place goes to another game at once.
+            self.bots.game = None;
+            return;
+        }
         let now = self.shared.clock.now_ms();
         self.hold_lone_bots(now);
         // While every person is away the clock stands still, and so do the bots.
@@ -364,8 +369,12 @@ impl Room {
     /// When the room next has something to do for its bots: a claim's reaction time ending,
     /// or a seat to ask again.
     pub(super) fn bot_deadline(&self) -> Option<Millis> {
+        // Asking again is due only while bots think at all (else the timer would fire for
+        // nothing, again and again).
+        let thinking =
+            self.status == Status::Playing && self.seats.values().any(|o| o.conn.is_some());
         let again = (self.bots.asked.values())
-            .filter(|(seq, _)| *seq == self.seq)
+            .filter(|(seq, _)| thinking && *seq == self.seq)
             .filter_map(|(_, at)| *at);
         again.chain(self.bots.due.as_ref().map(|d| d.at)).min()
     }
