@@ -2,7 +2,8 @@
 // waiting for players first (join one click away), then games in progress with their watchers,
 // finished rooms apart; "Play now" by game (quick match with the game's defaults, a cancel and
 // the count waiting), a room with the engine's options behind "More options"; puzzles with
-// their goal; and the visitor's name, account and past games (account.js). The room list is
+// their goal; "Play the computer" (a room of one's own with computer players in the other
+// seats, at a chosen level); and the visitor's name, account and past games (account.js). The room list is
 // the `lobby` watch, one page at a time.
 
 import { games, puzzles, game, gameName, systemOf, systemOptions, serverOptions, isPuzzle } from './catalogue.js';
@@ -59,6 +60,7 @@ export class Lobby {
     this.toast = toast;
     this.after = null; // the page shown: rooms after this id
     this.queued = null; // the quick match asked for: {game, players}
+    this.vsComputer = null; // "Play the computer" asked for: {level, bots}, until its room is joined
     this.waiting = []; // [{game, players, count}] from the lobby
     this.tv = new Tv(net);
     this.account = new Account(net, (m) => this.mine(m.rooms || []));
@@ -116,6 +118,8 @@ export class Lobby {
     cGame.addEventListener('change', shown);
     shown();
 
+    const computer = this.computerForm();
+
     const joinText = h('input', { id: 'join-text', placeholder: 'room id or invite code', 'aria-label': 'room id or invite code' });
     const join = h('form', { id: 'join', class: 'inline', on: { submit: (e) => {
       e.preventDefault();
@@ -161,6 +165,7 @@ export class Lobby {
             h('p', { class: 'hint' }, 'Pick a game: you are matched with the next player who picks it.'),
             h('ul', { class: 'tiles' }, ...tiles),
             h('details', { id: 'more-options' }, h('summary', {}, 'More options: a room of your own'), create),
+            h('h3', {}, 'Play the computer'), computer,
             h('h3', {}, 'Join a friend'), join, this.yours)),
         this.tv.el),
       h('section', { class: 'card', 'aria-labelledby': 'live-title' },
@@ -170,6 +175,30 @@ export class Lobby {
       h('section', { class: 'card', 'aria-labelledby': 'you-title' }, h('h2', { id: 'you-title' }, 'You'), this.account.el,
         h('h3', {}, 'Past games'), gamesForm, this.gamesEl,
         h('h3', {}, 'Leaderboards'), board, this.boardEl)));
+  }
+
+  /** "Play the computer": a game and a level; the visitor sits first, computer players take
+   * every other seat, and the game starts at once. */
+  computerForm() {
+    const cGame = h('select', { id: 'computer-game', name: 'game', 'aria-label': 'game against the computer' },
+      ...games().map((g) => h('option', { value: g.id }, `${g.name} (${g.default_players} players)`)));
+    const level = h('select', { id: 'computer-level', name: 'level', 'aria-label': 'computer level' },
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n, selected: n === 4 }, `level ${n}${n === 1 ? ' (random)' : n === 8 ? ' (strongest)' : ''}`)));
+    return h('form', { id: 'computer', class: 'inline', on: { submit: (e) => {
+      e.preventDefault();
+      const g = game(cGame.value);
+      if (!g) return;
+      this.vsComputer = { level: Number(level.value), bots: g.default_players - 1 };
+      this.net.send({ t: 'create', game: g.id });
+    } } }, cGame, level, h('button', { type: 'submit', id: 'play-computer' }, 'Play the computer'));
+  }
+
+  /** The room made for "Play the computer": its bots are seated and the visitor says ready. */
+  seatComputers(room) {
+    const { level, bots } = this.vsComputer;
+    this.vsComputer = null;
+    for (let i = 0; i < bots; i += 1) this.net.send({ t: 'add_bot', room, level });
+    this.net.send({ t: 'ready', room });
   }
 
   /** Quick match for `id` with `players`. */
@@ -221,7 +250,11 @@ export class Lobby {
       return;
     }
     if (m.t === 'queued') { this.showQueued(); return; }
-    if (m.t === 'joined') { this.go(m.code ? `/i/${m.code}` : `/r/${m.room}`); return; }
+    if (m.t === 'joined') {
+      if (this.vsComputer) this.seatComputers(m.room);
+      this.go(m.code ? `/i/${m.code}` : `/r/${m.room}`);
+      return;
+    }
     if (m.t === 'lobby') this.rooms(m);
   }
 
@@ -280,7 +313,7 @@ export class Lobby {
   roomItem(r) {
     const rating = (k) => (r.ratings && r.ratings[k] !== undefined ? ` (${r.ratings[k]})` : '');
     const seats = Object.entries(r.seats || {});
-    const names = seats.filter(([, n]) => n).map(([k, n]) => `${n}${rating(k)}`);
+    const names = seats.filter(([, n]) => n).map(([k, n]) => (r.bots && r.bots[k] ? `computer ${r.bots[k]}${rating(k)}` : `${n}${rating(k)}`));
     const free = seats.filter(([, n]) => n === null).length;
     const what = r.status === 'waiting' ? (free ? `${free} seat${free > 1 ? 's' : ''} free` : 'about to start')
       : r.status === 'playing' ? `${r.spectators || 0} watching` : 'finished';

@@ -83,7 +83,11 @@ export class Room {
       leave: btn('leave', 'Leave', () => this.askLeave()),
       rematch: btn('rematch', 'Rematch', () => this.act({ t: 'rematch' }), 'big'),
       declineRematch: btn('decline-rematch', 'No rematch', () => this.act({ t: 'rematch', accept: false })),
+      addBot: btn('add-bot', 'Add a computer player', () => this.act({ t: 'add_bot', level: Number(this.el.botLevel.value) })),
     };
+    // The level of the computer player "Add a computer player" seats (4, the middle, unless chosen).
+    this.el.botLevel = h('select', { id: 'bot-level', 'aria-label': 'computer player level', hidden: true },
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n, selected: n === 4 }, `level ${n}`)));
     const input = h('input', { id: 'chat-text', maxlength: 500, placeholder: 'Say something', 'aria-label': 'chat' });
     const form = h('form', { class: 'say', on: { submit: (e) => {
       e.preventDefault();
@@ -110,7 +114,7 @@ export class Room {
     this.boardHost.className = `board-host ${system || ''}`;
     this.board = new (boardOf(system))(this.boardHost, this);
     const b = this.btn;
-    this.el.actions.replaceChildren(...this.board.controls(this.button), b.ready, b.leave, b.rematch, b.declineRematch);
+    this.el.actions.replaceChildren(...this.board.controls(this.button), b.ready, this.el.botLevel, b.addBot, b.leave, b.rematch, b.declineRematch);
   }
 
   /** The connection is up (first time, or again after a drop). */
@@ -316,7 +320,7 @@ export class Room {
     const s = this.s;
     switch (ev.kind) {
       case 'joined':
-        s.seats[ev.seat] = { player: ev.player, name: ev.name, colour: this.colourOf(ev.seat), connected: true, rating: ev.rating };
+        s.seats[ev.seat] = { player: ev.player, name: ev.name, colour: this.colourOf(ev.seat), connected: true, rating: ev.rating, bot: ev.bot };
         break;
       case 'left':
         if (s.seats[ev.seat]) s.gone[ev.seat] = s.seats[ev.seat].name;
@@ -357,6 +361,14 @@ export class Room {
     this.board.event(ev, at, live, s);
   }
 
+  /** A computer player's mark on its seat: its level, and before the start a way to remove it. */
+  botMark(seat, level, s) {
+    const remove = s.status === 'waiting' && this.seat
+      ? h('button', { type: 'button', class: 'remove-bot', 'aria-label': `remove the computer player at ${seat}`, on: { click: () => this.act({ t: 'remove_bot', seat }) } }, '\u00d7')
+      : '';
+    return h('span', { class: 'bot-mark', 'data-bot': level }, ` \u00b7 computer, level ${level} `, remove);
+  }
+
   /** The seats in the order the catalogue gives them, then any other the room has. */
   seatOrder() {
     const s = this.s;
@@ -390,10 +402,13 @@ export class Room {
         o && k === this.seat ? ' (you)' : '',
         o && o.connected === false ? ' \u00b7 away' : '', score,
         o && o.ready && s.status === 'waiting' ? h('span', { class: 'ready-mark' }, ' \u2713 ready') : '',
+        o && o.bot ? this.botMark(k, o.bot, s) : '',
         s.secrets[k] ? ' \u00b7 secret chosen' : '',
         s.out && s.out.includes(k) ? ' \u00b7 out' : '');
     }));
     this.btn.ready.hidden = !(s.status === 'waiting' && this.seat);
+    const free = Object.values(s.seats).some((o) => !o);
+    this.btn.addBot.hidden = this.el.botLevel.hidden = !(s.status === 'waiting' && this.seat && free && !puzzle);
     this.btn.leave.hidden = !(this.seat && s.status !== 'finished');
     if (this.btn.leave.hidden) this.el.confirm.hidden = true;
     this.btn.ready.textContent = this.seat && s.seats[this.seat] && s.seats[this.seat].ready ? 'Ready \u2713' : 'Ready';

@@ -155,6 +155,7 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
         Entry::Quick { game, players } => Request::Quick {
             game: game.clone(),
             players: *players,
+            bots: None,
         },
         Entry::Room(room) => Request::Join {
             room: Some(room.clone()),

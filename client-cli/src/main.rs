@@ -88,6 +88,12 @@ enum Command {
         /// Your name.
         #[arg(long, default_value_t = default_name())]
         name: String,
+        /// Play the computer at this level (1 random … 8 strongest) in GAME: a room of your own
+        /// whose other seats computer players take, started at once.
+        #[arg(long, value_name = "LEVEL", requires = "game")]
+        computer: Option<u8>,
+        /// The game to play the computer in (with `--computer`).
+        game: Option<String>,
     },
     /// Watch a room as a spectator, on the same screen as play.
     Watch {
@@ -220,7 +226,10 @@ fn main() -> ExitCode {
                 block_on(autoplay::run(config)).map(|r| r.line())
             }
         },
-        Command::Play { server, name } => block_on(orion_cli::tui::run(&server, &name, None)).map(|()| String::new()),
+        Command::Play { server, name, computer, game } => {
+            let computer = game.zip(computer);
+            block_on(orion_cli::tui::run_with(&server, &name, None, computer)).map(|()| String::new())
+        }
         Command::Watch { server, room, name } => {
             block_on(orion_cli::tui::run(&server, &name, Some(room))).map(|()| String::new())
         }

@@ -28,9 +28,13 @@ pub enum Event<'a> {
         player: Text<'a>,
         /// Display name.
         name: Text<'a>,
-        /// His rating in this game, if he has claimed his name (guests have none).
+        /// His rating in this game, if he has claimed his name (guests have none); a
+        /// computer player's is its level's (`bot`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rating: Option<i32>,
+        /// A computer player: its level, 1 to 8 (an addition: README).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot: Option<u8>,
     },
     /// A seated player said he is ready to start (an addition: README). Not stored by
     /// rooms made before it existed; the start needs every seat ready.
@@ -314,11 +318,13 @@ impl Event<'_> {
                 player,
                 name,
                 rating,
+                bot,
             } => Event::Joined {
                 seat,
                 player: o(player),
                 name: o(name),
                 rating,
+                bot,
             },
             Event::Left { seat } => Event::Left { seat },
             Event::Ready { seat } => Event::Ready { seat },

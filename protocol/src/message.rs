@@ -118,6 +118,22 @@ pub enum Message<'a> {
         /// Room id.
         room: String,
     },
+    /// A computer player took a seat (answers `add_bot`; an addition: README).
+    BotAdded {
+        /// Room id.
+        room: String,
+        /// Its seat.
+        seat: Seat,
+        /// Its level.
+        level: u8,
+    },
+    /// A computer player gave up its seat (answers `remove_bot`; an addition: README).
+    BotRemoved {
+        /// Room id.
+        room: String,
+        /// The seat, free again.
+        seat: Seat,
+    },
     /// A room's whole state.
     Snapshot(Box<Snapshot>),
     /// One event of a room.
@@ -237,6 +253,8 @@ impl Message<'_> {
             Message::Unqueued => "unqueued",
             Message::Spectators { .. } => "spectators",
             Message::Left { .. } => "left",
+            Message::BotAdded { .. } => "bot_added",
+            Message::BotRemoved { .. } => "bot_removed",
             Message::Snapshot(_) => "snapshot",
             Message::Event { .. } => "event",
             Message::History { .. } => "history",

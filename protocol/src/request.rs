@@ -142,6 +142,10 @@ pub enum Request {
         /// How many players (2–4).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         players: Option<u8>,
+        /// Computer players fill the seats no person has taken after the server's `bot_wait`
+        /// (an addition: README).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bots: Option<bool>,
     },
     /// Stop waiting for a quick match (an addition: README); answered `unqueued`, or
     /// `not_queued` when the sender waits for none.
@@ -326,13 +330,33 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         accept: Option<bool>,
     },
+    /// A seated player of a waiting room seats a computer player (reply: `bot_added`; an
+    /// addition: README).
+    AddBot {
+        /// Room id.
+        room: String,
+        /// Its level, 1 (random) to 8 (strongest); left out: 4.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<u8>,
+        /// The seat; left out: the first free one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// A seated player of a waiting room takes a computer player out of its seat (reply:
+    /// `bot_removed`; an addition: README).
+    RemoveBot {
+        /// Room id.
+        room: String,
+        /// The computer player's seat.
+        seat: Seat,
+    },
     /// Are you there?
     Ping,
 }
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 31] = [
+    pub const TYPES: [&'static str; 33] = [
         "hello",
         "lobby",
         "create",
@@ -363,6 +387,8 @@ impl Request {
         "export",
         "rematch",
         "hints",
+        "add_bot",
+        "remove_bot",
         "ping",
     ];
 
@@ -399,6 +425,8 @@ impl Request {
             Request::Games { .. } => "games",
             Request::Export { .. } => "export",
             Request::Rematch { .. } => "rematch",
+            Request::AddBot { .. } => "add_bot",
+            Request::RemoveBot { .. } => "remove_bot",
             Request::Ping => "ping",
         }
     }
@@ -442,7 +470,9 @@ impl Request {
             | Request::Draw { room, .. }
             | Request::Hints { room }
             | Request::Export { room, .. }
-            | Request::Rematch { room, .. } => Some(room),
+            | Request::Rematch { room, .. }
+            | Request::AddBot { room, .. }
+            | Request::RemoveBot { room, .. } => Some(room),
         }
     }
 }

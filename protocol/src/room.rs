@@ -164,6 +164,9 @@ pub struct RoomSummary {
     /// Each seated account's rating in this game (guests have none).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub ratings: BTreeMap<Seat, i32>,
+    /// The seats computer players hold, with their levels (an addition: README).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bots: BTreeMap<Seat, u8>,
 }
 
 /// One seat in a snapshot, when taken.
@@ -183,6 +186,9 @@ pub struct SeatView {
     /// Before the start: the sitter said `ready` (an addition: README; absent: not ready).
     #[serde(default, skip_serializing_if = "fields::is_false")]
     pub ready: bool,
+    /// A computer player: its level, 1 to 8 (an addition: README).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<u8>,
 }
 
 /// The turn, as `start` and `snapshot` describe it: every system's fields, then each

@@ -28,6 +28,8 @@ pub struct Sitter {
     pub connected: bool,
     /// His rating in this game (an account's; `over` of a rated game updates it).
     pub rating: Option<i32>,
+    /// A computer player's level.
+    pub bot: Option<u8>,
 }
 
 /// One chat line.
@@ -132,6 +134,7 @@ impl RoomView {
                         colour: (!v.colour.is_empty()).then(|| v.colour.clone()),
                         connected: v.connected,
                         rating: v.rating,
+                        bot: v.bot,
                     });
                     (seat, sitter)
                 })
@@ -199,6 +202,7 @@ impl RoomView {
                 player,
                 name,
                 rating,
+                bot,
             } => {
                 let colour = self.colour_of(*seat).map(str::to_string);
                 self.seats.insert(
@@ -209,6 +213,7 @@ impl RoomView {
                         colour,
                         connected: true,
                         rating: *rating,
+                        bot: *bot,
                     }),
                 );
             }
@@ -559,6 +564,7 @@ mod tests {
                 connected: true,
                 rating: None,
                 ready: false,
+                bot: None,
             }),
         );
         let mut view = RoomView::from_snapshot(&first);

@@ -10,6 +10,7 @@
 //! docs/architecture.md has the whole map.
 
 mod assets;
+mod bots;
 mod catalogue;
 mod clock;
 mod cluster;
@@ -38,6 +39,7 @@ mod text;
 mod throttle;
 mod token;
 
+pub use bots::{BOT_WAIT, CLAIM_REACTION, MAX_BOT_GAMES};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use cluster::{serve_cluster, ClusterConfig, LEASE_TTL, RENEW_EVERY};
 pub use connection::{HELLO_TIMEOUT, MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};

@@ -40,6 +40,17 @@ struct Args {
     /// This node's name in the cluster (letters, digits, `-`, `_`); random if not given.
     #[arg(long, requires = "bus")]
     node: Option<String>,
+    /// Threads computer players think on, apart from the rooms' runtime.
+    #[arg(long, default_value_t = 1)]
+    bot_threads: usize,
+    /// Most games with computer players at once; past it `add_bot` and `quick` with `bots`
+    /// are refused with `full`.
+    #[arg(long, default_value_t = orion_server::MAX_BOT_GAMES)]
+    max_bot_games: usize,
+    /// How long `quick` with `bots: true` waits for people before computer players fill the
+    /// missing seats, in milliseconds.
+    #[arg(long, default_value_t = orion_server::BOT_WAIT)]
+    bot_wait: u64,
     /// Log level or filter (`info`, `debug`, `orion_server=trace`).
     #[arg(long, default_value = "info")]
     log: String,
@@ -73,6 +84,9 @@ async fn main() -> anyhow::Result<()> {
             SyncMode::Full => orion_server::Durability::Full,
         },
         max_spectators: args.max_spectators,
+        bot_threads: args.bot_threads,
+        max_bot_games: args.max_bot_games,
+        bot_wait: args.bot_wait,
         ..Default::default()
     };
     match args.bus {

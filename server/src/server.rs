@@ -59,6 +59,12 @@ pub struct Config {
     pub max_spectators: usize,
     /// How long a reader of `/g/ROOM.txt` has to take the record (`http::RECORD_TIMEOUT`).
     pub record_timeout: Duration,
+    /// Threads computer players think on (`--bot-threads`; at least one).
+    pub bot_threads: usize,
+    /// Most games with computer players at once (`--max-bot-games`, `bots::MAX_BOT_GAMES`).
+    pub max_bot_games: usize,
+    /// How long `quick` with `bots` waits for people, in ms (`--bot-wait`, `bots::BOT_WAIT`).
+    pub bot_wait: Millis,
 }
 
 impl Default for Config {
@@ -76,6 +82,9 @@ impl Default for Config {
             sync: crate::store::Durability::default(),
             max_spectators: crate::room::MAX_SPECTATORS,
             record_timeout: http::RECORD_TIMEOUT,
+            bot_threads: 1,
+            max_bot_games: crate::bots::MAX_BOT_GAMES,
+            bot_wait: crate::bots::BOT_WAIT,
         }
     }
 }
@@ -141,6 +150,8 @@ pub async fn serve_with(
             .collect(),
         records,
         record_timeout: config.record_timeout,
+        bots: crate::bots::Pool::new(config.bot_threads, config.max_bot_games),
+        bot_wait: config.bot_wait,
         _drain: drain,
     });
     tokio::spawn(flush_listing(Arc::downgrade(&shared)));

@@ -7,6 +7,7 @@
 
 mod accounts;
 mod archive;
+mod bots;
 mod identity;
 mod rooms;
 
@@ -164,8 +165,13 @@ impl Session {
                     .await
             }
             Request::Join { room, code, seat } => self.join(re, player()?, room, code, seat).await,
-            Request::Quick { game, players } => {
-                let queued = self.quick(re, player()?, &game, players).await;
+            Request::Quick {
+                game,
+                players,
+                bots,
+            } => {
+                let bots = bots.unwrap_or(false);
+                let queued = self.quick(re, player()?, &game, players, bots).await;
                 self.shared.lobby.refresh_waiting().await;
                 queued
             }
@@ -187,7 +193,9 @@ impl Session {
             | Request::Challenge { .. }
             | Request::Move { .. }
             | Request::Draw { .. }
-            | Request::Hints { .. }) => self.act(re, player()?, request).await,
+            | Request::Hints { .. }
+            | Request::AddBot { .. }
+            | Request::RemoveBot { .. }) => self.act(re, player()?, request).await,
             Request::Chat { room, text } => self.chat(re, player()?, &room, &text).await,
             Request::Resume { room, since } => self.resume(re, player()?, &room, since).await,
             Request::History { room, since, code } => {

@@ -47,6 +47,10 @@ pub struct Shared {
     pub records: crate::records::Records,
     /// How long a `/g/ROOM.txt` exchange has, once its record is ready, to be taken.
     pub record_timeout: Duration,
+    /// The threads computer players think on, and the cap on games with them.
+    pub bots: crate::bots::Pool,
+    /// How long `quick` with `bots` waits for people before computer players fill the seats.
+    pub bot_wait: crate::clock::Millis,
     /// Held by every task through this struct: when the last `Shared` is dropped the
     /// receiver in `serve` sees the channel close, and shutdown is complete.
     pub(crate) _drain: mpsc::Sender<()>,

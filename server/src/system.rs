@@ -151,6 +151,21 @@ pub enum OptionKind {
 /// holes) or move texts, computed by the engine (`hints`, README's protocol additions).
 pub type Hints = BTreeMap<&'static str, Vec<String>>;
 
+/// A computer player's decision, thought off the room's task (`bots::Pool`): given the level
+/// and a seed, the action text for the seat it was made for, or `None` when the seat has
+/// nothing to decide after all. It owns a copy of what the seat may see, never the table.
+pub type BotJob = Box<dyn FnOnce(orion_ai::Level, u64) -> Option<BotMove> + Send>;
+
+/// What a computer player decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotMove {
+    /// The action text, as [`GameSystem::action`] would give it.
+    pub action: String,
+    /// How long the room waits before taking it: a claim of a chain is made no faster than a
+    /// person's reaction (`bots::CLAIM_REACTION`); anything else at once.
+    pub reaction: Millis,
+}
+
 /// A family of games played on the same lobby (ORION's twelve and its puzzles; Orbit; Orbs).
 pub trait GameSystem: Send + Sync + 'static {
     /// The system's id (`orion`, `orbit`, `orbs`): which board module a page draws its games
@@ -206,6 +221,11 @@ pub trait GameSystem: Send + Sync + 'static {
         None
     }
 
+    /// Whether computer players play this system's games (`add_bot`, `quick` with `bots`).
+    fn has_bots(&self) -> bool {
+        false
+    }
+
     /// A stored action as a game record writes it, in the game's own notation (what `orion
     /// replay` reads back); the stored text itself where that is the notation already.
     fn notation(&self, action: &str) -> String {
@@ -255,6 +275,13 @@ pub trait Table: Send {
     /// territory). Computed through the engine, so the page copies no rule.
     fn hints(&self, _viewer: Option<Seat>, _now: Millis) -> Hints {
         Hints::new()
+    }
+
+    /// A computer player's next decision for `seat` at server time `now`, as a job for the
+    /// bot pool: `None` when the seat has nothing to decide now (cheap to ask: the room asks
+    /// after every change), or the system has no computer players.
+    fn bot_job(&self, _seat: Seat, _now: Millis) -> Option<BotJob> {
+        None
     }
 
     /// The winner's chain on the board, once the game has ended by one (ORION's games);

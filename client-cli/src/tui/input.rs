@@ -74,6 +74,8 @@ pub enum Command {
     Export(String),
     /// Offer or accept a rematch (`false`: decline) in the finished room on screen.
     Rematch(bool),
+    /// Seat a computer player of this level (1 to 8) in the waiting room on screen.
+    Bot(u8),
     /// Show the help.
     Help,
     /// Quit the program.
@@ -157,6 +159,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
                 | "archive"
                 | "export"
                 | "rematch"
+                | "bot"
                 | "watch"
                 | "spectate"
         )
@@ -309,6 +312,18 @@ fn command(line: &str) -> Result<Command, String> {
             }
         }
         "watch" | "spectate" => return Ok(Command::Watch(arg(0, "room id")?)),
+        "bot" => {
+            return match rest.as_slice() {
+                [] => Ok(Command::Bot(4)),
+                [level] => level
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|l| (1..=8).contains(l))
+                    .map(Command::Bot)
+                    .ok_or_else(|| format!("bot: the level is 1 to 8, not `{level}`")),
+                _ => Err("bot: write `bot LEVEL` (1 to 8)".into()),
+            }
+        }
         _ => {}
     }
     Err(format!("`{line}` is not a command; type help"))
@@ -322,6 +337,7 @@ const LOBBY_HELP: &[&str] =
 const LAST_HELP: &[&str] = &[
     "archive: games [NAME] [game=GAME] [before=ROOM] · export ROOM (saves ROOM.txt; orion replay ROOM.txt)",
     "after the end: rematch (offer or accept) · rematch no",
+    "computer players: bot LEVEL seats one (1 random … 8 strongest) in the waiting room on screen",
 ];
 
 /// The help text, one command a line: the game systems' and the lobby's.
@@ -332,6 +348,13 @@ pub fn help() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bot_seats_a_computer_player_of_a_level() {
+        assert_eq!(parse("bot 7"), Ok(Some(Command::Bot(7))));
+        assert_eq!(parse("bot"), Ok(Some(Command::Bot(4))));
+        assert!(parse("bot 9").unwrap_err().contains("1 to 8"));
+    }
 
     #[test]
     fn account_and_leaderboard_commands() {

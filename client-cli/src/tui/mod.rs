@@ -64,8 +64,22 @@ fn key(ev: crossterm::event::KeyEvent) -> Option<Key> {
 
 /// Plays (or, with `watch`, watches a room) on `server` as `name` until the player quits.
 pub async fn run(server: &str, name: &str, watch: Option<String>) -> Result<(), String> {
-    let mut client = net::connect(server, name, TokenStore::user()).await?;
+    run_with(server, name, watch, None).await
+}
+
+/// [`run`], and with `computer` (`play --computer LEVEL GAME`) starts in a room of that game
+/// whose other seats computer players of that level take.
+pub async fn run_with(
+    server: &str,
+    name: &str,
+    watch: Option<String>,
+    computer: Option<(String, u8)>,
+) -> Result<(), String> {
     let mut app = App::new(name, now_ms());
+    if let Some((game, level)) = computer {
+        app.play_computer(&game, level)?;
+    }
+    let mut client = net::connect(server, name, TokenStore::user()).await?;
     if let Some(room) = watch {
         app.watch(&room);
     }

@@ -232,8 +232,9 @@ impl Command {
                 outbox.id,
             ),
             RoomCmd::Detach { conn } => (Command::Detach, *conn),
-            // Never forwarded: a node tells only its own rooms they are lost.
-            RoomCmd::Lost => (Command::Detach, 0),
+            // Never forwarded: a node tells only its own rooms they are lost, and a quick match
+            // fills the room it made itself with bots.
+            RoomCmd::Lost | RoomCmd::FillBots { .. } => (Command::Detach, 0),
         }
     }
 

@@ -70,6 +70,7 @@ impl Room {
         for seat in expired {
             self.vacate(seat, OverReason::Away).await;
         }
+        self.bot_timer(now).await;
         // A late wake-up may find both the turn clock and the bank run out.
         for _ in 0..2 {
             match self.clock.deadline {

@@ -112,6 +112,14 @@ pub enum RoomCmd {
         /// His connection.
         outbox: Outbox,
     },
+    /// A quick match with `bots` waited long enough: computer players of `level` fill its
+    /// free seats, the room holding `game`, its place among the games with them.
+    FillBots {
+        /// Their level.
+        level: orion_ai::Level,
+        /// The place the session was given.
+        game: crate::bots::BotGame,
+    },
     /// A connection went away.
     Detach {
         /// Its id.
@@ -144,7 +152,7 @@ impl RoomCmd {
             | RoomCmd::Act { re, outbox, .. }
             | RoomCmd::Chat { re, outbox, .. }
             | RoomCmd::Rematch { re, outbox, .. } => outbox.refuse(&re, refusal),
-            RoomCmd::Detach { .. } | RoomCmd::Lost => {}
+            RoomCmd::Detach { .. } | RoomCmd::Lost | RoomCmd::FillBots { .. } => {}
         }
     }
 }

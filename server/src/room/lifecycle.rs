@@ -118,7 +118,11 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
         // one of those: it changes nothing here).
         match serde_json::from_str::<Event<'_>>(text) {
             Ok(Event::Joined {
-                seat, player, name, ..
+                seat,
+                player,
+                name,
+                bot,
+                ..
             }) => {
                 if let Some(seat) = room.seat_named(seat.as_str()) {
                     let player = Player {
@@ -130,6 +134,7 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
                         conn: None,
                         ready: false,
                         hold_until: None,
+                        bot: bot.and_then(|l| orion_ai::Level::new(l).ok()),
                     };
                     room.seats.insert(seat, occupant);
                 }
@@ -192,15 +197,20 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
         .map(|(s, o)| (*s, o.player.id.clone()))
         .collect();
     for (seat, id) in ids {
-        if let Some(rating) = room.rating_of(&id).await {
+        if let Some(level) = crate::bots::level_of_id(&id) {
+            room.seat_ratings
+                .insert(seat, crate::bots::rating_of_level(level));
+        } else if let Some(rating) = room.rating_of(&id).await {
             room.seat_ratings.insert(seat, rating);
         }
     }
     let hold = room.hold();
-    for occupant in room.seats.values_mut() {
+    // A computer player is never away: only people's seats are held until they come back.
+    for occupant in room.seats.values_mut().filter(|o| o.bot.is_none()) {
         occupant.hold_until = Some(now.saturating_add(hold));
         shared.lobby.restore_seat(&occupant.player.id, &room.id);
     }
+    room.restore_bots();
     room.arm_clock(now);
     room.pause_clock_while_away(now);
     let (handle, rx) = room.handle();
@@ -295,6 +305,7 @@ impl Room {
             restored: false,
             published: None,
             told_spectators: 0,
+            bots: Default::default(),
             shared,
         }
     }

@@ -8,8 +8,10 @@
 //! sessions ask of it), `lifecycle` (create, restore), `seats` (joining, watching, leaving,
 //! resuming, starting), `play` (game actions and their events), `clock` (turn clocks, holds),
 //! `view` (snapshots and the lobby listing), `event` (the room's own events, typed),
-//! `rematch` (the next game with the same players).
+//! `rematch` (the next game with the same players), `bots` (computer players: seated, and
+//! their decisions asked of the bot pool and played).
 
+mod bots;
 mod clock;
 pub(crate) mod handle;
 mod hints;
@@ -67,6 +69,8 @@ struct Occupant {
     ready: bool,
     /// While away: when his seat is given up.
     hold_until: Option<Millis>,
+    /// A computer player (`room/bots.rs`): its level. It has no connection and is never away.
+    bot: Option<orion_ai::Level>,
 }
 
 /// One room, owned by its task.
@@ -135,6 +139,8 @@ struct Room {
     /// On a cluster: another node holds the room now (a fenced append, or the lease was
     /// seen taken over); the task tells its members and ends.
     lost: bool,
+    /// Its computer players' decisions in flight and due (`bots.rs`).
+    bots: bots::BotSeats,
     /// Server-wide state.
     shared: Arc<Shared>,
 }
@@ -176,10 +182,12 @@ impl Room {
             self.publish();
         }
         let mut shutdown = self.shared.shutdown();
+        let mut bot_replies = self.bots.rx.take();
         loop {
             if self.is_done() || self.lost {
                 break;
             }
+            self.think_bots();
             let timer = match self.next_deadline() {
                 Some(at) => self.shared.clock.sleep_until(at),
                 None => Box::pin(std::future::pending()),
@@ -192,6 +200,9 @@ impl Room {
                     None => break,
                 },
                 _ = timer => Box::pin(self.on_timer()).await,
+                Some(reply) = next_reply(&mut bot_replies) => {
+                    Box::pin(self.on_bot_reply(reply)).await
+                }
                 _ = shutdown.changed() => break,
             }
         }
@@ -253,7 +264,10 @@ impl Room {
 
     pub(super) fn next_deadline(&self) -> Option<Millis> {
         let holds = self.seats.values().filter_map(|o| o.hold_until);
-        holds.chain(self.clock.deadline).min()
+        holds
+            .chain(self.clock.deadline)
+            .chain(self.bot_deadline())
+            .min()
     }
 
     pub(super) async fn handle_cmd(&mut self, cmd: RoomCmd) {
@@ -326,6 +340,7 @@ impl Room {
                 accept,
                 outbox,
             } => self.rematch(re, player, accept, outbox).await,
+            RoomCmd::FillBots { level, game } => self.fill_bots(level, game).await,
             RoomCmd::Detach { conn } => self.detach(conn),
             RoomCmd::Lost => self.lost = true,
         }
@@ -488,5 +503,13 @@ impl Room {
         if lost {
             self.pause_clock_while_away(now);
         }
+    }
+}
+
+/// The next computer player's decision, or never when the room has no channel for them.
+async fn next_reply(rx: &mut Option<mpsc::Receiver<bots::BotReply>>) -> Option<bots::BotReply> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
     }
 }

@@ -18,8 +18,15 @@ impl Room {
         request: Request,
         outbox: Outbox,
     ) {
-        if let Request::Hints { .. } = request {
-            return self.hints(&re, &player, &outbox);
+        match request {
+            Request::Hints { .. } => return self.hints(&re, &player, &outbox),
+            Request::AddBot { level, seat, .. } => {
+                return self.add_bot(&re, &player, level, seat, &outbox).await
+            }
+            Request::RemoveBot { seat, .. } => {
+                return self.remove_bot(&re, &player, seat, &outbox).await
+            }
+            _ => {}
         }
         let action = match self.system.action(&request) {
             Some(Ok(action)) => action,

@@ -113,6 +113,7 @@ impl Room {
             player: (*player.id).into(),
             name: (*player.name).into(),
             rating,
+            bot: None,
         };
         if let Err(e) = self.emit(vec![ev.to_json()], None).await {
             self.shared.lobby.free_seat(&player.id, &self.id);
@@ -130,6 +131,7 @@ impl Room {
                 conn,
                 ready: false,
                 hold_until,
+                bot: None,
             },
         );
         if let Some(rating) = rating {

@@ -92,12 +92,15 @@ impl Room {
         if self.solo() {
             return None;
         }
+        // A game with a computer player is rated only when its room says `rated`; then the
+        // people's ratings move against each bot's level's fixed one (`bots::level`).
+        let with_bots = self.seats.values().any(|o| o.bot.is_some());
         let rated = match self.options.rated {
             Some(false) => false,
+            None if with_bots => false,
             Some(true) | None => {
-                let ids: Vec<String> = self
-                    .seats
-                    .values()
+                let ids: Vec<String> = (self.seats.values())
+                    .filter(|o| o.bot.is_none())
                     .map(|o| o.player.id.to_string())
                     .collect();
                 match self.eligible(&ids).await {
@@ -174,7 +177,11 @@ impl Room {
             .collect();
         let mut result = self.table.abandoned();
         if let (Some(side), true) = (standing.pop(), standing.is_empty()) {
-            let here = (side.iter()).any(|s| self.seats.get(s).is_some_and(|o| o.conn.is_some()));
+            let here = (side.iter()).any(|s| {
+                self.seats
+                    .get(s)
+                    .is_some_and(|o| o.conn.is_some() || o.bot.is_some())
+            });
             if here {
                 result.winner = orion_protocol::Winner::team(side.iter().map(|s| s.wire()));
             } else {
@@ -253,7 +260,10 @@ impl Room {
             // Ended by its rules before everyone moved: played, but it does not count.
             return None;
         }
-        let ids: Vec<String> = rated.roster.values().map(|p| p.to_string()).collect();
+        let ids: Vec<String> = (rated.roster.values())
+            .filter(|p| !crate::bots::is_bot_id(p))
+            .map(|p| p.to_string())
+            .collect();
         let known = match self.shared.store.ratings(self.game_id, &ids).await {
             Ok(known) => known,
             Err(e) => {
@@ -264,6 +274,10 @@ impl Room {
         // Every seat of the roster plays at its rating; a guest as a newcomer.
         let of = |seat: &Seat| -> (Option<String>, RatingRecord) {
             let id = rated.roster.get(seat).map(|p| p.to_string());
+            // A computer player plays at its level's fixed rating and keeps nothing.
+            if let Some(level) = id.as_deref().and_then(crate::bots::level_of_id) {
+                return (None, crate::bots::record_of_level(level));
+            }
             let account = known.iter().find(|(k, _)| Some(k) == id.as_ref());
             match account {
                 Some((k, r)) => (Some(k.clone()), r.unwrap_or_else(rating::newcomer)),

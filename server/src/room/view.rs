@@ -21,9 +21,10 @@ impl Room {
                     player: o.player.id.to_string(),
                     name: o.player.name.to_string(),
                     colour: info.colour.to_string(),
-                    connected: o.conn.is_some(),
+                    connected: o.conn.is_some() || o.bot.is_some(),
                     rating: self.seat_ratings.get(&info.seat).copied(),
                     ready: o.ready && self.status == orion_protocol::Status::Waiting,
+                    bot: o.bot.map(|l| l.number()),
                 });
                 (info.seat.wire(), view)
             })
@@ -92,6 +93,9 @@ impl Room {
             options: self.wire_options.clone(),
             ratings: (seen.ratings.iter())
                 .map(|(seat, rating)| (seat.wire(), *rating))
+                .collect(),
+            bots: (self.seats.iter())
+                .filter_map(|(seat, o)| Some((seat.wire(), o.bot?.number())))
                 .collect(),
         };
         let summary = serde_json::to_string(&summary).unwrap_or_default();

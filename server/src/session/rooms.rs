@@ -176,9 +176,13 @@ impl Session {
         player: Player,
         game: &str,
         players: Option<u8>,
+        bots: bool,
     ) -> Handled {
         self.check_room_cap()?;
         let (system, info) = self.find_match(game)?;
+        if bots {
+            self.check_bots(&system)?;
+        }
         let n = players.unwrap_or(info.default_players);
         if !info.players.contains(&n) {
             return Err(Refusal::new(
@@ -192,6 +196,7 @@ impl Session {
             ));
         }
         let options = RoomOptions::parse(None, &*system, &info, Some(n))?;
+        let waiter = bots.then(|| (player.clone(), options.clone()));
         let entry = Queued {
             player,
             outbox: self.outbox.clone(),
@@ -217,6 +222,9 @@ impl Session {
             )),
             Ok(None) => {
                 self.outbox.send(queued);
+                if let Some((player, options)) = waiter {
+                    self.fill_with_bots_later(re, player, system, info, options);
+                }
                 Ok(())
             }
             Ok(Some(group)) => {

@@ -7,7 +7,9 @@
 use super::{from_map, move_text, option_map, turn_event};
 use crate::clock::Millis;
 use crate::protocol::{Code, Refusal};
-use crate::system::{Applied, GameInfo, GameSystem, Hints, Seat, SeatInfo, Table};
+use crate::system::{Applied, BotJob, BotMove, GameInfo, GameSystem, Hints, Seat, SeatInfo, Table};
+use orion_ai::systems::orbit::OrbitState;
+use orion_ai::Observe;
 use orion_orbit::{
     position_string, CellSet, End, Game, Move, Outcome, Seat as OrbitSeat, Stone, Turn,
 };
@@ -103,6 +105,10 @@ impl GameSystem for Orbit {
             seed,
             lost_on_time: None,
         }))
+    }
+
+    fn has_bots(&self) -> bool {
+        true
     }
 
     fn action(&self, request: &Request) -> Option<Result<String, Refusal>> {
@@ -410,6 +416,23 @@ impl Table for OrbitTable {
 
     fn hidden_choice(&self, _event: &Event<'_>) -> Option<Seat> {
         None
+    }
+
+    fn bot_job(&self, seat: Seat, _now: Millis) -> Option<BotJob> {
+        let seat = orbit_seat(seat).ok()?;
+        if self.is_over() || self.game.seat_to_move() != Some(seat) {
+            return None;
+        }
+        // Nothing is hidden in Orbit: the seat's view is the game.
+        let view = OrbitState::new(self.game.clone()).view(OrbitState::player_of_seat(seat));
+        Some(Box::new(move |level, seed| {
+            let player = orion_ai::Player::Level(level);
+            let mv = orion_ai::decide(player, &view, level.timed(), seed)?;
+            Some(BotMove {
+                action: mv.to_string(),
+                reaction: 0,
+            })
+        }))
     }
 
     fn clone_table(&self) -> Box<dyn Table> {

@@ -9,8 +9,11 @@ use super::{from_map, move_text, option_map, turn_event};
 use crate::clock::Millis;
 use crate::protocol::{Code, Refusal};
 use crate::system::{
-    Applied, GameInfo, GameSystem, Hints, OptionField, OptionKind, Seat, SeatInfo, Table,
+    Applied, BotJob, BotMove, GameInfo, GameSystem, Hints, OptionField, OptionKind, Seat, SeatInfo,
+    Table,
 };
+use orion_ai::systems::orbs::OrbsState;
+use orion_ai::Observe;
 use orion_orbs::{
     Colour, Draw, DrawError, Game, Hole, HoleSet, Move, Opening, Options, Outcome, Position,
     Seat as OrbsSeat, Winner,
@@ -225,6 +228,10 @@ impl GameSystem for Orbs {
             turns: 0,
             seed,
         }))
+    }
+
+    fn has_bots(&self) -> bool {
+        true
     }
 
     fn action(&self, request: &Request) -> Option<Result<String, Refusal>> {
@@ -570,6 +577,24 @@ impl Table for OrbsTable {
             }
         }
         sides
+    }
+
+    fn bot_job(&self, seat: Seat, _now: Millis) -> Option<BotJob> {
+        let seat = orbs_seat(seat).ok()?;
+        if self.game.mover() != Some(seat) {
+            return None;
+        }
+        // Nothing is hidden in Orbs: the seat's view is the game.
+        let state = OrbsState::new(self.game.clone());
+        let view = state.view(state.player_of(seat)?);
+        Some(Box::new(move |level, seed| {
+            let player = orion_ai::Player::Level(level);
+            let mv = orion_ai::decide(player, &view, level.timed(), seed)?;
+            Some(BotMove {
+                action: mv.to_string(),
+                reaction: 0,
+            })
+        }))
     }
 
     fn clone_table(&self) -> Box<dyn Table> {

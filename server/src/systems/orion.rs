@@ -6,9 +6,10 @@
 
 use crate::protocol::{Code, Refusal};
 use crate::system::{
-    Applied, Demo, GameInfo, GameSystem, Hints, OptionField, OptionKind, PuzzleFigures, Seat,
-    SeatInfo, Table,
+    Applied, BotJob, BotMove, Demo, GameInfo, GameSystem, Hints, OptionField, OptionKind,
+    PuzzleFigures, Seat, SeatInfo, Table,
 };
+use orion_ai::systems::orion::think;
 use orion_engine::puzzles::{self, Deal};
 use orion_engine::{
     games, parse_click, parse_piece, parse_slot, position_string, Action, ClaimWindow, Event, Game,
@@ -210,6 +211,10 @@ impl GameSystem for Orion {
                 clicks: line.iter().map(ToString::to_string).collect(),
             })
         })
+    }
+
+    fn has_bots(&self) -> bool {
+        true
     }
 
     fn notation(&self, action: &str) -> String {
@@ -446,6 +451,31 @@ impl Table for OrionTable {
             WireEvent::Secret { seat, .. } => EngineSeat::parse(seat.as_str()).map(seat_of),
             _ => None,
         }
+    }
+
+    fn bot_job(&self, seat: Seat, now: Millis) -> Option<BotJob> {
+        let seat = EngineSeat::parse(seat.0)?;
+        let mut legal = Vec::new();
+        self.game.legal_actions_into(seat, now, &mut legal);
+        if legal.is_empty() || self.game.is_puzzle() {
+            return None;
+        }
+        // The copy the seat may see: no other seat's secret man is in it.
+        let seen = self.game.seen_by(seat);
+        Some(Box::new(move |level, seed| {
+            let player = orion_ai::Player::Level(level);
+            let action = think(&seen, seat, now, player, level.timed(), seed)?;
+            let reaction = match (action, seen.options().claim_window) {
+                (Action::Claim, ClaimWindow::Millis(window)) => {
+                    crate::bots::CLAIM_REACTION.min(window / 2)
+                }
+                _ => 0,
+            };
+            Some(BotMove {
+                action: action.to_string(),
+                reaction,
+            })
+        }))
     }
 
     fn clone_table(&self) -> Box<dyn Table> {

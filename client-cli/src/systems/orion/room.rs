@@ -442,6 +442,7 @@ mod tests {
                 connected: false,
                 rating: None,
                 ready: false,
+                bot: None,
             })
         };
         Snapshot {

@@ -32,7 +32,11 @@ impl App {
             }),
             Command::Quit => self.quit = true,
             Command::Quick { game, players } => {
-                self.out.push(Request::Quick { game, players });
+                self.out.push(Request::Quick {
+                    game,
+                    players,
+                    bots: None,
+                });
             }
             Command::Create {
                 game,
@@ -90,6 +94,11 @@ impl App {
             }
             Command::Say(text) => self.in_room(|room| Request::Chat { room, text }),
             Command::Ready => self.in_room(|room| Request::Ready { room }),
+            Command::Bot(level) => self.in_room(|room| Request::AddBot {
+                room,
+                level: Some(level),
+                seat: None,
+            }),
             Command::Rematch(accept) => self.in_room(|room| Request::Rematch {
                 room,
                 accept: Some(accept),

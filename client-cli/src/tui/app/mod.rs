@@ -80,6 +80,9 @@ pub struct App {
     resumed_from: Option<u64>,
     /// The last leaderboard asked for, as lines, shown beside the lobby.
     pub board: Vec<String>,
+    /// `play --computer`: the level of the computer players to seat in the free seats of the
+    /// room it asked for, once its snapshot is in.
+    computer: Option<u8>,
 }
 
 impl App {
@@ -109,7 +112,29 @@ impl App {
             out: Vec::new(),
             help: false,
             scroll: 0,
+            computer: None,
         }
+    }
+
+    /// Opens a room of `game` for the computer (`play --computer LEVEL GAME`): once its
+    /// snapshot is in, computer players of `level` take its other seats and the player is ready.
+    pub fn play_computer(&mut self, game: &str, level: u8) -> Result<(), String> {
+        if !(1..=8).contains(&level) {
+            return Err(format!("--computer: the level is 1 to 8, not {level}"));
+        }
+        let (system, id) = systems::named(game).ok_or_else(|| format!("unknown game `{game}`"))?;
+        if system.puzzles().contains(&id.as_str()) {
+            return Err(format!(
+                "{id} is a puzzle for one player: no computer plays it"
+            ));
+        }
+        self.computer = Some(level);
+        self.out.push(Request::Create {
+            game: id,
+            options: None,
+            private: None,
+        });
+        Ok(())
     }
 
     fn info(&mut self, text: impl Into<String>) {
@@ -231,6 +256,19 @@ impl App {
             }
             Incoming::Snapshot(snap) => {
                 if self.room_id.as_deref() == Some(snap.room.as_str()) {
+                    // `play --computer`: the room asked for is here; bots take its free seats.
+                    if let Some(level) = self.computer.take() {
+                        for _ in snap.seats.values().filter(|s| s.is_none()) {
+                            self.out.push(Request::AddBot {
+                                room: snap.room.clone(),
+                                level: Some(level),
+                                seat: None,
+                            });
+                        }
+                        self.out.push(Request::Ready {
+                            room: snap.room.clone(),
+                        });
+                    }
                     let mut room = systems::room(&snap, self.seat);
                     if let Some(old) = self.room.as_deref().or(self.left.as_deref()) {
                         room.take_over(old);
@@ -319,6 +357,12 @@ impl App {
             // The connection task resumes the room on its new server node by itself.
             Incoming::Moved { room } => {
                 self.info(format!("room {room} moved to another server: resuming"))
+            }
+            Incoming::BotAdded { seat, level, .. } => {
+                self.info(format!("a computer player (level {level}) sits at {seat}"))
+            }
+            Incoming::BotRemoved { seat, .. } => {
+                self.info(format!("the computer player left {seat}"))
             }
             Incoming::Welcome { .. }
             | Incoming::History { .. }
