@@ -5,7 +5,7 @@
 //! tests and the ladder use iterations alone, so a seed gives the same game.
 
 use crate::greedy::greedy;
-use crate::mcts::{search, search_turns, Budget};
+use crate::mcts::{search, Budget};
 use crate::state::{State, ToAct, View};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -21,10 +21,6 @@ pub struct Level(u8);
 
 /// Iterations per decision of levels 2..=8.
 const ITERATIONS: [u32; 7] = [60, 200, 600, 2_000, 6_000, 18_000, 50_000];
-
-/// The first level whose tree is one of whole turns ([`search_turns`]); the levels below
-/// search click by click ([`search`]), which a small budget affords.
-const TURNS_FROM: u8 = 5;
 
 /// The most a level-8 decision may take in play.
 pub const MAX_THINK: Duration = Duration::from_secs(2);
@@ -140,11 +136,7 @@ pub fn decide<V: View>(
                 if let Some(win) = sure_win(view, seed) {
                     return Some(win);
                 }
-                if level.0 >= TURNS_FROM {
-                    search_turns(view, budget, seed).action
-                } else {
-                    search(view, budget, seed).action
-                }
+                search(view, budget, seed).action
             }
         },
     }

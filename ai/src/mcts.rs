@@ -7,10 +7,6 @@
 //! more), expands one action, and scores the leaf with the game's evaluation (or its returns
 //! at the end), without random playouts: a click game's random playout says little.
 
-mod turns;
-
-pub use turns::search_turns;
-
 use crate::state::{State, ToAct, Values, View, MAX_PLAYERS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

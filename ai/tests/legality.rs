@@ -25,13 +25,11 @@ fn specs() -> Vec<GameSpec> {
     out
 }
 
-/// Random, a click search and a turn search at a small budget, greedy: the four kinds of
-/// decision.
+/// Random, a search at a small budget, greedy: the three kinds of decision.
 fn kinds(k: u64) -> Player {
-    match k % 4 {
+    match k % 3 {
         0 => Player::Level(Level::MIN),
         1 => Player::Level(Level::new(2).expect("level 2")),
-        2 => Player::Level(Level::new(5).expect("level 5")),
         _ => Player::Greedy,
     }
 }
