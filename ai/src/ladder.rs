@@ -13,6 +13,9 @@ use rand_chacha::ChaCha8Rng;
 use skillratings::weng_lin::{weng_lin, WengLinConfig, WengLinRating};
 use skillratings::Outcomes;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::mpsc;
+use std::thread;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
@@ -328,12 +331,32 @@ pub fn run_ladder(
     games: u32,
     seed: u64,
     scale: f64,
+    progress: impl FnMut(&Pairing),
+) -> Result<Report, LadderError> {
+    run_ladder_on(spec, pairs, games, seed, scale, 1, progress)
+}
+
+/// The most games [`run_ladder_on`] plays at once.
+pub const MAX_THREADS: usize = 2;
+
+/// As [`run_ladder`], with up to `threads` games at once (at most [`MAX_THREADS`]; each game
+/// on one thread, one core). The games, their seeds and the report are the same whatever
+/// `threads` is: results are counted in the games' order.
+pub fn run_ladder_on(
+    spec: &GameSpec,
+    pairs: &[(Player, Player)],
+    games: u32,
+    seed: u64,
+    scale: f64,
+    threads: usize,
     mut progress: impl FnMut(&Pairing),
 ) -> Result<Report, LadderError> {
     let config = WengLinConfig::new();
     let mut ratings: BTreeMap<String, WengLinRating> = BTreeMap::new();
     let mut times: BTreeMap<String, Vec<Duration>> = BTreeMap::new();
     let mut pairings = Vec::new();
+    let n = seats_of(spec);
+    let probe = play_sides(spec)?;
     for (k, &(first, second)) in pairs.iter().enumerate() {
         let mut pairing = Pairing {
             first,
@@ -342,45 +365,88 @@ pub fn run_ladder(
             losses: 0,
             draws: 0,
         };
-        for g in 0..games {
+        // The sides: seat g mod n is first's, with its partners.
+        let setup = |g: u32| {
             let game_seed = seed
                 .wrapping_add((k as u64) << 32)
                 .wrapping_add(u64::from(g));
-            // The sides: seat g mod n is first's, with its partners.
-            let n = seats_of(spec);
-            let probe = play_sides(spec)?;
             let mine = probe[g as usize % n];
             let seats: Vec<Player> = (0..n)
                 .map(|i| if probe[i] == mine { first } else { second })
                 .collect();
-            let played = play(spec, &seats, game_seed, scale)?;
-            let at = (0..n).find(|&i| probe[i] == mine).unwrap_or(0);
-            let best_other = (0..n)
-                .filter(|&i| probe[i] != mine)
-                .map(|i| played.returns[i])
-                .fold(0.0, f64::max);
-            let outcome = if played.returns[at] >= 1.0 {
-                pairing.wins += 1;
-                Outcomes::WIN
-            } else if best_other >= 1.0 {
-                pairing.losses += 1;
-                Outcomes::LOSS
-            } else {
-                pairing.draws += 1;
-                Outcomes::DRAW
-            };
-            let a = ratings.get(&first.to_string()).copied().unwrap_or_default();
-            let b = ratings
-                .get(&second.to_string())
-                .copied()
-                .unwrap_or_default();
-            let (a, b) = weng_lin(&a, &b, &outcome, &config);
-            ratings.insert(first.to_string(), a);
-            ratings.insert(second.to_string(), b);
-            for (p, d) in played.thinks {
-                times.entry(p.to_string()).or_default().push(d);
+            (game_seed, mine, seats)
+        };
+        let next = AtomicU32::new(0);
+        let (tx, rx) = mpsc::channel::<(u32, Result<Played, LadderError>)>();
+        let mut done: BTreeMap<u32, Played> = BTreeMap::new();
+        let mut counted = 0u32;
+        let mut failed = None;
+        thread::scope(|scope| {
+            for _ in 0..threads.clamp(1, MAX_THREADS) {
+                let tx = tx.clone();
+                let next = &next;
+                let setup = &setup;
+                scope.spawn(move || loop {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= games {
+                        break;
+                    }
+                    let (game_seed, _, seats) = setup(g);
+                    let played = play(spec, &seats, game_seed, scale);
+                    let stop = played.is_err();
+                    if tx.send((g, played)).is_err() || stop {
+                        next.store(games, Ordering::Relaxed);
+                        break;
+                    }
+                });
             }
-            progress(&pairing);
+            drop(tx);
+            for (g, played) in rx {
+                match played {
+                    Ok(p) => {
+                        done.insert(g, p);
+                    }
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                        continue;
+                    }
+                }
+                // Count the games in order, as they become complete from the first.
+                while let Some(played) = done.remove(&counted) {
+                    let (_, mine, _) = setup(counted);
+                    counted += 1;
+                    let at = (0..n).find(|&i| probe[i] == mine).unwrap_or(0);
+                    let best_other = (0..n)
+                        .filter(|&i| probe[i] != mine)
+                        .map(|i| played.returns[i])
+                        .fold(0.0, f64::max);
+                    let outcome = if played.returns[at] >= 1.0 {
+                        pairing.wins += 1;
+                        Outcomes::WIN
+                    } else if best_other >= 1.0 {
+                        pairing.losses += 1;
+                        Outcomes::LOSS
+                    } else {
+                        pairing.draws += 1;
+                        Outcomes::DRAW
+                    };
+                    let a = ratings.get(&first.to_string()).copied().unwrap_or_default();
+                    let b = ratings
+                        .get(&second.to_string())
+                        .copied()
+                        .unwrap_or_default();
+                    let (a, b) = weng_lin(&a, &b, &outcome, &config);
+                    ratings.insert(first.to_string(), a);
+                    ratings.insert(second.to_string(), b);
+                    for (p, d) in played.thinks {
+                        times.entry(p.to_string()).or_default().push(d);
+                    }
+                    progress(&pairing);
+                }
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
         }
         pairings.push(pairing);
     }

@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Context};
 use clap::Parser;
-use orion_ai::ladder::{parse_game, run_ladder};
+use orion_ai::ladder::{parse_game, run_ladder_on, MAX_THREADS};
 use orion_ai::{Level, Player};
 use std::io::Write;
 
@@ -34,6 +34,9 @@ struct Args {
     /// Multiplies every level's iterations (below 1 for a quick look on a busy machine).
     #[arg(long, default_value_t = 1.0)]
     scale: f64,
+    /// Games played at once, one a thread (1 or 2: the ladder measures one core a game).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// The first game's seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -56,6 +59,9 @@ fn main() -> anyhow::Result<()> {
     if !(args.scale > 0.0 && args.scale <= 100.0) {
         bail!("--scale must be above 0 and at most 100");
     }
+    if !(1..=MAX_THREADS).contains(&args.threads) {
+        bail!("--threads must be 1 or {MAX_THREADS}");
+    }
     let mut pairs = Vec::new();
     let below = matches!(args.against.as_str(), "below" | "both");
     let greedy = matches!(args.against.as_str(), "greedy" | "both");
@@ -71,24 +77,36 @@ fn main() -> anyhow::Result<()> {
         }
     }
     println!(
-        "{}: {} games a pairing, seed {}, iterations x{}",
+        "{}: {} games a pairing, seed {}, iterations x{}, {} thread(s)",
         spec.name(),
         args.games,
         args.seed,
-        args.scale
+        args.scale,
+        args.threads
     );
     let mut out = std::io::stderr();
-    let report = run_ladder(&spec, &pairs, args.games, args.seed, args.scale, |p| {
-        let _ = write!(
-            out,
-            "\r{} v {}: {}/{}   ",
-            p.first,
-            p.second,
-            p.games(),
-            args.games
-        );
-        let _ = out.flush();
-    })?;
+    let report = run_ladder_on(
+        &spec,
+        &pairs,
+        args.games,
+        args.seed,
+        args.scale,
+        args.threads,
+        |p| {
+            let _ = write!(
+                out,
+                "\r{} v {}: {}/{} ({}-{}-{})   ",
+                p.first,
+                p.second,
+                p.games(),
+                args.games,
+                p.wins,
+                p.losses,
+                p.draws
+            );
+            let _ = out.flush();
+        },
+    )?;
     eprintln!();
     println!("| pairing | won | lost | drawn | score |");
     println!("|---|---|---|---|---|");

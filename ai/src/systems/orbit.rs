@@ -2,10 +2,10 @@
 //! pie's opening drops) and `N` (player 1, who then chooses a colour); no chance and nothing
 //! hidden, so a view is the state. A game set up from a position has no seats, only colours:
 //! black is then player 0. The evaluation is the territory lead (the terminal client's
-//! `greedy` weighs drops by it) with captured stones on top.
+//! `greedy` weighs drops by it) with captured stones on top, and a little for shape.
 
 use crate::state::{returns_of, squash, Observe, State, ToAct, Values, View, MAX_PLAYERS};
-use orion_orbit::{Game, Move, Seat, Stone, Turn};
+use orion_orbit::{groups, CellSet, Game, Move, Seat, Stone, Turn};
 use rand::RngCore;
 
 /// A game of Orbit in play.
@@ -92,7 +92,8 @@ impl State for OrbitState {
         for colour in Stone::ALL {
             let lead = f64::from(t[colour]) - f64::from(t[colour.other()]);
             let stones = board.of(colour).len() as f64 - board.of(colour.other()).len() as f64;
-            v[self.player_of(colour)] = squash(lead + 0.3 * stones, 6.0);
+            let shape = shape(board.of(colour)) - shape(board.of(colour.other()));
+            v[self.player_of(colour)] = squash(lead + 0.3 * stones + shape, 6.0);
         }
         v
     }
@@ -100,6 +101,22 @@ impl State for OrbitState {
     fn turns(&self) -> u32 {
         self.game.drops()
     }
+}
+
+/// Worth less than a stone, so territory and stones decide when they differ: stones near the
+/// centre (room to enclose on every side) and few groups (joined walls enclose more, as the
+/// client's `greedy` rewards joining and extending). Without it every early drop is worth the
+/// same and a small search plays whichever it tries first.
+fn shape(stones: CellSet) -> f64 {
+    let centre: f64 = stones
+        .iter()
+        .map(|c| {
+            let dx = (f64::from(c.column()) - 7.5).abs();
+            let dy = (f64::from(c.row()) - 7.5).abs();
+            7.5 - dx.max(dy)
+        })
+        .sum();
+    0.02 * centre - 0.1 * groups(stones).count() as f64
 }
 
 /// A view of Orbit: the state itself (nothing is hidden).
