@@ -328,11 +328,24 @@ pub enum Request {
     },
     /// Are you there?
     Ping,
+    /// A puzzle room's solver takes back his last click that stands (an addition: README);
+    /// the position and the count of clicks go back with it (event: `undo`).
+    Undo {
+        /// Room id.
+        room: String,
+    },
+    /// A puzzle room's solver asks for the next click of an optimal line from where he is
+    /// (an addition: README; event: `hint`). A solve that used one says so in its result and
+    /// enters no leaderboard.
+    Hint {
+        /// Room id.
+        room: String,
+    },
 }
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 31] = [
+    pub const TYPES: [&'static str; 33] = [
         "hello",
         "lobby",
         "create",
@@ -364,6 +377,8 @@ impl Request {
         "rematch",
         "hints",
         "ping",
+        "undo",
+        "hint",
     ];
 
     /// The request's `t` on the wire.
@@ -400,6 +415,8 @@ impl Request {
             Request::Export { .. } => "export",
             Request::Rematch { .. } => "rematch",
             Request::Ping => "ping",
+            Request::Undo { .. } => "undo",
+            Request::Hint { .. } => "hint",
         }
     }
 
@@ -442,7 +459,9 @@ impl Request {
             | Request::Draw { room, .. }
             | Request::Hints { room }
             | Request::Export { room, .. }
-            | Request::Rematch { room, .. } => Some(room),
+            | Request::Rematch { room, .. }
+            | Request::Undo { room }
+            | Request::Hint { room } => Some(room),
         }
     }
 }

@@ -168,7 +168,9 @@ impl Session {
             | Request::Challenge { .. }
             | Request::Move { .. }
             | Request::Draw { .. }
-            | Request::Hints { .. }) => self.act(re, player()?, request).await,
+            | Request::Hints { .. }
+            | Request::Undo { .. }
+            | Request::Hint { .. }) => self.act(re, player()?, request).await,
             Request::Chat { room, text } => self.chat(re, player()?, &room, &text).await,
             Request::Resume { room, since } => self.resume(re, player()?, &room, since).await,
             Request::History { room, since, code } => {

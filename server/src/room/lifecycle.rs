@@ -155,6 +155,7 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
             }
             Ok(Event::Over { .. }) => room.status = Status::Finished,
             Ok(Event::Chat { .. }) => {}
+            Ok(Event::Hint { hints, .. }) => room.hints_used = hints,
             // The game's own events: the occupant of a seat when it made a hidden choice is
             // the one shown it.
             Ok(ev) => {
@@ -290,6 +291,8 @@ impl Room {
             published: None,
             told_spectators: 0,
             shared,
+            hint: None,
+            hints_used: 0,
         }
     }
 }

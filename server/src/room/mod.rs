@@ -16,6 +16,7 @@ mod hints;
 mod lifecycle;
 mod options;
 mod play;
+mod puzzle;
 mod rematch;
 mod seats;
 mod standing;
@@ -137,6 +138,10 @@ struct Room {
     lost: bool,
     /// Server-wide state.
     shared: Arc<Shared>,
+    /// A puzzle's hint being searched for (one at a time), answered in the room's loop.
+    hint: Option<puzzle::PendingHint>,
+    /// Hints shown in this puzzle room (a solve that used one says so and is not kept).
+    hints_used: u32,
 }
 
 impl Room {
@@ -192,6 +197,7 @@ impl Room {
                     None => break,
                 },
                 _ = timer => Box::pin(self.on_timer()).await,
+                done = puzzle::hint_done(&mut self.hint) => Box::pin(self.hint_found(done)).await,
                 _ = shutdown.changed() => break,
             }
         }

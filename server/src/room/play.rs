@@ -18,8 +18,11 @@ impl Room {
         request: Request,
         outbox: Outbox,
     ) {
-        if let Request::Hints { .. } = request {
-            return self.hints(&re, &player, &outbox);
+        match request {
+            Request::Hints { .. } => return self.hints(&re, &player, &outbox),
+            Request::Undo { .. } => return self.undo(&re, &player, &outbox).await,
+            Request::Hint { .. } => return self.hint(&re, &player, &outbox),
+            _ => {}
         }
         let action = match self.system.action(&request) {
             Some(Ok(action)) => action,
@@ -128,6 +131,8 @@ impl Room {
         result: GameResult,
         decided: Option<(OverReason, Option<Seat>)>,
     ) -> Event<'_> {
+        let mut result = result;
+        self.mark_hints(&mut result);
         let ratings = self.settle(&result, decided).await;
         Event::Over {
             ratings,
