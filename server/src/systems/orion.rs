@@ -512,7 +512,7 @@ impl OrionTable {
         let Some(line) = &mut self.line else {
             return Err(Refusal::new(
                 Code::Illegal,
-                "undo takes back a puzzle's clicks: in a game every click stands",
+                "the telepathy test has no undo: each try stands",
             ));
         };
         let (game, taken) = line.undo(engine_seat(seat)?, &self.game)?;
