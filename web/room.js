@@ -216,6 +216,7 @@ export class Room {
         return;
       }
       if (m.re === undefined || m.re !== this.quiet) this.toast(m.message || m.code);
+      if (this.board.refused) this.board.refused(m);
       return;
     }
     if (m.t === 'moved' && m.room === this.room) { this.follow(); return; }

@@ -173,7 +173,7 @@ export class OrionBoard {
       this.turnRight = h('button', { type: 'button', id: 'turn-right', on: { click: turn('R') } });
       this.turnBar = h('div', { class: 'turn-bar', hidden: true, role: 'group', 'aria-label': 'turn the rotor' }, this.turnLeft, this.turnRight);
       host.append(this.turnBar, h('p', { class: 'keys' },
-        'Keys: Tab to the board, arrows choose a rotor, [ or z turns it left, ] or x right, Enter picks it for the buttons; c claims, e ends the turn. On a phone: tap a rotor, then a direction.'));
+        'Keys: Tab to the board, arrows choose a rotor, [ or z turns it left, ] or x right, Enter picks it for the buttons; c claims, e ends the turn; in a puzzle u undoes your last click, h shows a hint. On a phone: tap a rotor, then a direction.'));
     }
   }
 
@@ -355,8 +355,49 @@ export class OrionBoard {
       three: button('three', 'Three clicks', act('three')),
       endTurn: button('end-turn', 'End turn', act('end_turn')),
       challenge: button('challenge', 'Challenge\u2026', () => this.setMode(this.mode === 'challenge' ? null : 'challenge')),
+      undo: button('undo', 'Undo (u)', () => this.undo()),
+      hint: button('hint', 'Hint (h)', () => this.askHint()),
     };
     return Object.values(this.btn);
+  }
+
+  // --- A click puzzle's help: undo and hints -----------------------------------------
+
+  /** Whether the reader solves a click puzzle here now (undo and hints are his). */
+  solving() {
+    const room = this.room;
+    const s = room && room.s;
+    const g = s && game(s.game);
+    return !!(g && g.puzzle && (g.target || g.optimum) && room.seat && s.status === 'playing' && !room.replaying);
+  }
+
+  undo() {
+    if (this.solving() && this.room.s.turn.used > 0) this.room.act({ t: 'undo' });
+  }
+
+  askHint() {
+    if (!this.solving() || this.hintAsked) return;
+    this.hintAsked = true;
+    this.room.note('Finding the next click of a shortest line\u2026');
+    this.hintId = this.room.net.send({ t: 'hint', room: this.room.room });
+    this.room.render();
+  }
+
+  /** A refusal of one of this board's requests (the room shows its message). */
+  refused(m) {
+    if (m.re !== this.hintId) return;
+    this.hintAsked = false;
+    this.room.note('');
+  }
+
+  /** Shows a hint: its rotor ringed and the half to press lit until the next click. */
+  showHint(click) {
+    const c = click && parseClick(click);
+    this.hinted = c ? click : null;
+    for (const [name, g] of this.rotorEls) {
+      g.classList.toggle('hinted', !!c && name === c.rotor);
+      for (const half of g.querySelectorAll('.half')) half.classList.toggle('hinted', half.dataset.click === click);
+    }
   }
 
   sendClick(click) {
@@ -399,7 +440,27 @@ export class OrionBoard {
   event(ev, at, live, s) {
     switch (ev.kind) {
       case 'start': this.set(ev.position); break;
+      case 'undo': {
+        // The click taken back turns its rotor the other way.
+        const c = parseClick(ev.click);
+        this.click(c ? `${c.rotor}${c.dir > 0 ? 'L' : 'R'}` : ev.click, ev.position, at);
+        this.markLast(null);
+        this.showHint(null);
+        s.turn.used = ev.used;
+        if (this.room) this.room.note(`${ev.click} taken back: ${ev.used === 1 ? '1 click stands' : `${ev.used} clicks stand`}`);
+        break;
+      }
+      case 'hint': {
+        s.hints = ev.hints;
+        this.hintAsked = false;
+        this.showHint(ev.click);
+        const c = parseClick(ev.click);
+        const how = c ? `turn ${c.rotor} ${c.dir > 0 ? 'right' : 'left'} (${ev.click})` : ev.click;
+        if (this.room) this.room.note(`Hint: ${how} \u2014 ${ev.left} clicks to the finish on a shortest line. A solve with hints is not on the board.`);
+        break;
+      }
       case 'click':
+        this.showHint(null);
         this.click(ev.click, ev.position, at);
         s.turn.used = (s.turn.used || 0) + 1;
         s.eligible = [];
@@ -463,6 +524,11 @@ export class OrionBoard {
     this.btn.roll.hidden = !choosing;
     this.btn.three.hidden = !choosing;
     this.btn.endTurn.hidden = !(mine && !puzzle);
+    const solving = this.solving();
+    this.btn.undo.hidden = !solving;
+    this.btn.undo.disabled = !(s.turn.used > 0);
+    this.btn.hint.hidden = !solving;
+    this.btn.hint.disabled = !!this.hintAsked;
     this.btn.challenge.hidden = !(mine && room.hint('challenge').length);
     this.btn.challenge.classList.toggle('on', this.mode === 'challenge');
     const colour = room.myColour();
@@ -509,6 +575,8 @@ export class OrionBoard {
       case ']': case 'x': this.sendClick(`${cur}R`); break;
       case 'c': case '!': room.act({ t: 'claim' }); break;
       case 'e': if (room.isMyTurn()) room.act({ t: 'end_turn' }); break;
+      case 'u': if (!this.solving()) return false; this.undo(); break;
+      case 'h': if (!this.solving()) return false; this.askHint(); break;
       default: return false;
     }
     return true;
@@ -519,7 +587,9 @@ export class OrionBoard {
     const g = game(s.game) || {};
     if (!g.puzzle || (!g.target && !g.optimum)) return '';
     const bits = [g.target ? `the booklet's ${g.target}` : '', g.optimum ? `the proven best ${g.optimum}` : ''].filter(Boolean);
-    return ` \u00b7 against ${bits.join(' and ')}`;
+    const hints = s.result && s.result.hints;
+    const helped = hints ? ` \u00b7 with ${hints} hint${hints > 1 ? 's' : ''}: not on the board` : '';
+    return ` \u00b7 against ${bits.join(' and ')}${helped}`;
   }
 
   /** A colour letter's fill. */

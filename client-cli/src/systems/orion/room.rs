@@ -381,8 +381,12 @@ impl RoomState {
             Ev::Undo {
                 seat, click, used, ..
             } => format!(
-                "{} takes back {click}: {used} clicks stand",
-                self.seat_name(*seat)
+                "{} takes back {click}: {}",
+                self.seat_name(*seat),
+                match used {
+                    1 => "1 click stands".to_string(),
+                    n => format!("{n} clicks stand"),
+                }
             ),
             Ev::Hint { click, left, .. } => format!(
                 "hint: {click} ({left} clicks to the finish on a shortest line; a hinted solve is not on the board)"
