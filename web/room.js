@@ -51,6 +51,8 @@ export class Room {
   get replaying() { return this.replay.on; }
 
   close() {
+    // A watcher going elsewhere on the page (the socket stays) stops being counted here.
+    if (this.entered && !this.seat && this.room && this.net.up) this.net.send({ t: 'unspectate', room: this.room });
     this.off();
     clearInterval(this.tick);
     document.removeEventListener('keydown', this.keys);

@@ -317,7 +317,10 @@ fn the_lobby_lists_the_puzzles_and_creates_one() {
     app.on_key(Key::Enter);
     assert_eq!(
         app.out.drain(..).collect::<Vec<_>>(),
-        vec![Request::Spectate { room: "r3".into() }]
+        vec![Request::Spectate {
+            room: "r3".into(),
+            quiet: false
+        }]
     );
 }
 

@@ -113,6 +113,11 @@ pub enum Message<'a> {
         /// How many watch.
         count: u32,
     },
+    /// No longer watching a room (answers `unspectate`; an addition: README).
+    Unspectated {
+        /// Room id.
+        room: String,
+    },
     /// Left a room.
     Left {
         /// Room id.
@@ -237,6 +242,7 @@ impl Message<'_> {
             Message::Unqueued => "unqueued",
             Message::Spectators { .. } => "spectators",
             Message::Left { .. } => "left",
+            Message::Unspectated { .. } => "unspectated",
             Message::Snapshot(_) => "snapshot",
             Message::Event { .. } => "event",
             Message::History { .. } => "history",

@@ -150,6 +150,10 @@ pub enum Request {
     Spectate {
         /// Room id.
         room: String,
+        /// Watch without being counted among the room's watchers (the front door's live
+        /// board, shown to every visitor: an addition, README).
+        #[serde(default, skip_serializing_if = "crate::fields::is_false")]
+        quiet: bool,
     },
     /// Give up one's seat, or stop watching.
     Leave {
@@ -328,6 +332,12 @@ pub enum Request {
     },
     /// Are you there?
     Ping,
+    /// Stop watching a room on this connection only (a seat held there is kept; an addition:
+    /// README). Answered `unspectated`, whether or not it was watching.
+    Unspectate {
+        /// Room id.
+        room: String,
+    },
     /// A puzzle room's solver takes back his last click that stands (an addition: README);
     /// the position and the count of clicks go back with it (event: `undo`).
     Undo {
@@ -345,7 +355,7 @@ pub enum Request {
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 33] = [
+    pub const TYPES: [&'static str; 34] = [
         "hello",
         "lobby",
         "create",
@@ -379,6 +389,7 @@ impl Request {
         "ping",
         "undo",
         "hint",
+        "unspectate",
     ];
 
     /// The request's `t` on the wire.
@@ -417,6 +428,7 @@ impl Request {
             Request::Ping => "ping",
             Request::Undo { .. } => "undo",
             Request::Hint { .. } => "hint",
+            Request::Unspectate { .. } => "unspectate",
         }
     }
 
@@ -441,7 +453,8 @@ impl Request {
             | Request::Games { .. }
             | Request::Ping => None,
             Request::Join { room, .. } => room.as_deref(),
-            Request::Spectate { room }
+            Request::Spectate { room, .. }
+            | Request::Unspectate { room }
             | Request::Leave { room }
             | Request::Ready { room }
             | Request::Click { room, .. }

@@ -293,6 +293,7 @@ impl Room {
             shared,
             hint: None,
             hints_used: 0,
+            quiet: HashSet::new(),
         }
     }
 }

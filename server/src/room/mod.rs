@@ -21,6 +21,7 @@ mod rematch;
 mod seats;
 mod standing;
 mod view;
+mod watchers;
 
 use crate::clock::Millis;
 use crate::lobby::Queued;
@@ -142,6 +143,9 @@ struct Room {
     hint: Option<puzzle::PendingHint>,
     /// Hints shown in this puzzle room (a solve that used one says so and is not kept).
     hints_used: u32,
+    /// Watchers' connections not counted (`spectate` with `quiet`: the front door's live
+    /// board); kept no larger than the watchers (`watchers.rs`).
+    quiet: HashSet<u64>,
 }
 
 impl Room {
@@ -290,7 +294,9 @@ impl Room {
                 player,
                 outbox,
                 done,
+                quiet,
             } => {
+                self.watch_quietly(outbox.id, quiet);
                 let _ = done.send(self.spectate(re, player, outbox));
                 self.publish();
             }

@@ -22,6 +22,7 @@ impl Room {
             Request::Hints { .. } => return self.hints(&re, &player, &outbox),
             Request::Undo { .. } => return self.undo(&re, &player, &outbox).await,
             Request::Hint { .. } => return self.hint(&re, &player, &outbox),
+            Request::Unspectate { .. } => return self.unspectate(&re, &outbox),
             _ => {}
         }
         let action = match self.system.action(&request) {

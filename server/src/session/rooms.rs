@@ -242,7 +242,13 @@ impl Session {
         }
     }
 
-    pub(super) async fn spectate(&mut self, re: &ReplyTo, player: Player, room: &str) -> Handled {
+    pub(super) async fn spectate(
+        &mut self,
+        re: &ReplyTo,
+        player: Player,
+        room: &str,
+        quiet: bool,
+    ) -> Handled {
         let handle = self.room(room).await?;
         if handle.code.is_some() {
             return Err(Refusal::new(
@@ -256,6 +262,7 @@ impl Session {
             player: player.id,
             outbox,
             done,
+            quiet,
         })
         .await
     }

@@ -123,6 +123,7 @@ impl App {
     /// Watches `room` (as `orion watch` does at start).
     pub fn watch(&mut self, room: &str) {
         self.out.push(Request::Spectate {
+            quiet: false,
             room: room.to_string(),
         });
         self.enter(room, None);
@@ -224,7 +225,7 @@ impl App {
             }
             Incoming::Unqueued => self.info("no longer looking for players"),
             // The room's panel shows the count its snapshot gave.
-            Incoming::Spectators { .. } => {}
+            Incoming::Spectators { .. } | Incoming::Unspectated { .. } => {}
             Incoming::Left { .. } => {
                 self.back_to_lobby();
                 self.info("you left the room");
