@@ -40,7 +40,7 @@ pub const HELP: &[&str] = &[
     "keys: arrows move the cursor, [ turns it left, ] right; Tab picks a slot, Enter places",
     "end (pass) · roll · three · claim or ! · say TEXT or 'TEXT · leave · quit",
     "a puzzle: undo takes your last click back · hint shows the next click of a shortest line",
-    "lobby: quick GAME [N] · create GAME [private] [clicks=N players=N claim_window=auto|MS turn_clock=MS]",
+    "lobby: quick GAME [N] (cancel stops waiting) · create GAME [private] [clicks=N players=N claim_window=auto|MS turn_clock=MS]",
     "       create PUZZLE (aquila, orbit-b, aquarius…): a room of your own, it starts at once",
     "       join ROOM [SEAT] · code INVITE · watch ROOM · ready · Up/Down + Enter joins (w watches)",
     "       top GAME [after]: the ratings board (a puzzle: fewest clicks) · create GAME rated=false",
