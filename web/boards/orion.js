@@ -172,8 +172,11 @@ export class OrionBoard {
       this.turnLeft = h('button', { type: 'button', id: 'turn-left', on: { click: turn('L') } });
       this.turnRight = h('button', { type: 'button', id: 'turn-right', on: { click: turn('R') } });
       this.turnBar = h('div', { class: 'turn-bar', hidden: true, role: 'group', 'aria-label': 'turn the rotor' }, this.turnLeft, this.turnRight);
-      host.append(this.turnBar, h('p', { class: 'keys' },
-        'Keys: Tab to the board, arrows choose a rotor, [ or z turns it left, ] or x right, Enter picks it for the buttons; c claims, e ends the turn; in a puzzle u undoes your last click, h shows a hint. On a phone: tap a rotor, then a direction.'));
+      // The pieces that may be chosen now (a secret man, a challenge, the piece a building
+      // move takes), as buttons: a keyboard reaches them with Tab, as a tap reaches a piece.
+      this.choices = h('div', { class: 'choices', id: 'choices', hidden: true, role: 'group', 'aria-label': 'choose a piece' });
+      host.append(this.turnBar, this.choices, h('p', { class: 'keys' },
+        'Keys: Tab to the board, arrows choose a rotor, [ or z turns it left, ] or x right, Enter picks it for the buttons; c claims, e ends the turn; a piece to choose (a secret man, a challenge, a piece to move) is a button under the board; in a puzzle u undoes your last click, h shows a hint. On a phone: tap a rotor, then a direction.'));
     }
   }
 
@@ -540,7 +543,35 @@ export class OrionBoard {
     for (const [name, g] of this.rotorEls) g.classList.toggle('can', turnable.has(name));
     this.updateAttributes();
     if (this.turnBar) this.turnBar.hidden = !(this.chosen && mine && s.status === 'playing' && !room.replaying);
-    if (room.hint('secret').length && !s.secrets[room.seat]) room.note('Choose your secret man: tap one of your pieces (only you will know)');
+    if (room.hint('secret').length && !s.secrets[room.seat]) room.note('Choose your secret man: tap one of your pieces, or Tab to its button (only you will know)');
+    this.showChoices(s, mine);
+  }
+
+  /** The choosable pieces as buttons (each does what tapping the piece does). */
+  showChoices(s, mine) {
+    if (!this.choices) return;
+    const room = this.room;
+    const slotOf = (token) => [...this.position].find(([, t]) => t === token);
+    const list = [];
+    if (room.hint('secret').length && !s.secrets[room.seat]) {
+      for (const token of room.hint('secret')) list.push([`Secret man ${token}`, token, (slotOf(token) || [])[0]]);
+    } else if (this.mode === 'challenge') {
+      for (const token of room.hint('challenge')) list.push([`Challenge ${token}`, token, (slotOf(token) || [])[0]]);
+    } else if (mine && room.hint('from').length) {
+      for (const slot of room.hint('from')) {
+        const token = this.position.get(slot);
+        const picked = this.from === slot;
+        list.push([picked ? `Moving ${token} from ${slot} (again: keep it)` : `Move ${token} from ${slot}`, token, slot]);
+      }
+    }
+    const key = JSON.stringify(list);
+    if (key === this.choicesShown) return;
+    this.choicesShown = key;
+    this.choices.hidden = !list.length || s.status !== 'playing' || room.replaying;
+    this.choices.replaceChildren(...list.map(([label, token, slot]) => h('button', {
+      type: 'button', class: 'choice', 'data-choice': token,
+      on: { click: () => this.piece(token, slot) },
+    }, label)));
   }
 
   /** A replay step between two frames (`by` of them): a click forward or back animates. */
