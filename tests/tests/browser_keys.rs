@@ -49,7 +49,9 @@ async fn algols_secret_man_is_chosen_by_keyboard_alone() {
     tab_to(&page, "#choices button").await;
     keys(&page, ENTER).await;
     let secret = bob
-        .expect(|m| m["t"] == "event" && m["ev"]["kind"] == "secret" && m["ev"]["seat"] == json!(alice))
+        .expect(|m| {
+            m["t"] == "event" && m["ev"]["kind"] == "secret" && m["ev"]["seat"] == json!(alice)
+        })
         .await;
     assert!(secret["ev"]["commitment"].is_string(), "{secret}");
     // Her page knows which man she chose; the choices are gone.
@@ -59,7 +61,11 @@ async fn algols_secret_man_is_chosen_by_keyboard_alone() {
         "the choice made",
     )
     .await;
-    let snap = js(&page, "return Object.keys(window.__orion.room.s.secrets).length").await;
+    let snap = js(
+        &page,
+        "return Object.keys(window.__orion.room.s.secrets).length",
+    )
+    .await;
     assert_eq!(snap, 1, "{first}");
     let _ = page.close().await;
 }

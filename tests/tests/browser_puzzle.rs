@@ -57,15 +57,30 @@ async fn a_solver_undoes_by_key_and_button_and_follows_hints_to_a_solve_kept_off
     for c in &line[..3] {
         click(&page, c).await;
     }
-    wait_text(&page, "#moves", &format!("{}, {}, {}", line[0], line[1], line[2])).await;
+    wait_text(
+        &page,
+        "#moves",
+        &format!("{}, {}, {}", line[0], line[1], line[2]),
+    )
+    .await;
     let after_two = js(&page, "return window.__orion.room.moves.position").await;
 
     // The `u` key takes the third back, the Undo button the second.
     keys(&page, "u").await;
-    wait_text(&page, "#note", &format!("{} taken back: 2 clicks stand", line[2])).await;
+    wait_text(
+        &page,
+        "#note",
+        &format!("{} taken back: 2 clicks stand", line[2]),
+    )
+    .await;
     assert_eq!(used(&page).await, 2);
     press(&page, "#undo").await;
-    wait_text(&page, "#note", &format!("{} taken back: 1 click stands", line[1])).await;
+    wait_text(
+        &page,
+        "#note",
+        &format!("{} taken back: 1 click stands", line[1]),
+    )
+    .await;
     assert_eq!(used(&page).await, 1);
     let moves = js(&page, "return document.getElementById('moves').textContent").await;
     let moves = moves.as_str().unwrap_or_default();
@@ -93,7 +108,9 @@ async fn a_solver_undoes_by_key_and_button_and_follows_hints_to_a_solve_kept_off
         }
         wait_js(
             &page,
-            &format!("(window.__orion.seq || 0) > {before} && !!document.querySelector('.half.hinted')"),
+            &format!(
+                "(window.__orion.seq || 0) > {before} && !!document.querySelector('.half.hinted')"
+            ),
             "a hint shown",
         )
         .await;
@@ -108,7 +125,10 @@ async fn a_solver_undoes_by_key_and_button_and_follows_hints_to_a_solve_kept_off
         assert!(
             js(
                 &page,
-                &format!("return document.querySelector('.rotor.hinted').dataset.rotor === '{}'", &lit[..2])
+                &format!(
+                    "return document.querySelector('.rotor.hinted').dataset.rotor === '{}'",
+                    &lit[..2]
+                )
             )
             .await
                 == true,
@@ -123,7 +143,11 @@ async fn a_solver_undoes_by_key_and_button_and_follows_hints_to_a_solve_kept_off
         "solved",
     )
     .await;
-    let result = js(&page, "return document.getElementById('result').textContent").await;
+    let result = js(
+        &page,
+        "return document.getElementById('result').textContent",
+    )
+    .await;
     let result = result.as_str().unwrap_or_default();
     let plural = if hints > 1 { "s" } else { "" };
     assert!(

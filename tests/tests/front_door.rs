@@ -744,10 +744,20 @@ async fn axe_core_finds_no_serious_violation_on_any_page() {
     for click in &line[..20] {
         let before = js(&page, "return window.__orion.seq || 0").await;
         press(&page, &format!("[data-click=\"{click}\"]")).await;
-        wait_js(&page, &format!("(window.__orion.seq || 0) > {before}"), "the click").await;
+        wait_js(
+            &page,
+            &format!("(window.__orion.seq || 0) > {before}"),
+            "the click",
+        )
+        .await;
     }
     press(&page, "#hint").await;
-    wait_js(&page, "!!document.querySelector('.half.hinted')", "a hint lit").await;
+    wait_js(
+        &page,
+        "!!document.querySelector('.half.hinted')",
+        "a hint lit",
+    )
+    .await;
     found.extend(
         axe_violations(&page, &axe)
             .await

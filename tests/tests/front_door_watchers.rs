@@ -83,7 +83,9 @@ async fn the_front_door_and_a_page_that_left_a_room_are_not_counted_as_watching_
     press(&page, "#tv-link").await;
     wait_js(
         &page,
-        &format!("location.pathname === '/r/{room}' && !!window.__orion.room && !!window.__orion.room.s"),
+        &format!(
+            "location.pathname === '/r/{room}' && !!window.__orion.room && !!window.__orion.room.s"
+        ),
         "the room's page",
     )
     .await;
@@ -120,13 +122,19 @@ async fn unspectate_stops_the_events_and_never_gives_up_a_seat() {
         .request(json!({"t": "spectate", "room": room, "quiet": true}))
         .await;
     assert_eq!(snap["t"], "snapshot", "{snap}");
-    assert_eq!(snap["spectators"], 0, "a quiet watcher is not counted: {snap}");
+    assert_eq!(
+        snap["spectators"], 0,
+        "a quiet watcher is not counted: {snap}"
+    );
     a_click(&mut players, &room).await;
     quiet.expect_event(&room, "click").await;
     let done = quiet
         .request(json!({"t": "unspectate", "room": room}))
         .await;
-    assert_eq!(done, json!({"t": "unspectated", "room": room, "re": done["re"]}));
+    assert_eq!(
+        done,
+        json!({"t": "unspectated", "room": room, "re": done["re"]})
+    );
     // No more of its events: the next click reaches the players, not him.
     a_click(&mut players, &room).await;
     let pong = quiet.request(json!({"t": "ping"})).await;

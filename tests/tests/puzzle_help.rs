@@ -1,12 +1,12 @@
 //! A puzzle solver's help over the wire: `undo` takes his last clicks back (the position and
 //! the count with them, the same after a server restart, and a solve is scored by the clicks
-//! that stand), refused in words to a watcher, in a game, with nothing to undo and after the
+//! that stand, and the game's record replays them), refused in words to a watcher, in a game, with nothing to undo and after the
 //! end; `hint` shows the next click of a shortest line from where he is, and a solve that
 //! used one says so in its result and stays off the puzzle's board.
 
 use orion_engine::{parse_position, puzzles, solve};
 use orion_server::ManualClock;
-use orion_tests::{expand, remove_db, start_room, temp_db, Client, TestServer, T0};
+use orion_tests::{expand, http_get, remove_db, start_room, temp_db, Client, TestServer, T0};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -38,7 +38,10 @@ fn position_seen(c: &Client, room: &str) -> String {
         .rev()
         .find(|e| e["room"] == room && e["ev"]["position"].is_string())
         .expect("an event with a position");
-    ev["ev"]["position"].as_str().unwrap_or_default().to_string()
+    ev["ev"]["position"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 #[tokio::test]
@@ -114,13 +117,35 @@ async fn undo_takes_clicks_back_for_good_and_the_solve_counts_the_clicks_that_st
     assert_eq!(over["ev"]["result"]["winner"], "S");
     assert_eq!(over["ev"]["result"]["scores"], json!({"S": 24}));
     assert_eq!(over["ev"]["result"].get("hints"), None, "no hint was used");
+    // The game's record replays the undos too: the same end and score (`orion replay`).
+    let response = http_get(server.addr, &format!("/g/{room}.txt")).await;
+    let record = response.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    assert!(record.contains("undo"), "{record}");
+    let replayed = orion_cli::replay::replay(record)
+        .unwrap_or_else(|e| panic!("the record does not replay: {e}\n{record}"));
+    let last = back
+        .events
+        .iter()
+        .rev()
+        .find(|e| e["room"] == json!(room) && e["ev"]["position"].is_string());
+    assert_eq!(
+        Some(json!(replayed.position)),
+        last.map(|e| e["ev"]["position"].clone())
+    );
+    let scores = serde_json::to_value(&replayed.result).expect("result");
+    assert_eq!(scores["scores"], json!({"S": 24}));
     let done = refused(&mut back, json!({"t": "undo", "room": room}), "illegal").await;
     assert_eq!(done, "the puzzle is over: its clicks stand");
 
     // In a game every click stands.
     let mut players = [server.player("ann").await, server.player("bob").await];
     let game = start_room(&mut players, "hydra-2", json!({})).await;
-    let in_game = refused(&mut players[0], json!({"t": "undo", "room": game}), "illegal").await;
+    let in_game = refused(
+        &mut players[0],
+        json!({"t": "undo", "room": game}),
+        "illegal",
+    )
+    .await;
     assert_eq!(
         in_game,
         "undo is for puzzles: hydra-2 is a game, where every click stands"
@@ -216,12 +241,21 @@ async fn hints_lead_to_the_finish_by_a_shortest_line_and_keep_the_solve_off_the_
         .iter()
         .map(|e| &e["name"])
         .collect();
-    assert_eq!(names, [&json!("unhelped")], "{board} (helped solved in {solved})");
+    assert_eq!(
+        names,
+        [&json!("unhelped")],
+        "{board} (helped solved in {solved})"
+    );
 
     // In a game there are no hints.
     let mut players = [server.player("ann").await, server.player("bob").await];
     let game = start_room(&mut players, "hydra-2", json!({})).await;
-    let in_game = refused(&mut players[0], json!({"t": "hint", "room": game}), "illegal").await;
+    let in_game = refused(
+        &mut players[0],
+        json!({"t": "hint", "room": game}),
+        "illegal",
+    )
+    .await;
     assert!(in_game.starts_with("a hint is for puzzles"), "{in_game}");
     server.shutdown();
 }

@@ -165,7 +165,16 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         || (alone
             && matches!(
                 first.as_str(),
-                "ready" | "leave" | "help" | "?" | "h" | "quit" | "exit" | "q" | "cancel" | "unqueue"
+                "ready"
+                    | "leave"
+                    | "help"
+                    | "?"
+                    | "h"
+                    | "quit"
+                    | "exit"
+                    | "q"
+                    | "cancel"
+                    | "unqueue"
             ));
     if is_command {
         command(line).map(Some)

@@ -4,6 +4,7 @@
 //! as game records do), options into the engine's, and engine events into their wire form
 //! (the crate's `Event`, serialized once per event).
 
+use super::orion_line::Line;
 use crate::protocol::{Code, Refusal};
 use crate::system::{
     Applied, Demo, GameInfo, GameSystem, HintJob, Hints, OptionField, OptionKind, PuzzleFigures,
@@ -22,7 +23,6 @@ use orion_protocol::{
     Claim, ClaimWindow as WireWindow, Event as WireEvent, GameResult, Request, RoomOptions, Scores,
     Snapshot, Turn,
 };
-use super::orion_line::Line;
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;

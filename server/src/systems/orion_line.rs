@@ -55,7 +55,11 @@ impl Line {
     }
 
     /// Takes the last click back: the game replayed from the start without it, and the click.
-    pub(super) fn undo(&mut self, seat: EngineSeat, game: &Game) -> Result<(Game, Action), Refusal> {
+    pub(super) fn undo(
+        &mut self,
+        seat: EngineSeat,
+        game: &Game,
+    ) -> Result<(Game, Action), Refusal> {
         if game.outcome().is_some() {
             return Err(Refusal::new(
                 Code::Illegal,
