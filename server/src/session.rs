@@ -170,8 +170,8 @@ impl Session {
             | Request::Draw { .. }
             | Request::Hints { .. }
             | Request::Undo { .. }
-            | Request::Hint { .. }
-            | Request::Unspectate { .. }) => self.act(re, player()?, request).await,
+            | Request::Hint { .. }) => self.act(re, player()?, request).await,
+            Request::Unspectate { room } => self.unspectate(re, player()?, room).await,
             Request::Chat { room, text } => self.chat(re, player()?, &room, &text).await,
             Request::Resume { room, since } => self.resume(re, player()?, &room, since).await,
             Request::History { room, since, code } => {

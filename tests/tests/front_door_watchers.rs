@@ -144,6 +144,12 @@ async fn unspectate_stops_the_events_and_never_gives_up_a_seat() {
         .count();
     assert_eq!(clicks, 1, "only the click made while he watched");
 
+    // A room not live (ended, never there) is watched by nobody: the same answer.
+    let gone = quiet
+        .request(json!({"t": "unspectate", "room": "r00000000"}))
+        .await;
+    assert_eq!(gone["t"], "unspectated", "{gone}");
+
     // A seated player's `unspectate` leaves him seated: the game goes on, nobody left.
     let stays = players[0]
         .request(json!({"t": "unspectate", "room": room}))

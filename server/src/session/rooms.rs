@@ -267,6 +267,23 @@ impl Session {
         .await
     }
 
+    /// `unspectate`: the room's task stops this connection watching; a room not live here
+    /// (ended, or gone to another node) is watched by nobody, and is answered at once.
+    pub(super) async fn unspectate(
+        &mut self,
+        re: &ReplyTo,
+        player: Player,
+        room: String,
+    ) -> Handled {
+        if self.room(&room).await.is_err() {
+            check_id("room", &room)?;
+            self.outbox
+                .send(protocol::reply(re, Message::Unspectated { room }));
+            return Ok(());
+        }
+        self.act(re, player, Request::Unspectate { room }).await
+    }
+
     /// A game request: its room's game system reads it.
     pub(super) async fn act(&mut self, re: &ReplyTo, player: Player, request: Request) -> Handled {
         let room = request.room().unwrap_or_default();
