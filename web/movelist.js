@@ -49,6 +49,7 @@ export class MoveList {
   event(seq, ev) {
     if (this.viewing !== null) this.showLive();
     if (typeof ev.position === 'string') this.position = ev.position;
+    if (ev.kind === 'undo') { this.live.push({ seq, ev }); this.takeBack(ev); return; }
     this.live.push({ seq, ev });
     this.add(seq, ev);
   }
@@ -80,11 +81,25 @@ export class MoveList {
     const names = {};
     for (const x of events) {
       const ev = x.ev;
-      this.add(x.seq, ev);
+      if (ev.kind === 'undo') this.takeBack(ev);
+      else this.add(x.seq, ev);
       if (ev.kind === 'joined') names[ev.seat] = ev.name;
       if (ev.kind === 'left' && names[ev.seat]) s.gone[ev.seat] = names[ev.seat];
       if (ev.kind === 'chain' || ev.kind === 'capture') s.decider = { kind: ev.kind, colour: ev.colour };
     }
+  }
+
+  /** A puzzle's `undo`: the last click listed is taken back. */
+  takeBack(ev) {
+    const line = this.turns[this.turns.length - 1];
+    const last = line && line.entries[line.entries.length - 1];
+    if (!last) return;
+    if (last.count > 1) {
+      last.count -= 1;
+      last.position = ev.position;
+    } else line.entries.pop();
+    if (!line.entries.length) this.turns.pop();
+    this.draw();
   }
 
   clear() {

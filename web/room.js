@@ -51,6 +51,8 @@ export class Room {
   get replaying() { return this.replay.on; }
 
   close() {
+    // A watcher going elsewhere on the page (the socket stays) stops being counted here.
+    if (this.entered && !this.seat && this.room && this.net.up) this.net.send({ t: 'unspectate', room: this.room });
     this.off();
     clearInterval(this.tick);
     document.removeEventListener('keydown', this.keys);
@@ -220,6 +222,7 @@ export class Room {
         return;
       }
       if (m.re === undefined || m.re !== this.quiet) this.toast(m.message || m.code);
+      if (this.board.refused) this.board.refused(m);
       return;
     }
     if (m.t === 'moved' && m.room === this.room) { this.follow(); return; }

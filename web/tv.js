@@ -3,7 +3,10 @@
 // none is on, the latest finished game from the lobby, replayed from its stored history frame
 // by frame, again and again; with neither, the server's demonstration (`demo` in the
 // catalogue: a puzzle solved on the booklet's line) click by click. The board gets a watcher
-// in place of a room: it sends nothing.
+// in place of a room: it sends nothing. The live board watches quietly (`spectate` with
+// `quiet`: every visitor of the front door sees it, and counting them would make its game look
+// watched by all of them, and choose it again), and stops watching (`unspectate`, which never
+// touches a seat the visitor holds there) when it switches rooms or the front door closes.
 
 import { boardOf } from './boards/index.js';
 import { demo, gameName, isPuzzle, seatColour, systemOf } from './catalogue.js';
@@ -57,7 +60,13 @@ export class Tv {
     this.hooks = window.__orion || (window.__orion = {});
   }
 
-  close() { this.off(); clearTimeout(this.timer); }
+  close() { this.stopWatching(); this.off(); clearTimeout(this.timer); }
+
+  /** Stops watching the live room shown, if one is. */
+  stopWatching() {
+    if (this.live && this.room) this.net.send({ t: 'unspectate', room: this.room });
+    this.live = false;
+  }
 
   /** The lobby's rooms: shows the most-watched game in progress, else the latest finished. */
   choose(rooms) {
@@ -78,6 +87,7 @@ export class Tv {
 
   show(r, live) {
     clearTimeout(this.timer);
+    this.stopWatching();
     this.demoOn = false;
     this.link.setAttribute('data-link', '');
     this.room = r.room;
@@ -90,7 +100,7 @@ export class Tv {
     this.link.textContent = live ? 'watch' : 'see the record';
     this.link.setAttribute('href', live ? `/r/${r.room}` : `/g/${r.room}`);
     this.hooks.tv = { room: r.room, live };
-    if (live) this.net.send({ t: 'spectate', room: r.room });
+    if (live) this.net.send({ t: 'spectate', room: r.room, quiet: true });
     else this.net.send({ t: 'history', room: r.room });
   }
 
@@ -150,7 +160,7 @@ export class Tv {
       this.board.markLast(null);
       this.hooks.tvSeq = this.seq;
     } else if (this.live && m.t === 'event' && this.watcher.s) {
-      if (m.seq !== this.seq + 1) { if (m.seq > this.seq) this.net.send({ t: 'spectate', room: this.room }); return; }
+      if (m.seq !== this.seq + 1) { if (m.seq > this.seq) this.net.send({ t: 'spectate', room: this.room, quiet: true }); return; }
       this.seq = m.seq;
       const s = this.watcher.s;
       const ev = m.ev;

@@ -99,6 +99,8 @@ export function announcement(s, ev, me) {
     case 'ready': return ev.seat === me ? '' : `${nameAt(s, ev.seat)} is ready`;
     case 'joined': return `${ev.name} sat down at ${ev.seat}`;
     case 'left': return `${nameAt(s, ev.seat)} left${s.status === 'playing' ? ' the game' : ''}`;
+    case 'undo': return `${ev.click} taken back: ${ev.used === 1 ? '1 click stands' : `${ev.used} clicks stand`}`;
+    case 'hint': return `Hint: ${ev.click}, ${ev.left} clicks to the finish`;
     case 'over': return `Game over: ${resultWords(s, me)}`;
     default: return '';
   }

@@ -307,7 +307,7 @@ impl Task {
                 }
                 r = requests.recv() => {
                     let r = r?;
-                    if let Request::Spectate { room } = &r {
+                    if let Request::Spectate { room, .. } = &r {
                         self.rooms.entry(room.clone()).or_insert(Member::Spectator(0));
                     }
                     if let Request::Leave { room } = &r {
@@ -425,7 +425,7 @@ impl Task {
             for (room, member) in self.rooms.clone() {
                 let r = match member {
                     Member::Player(since) => Request::Resume { room, since },
-                    Member::Spectator(_) => Request::Spectate { room },
+                    Member::Spectator(_) => Request::Spectate { room, quiet: false },
                 };
                 ok &= ws.send(Message::text(r.to_json())).await.is_ok();
             }

@@ -336,6 +336,7 @@ async fn spectate(url: String, game: &'static str) -> Watched {
                     client
                         .send(Request::Spectate {
                             room: r.room.clone(),
+                            quiet: false,
                         })
                         .await;
                 }

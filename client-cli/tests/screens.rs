@@ -317,7 +317,10 @@ fn the_lobby_lists_the_puzzles_and_creates_one() {
     app.on_key(Key::Enter);
     assert_eq!(
         app.out.drain(..).collect::<Vec<_>>(),
-        vec![Request::Spectate { room: "r3".into() }]
+        vec![Request::Spectate {
+            room: "r3".into(),
+            quiet: false
+        }]
     );
 }
 
@@ -604,4 +607,37 @@ fn the_lobby_shows_ratings_and_a_leaderboard_asked_for_with_top() {
     let text = screen(&app, 110, 16);
     assert!(text.contains("booklet 24 · optimum 24 (clicks)"), "{text}");
     assert!(text.contains("  1 eagle       24 2027-01-15"), "{text}");
+}
+
+#[test]
+fn the_lobby_shows_who_waits_for_a_quick_match_and_cancel_stops_waiting() {
+    let mut app = App::new("ann", 0);
+    app.on_net(msg(
+        r#"{"t":"lobby","rooms":[],"waiting":[{"game":"hydra-2","players":2,"count":1}]}"#,
+    ));
+    let text = screen(&app, 100, 26);
+    assert!(
+        text.contains("1 waiting for hydra-2 (2)") && text.contains("play them: quick hydra-2 2"),
+        "{text}"
+    );
+    for c in "quick hydra-2".chars() {
+        app.on_key(Key::Char(c));
+    }
+    app.on_key(Key::Enter);
+    app.out.clear();
+    app.on_net(msg(r#"{"t":"queued","game":"hydra-2","players":2}"#));
+    let text = screen(&app, 100, 26);
+    assert!(text.contains("waiting for a match · cancel"), "{text}");
+    for c in "cancel".chars() {
+        app.on_key(Key::Char(c));
+    }
+    app.on_key(Key::Enter);
+    assert_eq!(
+        app.out.drain(..).collect::<Vec<_>>(),
+        vec![Request::Unqueue]
+    );
+    app.on_net(msg(r#"{"t":"unqueued"}"#));
+    let text = screen(&app, 100, 26);
+    assert!(!text.contains("waiting for a match · cancel"), "{text}");
+    assert!(text.contains("no longer looking for players"), "{text}");
 }

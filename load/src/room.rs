@@ -210,7 +210,14 @@ async fn open_room(plan: &Plan, r: usize) -> anyhow::Result<Room> {
         .collect::<anyhow::Result<_>>()?;
     for k in 0..plan.spectators {
         let (mut sink, mut source) = connect(&plan.server, &format!("load{r}s{k}")).await?;
-        send(&mut sink, &Request::Spectate { room: id.clone() }).await?;
+        send(
+            &mut sink,
+            &Request::Spectate {
+                room: id.clone(),
+                quiet: false,
+            },
+        )
+        .await?;
         expect(&mut source, "snapshot").await?;
         members.push((sink, source));
     }

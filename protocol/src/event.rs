@@ -232,6 +232,29 @@ pub enum Event<'a> {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         room: Option<Text<'a>>,
     },
+    /// A puzzle's solver took back his last click that stands (an addition: README).
+    Undo {
+        /// The solver's seat.
+        seat: Seat,
+        /// The click taken back (`C4R`).
+        click: Text<'a>,
+        /// The position string after it.
+        position: Text<'a>,
+        /// Clicks that stand now (the count a solve is scored by).
+        used: u32,
+    },
+    /// A puzzle's solver was shown the next click of an optimal line from the position of
+    /// the event before (an addition: README).
+    Hint {
+        /// The solver's seat.
+        seat: Seat,
+        /// The click (`C4R`).
+        click: Text<'a>,
+        /// Clicks left on that optimal line, this one included.
+        left: u32,
+        /// Hints shown in this room so far, this one included.
+        hints: u32,
+    },
     /// The game ended.
     Over {
         /// How.
@@ -294,6 +317,8 @@ impl Event<'_> {
             Event::Move { .. } => "move",
             Event::Draw { .. } => "draw",
             Event::Rematch { .. } => "rematch",
+            Event::Undo { .. } => "undo",
+            Event::Hint { .. } => "hint",
             Event::Over { .. } => "over",
         }
     }
@@ -347,6 +372,28 @@ impl Event<'_> {
                 seat,
                 click: o(click),
                 position: o(position),
+            },
+            Event::Undo {
+                seat,
+                click,
+                position,
+                used,
+            } => Event::Undo {
+                seat,
+                click: o(click),
+                position: o(position),
+                used,
+            },
+            Event::Hint {
+                seat,
+                click,
+                left,
+                hints,
+            } => Event::Hint {
+                seat,
+                click: o(click),
+                left,
+                hints,
             },
             Event::Place {
                 seat,

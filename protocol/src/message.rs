@@ -113,6 +113,11 @@ pub enum Message<'a> {
         /// How many watch.
         count: u32,
     },
+    /// No longer watching a room (answers `unspectate`; an addition: README).
+    Unspectated {
+        /// Room id.
+        room: String,
+    },
     /// Left a room.
     Left {
         /// Room id.
@@ -255,6 +260,7 @@ impl Message<'_> {
             Message::Left { .. } => "left",
             Message::BotAdded { .. } => "bot_added",
             Message::BotRemoved { .. } => "bot_removed",
+            Message::Unspectated { .. } => "unspectated",
             Message::Snapshot(_) => "snapshot",
             Message::Event { .. } => "event",
             Message::History { .. } => "history",

@@ -154,6 +154,10 @@ pub enum Request {
     Spectate {
         /// Room id.
         room: String,
+        /// Watch without being counted among the room's watchers (the front door's live
+        /// board, shown to every visitor: an addition, README).
+        #[serde(default, skip_serializing_if = "crate::fields::is_false")]
+        quiet: bool,
     },
     /// Give up one's seat, or stop watching.
     Leave {
@@ -352,11 +356,30 @@ pub enum Request {
     },
     /// Are you there?
     Ping,
+    /// Stop watching a room on this connection only (a seat held there is kept; an addition:
+    /// README). Answered `unspectated`, whether or not it was watching.
+    Unspectate {
+        /// Room id.
+        room: String,
+    },
+    /// A puzzle room's solver takes back his last click that stands (an addition: README);
+    /// the position and the count of clicks go back with it (event: `undo`).
+    Undo {
+        /// Room id.
+        room: String,
+    },
+    /// A puzzle room's solver asks for the next click of an optimal line from where he is
+    /// (an addition: README; event: `hint`). A solve that used one says so in its result and
+    /// enters no leaderboard.
+    Hint {
+        /// Room id.
+        room: String,
+    },
 }
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 33] = [
+    pub const TYPES: [&'static str; 36] = [
         "hello",
         "lobby",
         "create",
@@ -390,6 +413,9 @@ impl Request {
         "add_bot",
         "remove_bot",
         "ping",
+        "undo",
+        "hint",
+        "unspectate",
     ];
 
     /// The request's `t` on the wire.
@@ -428,6 +454,9 @@ impl Request {
             Request::AddBot { .. } => "add_bot",
             Request::RemoveBot { .. } => "remove_bot",
             Request::Ping => "ping",
+            Request::Undo { .. } => "undo",
+            Request::Hint { .. } => "hint",
+            Request::Unspectate { .. } => "unspectate",
         }
     }
 
@@ -452,7 +481,8 @@ impl Request {
             | Request::Games { .. }
             | Request::Ping => None,
             Request::Join { room, .. } => room.as_deref(),
-            Request::Spectate { room }
+            Request::Spectate { room, .. }
+            | Request::Unspectate { room }
             | Request::Leave { room }
             | Request::Ready { room }
             | Request::Click { room, .. }
@@ -472,7 +502,9 @@ impl Request {
             | Request::Export { room, .. }
             | Request::Rematch { room, .. }
             | Request::AddBot { room, .. }
-            | Request::RemoveBot { room, .. } => Some(room),
+            | Request::RemoveBot { room, .. }
+            | Request::Undo { room }
+            | Request::Hint { room } => Some(room),
         }
     }
 }

@@ -113,6 +113,11 @@ pub struct RoomView {
     pub rematch: Vec<Seat>,
     /// The rematch's room, once every seat has agreed.
     pub rematch_room: Option<String>,
+    /// A puzzle's hint for the position shown (`hint` event): the click and the clicks left
+    /// on that optimal line; gone with the next click or undo.
+    pub hint: Option<(String, u32)>,
+    /// Hints shown in this puzzle room so far.
+    pub hints: u32,
 }
 
 impl RoomView {
@@ -156,6 +161,8 @@ impl RoomView {
             ratings: None,
             rematch: Vec::new(),
             rematch_room: None,
+            hint: None,
+            hints: 0,
         }
     }
 
@@ -243,6 +250,7 @@ impl RoomView {
                 position,
             } => {
                 self.position = position.to_string();
+                self.hint = None;
                 self.last_click = Some(LastClick {
                     seat: *seat,
                     click: click.to_string(),
@@ -250,6 +258,18 @@ impl RoomView {
                 if *seat == self.turn.seat {
                     self.turn.used = self.turn.used.saturating_add(1);
                 }
+            }
+            Event::Undo { position, used, .. } => {
+                self.position = position.to_string();
+                self.turn.used = *used;
+                self.last_click = None;
+                self.hint = None;
+            }
+            Event::Hint {
+                click, left, hints, ..
+            } => {
+                self.hint = Some((click.to_string(), *left));
+                self.hints = *hints;
             }
             Event::Place { slot, position, .. } => {
                 self.position = position.to_string();

@@ -160,7 +160,9 @@ mod tests {
 
     #[test]
     fn the_page_stays_light() {
-        assert!(total_bytes() < 150 * 1024, "{} bytes", total_bytes());
+        // 152.5 KiB with a puzzle's undo and hints, the quiet live board and ORION's choice
+        // buttons (README, page weight): the bound moved from 150 KiB for them, no further.
+        assert!(total_bytes() < 160 * 1024, "{} bytes", total_bytes());
         assert_ne!(INDEX.etag(), ASSETS[0].etag());
     }
 }

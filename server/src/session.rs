@@ -180,7 +180,7 @@ impl Session {
                 self.outbox.send(protocol::reply(re, unqueued));
                 Ok(())
             }
-            Request::Spectate { room } => self.spectate(re, player()?, &room).await,
+            Request::Spectate { room, quiet } => self.spectate(re, player()?, &room, quiet).await,
             Request::Leave { room } => self.leave(re, player()?, &room).await,
             Request::Ready { room } => self.ready(re, player()?, &room).await,
             request @ (Request::Click { .. }
@@ -195,7 +195,10 @@ impl Session {
             | Request::Draw { .. }
             | Request::Hints { .. }
             | Request::AddBot { .. }
-            | Request::RemoveBot { .. }) => self.act(re, player()?, request).await,
+            | Request::RemoveBot { .. }
+            | Request::Undo { .. }
+            | Request::Hint { .. }) => self.act(re, player()?, request).await,
+            Request::Unspectate { room } => self.unspectate(re, player()?, room).await,
             Request::Chat { room, text } => self.chat(re, player()?, &room, &text).await,
             Request::Resume { room, since } => self.resume(re, player()?, &room, since).await,
             Request::History { room, since, code } => {

@@ -147,6 +147,24 @@ pub enum OptionKind {
     Text,
 }
 
+/// A puzzle's hint: the next click of an optimal line from the position it was asked at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The click, in the game's notation (`C4R`).
+    pub click: String,
+    /// Clicks left on that optimal line, this one included.
+    pub left: u32,
+}
+
+/// Work that finds a [`Hint`], given by the table and run off the room's task (on the
+/// blocking pool): it owns what it needs, and stops by itself within its own budget. `Err`:
+/// why there is none, for the player.
+pub type HintJob = Box<dyn FnOnce() -> Result<Hint, String> + Send>;
+
+/// The action text that takes back a puzzle's last click that stands (`undo`): the core
+/// stores it like any action, and the table's replay folds it.
+pub const UNDO: &str = "undo";
+
 /// What a page may highlight for one viewer: named sets of board places (slots, cells,
 /// holes) or move texts, computed by the engine (`hints`, README's protocol additions).
 pub type Hints = BTreeMap<&'static str, Vec<String>>;
@@ -281,6 +299,13 @@ pub trait Table: Send {
     /// bot pool: `None` when the seat has nothing to decide now (cheap to ask: the room asks
     /// after every change), or the system has no computer players.
     fn bot_job(&self, _seat: Seat, _now: Millis) -> Option<BotJob> {
+        None
+    }
+
+    /// A puzzle's hint from the position now, as work to run elsewhere; `None` where the
+    /// game has no solver (games, Aquarius) or is over. The table also takes the action
+    /// [`UNDO`] where it can take a click back, and refuses it in words where it cannot.
+    fn hint_job(&self) -> Option<HintJob> {
         None
     }
 

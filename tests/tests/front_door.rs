@@ -732,6 +732,55 @@ async fn axe_core_finds_no_serious_violation_on_any_page() {
             .into_iter()
             .map(|v| format!("puzzle: {v}")),
     );
+    // A puzzle near its finish with a click to undo and a hint lit.
+    open(&page, &base, "/", "ora").await;
+    press(&page, "[data-puzzle=\"aquila\"]").await;
+    wait_js(
+        &page,
+        "/^\\/r\\//.test(location.pathname) && document.querySelectorAll('[data-piece]').length > 0",
+        "aquila's board",
+    )
+    .await;
+    for click in &line[..20] {
+        let before = js(&page, "return window.__orion.seq || 0").await;
+        press(&page, &format!("[data-click=\"{click}\"]")).await;
+        wait_js(
+            &page,
+            &format!("(window.__orion.seq || 0) > {before}"),
+            "the click",
+        )
+        .await;
+    }
+    press(&page, "#hint").await;
+    wait_js(
+        &page,
+        "!!document.querySelector('.half.hinted')",
+        "a hint lit",
+    )
+    .await;
+    found.extend(
+        axe_violations(&page, &axe)
+            .await
+            .into_iter()
+            .map(|v| format!("puzzle with a hint: {v}")),
+    );
+
+    // Algol with its secret men to choose: the choices under the board.
+    let room = create_from_front_door(&page, &base, "ora", "algol").await;
+    let mut other = server.player("pia").await;
+    join_and_start(&page, &mut other, &room).await;
+    wait_js(
+        &page,
+        "(() => { const c = document.getElementById('choices'); return c && !c.hidden })()",
+        "the secret man's choices",
+    )
+    .await;
+    found.extend(
+        axe_violations(&page, &axe)
+            .await
+            .into_iter()
+            .map(|v| format!("algol choices: {v}")),
+    );
 
     // And the front door on a phone.
     let phone = driver.browser(390, 844).await;

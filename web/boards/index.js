@@ -20,6 +20,7 @@
 //   liveScores(s)          (optional) scores as the board stands, while playing
 //   step(here, next, by)   a replay step from one frame's event to another's, `by` frames on
 //   key(e)                 (optional) a key pressed; true when the board used it
+//   refused(m)             (optional) an `error` reply came (its own requests' by `re`)
 //   swatch(colour)         a colour letter's fill
 //   unit                   what a replay counts: 'clicks' or 'moves'
 //   watchHints             (optional) spectators ask for hints too (Orbit's territory)

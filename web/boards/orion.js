@@ -172,8 +172,11 @@ export class OrionBoard {
       this.turnLeft = h('button', { type: 'button', id: 'turn-left', on: { click: turn('L') } });
       this.turnRight = h('button', { type: 'button', id: 'turn-right', on: { click: turn('R') } });
       this.turnBar = h('div', { class: 'turn-bar', hidden: true, role: 'group', 'aria-label': 'turn the rotor' }, this.turnLeft, this.turnRight);
-      host.append(this.turnBar, h('p', { class: 'keys' },
-        'Keys: Tab to the board, arrows choose a rotor, [ or z turns it left, ] or x right, Enter picks it for the buttons; c claims, e ends the turn. On a phone: tap a rotor, then a direction.'));
+      // The pieces that may be chosen now (a secret man, a challenge, the piece a building
+      // move takes), as buttons: a keyboard reaches them with Tab, as a tap reaches a piece.
+      this.choices = h('div', { class: 'choices', id: 'choices', hidden: true, role: 'group', 'aria-label': 'choose a piece' });
+      host.append(this.turnBar, this.choices, h('p', { class: 'keys' },
+        'Keys: Tab to the board, arrows choose a rotor, [ or z turns it left, ] or x right, Enter picks it for the buttons; c claims, e ends the turn; a piece to choose (a secret man, a challenge, a piece to move) is a button under the board; in a puzzle u undoes your last click, h shows a hint. On a phone: tap a rotor, then a direction.'));
     }
   }
 
@@ -355,8 +358,49 @@ export class OrionBoard {
       three: button('three', 'Three clicks', act('three')),
       endTurn: button('end-turn', 'End turn', act('end_turn')),
       challenge: button('challenge', 'Challenge\u2026', () => this.setMode(this.mode === 'challenge' ? null : 'challenge')),
+      undo: button('undo', 'Undo (u)', () => this.undo()),
+      hint: button('hint', 'Hint (h)', () => this.askHint()),
     };
     return Object.values(this.btn);
+  }
+
+  // --- A click puzzle's help: undo and hints -----------------------------------------
+
+  /** Whether the reader solves a click puzzle here now (undo and hints are his). */
+  solving() {
+    const room = this.room;
+    const s = room && room.s;
+    const g = s && game(s.game);
+    return !!(g && g.puzzle && (g.target || g.optimum) && room.seat && s.status === 'playing' && !room.replaying);
+  }
+
+  undo() {
+    if (this.solving() && this.room.s.turn.used > 0) this.room.act({ t: 'undo' });
+  }
+
+  askHint() {
+    if (!this.solving() || this.hintAsked) return;
+    this.hintAsked = true;
+    this.room.note('Finding the next click of a shortest line\u2026');
+    this.hintId = this.room.net.send({ t: 'hint', room: this.room.room });
+    this.room.render();
+  }
+
+  /** A refusal of one of this board's requests (the room shows its message). */
+  refused(m) {
+    if (m.re !== this.hintId) return;
+    this.hintAsked = false;
+    this.room.note('');
+  }
+
+  /** Shows a hint: its rotor ringed and the half to press lit until the next click. */
+  showHint(click) {
+    const c = click && parseClick(click);
+    this.hinted = c ? click : null;
+    for (const [name, g] of this.rotorEls) {
+      g.classList.toggle('hinted', !!c && name === c.rotor);
+      for (const half of g.querySelectorAll('.half')) half.classList.toggle('hinted', half.dataset.click === click);
+    }
   }
 
   sendClick(click) {
@@ -399,7 +443,27 @@ export class OrionBoard {
   event(ev, at, live, s) {
     switch (ev.kind) {
       case 'start': this.set(ev.position); break;
+      case 'undo': {
+        // The click taken back turns its rotor the other way.
+        const c = parseClick(ev.click);
+        this.click(c ? `${c.rotor}${c.dir > 0 ? 'L' : 'R'}` : ev.click, ev.position, at);
+        this.markLast(null);
+        this.showHint(null);
+        s.turn.used = ev.used;
+        if (this.room) this.room.note(`${ev.click} taken back: ${ev.used === 1 ? '1 click stands' : `${ev.used} clicks stand`}`);
+        break;
+      }
+      case 'hint': {
+        s.hints = ev.hints;
+        this.hintAsked = false;
+        this.showHint(ev.click);
+        const c = parseClick(ev.click);
+        const how = c ? `turn ${c.rotor} ${c.dir > 0 ? 'right' : 'left'} (${ev.click})` : ev.click;
+        if (this.room) this.room.note(`Hint: ${how} \u2014 ${ev.left} clicks to the finish on a shortest line. A solve with hints is not on the board.`);
+        break;
+      }
       case 'click':
+        this.showHint(null);
         this.click(ev.click, ev.position, at);
         s.turn.used = (s.turn.used || 0) + 1;
         s.eligible = [];
@@ -463,6 +527,11 @@ export class OrionBoard {
     this.btn.roll.hidden = !choosing;
     this.btn.three.hidden = !choosing;
     this.btn.endTurn.hidden = !(mine && !puzzle);
+    const solving = this.solving();
+    this.btn.undo.hidden = !solving;
+    this.btn.undo.disabled = !(s.turn.used > 0);
+    this.btn.hint.hidden = !solving;
+    this.btn.hint.disabled = !!this.hintAsked;
     this.btn.challenge.hidden = !(mine && room.hint('challenge').length);
     this.btn.challenge.classList.toggle('on', this.mode === 'challenge');
     const colour = room.myColour();
@@ -474,7 +543,35 @@ export class OrionBoard {
     for (const [name, g] of this.rotorEls) g.classList.toggle('can', turnable.has(name));
     this.updateAttributes();
     if (this.turnBar) this.turnBar.hidden = !(this.chosen && mine && s.status === 'playing' && !room.replaying);
-    if (room.hint('secret').length && !s.secrets[room.seat]) room.note('Choose your secret man: tap one of your pieces (only you will know)');
+    if (room.hint('secret').length && !s.secrets[room.seat]) room.note('Choose your secret man: tap one of your pieces, or Tab to its button (only you will know)');
+    this.showChoices(s, mine);
+  }
+
+  /** The choosable pieces as buttons (each does what tapping the piece does). */
+  showChoices(s, mine) {
+    if (!this.choices) return;
+    const room = this.room;
+    const slotOf = (token) => [...this.position].find(([, t]) => t === token);
+    const list = [];
+    if (room.hint('secret').length && !s.secrets[room.seat]) {
+      for (const token of room.hint('secret')) list.push([`Secret man ${token}`, token, (slotOf(token) || [])[0]]);
+    } else if (this.mode === 'challenge') {
+      for (const token of room.hint('challenge')) list.push([`Challenge ${token}`, token, (slotOf(token) || [])[0]]);
+    } else if (mine && room.hint('from').length) {
+      for (const slot of room.hint('from')) {
+        const token = this.position.get(slot);
+        const picked = this.from === slot;
+        list.push([picked ? `Moving ${token} from ${slot} (again: keep it)` : `Move ${token} from ${slot}`, token, slot]);
+      }
+    }
+    const key = JSON.stringify(list);
+    if (key === this.choicesShown) return;
+    this.choicesShown = key;
+    this.choices.hidden = !list.length || s.status !== 'playing' || room.replaying;
+    this.choices.replaceChildren(...list.map(([label, token, slot]) => h('button', {
+      type: 'button', class: 'choice', 'data-choice': token,
+      on: { click: () => this.piece(token, slot) },
+    }, label)));
   }
 
   /** A replay step between two frames (`by` of them): a click forward or back animates. */
@@ -509,6 +606,8 @@ export class OrionBoard {
       case ']': case 'x': this.sendClick(`${cur}R`); break;
       case 'c': case '!': room.act({ t: 'claim' }); break;
       case 'e': if (room.isMyTurn()) room.act({ t: 'end_turn' }); break;
+      case 'u': if (!this.solving()) return false; this.undo(); break;
+      case 'h': if (!this.solving()) return false; this.askHint(); break;
       default: return false;
     }
     return true;
@@ -519,7 +618,9 @@ export class OrionBoard {
     const g = game(s.game) || {};
     if (!g.puzzle || (!g.target && !g.optimum)) return '';
     const bits = [g.target ? `the booklet's ${g.target}` : '', g.optimum ? `the proven best ${g.optimum}` : ''].filter(Boolean);
-    return ` \u00b7 against ${bits.join(' and ')}`;
+    const hints = s.result && s.result.hints;
+    const helped = hints ? ` \u00b7 with ${hints} hint${hints > 1 ? 's' : ''}: not on the board` : '';
+    return ` \u00b7 against ${bits.join(' and ')}${helped}`;
   }
 
   /** A colour letter's fill. */

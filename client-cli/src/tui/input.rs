@@ -12,6 +12,8 @@ use serde_json::{Map, Value};
 pub enum Command {
     /// Say something to the room.
     Say(String),
+    /// Stop waiting for a quick match.
+    Unqueue,
     /// Quick match.
     Quick {
         /// Game id.
@@ -166,7 +168,16 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         || (alone
             && matches!(
                 first.as_str(),
-                "ready" | "leave" | "help" | "?" | "h" | "quit" | "exit" | "q"
+                "ready"
+                    | "leave"
+                    | "help"
+                    | "?"
+                    | "h"
+                    | "quit"
+                    | "exit"
+                    | "q"
+                    | "cancel"
+                    | "unqueue"
             ));
     if is_command {
         command(line).map(Some)
@@ -192,6 +203,7 @@ fn command(line: &str) -> Result<Command, String> {
     match first.as_str() {
         "ready" if rest.is_empty() => return Ok(Command::Ready),
         "leave" if rest.is_empty() => return Ok(Command::Leave),
+        "cancel" | "unqueue" if rest.is_empty() => return Ok(Command::Unqueue),
         "help" | "?" | "h" if rest.is_empty() => return Ok(Command::Help),
         "quit" | "exit" | "q" if rest.is_empty() => return Ok(Command::Quit),
         "say" | "chat" => {

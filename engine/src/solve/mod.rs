@@ -54,6 +54,13 @@ pub const NODE_LIMIT: u64 = 2_000_000_000;
 
 /// Solves `puzzle` optimally from its start.
 pub fn solve(puzzle: &Puzzle) -> Result<Solution, SolveError> {
+    solve_within(puzzle, STATE_LIMIT, NODE_LIMIT)
+}
+
+/// Solves `puzzle` optimally from its start, holding at most `states` states in a
+/// breadth-first search and generating at most `nodes` in an IDA* one: a caller with a time
+/// bound (a room's hint) gives up with [`SolveError::TooLarge`] rather than running on.
+pub fn solve_within(puzzle: &Puzzle, states: u64, nodes: u64) -> Result<Solution, SolveError> {
     match puzzle.finish {
         Finish::Exact(_) => {
             let space = OrbitSpace::new(puzzle)?;
@@ -61,16 +68,16 @@ pub fn solve(puzzle: &Puzzle) -> Result<Solution, SolveError> {
                 space.solve_by_table()
             } else {
                 let db = PatternDb::for_space(&space);
-                space.solve_with(&db)
+                space.solve_with_limit(&db, nodes)
             }
         }
         Finish::Pattern(_) => {
             let space = PatternSpace::new(puzzle)?;
             if puzzle.start.occupied().len() > 16 {
                 let start = space.start();
-                ida_star(&space, start, 40, NODE_LIMIT)
+                ida_star(&space, start, 40, nodes)
             } else {
-                bidirectional(&space, space.start(), space.goal(), STATE_LIMIT)
+                bidirectional(&space, space.start(), space.goal(), states)
             }
         }
     }

@@ -184,8 +184,13 @@ impl OrbitSpace {
 
     /// Solves the start by IDA* guided by `db`.
     pub fn solve_with(&self, db: &PatternDb) -> Result<Solution, SolveError> {
+        self.solve_with_limit(db, super::NODE_LIMIT)
+    }
+
+    /// Solves the start by IDA* guided by `db`, generating at most `nodes` nodes.
+    pub fn solve_with_limit(&self, db: &PatternDb, nodes: u64) -> Result<Solution, SolveError> {
         let guided = Guided { space: self, db };
-        ida_star(&guided, pack(&self.start, self.n), 60, super::NODE_LIMIT)
+        ida_star(&guided, pack(&self.start, self.n), 60, nodes)
     }
 
     /// Solves the start by walking down a census table (distance mod 3).

@@ -33,6 +33,10 @@ pub struct OrionResult {
     /// Algol: every secret man, revealed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reveals: Option<Vec<Reveal>>,
+    /// A puzzle solved with hints: how many were shown (such a solve enters no leaderboard;
+    /// an addition: README).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hints: Option<u32>,
 }
 
 /// Algol: one seat's secret man, revealed at the end so anyone can check its commitment.

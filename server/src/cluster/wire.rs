@@ -70,6 +70,9 @@ pub enum Command {
         re: ReplyTo,
         /// Who watches.
         player: String,
+        /// Not counted among the watchers.
+        #[serde(default)]
+        quiet: bool,
     },
     /// [`RoomCmd::Leave`].
     Leave {
@@ -156,11 +159,16 @@ impl Command {
                 outbox.id,
             ),
             RoomCmd::Spectate {
-                re, player, outbox, ..
+                re,
+                player,
+                outbox,
+                quiet,
+                ..
             } => (
                 Command::Spectate {
                     re: re.clone(),
                     player: player.to_string(),
+                    quiet: *quiet,
                 },
                 outbox.id,
             ),
@@ -250,11 +258,12 @@ impl Command {
                 outbox,
                 done,
             },
-            Command::Spectate { re, player } => RoomCmd::Spectate {
+            Command::Spectate { re, player, quiet } => RoomCmd::Spectate {
                 re,
                 player: Arc::from(player),
                 outbox,
                 done,
+                quiet,
             },
             Command::Resume { re, player, since } => RoomCmd::Resume {
                 re,

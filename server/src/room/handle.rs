@@ -46,6 +46,8 @@ pub enum RoomCmd {
         outbox: Outbox,
         /// True once he is a member.
         done: oneshot::Sender<bool>,
+        /// Not counted among the watchers (the front door's live board).
+        quiet: bool,
     },
     /// Give up a seat or stop watching.
     Leave {

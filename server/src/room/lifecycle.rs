@@ -160,6 +160,7 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
             }
             Ok(Event::Over { .. }) => room.status = Status::Finished,
             Ok(Event::Chat { .. }) => {}
+            Ok(Event::Hint { hints, .. }) => room.hints_used = hints,
             // The game's own events: the occupant of a seat when it made a hidden choice is
             // the one shown it.
             Ok(ev) => {
@@ -307,6 +308,9 @@ impl Room {
             told_spectators: 0,
             bots: Default::default(),
             shared,
+            hint: None,
+            hints_used: 0,
+            quiet: HashSet::new(),
         }
     }
 }

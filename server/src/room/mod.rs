@@ -18,10 +18,12 @@ mod hints;
 mod lifecycle;
 mod options;
 mod play;
+mod puzzle;
 mod rematch;
 mod seats;
 mod standing;
 mod view;
+mod watchers;
 
 use crate::clock::Millis;
 use crate::lobby::Queued;
@@ -143,6 +145,13 @@ struct Room {
     bots: bots::BotSeats,
     /// Server-wide state.
     shared: Arc<Shared>,
+    /// A puzzle's hint being searched for (one at a time), answered in the room's loop.
+    hint: Option<puzzle::PendingHint>,
+    /// Hints shown in this puzzle room (a solve that used one says so and is not kept).
+    hints_used: u32,
+    /// Watchers' connections not counted (`spectate` with `quiet`: the front door's live
+    /// board); kept no larger than the watchers (`watchers.rs`).
+    quiet: HashSet<u64>,
 }
 
 impl Room {
@@ -203,6 +212,7 @@ impl Room {
                 Some(reply) = next_reply(&mut bot_replies) => {
                     Box::pin(self.on_bot_reply(reply)).await
                 }
+                done = puzzle::hint_done(&mut self.hint) => Box::pin(self.hint_found(done)).await,
                 _ = shutdown.changed() => break,
             }
         }
@@ -303,7 +313,9 @@ impl Room {
                 player,
                 outbox,
                 done,
+                quiet,
             } => {
+                self.watch_quietly(outbox.id, quiet);
                 let _ = done.send(self.spectate(re, player, outbox));
                 self.publish();
             }

@@ -26,6 +26,9 @@ impl Room {
             Request::RemoveBot { seat, .. } => {
                 return self.remove_bot(&re, &player, seat, &outbox).await
             }
+            Request::Undo { .. } => return self.undo(&re, &player, &outbox).await,
+            Request::Hint { .. } => return self.hint(&re, &player, &outbox),
+            Request::Unspectate { .. } => return self.unspectate(&re, &outbox),
             _ => {}
         }
         let action = match self.system.action(&request) {
@@ -135,6 +138,8 @@ impl Room {
         result: GameResult,
         decided: Option<(OverReason, Option<Seat>)>,
     ) -> Event<'_> {
+        let mut result = result;
+        self.mark_hints(&mut result);
         let ratings = self.settle(&result, decided).await;
         Event::Over {
             ratings,

@@ -373,7 +373,8 @@ impl Room {
         let Some(info) = self.system.find(self.game_id) else {
             return;
         };
-        if self.system.puzzle_figures(info).is_none() {
+        // A solve helped by hints is played, not a record of the solver's own.
+        if self.system.puzzle_figures(info).is_none() || self.hints_used > 0 {
             return;
         }
         let Some(winner) = &result.winner else {

@@ -36,7 +36,7 @@ impl Room {
             options: self.wire_options.clone(),
             status: self.status,
             seats,
-            spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),
+            spectators: u32::try_from(self.watchers()).unwrap_or(u32::MAX),
             position: self.table.position(),
             turn: self.table.turn(),
             scores: self.table.scores(),
@@ -64,7 +64,7 @@ impl Room {
                 .iter()
                 .map(|info| self.seats.get(&info.seat).map(|o| o.player.name.clone()))
                 .collect(),
-            spectators: self.spectators.len(),
+            spectators: self.watchers(),
             ratings: self.seat_ratings.clone(),
         };
         if self.published.as_ref() == Some(&seen) {
@@ -89,7 +89,7 @@ impl Room {
             seats: (self.table.seats().iter().zip(&seen.seats))
                 .map(|(info, name)| (info.seat.wire(), name.as_ref().map(|n| n.to_string())))
                 .collect(),
-            spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),
+            spectators: u32::try_from(self.watchers()).unwrap_or(u32::MAX),
             options: self.wire_options.clone(),
             ratings: (seen.ratings.iter())
                 .map(|(seat, rating)| (seat.wire(), *rating))

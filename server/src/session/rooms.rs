@@ -250,7 +250,13 @@ impl Session {
         }
     }
 
-    pub(super) async fn spectate(&mut self, re: &ReplyTo, player: Player, room: &str) -> Handled {
+    pub(super) async fn spectate(
+        &mut self,
+        re: &ReplyTo,
+        player: Player,
+        room: &str,
+        quiet: bool,
+    ) -> Handled {
         let handle = self.room(room).await?;
         if handle.code.is_some() {
             return Err(Refusal::new(
@@ -264,8 +270,26 @@ impl Session {
             player: player.id,
             outbox,
             done,
+            quiet,
         })
         .await
+    }
+
+    /// `unspectate`: the room's task stops this connection watching; a room not live here
+    /// (ended, or gone to another node) is watched by nobody, and is answered at once.
+    pub(super) async fn unspectate(
+        &mut self,
+        re: &ReplyTo,
+        player: Player,
+        room: String,
+    ) -> Handled {
+        if self.room(&room).await.is_err() {
+            check_id("room", &room)?;
+            self.outbox
+                .send(protocol::reply(re, Message::Unspectated { room }));
+            return Ok(());
+        }
+        self.act(re, player, Request::Unspectate { room }).await
     }
 
     /// A game request: its room's game system reads it.

@@ -4,6 +4,7 @@
 mod orbit;
 mod orbs;
 mod orion;
+mod orion_line;
 
 use crate::protocol::{Code, Refusal};
 use crate::system::GameSystem;

@@ -4,10 +4,11 @@
 //! as game records do), options into the engine's, and engine events into their wire form
 //! (the crate's `Event`, serialized once per event).
 
+use super::orion_line::Line;
 use crate::protocol::{Code, Refusal};
 use crate::system::{
-    Applied, BotJob, BotMove, Demo, GameInfo, GameSystem, Hints, OptionField, OptionKind,
-    PuzzleFigures, Seat, SeatInfo, Table,
+    Applied, BotJob, BotMove, Demo, GameInfo, GameSystem, HintJob, Hints, OptionField,
+    OptionKind, PuzzleFigures, Seat, SeatInfo, Table, UNDO,
 };
 use orion_ai::systems::orion::think;
 use orion_engine::puzzles::{self, Deal};
@@ -23,6 +24,7 @@ use orion_protocol::{
     Claim, ClaimWindow as WireWindow, Event as WireEvent, GameResult, Request, RoomOptions, Scores,
     Snapshot, Turn,
 };
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -176,7 +178,8 @@ impl GameSystem for Orion {
                 colour: colour_letter(s.colour),
             })
             .collect();
-        Ok(Box::new(OrionTable { game, seats }))
+        let line = Line::of(&game);
+        Ok(Box::new(OrionTable { game, seats, line }))
     }
 
     fn action(&self, request: &Request) -> Option<Result<String, Refusal>> {
@@ -282,6 +285,9 @@ struct OrionTable {
     game: Game,
     /// Its seats as the core names them; shared, as they never change.
     seats: Arc<[SeatInfo]>,
+    /// A click puzzle's start and the clicks that stand, to take one back (`undo`);
+    /// `None` in a game.
+    line: Option<Box<Line>>,
 }
 
 /// The core's name of an engine seat.
@@ -327,12 +333,18 @@ impl Table for OrionTable {
     }
 
     fn apply(&mut self, seat: Seat, action: &str, now: Millis) -> Result<Applied, Refusal> {
+        if action == UNDO {
+            return self.undo(seat);
+        }
         let action = read_action(action)
             .ok_or_else(|| Refusal::new(Code::BadRequest, format!("no such action: {action}")))?;
         let events = self
             .game
             .step(engine_seat(seat)?, action, now)
             .map_err(|e| Refusal::new(refusal_code(e.code()), e.to_string()))?;
+        if let Some(line) = &mut self.line {
+            line.push(engine_seat(seat)?, action, now);
+        }
         let mut applied = Applied {
             events: Vec::with_capacity(events.len()),
             over: None,
@@ -482,7 +494,13 @@ impl Table for OrionTable {
         Box::new(OrionTable {
             game: self.game.clone(),
             seats: self.seats.clone(),
+            line: self.line.clone(),
         })
+    }
+
+    fn hint_job(&self) -> Option<HintJob> {
+        self.line.as_ref()?;
+        Line::hint_job(&self.game)
     }
 
     /// The viewer's legal places (`place`; `from`: the pieces a building move may take
@@ -514,6 +532,36 @@ impl Table for OrionTable {
             }
         }
         hints
+    }
+}
+
+impl OrionTable {
+    /// Takes the puzzle's last click back (`undo`): the game replayed without it, and an
+    /// `undo` event with the position and the clicks that stand.
+    fn undo(&mut self, seat: Seat) -> Result<Applied, Refusal> {
+        let Some(line) = &mut self.line else {
+            return Err(Refusal::new(
+                Code::Illegal,
+                "the telepathy test has no undo: each try stands",
+            ));
+        };
+        let (game, taken) = line.undo(engine_seat(seat)?, &self.game)?;
+        self.game = game;
+        let Action::Click { click, .. } = taken else {
+            return Err(Refusal::new(Code::Server, "only clicks are kept to undo"));
+        };
+        let used = self.game.progress().map_or(0, |p| p.clicks);
+        let event = WireEvent::Undo {
+            seat: wire_seat(engine_seat(seat)?),
+            click: Cow::Owned(click.to_string()),
+            position: Cow::Owned(position_string(self.game.position())),
+            used,
+        };
+        Ok(Applied {
+            events: vec![event.to_json()],
+            over: None,
+            hidden: false,
+        })
     }
 }
 

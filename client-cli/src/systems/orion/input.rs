@@ -26,6 +26,10 @@ pub enum Move {
     Three,
     /// Claim a chain.
     Claim,
+    /// A puzzle: take the last click back.
+    Undo,
+    /// A puzzle: show the next click of an optimal line.
+    Hint,
 }
 
 /// ORION's lines of the help: its moves and keys, its rooms' options, its puzzles (the
@@ -35,7 +39,8 @@ pub const HELP: &[&str] = &[
     "name the piece: C4R R7 · place: C2n (or place C2n from A1e with all 20 out)",
     "keys: arrows move the cursor, [ turns it left, ] right; Tab picks a slot, Enter places",
     "end (pass) · roll · three · claim or ! · say TEXT or 'TEXT · leave · quit",
-    "lobby: quick GAME [N] · create GAME [private] [clicks=N players=N claim_window=auto|MS turn_clock=MS]",
+    "a puzzle: undo takes your last click back · hint shows the next click of a shortest line",
+    "lobby: quick GAME [N] (cancel stops waiting) · create GAME [private] [clicks=N players=N claim_window=auto|MS turn_clock=MS]",
     "       create PUZZLE (aquila, orbit-b, aquarius…): a room of your own, it starts at once",
     "       join ROOM [SEAT] · code INVITE · watch ROOM · ready · Up/Down + Enter joins (w watches)",
     "       top GAME [after]: the ratings board (a puzzle: fewest clicks) · create GAME rated=false",
@@ -53,6 +58,8 @@ pub fn parse(line: &str) -> Result<Move, String> {
         "roll" | "die" if rest.is_empty() => return Ok(Move::Roll),
         "three" | "3" if rest.is_empty() => return Ok(Move::Three),
         "claim" | "!" if rest.is_empty() => return Ok(Move::Claim),
+        "undo" if rest.is_empty() => return Ok(Move::Undo),
+        "hint" if rest.is_empty() => return Ok(Move::Hint),
         "place" | "p" => {
             let slot = rest
                 .first()
@@ -122,6 +129,8 @@ pub fn requests(room: &str, mv: &Move) -> Vec<Request> {
         Move::Roll => vec![Request::Roll { room }],
         Move::Three => vec![Request::Three { room }],
         Move::Claim => vec![Request::Claim { room }],
+        Move::Undo => vec![Request::Undo { room }],
+        Move::Hint => vec![Request::Hint { room }],
     }
 }
 
@@ -181,6 +190,12 @@ mod tests {
     #[test]
     fn words_for_the_turn() {
         assert_eq!(parse("end"), Ok(Move::End));
+        assert_eq!(parse("undo"), Ok(Move::Undo));
+        assert_eq!(parse("hint"), Ok(Move::Hint));
+        assert_eq!(
+            requests("r", &Move::Undo),
+            vec![Request::Undo { room: "r".into() }]
+        );
         assert_eq!(parse("pass"), Ok(Move::End));
         assert_eq!(parse("!"), Ok(Move::Claim));
         assert_eq!(parse("three"), Ok(Move::Three));

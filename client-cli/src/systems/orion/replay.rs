@@ -1,6 +1,7 @@
 //! An ORION record played again: the game set up from the record's seed and options, each
 //! action in booklet notation stepped through the engine, the whole result (scores, Algol's
-//! revealed men) the engine's.
+//! revealed men) the engine's. A puzzle's `undo` steps back to the game before its last
+//! click that stands.
 
 use super::room::engine_options;
 use crate::systems::{End, Replay};
@@ -8,7 +9,7 @@ use orion_engine::{games, position_string, Action, Game, Seat};
 use orion_protocol::{GameRecord, GameResult, RoomOptions};
 
 /// An ORION game being replayed.
-pub struct OrionReplay(Box<Game>);
+pub struct OrionReplay(Box<Game>, Vec<Game>);
 
 impl OrionReplay {
     /// The game the record was played with: its rules, options and seed.
@@ -17,7 +18,7 @@ impl OrionReplay {
         let rules = games::find_any(id).ok_or_else(|| format!("unknown game `{id}`"))?;
         let game = Game::new(rules, engine_options(options), record.seed())
             .map_err(|e| format!("options: {e}"))?;
-        Ok(OrionReplay(Box::new(game)))
+        Ok(OrionReplay(Box::new(game), Vec::new()))
     }
 }
 
@@ -28,6 +29,14 @@ impl Replay for OrionReplay {
 
     fn apply(&mut self, seat: &str, action: &str) -> Result<bool, String> {
         let seat = Seat::parse(seat).ok_or_else(|| format!("no seat {seat}"))?;
+        if action == "undo" && self.0.is_puzzle() {
+            let before = self.1.pop().ok_or("undo with no click to take back")?;
+            *self.0 = before;
+            return Ok(false);
+        }
+        if self.0.is_puzzle() {
+            self.1.push((*self.0).clone());
+        }
         let action = Action::parse(action).map_err(|e| e.to_string())?;
         // Claims were accepted inside their window when played; the replay's clock stands
         // still, so each claim is inside it again.

@@ -280,6 +280,7 @@ impl RoomState {
         match ev {
             Ev::Start { .. }
             | Ev::Click { .. }
+            | Ev::Undo { .. }
             | Ev::Place { .. }
             | Ev::Capture { .. }
             | Ev::Challenge { .. } => {
@@ -377,6 +378,19 @@ impl RoomState {
                 let how = if *hit { "the secret man!" } else { "wrong" };
                 format!("{} challenges {piece}: {how}", self.seat_name(*seat))
             }
+            Ev::Undo {
+                seat, click, used, ..
+            } => format!(
+                "{} takes back {click}: {}",
+                self.seat_name(*seat),
+                match used {
+                    1 => "1 click stands".to_string(),
+                    n => format!("{n} clicks stand"),
+                }
+            ),
+            Ev::Hint { click, left, .. } => format!(
+                "hint: {click} ({left} clicks to the finish on a shortest line; a hinted solve is not on the board)"
+            ),
             Ev::Rematch {
                 seat,
                 accept,
@@ -422,7 +436,10 @@ impl RoomState {
         match (self.is_test(), won) {
             (true, true) => format!("the test is over: {score} hits of {TRIES}: telepathy?"),
             (true, false) => format!("the test is over: {score} hits of {TRIES}"),
-            (false, true) => format!("solved in {score} clicks{target}"),
+            (false, true) => match self.base.view.hints {
+                0 => format!("solved in {score} clicks{target}"),
+                n => format!("solved in {score} clicks{target} with {n} hints (not on the board)"),
+            },
             (false, false) => format!("over, not solved after {score} clicks"),
         }
     }

@@ -31,6 +31,7 @@ impl App {
                 version: Some(orion_protocol::VERSION),
             }),
             Command::Quit => self.quit = true,
+            Command::Unqueue => self.out.push(Request::Unqueue),
             Command::Quick { game, players } => {
                 self.out.push(Request::Quick {
                     game,

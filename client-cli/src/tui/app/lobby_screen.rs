@@ -11,6 +11,33 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
 impl App {
+    /// Who waits for a quick match, by game, and this client's own wait: nothing when
+    /// nobody waits.
+    fn waiting_lines(&self) -> Vec<Line<'static>> {
+        let mut lines = Vec::new();
+        if self.queued {
+            lines.push(Line::styled(
+                "waiting for a match · cancel",
+                Style::default().fg(Color::Yellow),
+            ));
+        }
+        for w in &self.waiting {
+            // Two short lines: the side panel is 34 columns wide.
+            lines.push(Line::from(format!(
+                "{} waiting for {} ({})",
+                w.count, w.game, w.players
+            )));
+            lines.push(Line::from(format!(
+                "  play them: quick {} {}",
+                w.game, w.players
+            )));
+        }
+        if !lines.is_empty() {
+            lines.push(Line::from(""));
+        }
+        lines
+    }
+
     pub(super) fn draw_lobby(&self, f: &mut Frame, area: Rect) {
         let [list, side] =
             Layout::horizontal([Constraint::Min(40), Constraint::Length(34)]).areas(area);
@@ -51,14 +78,15 @@ impl App {
         );
         let list_of_games: Vec<String> =
             systems::ALL.iter().flat_map(|s| s.lobby_games()).collect();
-        let mut help: Vec<Line> = vec![
+        let mut help: Vec<Line> = self.waiting_lines();
+        help.extend([
             Line::styled(
                 "games (players)",
                 Style::default().add_modifier(Modifier::BOLD),
             ),
             Line::from(list_of_games.join(" · ")),
             Line::from(""),
-        ];
+        ]);
         for l in [
             "quick GAME [players]",
             "create GAME [private] [k=v…]",

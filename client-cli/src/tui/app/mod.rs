@@ -83,6 +83,10 @@ pub struct App {
     /// `play --computer`: the level of the computer players to seat in the free seats of the
     /// room it asked for, once its snapshot is in.
     computer: Option<u8>,
+    /// Who waits for a quick match, per game (the lobby's `waiting`), shown beside the lobby.
+    pub waiting: Vec<orion_protocol::Waiting>,
+    /// This client waits for a quick match (`cancel` stops it).
+    pub queued: bool,
 }
 
 impl App {
@@ -100,6 +104,8 @@ impl App {
             invite: None,
             resumed_from: None,
             board: Vec::new(),
+            waiting: Vec::new(),
+            queued: false,
             input: String::new(),
             message: None,
             connected: false,
@@ -148,6 +154,7 @@ impl App {
     /// Watches `room` (as `orion watch` does at start).
     pub fn watch(&mut self, room: &str) {
         self.out.push(Request::Spectate {
+            quiet: false,
             room: room.to_string(),
         });
         self.enter(room, None);
@@ -231,11 +238,13 @@ impl App {
 
     fn on_message(&mut self, m: Incoming<'static>) {
         match m {
-            Incoming::Lobby { rooms, .. } => {
+            Incoming::Lobby { rooms, waiting, .. } => {
                 self.rooms = rooms;
+                self.waiting = waiting.unwrap_or_default();
                 self.selected = self.selected.min(self.rooms.len().saturating_sub(1));
             }
             Incoming::Joined { room, seat, code } => {
+                self.queued = false;
                 self.enter(&room, Some(seat));
                 self.invite = code.clone();
                 let mut text = format!("you sit at {seat} in room {room}");
@@ -245,11 +254,15 @@ impl App {
                 self.info(text);
             }
             Incoming::Queued { .. } => {
-                self.info("looking for players… (the game starts when the table is full)")
+                self.queued = true;
+                self.info("looking for players… (the game starts when the table is full; cancel stops looking)")
             }
-            Incoming::Unqueued => self.info("no longer looking for players"),
+            Incoming::Unqueued => {
+                self.queued = false;
+                self.info("no longer looking for players")
+            }
             // The room's panel shows the count its snapshot gave.
-            Incoming::Spectators { .. } => {}
+            Incoming::Spectators { .. } | Incoming::Unspectated { .. } => {}
             Incoming::Left { .. } => {
                 self.back_to_lobby();
                 self.info("you left the room");
