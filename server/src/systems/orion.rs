@@ -7,8 +7,8 @@
 use super::orion_line::Line;
 use crate::protocol::{Code, Refusal};
 use crate::system::{
-    Applied, BotJob, BotMove, Demo, GameInfo, GameSystem, HintJob, Hints, OptionField,
-    OptionKind, PuzzleFigures, Seat, SeatInfo, Table, UNDO,
+    Applied, BotJob, BotMove, Demo, GameInfo, GameSystem, HintJob, Hints, OptionField, OptionKind,
+    PuzzleFigures, Seat, SeatInfo, Table, UNDO,
 };
 use orion_ai::systems::orion::think;
 use orion_engine::puzzles::{self, Deal};
