@@ -389,6 +389,36 @@ impl Member {
         false
     }
 
+    /// Reads with `history` the events a snapshot stood for (its seq is kept as a bare
+    /// marker in `seen`): what a client showing the moves does after a snapshot.
+    pub async fn fill_from_history(&mut self) {
+        let Some(room) = self.room.clone() else {
+            return;
+        };
+        let Some(since) = (self.seen.iter())
+            .find(|(_, ev)| ev.is_null())
+            .map(|(seq, _)| seq.saturating_sub(1))
+        else {
+            return;
+        };
+        let id = (self.send(json!({"t": "history", "room": room, "since": since}))).await;
+        let asked = Instant::now();
+        while asked.elapsed() < Duration::from_secs(3) && self.ws.is_some() {
+            let Some(m) = self.next(Duration::from_millis(100)).await else {
+                continue;
+            };
+            if m["re"].as_u64() != Some(id) {
+                continue;
+            }
+            for logged in m["events"].as_array().into_iter().flatten() {
+                if let Some(seq) = logged["seq"].as_u64() {
+                    self.seen.insert(seq, logged["ev"].clone());
+                }
+            }
+            return;
+        }
+    }
+
     /// Waits (taking messages in) until `done` holds of what it has seen.
     /// Every few seconds without it, it catches up with the room as a client would (the
     /// room may have ended while it was cut off).
@@ -465,6 +495,12 @@ impl Game {
                 north.report()
             );
             for p in [&mut south, &mut north] {
+                if !started(p) {
+                    // It may have missed the start (a `ready` refused as "already
+                    // started"): it catches up first, as a client must.
+                    p.catch_up().await;
+                    p.fill_from_history().await;
+                }
                 if !started(p) {
                     p.send(json!({"t": "ready", "room": room})).await;
                 }
@@ -571,6 +607,9 @@ impl Game {
                 // knows it was not applied — he catches up with the room first (a `hints`
                 // reply comes after every event before it), as a client must.
                 me.catch_up().await;
+                // A snapshot it resumed with may stand for events it never saw one by one:
+                // it reads them, as a page's move list does.
+                me.fill_from_history().await;
             }
             for o in others {
                 o.drain().await;
