@@ -59,8 +59,6 @@ pub struct Member {
     pub reconnects: u32,
     /// Requests refused with `server` (and retried).
     pub refused: u32,
-    /// The last messages it sent and received, newest last, for a failure's report.
-    trail: std::collections::VecDeque<String>,
 }
 
 impl Member {
@@ -82,26 +80,21 @@ impl Member {
             moved: 0,
             reconnects: 0,
             refused: 0,
-            trail: std::collections::VecDeque::new(),
         }
     }
 
-    /// Notes a message sent (`>`) or received (`<`) in its trail.
+    /// Notes a message sent (`>`) or received (`<`) in its log.
     fn note(&mut self, way: &str, text: &str) {
-        if self.trail.len() == 12 {
-            self.trail.pop_front();
-        }
         let at = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() % 100_000);
-        self.trail.push_back(format!("{at:05} {way} {text}"));
         let short: String = text.chars().take(120).collect();
         self.log.push(format!("{at:05} {way} {short}"));
     }
 
-    /// Every message it sent and received (each cut to 120 characters), for a failure whose
-    /// cause lies further back than the last few.
-    pub fn whole_log(&self) -> String {
+    /// Every message it sent and received (each cut to 120 characters): a failure's cause
+    /// may lie far back.
+    fn whole_log(&self) -> String {
         self.log.join("\n  ")
     }
 
@@ -118,13 +111,13 @@ impl Member {
             })
             .collect();
         format!(
-            "{} in room {:?}, last seq {}, at node {}; seen {}; last messages:\n  {}",
+            "{} in room {:?}, last seq {}, at node {}; seen {}; every message:\n  {}",
             self.name,
             self.room,
             self.last(),
             self.at,
             history.join(" "),
-            Vec::from(self.trail.clone()).join("\n  ")
+            self.whole_log()
         )
     }
 
@@ -740,10 +733,9 @@ pub async fn check_room(store: &dyn orion_server::Store, room: &str, members: &[
         for (seq, ev) in &m.received {
             assert!(
                 *seq > last,
-                "{} got seq {seq} of {room} after {last} (twice, or out of order): {}\nwhole log:\n  {}",
+                "{} got seq {seq} of {room} after {last} (twice, or out of order): {}",
                 m.name,
-                m.report(),
-                m.whole_log()
+                m.report()
             );
             last = *seq;
             let (_, text) = stored
