@@ -359,41 +359,24 @@ impl Member {
     /// stored, never sent): as a client would, reads what it missed with `history`. Whether
     /// the room has finished and everything in it is seen now.
     async fn read_ended(&mut self) -> bool {
-        let Some(room) = self.room.clone() else {
-            return false;
-        };
         let since = self.last();
-        let id = (self.send(json!({"t": "history", "room": room, "since": since}))).await;
-        let asked = Instant::now();
-        while asked.elapsed() < Duration::from_secs(3) && self.ws.is_some() {
-            let Some(m) = self.next(Duration::from_millis(100)).await else {
-                continue;
-            };
-            if m["re"].as_u64() != Some(id) {
-                continue;
-            }
-            for logged in m["events"].as_array().into_iter().flatten() {
-                if let Some(seq) = logged["seq"].as_u64() {
-                    self.seen.insert(seq, logged["ev"].clone());
-                }
-            }
-            return m["status"] == "finished" && m["more"] != true;
-        }
-        false
+        (self.read_history(since).await)
+            .is_some_and(|page| page["status"] == "finished" && page["more"] != true)
     }
 
     /// Reads with `history` the events a snapshot stood for (its seq is kept as a bare
     /// marker in `seen`): what a client showing the moves does after a snapshot.
     pub async fn fill_from_history(&mut self) {
-        let Some(room) = self.room.clone() else {
-            return;
-        };
-        let Some(since) = (self.seen.iter())
-            .find(|(_, ev)| ev.is_null())
-            .map(|(seq, _)| seq.saturating_sub(1))
-        else {
-            return;
-        };
+        let bare = (self.seen.iter()).find(|(_, ev)| ev.is_null());
+        if let Some(since) = bare.map(|(seq, _)| seq.saturating_sub(1)) {
+            self.read_history(since).await;
+        }
+    }
+
+    /// Asks `history` of its room after `since` and takes the events into `seen` (not into
+    /// `received`: the checker checks what was sent unasked); the reply, if one came.
+    async fn read_history(&mut self, since: u64) -> Option<Value> {
+        let room = self.room.clone()?;
         let id = (self.send(json!({"t": "history", "room": room, "since": since}))).await;
         let asked = Instant::now();
         while asked.elapsed() < Duration::from_secs(3) && self.ws.is_some() {
@@ -408,8 +391,9 @@ impl Member {
                     self.seen.insert(seq, logged["ev"].clone());
                 }
             }
-            return;
+            return Some(m);
         }
+        None
     }
 
     /// Waits (taking messages in) until `done` holds of what it has seen.
