@@ -174,6 +174,24 @@ pub type Hints = BTreeMap<&'static str, Vec<String>>;
 /// nothing to decide after all. It owns a copy of what the seat may see, never the table.
 pub type BotJob = Box<dyn FnOnce(orion_ai::Level, u64) -> Option<BotMove> + Send>;
 
+/// The job of a seat whose view hides nothing it needs and whose moves have no timing rule
+/// but the turn (Orbit, Orbs): `orion_ai::decide` at the level it is run with, within the
+/// level's time, its move taken at once.
+pub fn decided_job<V>(view: V) -> BotJob
+where
+    V: orion_ai::View + Send + 'static,
+    <V::State as orion_ai::State>::Action: std::fmt::Display,
+{
+    Box::new(move |level, seed| {
+        let player = orion_ai::Player::Level(level);
+        let mv = orion_ai::decide(player, &view, level.timed(), seed)?;
+        Some(BotMove {
+            action: mv.to_string(),
+            reaction: 0,
+        })
+    })
+}
+
 /// What a computer player decided.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotMove {

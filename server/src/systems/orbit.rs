@@ -7,7 +7,9 @@
 use super::{from_map, move_text, option_map, turn_event};
 use crate::clock::Millis;
 use crate::protocol::{Code, Refusal};
-use crate::system::{Applied, BotJob, BotMove, GameInfo, GameSystem, Hints, Seat, SeatInfo, Table};
+use crate::system::{
+    decided_job, Applied, BotJob, GameInfo, GameSystem, Hints, Seat, SeatInfo, Table,
+};
 use orion_ai::systems::orbit::OrbitState;
 use orion_ai::Observe;
 use orion_orbit::{
@@ -425,14 +427,7 @@ impl Table for OrbitTable {
         }
         // Nothing is hidden in Orbit: the seat's view is the game.
         let view = OrbitState::new(self.game.clone()).view(OrbitState::player_of_seat(seat));
-        Some(Box::new(move |level, seed| {
-            let player = orion_ai::Player::Level(level);
-            let mv = orion_ai::decide(player, &view, level.timed(), seed)?;
-            Some(BotMove {
-                action: mv.to_string(),
-                reaction: 0,
-            })
-        }))
+        Some(decided_job(view))
     }
 
     fn clone_table(&self) -> Box<dyn Table> {

@@ -9,8 +9,8 @@ use super::{from_map, move_text, option_map, turn_event};
 use crate::clock::Millis;
 use crate::protocol::{Code, Refusal};
 use crate::system::{
-    Applied, BotJob, BotMove, GameInfo, GameSystem, Hints, OptionField, OptionKind, Seat, SeatInfo,
-    Table,
+    decided_job, Applied, BotJob, GameInfo, GameSystem, Hints, OptionField, OptionKind, Seat,
+    SeatInfo, Table,
 };
 use orion_ai::systems::orbs::OrbsState;
 use orion_ai::Observe;
@@ -587,14 +587,7 @@ impl Table for OrbsTable {
         // Nothing is hidden in Orbs: the seat's view is the game.
         let state = OrbsState::new(self.game.clone());
         let view = state.view(state.player_of(seat)?);
-        Some(Box::new(move |level, seed| {
-            let player = orion_ai::Player::Level(level);
-            let mv = orion_ai::decide(player, &view, level.timed(), seed)?;
-            Some(BotMove {
-                action: mv.to_string(),
-                reaction: 0,
-            })
-        }))
+        Some(decided_job(view))
     }
 
     fn clone_table(&self) -> Box<dyn Table> {
