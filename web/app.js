@@ -1,6 +1,6 @@
 // The page: picks the player's name (`?name=` on any link, else the saved one, else a guest
 // name), opens the socket and shows the lobby (`/`), a room (`/r/ROOM`, `/i/CODE`) or a
-// finished game's record (`/g/ROOM`).
+// finished game's record (`/g/ROOM`), the lessons (`/learn`, `/learn/ID`: learn.js).
 // Moving between them keeps the one socket (history.pushState). The server's catalogue of
 // games is loaded first: every view reads it. A saved name that an account has claimed gets
 // a log-in prompt (account.js), not a reconnecting loop.
@@ -9,6 +9,7 @@ import { Net } from './net.js';
 import { Lobby } from './lobby.js';
 import { Room } from './room.js';
 import { Record } from './record.js';
+import { LessonList, LessonView } from './learn.js';
 import { loadCatalogue } from './catalogue.js';
 import { claimedPrompt, guestName } from './account.js';
 
@@ -47,7 +48,9 @@ function route() {
   const room = /^\/r\/([\w-]+)$/.exec(location.pathname);
   const code = /^\/i\/([\w-]+)$/.exec(location.pathname);
   const record = /^\/g\/([\w-]+)$/.exec(location.pathname);
-  if (record) view = new Record(main, record[1], toast);
+  const learn = /^\/learn(?:\/([\w-]+))?$/.exec(location.pathname);
+  if (learn) view = learn[1] ? new LessonView(main, learn[1], net, go) : new LessonList(main);
+  else if (record) view = new Record(main, record[1], toast);
   else if (room) view = new Room(main, net, { room: room[1] }, toast);
   else if (code) view = new Room(main, net, { code: code[1] }, toast);
   else view = new Lobby(main, net, go, toast);

@@ -1,6 +1,6 @@
 //! The web client (`web/` at the top of the workspace), embedded in the binary with
 //! `include_bytes!` so the server needs no files at run time and works offline. The page is
-//! served at `/`, `/r/ROOM`, `/i/CODE` and `/g/ROOM` (its script reads the path); the files it loads at
+//! served at `/`, `/r/ROOM`, `/i/CODE`, `/g/ROOM`, `/learn` and `/learn/ID` (its script reads the path); the files it loads at
 //! `/assets/NAME`.
 //!
 //! Caching: every answer carries a strong `ETag` (SHA-256 of the body) and `cache-control:
@@ -50,6 +50,8 @@ pub const ASSETS: &[Asset] = &[
     asset!("movelist.js", "text/javascript; charset=utf-8"),
     asset!("words.js", "text/javascript; charset=utf-8"),
     asset!("record.js", "text/javascript; charset=utf-8"),
+    asset!("learn.js", "text/javascript; charset=utf-8"),
+    asset!("learn.css", "text/css; charset=utf-8"),
     asset!("catalogue.js", "text/javascript; charset=utf-8"),
     asset!("svg.js", "text/javascript; charset=utf-8"),
     asset!("position.js", "text/javascript; charset=utf-8"),
@@ -60,11 +62,18 @@ pub const ASSETS: &[Asset] = &[
     asset!("icon.svg", "image/svg+xml"),
 ];
 
-/// The file a request path names: the page for `/`, `/r/ROOM`, `/i/CODE` and `/g/ROOM` (a
-/// finished game's replay, from its record `/g/ROOM.txt`), an asset for
+/// The file a request path names: the page for `/`, `/r/ROOM`, `/i/CODE`, `/g/ROOM` (a
+/// finished game's replay, from its record `/g/ROOM.txt`), `/learn` and `/learn/ID` (the
+/// lessons), an asset for
 /// `/assets/NAME`; `None` for anything else.
 pub fn find(path: &str) -> Option<&'static Asset> {
-    if path == "/" || is_link(path, "/r/") || is_link(path, "/i/") || is_link(path, "/g/") {
+    if path == "/"
+        || path == "/learn"
+        || is_link(path, "/r/")
+        || is_link(path, "/i/")
+        || is_link(path, "/g/")
+        || is_link(path, "/learn/")
+    {
         return Some(&INDEX);
     }
     let name = path.strip_prefix("/assets/")?;
@@ -140,7 +149,7 @@ mod tests {
 
     #[test]
     fn links_open_the_page_and_assets_are_found_by_name() {
-        for path in ["/", "/r/abc123", "/i/XK4F9Q"] {
+        for path in ["/", "/r/abc123", "/i/XK4F9Q", "/learn", "/learn/hydra-2"] {
             assert_eq!(find(path).map(|a| a.name), Some("index.html"), "{path}");
         }
         assert_eq!(

@@ -1,0 +1,126 @@
+//! Every lesson replayed through its engine: each file parses, each step's start sets up,
+//! each solution reaches its goal, each step's wrong try is refused with the engine's own
+//! reason and keeps the step, and no click the engine refuses reaches any goal.
+
+use super::check::{Lessons, Outcome};
+use serde_json::{json, Value};
+
+fn lessons() -> Lessons<'static> {
+    static SYSTEMS: std::sync::OnceLock<Vec<std::sync::Arc<dyn crate::system::GameSystem>>> =
+        std::sync::OnceLock::new();
+    Lessons::new(SYSTEMS.get_or_init(crate::systems::all), super::embedded())
+}
+
+#[test]
+fn every_lesson_file_parses() {
+    for (name, lesson) in super::files() {
+        let lesson = lesson.unwrap_or_else(|e| panic!("lessons/{name}.json: {e}"));
+        assert_eq!(lesson.id, name, "lessons/{name}.json names itself");
+        assert!(!lesson.steps.is_empty(), "{name} has steps");
+        assert!(lesson.steps[0].setup.is_some(), "{name}'s first step sets itself up");
+    }
+    assert_eq!(super::embedded().len(), super::files().len());
+}
+
+#[test]
+fn every_solution_reaches_its_goal_through_the_engine() {
+    let lessons = lessons();
+    for lesson in lessons.all() {
+        for (i, step) in lesson.steps.iter().enumerate() {
+            let outcome = lessons.attempt(&lesson.id, i, &step.solution);
+            match outcome {
+                Ok(Outcome::Reached { events, .. }) => {
+                    assert!(!events.is_empty(), "{} step {}: the try did something", lesson.id, i + 1)
+                }
+                other => panic!("{} step {}: {other:?}", lesson.id, i + 1),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_wrong_try_gets_the_engines_reason_and_keeps_the_step() {
+    let lessons = lessons();
+    let mut checked = 0;
+    for lesson in lessons.all() {
+        for (i, step) in lesson.steps.iter().enumerate() {
+            let Some(wrong) = &step.wrong else { continue };
+            let before = lessons.stage(&lesson.id, i).unwrap().view(&lesson.game);
+            match lessons.attempt(&lesson.id, i, wrong).unwrap() {
+                Outcome::Refused(reason) | Outcome::Missed(reason) => {
+                    assert!(!reason.is_empty(), "{} step {}", lesson.id, i + 1)
+                }
+                other => panic!("{} step {}: {wrong} was taken: {other:?}", lesson.id, i + 1),
+            }
+            // Stateless: the step is set up again as it was.
+            let after = lessons.stage(&lesson.id, i).unwrap().view(&lesson.game);
+            assert_eq!(before.0.position, after.0.position);
+            checked += 1;
+        }
+    }
+    assert!(checked >= lessons.all().len(), "every lesson has a wrong try somewhere");
+}
+
+#[test]
+fn no_goal_is_reached_by_an_action_the_engine_refuses() {
+    // Every request a page could send on ORION's board (every click, claim, end of turn,
+    // the die or three): whatever reaches a goal is an action the engine took.
+    let mut tries: Vec<Value> = vec![json!({"t":"claim"}), json!({"t":"end_turn"}),
+        json!({"t":"roll"}), json!({"t":"three"})];
+    for c in "ABCDE".chars() {
+        for r in 1..=5 {
+            for d in ["L", "R"] {
+                tries.push(json!({"t":"click","click":format!("{c}{r}{d}")}));
+            }
+        }
+    }
+    let lessons = lessons();
+    for lesson in lessons.all().iter().filter(|l| l.game.starts_with("hydra") || l.id == "basics") {
+        for i in 0..lesson.steps.len() {
+            for t in &tries {
+                let mut stage = lessons.stage(&lesson.id, i).unwrap();
+                let engine = stage.engine_takes(t);
+                if let Outcome::Reached { .. } = lessons.attempt(&lesson.id, i, t).unwrap() {
+                    assert!(engine, "{} step {}: {t} reached the goal but the engine refuses it", lesson.id, i + 1);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_try_that_is_not_json_or_not_a_request_is_refused_in_words() {
+    let lessons = lessons();
+    for bad in [json!(3), json!({"t":"fly"}), json!({"t":"click"}), json!({"t":"click","click":"Z9R"})] {
+        match lessons.attempt("hydra-2", 0, &bad).unwrap() {
+            Outcome::Refused(reason) => assert!(!reason.is_empty()),
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+    assert!(lessons.attempt("nope", 0, &json!({})).is_err());
+    assert!(lessons.attempt("hydra-2", 999, &json!({})).is_err());
+}
+
+/// Prints the stages of `LESSON_EXPLORE` (`GAME action;action;…`) for writing lessons:
+/// `cargo test -p orion-server explore -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn explore() {
+    let spec = std::env::var("LESSON_EXPLORE").unwrap_or_default();
+    let (game, actions) = spec.split_once(' ').unwrap_or((&spec, ""));
+    let steps: Vec<String> = actions.split(';').filter(|a| !a.trim().is_empty()).map(|a| a.trim().to_string()).collect();
+    let text = json!({"id":"x","game":game,"title":"x","about":"x",
+        "options": serde_json::from_str::<Value>(&std::env::var("LESSON_OPTIONS").unwrap_or("{}".into())).unwrap(),
+        "steps":[{"text":"","setup":steps,"goal":{"kind":"any"},"solution":{"t":"claim"},"hint":""}]});
+    let lesson: super::Lesson = serde_json::from_value(text).unwrap();
+    let list = [lesson];
+    let systems = crate::systems::all();
+    let lessons = Lessons::new(&systems, &list);
+    match lessons.stage("x", 0) {
+        Ok(stage) => {
+            let (snap, hints) = stage.view(game);
+            println!("{}", serde_json::to_string_pretty(&json!({"snapshot": snap, "hints": hints})).unwrap());
+        }
+        Err(e) => println!("{e}"),
+    }
+}
