@@ -9,7 +9,6 @@ import { Net } from './net.js';
 import { Lobby } from './lobby.js';
 import { Room } from './room.js';
 import { Record } from './record.js';
-import { LessonList, LessonView } from './learn.js';
 import { loadCatalogue } from './catalogue.js';
 import { claimedPrompt, guestName } from './account.js';
 
@@ -49,12 +48,23 @@ function route() {
   const code = /^\/i\/([\w-]+)$/.exec(location.pathname);
   const record = /^\/g\/([\w-]+)$/.exec(location.pathname);
   const learn = /^\/learn(?:\/([\w-]+))?$/.exec(location.pathname);
-  if (learn) view = learn[1] ? new LessonView(main, learn[1], net, go) : new LessonList(main);
+  if (learn) view = lessons(learn[1]);
   else if (record) view = new Record(main, record[1], toast);
   else if (room) view = new Room(main, net, { room: room[1] }, toast);
   else if (code) view = new Room(main, net, { code: code[1] }, toast);
   else view = new Lobby(main, net, go, toast);
   hooks.view = view;
+}
+
+/** The lessons' view, loaded on first use (the front door does not download it). */
+function lessons(id) {
+  const v = { close() { this.closed = true; if (this.inner) this.inner.close(); } };
+  import('./learn.js').then((m) => {
+    if (v.closed) return;
+    v.inner = id ? new m.LessonView(main, id, net, go) : new m.LessonList(main);
+    hooks.view = v.inner;
+  });
+  return v;
 }
 
 function go(path) {

@@ -3,13 +3,19 @@
 // server (`POST /api/lessons/ID/N/try`), whose engine answers with the events it caused or
 // with its refusal (the room's own words) and the step's hint. Each step marks the element
 // to act on with `data-hint`; `#lesson-status` says `step N/M`, then `done`; progress is kept
-// in `localStorage` (`orion.learn`: steps done by lesson).
+// in `localStorage` (`orion.learn`: steps done by lesson). `app.js` loads this module only for
+// `/learn` and `/learn/ID`.
 
 import { boardOf } from './boards/index.js';
 import { game as gameOf, gameName, seatColour, systemOf } from './catalogue.js';
 import { h } from './dom.js';
 
 const PROGRESS = 'orion.learn';
+
+// Its look, loaded with it (the front door does without).
+if (!document.getElementById('learn-css')) {
+  document.head.append(h('link', { id: 'learn-css', rel: 'stylesheet', href: '/assets/learn.css' }));
+}
 // How long the events of a try play (ms) before the replies, and the replies before the next
 // step: long enough to see a quarter turn.
 const PAUSE = 450;

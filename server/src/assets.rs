@@ -110,10 +110,28 @@ impl Asset {
     }
 }
 
-/// Bytes of the page and every asset: what a first visit downloads.
+/// The assets only the lessons load (`app.js` imports `learn.js` on `/learn`, which links
+/// `learn.css`): a visit to the front door or a room does without them.
+#[cfg(test)]
+const LESSONS_ONLY: [&str; 2] = ["learn.js", "learn.css"];
+
+/// Bytes of the page and every asset a visit to the front door or a room may load.
 #[cfg(test)]
 pub fn total_bytes() -> usize {
-    INDEX.body.len() + ASSETS.iter().map(|a| a.body.len()).sum::<usize>()
+    INDEX.body.len()
+        + (ASSETS.iter())
+            .filter(|a| !LESSONS_ONLY.contains(&a.name))
+            .map(|a| a.body.len())
+            .sum::<usize>()
+}
+
+/// Bytes the lessons add to a first visit of `/learn`.
+#[cfg(test)]
+pub fn lessons_bytes() -> usize {
+    (ASSETS.iter())
+        .filter(|a| LESSONS_ONLY.contains(&a.name))
+        .map(|a| a.body.len())
+        .sum()
 }
 
 #[cfg(test)]
@@ -172,6 +190,8 @@ mod tests {
         // 152.5 KiB with a puzzle's undo and hints, the quiet live board and ORION's choice
         // buttons (README, page weight): the bound moved from 150 KiB for them, no further.
         assert!(total_bytes() < 160 * 1024, "{} bytes", total_bytes());
+        // The lessons' own files, loaded on /learn only: 14.4 KB (README, page weight).
+        assert!(lessons_bytes() < 16 * 1024, "{} bytes", lessons_bytes());
         assert_ne!(INDEX.etag(), ASSETS[0].etag());
     }
 }

@@ -268,6 +268,7 @@ impl Stage {
                 self.system.notation(&action) == self.system.notation(wanted)
             }
             Goal::Event { event } => events.iter().any(|e| kind_of(e).as_deref() == Some(event.as_str())),
+            Goal::Capture => events.iter().any(|e| captures(e)),
             Goal::Position { position } => self.table.position() == *position,
             Goal::Win => (applied.over.as_ref())
                 .and_then(|r| r.winner.as_ref())
@@ -326,6 +327,22 @@ impl Stage {
         };
         self.table.view(Some(self.player), &mut snapshot);
         (snapshot, self.table.hints(Some(self.player), self.now))
+    }
+}
+
+/// Whether a serialized event removed pieces: ORION's `capture`, another system's `move`
+/// with places in `removed`.
+fn captures(event: &str) -> bool {
+    let Ok(event) = serde_json::from_str::<Value>(event) else {
+        return false;
+    };
+    match event.get("kind").and_then(Value::as_str) {
+        Some("capture") => true,
+        Some("move") => event
+            .get("removed")
+            .and_then(Value::as_array)
+            .is_some_and(|r| !r.is_empty()),
+        _ => false,
     }
 }
 

@@ -77,6 +77,9 @@ pub enum Goal {
         /// The event's `kind`.
         event: String,
     },
+    /// An action that removes an enemy piece: a `capture` event (ORION), or a `move` event
+    /// whose `removed` names places (Orbit, Orbs).
+    Capture,
     /// An action after which the position is this one.
     Position {
         /// The position string.

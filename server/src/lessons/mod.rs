@@ -19,6 +19,8 @@ use std::sync::OnceLock;
 const FILES: &[(&str, &str)] = &[
     ("basics", include_str!("../../../lessons/basics.json")),
     ("hydra-2", include_str!("../../../lessons/hydra-2.json")),
+    ("orbit", include_str!("../../../lessons/orbit.json")),
+    ("orbs", include_str!("../../../lessons/orbs.json")),
 ];
 
 /// The lesson files read, each `Ok` or the reason its file does not parse (a test reads
