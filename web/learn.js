@@ -164,6 +164,8 @@ export class LessonView {
     this.el.board.className = `board-host ${system}`;
     this.board = new (boardOf(system))(this.el.board, this.teacher);
     this.el.actions.replaceChildren(...this.board.controls(this.button), this.teacher.el.die);
+    // A tap that only picks (an orb to move, a rotor on a phone) moves the hint on.
+    for (const type of ['click', 'keydown']) this.el.board.addEventListener(type, () => this.markHint());
     this.show(0, false);
   }
 
@@ -207,10 +209,16 @@ export class LessonView {
     if (!s || !this.board) return;
     this.el.line.textContent = this.board.line(s);
     this.board.render(s, this.teacher.isMyTurn());
-    for (const e of this.el.board.parentNode.querySelectorAll('[data-hint]')) e.removeAttribute('data-hint');
-    const step = this.lesson.steps[this.at];
+    this.markHint();
+  }
+
+  /** `data-hint` on the one element the step's solution acts on now. */
+  markHint() {
+    const root = this.el.board.parentNode;
+    for (const e of root.querySelectorAll('[data-hint]')) e.removeAttribute('data-hint');
+    const step = this.lesson && this.lesson.steps[this.at];
     if (this.done || !step || this.busy) return;
-    const e = target(this.el.board.parentNode, this.board, step.solution);
+    const e = target(root, this.board, step.solution);
     if (e) e.setAttribute('data-hint', '');
   }
 
