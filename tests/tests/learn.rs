@@ -14,7 +14,12 @@ use serde_json::Value;
 
 /// The lesson ids `/learn` lists, once it has loaded them.
 async fn listed(page: &Browser) -> Vec<String> {
-    wait_js(page, "document.querySelectorAll('[data-lesson]').length > 0", "the lessons").await;
+    wait_js(
+        page,
+        "document.querySelectorAll('[data-lesson]').length > 0",
+        "the lessons",
+    )
+    .await;
     let ids = js(
         page,
         "return [...document.querySelectorAll('[data-lesson]')].map(e => e.dataset.lesson)",
@@ -40,9 +45,17 @@ async fn complete(page: &Browser, id: &str) -> usize {
     for n in 1..=steps {
         let here = format!("step {n}/{steps}");
         assert_eq!(text(page, "#lesson-status").await, here, "{id}");
-        assert!(!text(page, "#lesson-text").await.is_empty(), "{id} {here} has a text");
+        assert!(
+            !text(page, "#lesson-text").await.is_empty(),
+            "{id} {here} has a text"
+        );
         // Every step marks exactly one element to act on.
-        wait_js(page, "document.querySelectorAll('[data-hint]').length === 1", &format!("{id} {here}'s hint")).await;
+        wait_js(
+            page,
+            "document.querySelectorAll('[data-hint]').length === 1",
+            &format!("{id} {here}'s hint"),
+        )
+        .await;
         let next = if n == steps {
             "done".to_string()
         } else {
@@ -66,7 +79,11 @@ async fn complete(page: &Browser, id: &str) -> usize {
                 break;
             }
         }
-        assert_eq!(text(page, "#lesson-reason").await, "", "{id} {here}: no refusal");
+        assert_eq!(
+            text(page, "#lesson-reason").await,
+            "",
+            "{id} {here}: no refusal"
+        );
     }
     steps
 }
@@ -83,7 +100,11 @@ async fn every_lesson_completes_by_its_hints_alone_and_hydra_ends_in_a_game() {
     wait_js(&page, "location.pathname === '/learn'", "/learn").await;
     let ids = listed(&page).await;
     assert!(ids.len() >= 2, "{ids:?}");
-    assert_eq!(&ids[..2], ["basics", "hydra-2"], "the basics first, then Hydra");
+    assert_eq!(
+        &ids[..2],
+        ["basics", "hydra-2"],
+        "the basics first, then Hydra"
+    );
     for id in &ids {
         open(&page, &base, &format!("/learn/{id}"), "kim").await;
         let steps = complete(&page, id).await;
@@ -94,7 +115,12 @@ async fn every_lesson_completes_by_its_hints_alone_and_hydra_ends_in_a_game() {
     open(&page, &base, "/learn", "kim").await;
     listed(&page).await;
     for id in &ids {
-        wait_text(&page, &format!("[data-lesson=\"{id}\"] .lesson-progress"), "done").await;
+        wait_text(
+            &page,
+            &format!("[data-lesson=\"{id}\"] .lesson-progress"),
+            "done",
+        )
+        .await;
     }
     // Hydra's last screen starts a game against the computer.
     open(&page, &base, "/learn/hydra-2", "kim").await;
@@ -116,8 +142,15 @@ async fn a_wrong_click_gets_the_engines_reason_and_keeps_the_step() {
     wait_text(&page, "#lesson-status", "step 1/").await;
     // C3 holds no red piece: the engine says so, as a room would.
     press(&page, "[data-click=\"C3R\"]").await;
-    wait_text(&page, "#lesson-reason", "rotor C3 holds none of your pieces").await;
-    assert!(text(&page, "#lesson-reason").await.contains("Hint: click the right half of C1"));
+    wait_text(
+        &page,
+        "#lesson-reason",
+        "rotor C3 holds none of your pieces",
+    )
+    .await;
+    assert!(text(&page, "#lesson-reason")
+        .await
+        .contains("Hint: click the right half of C1"));
     assert!(text(&page, "#lesson-status").await.starts_with("step 1/"));
     // The step goes on: the hinted click is taken.
     press(&page, "[data-hint]").await;
@@ -147,11 +180,18 @@ async fn the_lessons_http_answers_refuse_in_words() {
     let (status, body) = get("/api/lessons").await;
     assert_eq!(status, 200);
     let list: Value = serde_json::from_str(&body).expect("JSON");
-    assert!(list["lessons"].as_array().is_some_and(|l| l.len() >= 2), "{body}");
+    assert!(
+        list["lessons"].as_array().is_some_and(|l| l.len() >= 2),
+        "{body}"
+    );
     let (status, body) = get("/api/lessons/nope").await;
     assert_eq!((status, body.trim()), (404, "no lesson `nope`"));
     let url = |p: &str| format!("http://{}{p}", server.addr);
-    let (status, body) = http(&url("/api/lessons/basics/1/try"), Some("{\"t\":\"click\",\"click\":\"C3R\"}")).await;
+    let (status, body) = http(
+        &url("/api/lessons/basics/1/try"),
+        Some("{\"t\":\"click\",\"click\":\"C3R\"}"),
+    )
+    .await;
     assert_eq!(status, 200);
     let answer: Value = serde_json::from_str(&body).expect("JSON");
     assert_eq!(answer["reached"], false);
@@ -170,7 +210,9 @@ async fn http(url: &str, body: Option<&str>) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let rest = url.strip_prefix("http://").expect("http");
     let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    let mut s = tokio::net::TcpStream::connect(host).await.expect("connects");
+    let mut s = tokio::net::TcpStream::connect(host)
+        .await
+        .expect("connects");
     let req = match body {
         None => format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
         Some(b) => format!(
@@ -187,14 +229,21 @@ async fn http(url: &str, body: Option<&str>) -> (u16, String) {
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
     (status, body)
 }
 
 /// axe-core's source, from `ORION_AXE` or `tests/axe/node_modules` (`.ci/run` installs it).
 fn axe_source() -> String {
     let path = std::env::var("ORION_AXE").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/axe/node_modules/axe-core/axe.min.js").to_string()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/axe/node_modules/axe-core/axe.min.js"
+        )
+        .to_string()
     });
     std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!("axe-core is missing at {path} ({e}): `npm install --prefix tests/axe`, or set ORION_AXE")
@@ -214,7 +263,12 @@ async fn axe_core_finds_no_serious_violation_on_the_lessons() {
     for (what, path) in [("list", None), ("lesson", Some("/learn/hydra-2"))] {
         if let Some(path) = path {
             open(&page, &base, path, "max").await;
-            wait_js(&page, "document.querySelectorAll('[data-hint]').length === 1", "the lesson").await;
+            wait_js(
+                &page,
+                "document.querySelectorAll('[data-hint]').length === 1",
+                "the lesson",
+            )
+            .await;
         }
         let loaded = js(&page, &format!("{axe}\n;return typeof window.axe")).await;
         assert_eq!(loaded, "object", "axe-core loads");

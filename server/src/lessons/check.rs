@@ -267,7 +267,9 @@ impl Stage {
             Goal::Action { action: wanted } => {
                 self.system.notation(&action) == self.system.notation(wanted)
             }
-            Goal::Event { event } => events.iter().any(|e| kind_of(e).as_deref() == Some(event.as_str())),
+            Goal::Event { event } => events
+                .iter()
+                .any(|e| kind_of(e).as_deref() == Some(event.as_str())),
             Goal::Capture => events.iter().any(|e| captures(e)),
             Goal::Position { position } => self.table.position() == *position,
             Goal::Win => (applied.over.as_ref())

@@ -36,7 +36,10 @@ pub async fn answer(req: Request<Incoming>, shared: &Shared) -> Response<Full<By
         },
         (Method::POST, [id, step, "try"]) => {
             let Some(index) = step.parse::<usize>().ok().and_then(|n| n.checked_sub(1)) else {
-                return text(StatusCode::NOT_FOUND, format!("no step `{step}`: steps count from 1"));
+                return text(
+                    StatusCode::NOT_FOUND,
+                    format!("no step `{step}`: steps count from 1"),
+                );
             };
             let body = match Limited::new(req.into_body(), MAX_TRY).collect().await {
                 Ok(body) => body.to_bytes(),
@@ -97,22 +100,34 @@ fn lesson(lessons: &Lessons<'_>, id: &str) -> Result<Value, LessonError> {
             "start": start(&stage, &lesson.game),
         }));
     }
-    Ok(json!({"id": lesson.id, "game": lesson.game, "title": lesson.title,
-              "about": lesson.about, "steps": steps}))
+    Ok(
+        json!({"id": lesson.id, "game": lesson.game, "title": lesson.title,
+              "about": lesson.about, "steps": steps}),
+    )
 }
 
 /// One try judged.
-fn attempt(lessons: &Lessons<'_>, id: &str, index: usize, request: &Value) -> Result<Value, LessonError> {
+fn attempt(
+    lessons: &Lessons<'_>,
+    id: &str,
+    index: usize,
+    request: &Value,
+) -> Result<Value, LessonError> {
     let lesson = lessons.find(id)?;
     let step = lesson
         .steps
         .get(index)
         .ok_or_else(|| LessonError::NoStep(lesson.id.clone(), index + 1))?;
     let events = |list: Vec<String>| -> Vec<Value> {
-        list.iter().filter_map(|e| serde_json::from_str(e).ok()).collect()
+        list.iter()
+            .filter_map(|e| serde_json::from_str(e).ok())
+            .collect()
     };
     Ok(match lessons.attempt(id, index, request)? {
-        Outcome::Reached { events: mine, replies } => json!({
+        Outcome::Reached {
+            events: mine,
+            replies,
+        } => json!({
             "reached": true, "events": events(mine), "replies": events(replies),
             "done": step.done,
         }),
@@ -125,7 +140,9 @@ fn attempt(lessons: &Lessons<'_>, id: &str, index: usize, request: &Value) -> Re
 /// An error answered: 404 for what does not exist, 500 (logged) for a broken lesson.
 fn failed(e: &LessonError) -> Response<Full<Bytes>> {
     match e {
-        LessonError::NoLesson(_) | LessonError::NoStep(..) => text(StatusCode::NOT_FOUND, e.to_string()),
+        LessonError::NoLesson(_) | LessonError::NoStep(..) => {
+            text(StatusCode::NOT_FOUND, e.to_string())
+        }
         LessonError::Broken { .. } => {
             tracing::error!("{e}");
             text(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())

@@ -17,7 +17,10 @@ fn every_lesson_file_parses() {
         let lesson = lesson.unwrap_or_else(|e| panic!("lessons/{name}.json: {e}"));
         assert_eq!(lesson.id, name, "lessons/{name}.json names itself");
         assert!(!lesson.steps.is_empty(), "{name} has steps");
-        assert!(lesson.steps[0].setup.is_some(), "{name}'s first step sets itself up");
+        assert!(
+            lesson.steps[0].setup.is_some(),
+            "{name}'s first step sets itself up"
+        );
     }
     assert_eq!(super::embedded().len(), super::files().len());
 }
@@ -30,7 +33,12 @@ fn every_solution_reaches_its_goal_through_the_engine() {
             let outcome = lessons.attempt(&lesson.id, i, &step.solution);
             match outcome {
                 Ok(Outcome::Reached { events, .. }) => {
-                    assert!(!events.is_empty(), "{} step {}: the try did something", lesson.id, i + 1)
+                    assert!(
+                        !events.is_empty(),
+                        "{} step {}: the try did something",
+                        lesson.id,
+                        i + 1
+                    )
                 }
                 other => panic!("{} step {}: {other:?}", lesson.id, i + 1),
             }
@@ -50,7 +58,11 @@ fn a_wrong_try_gets_the_engines_reason_and_keeps_the_step() {
                 Outcome::Refused(reason) => {
                     assert!(!reason.is_empty(), "{} step {}", lesson.id, i + 1)
                 }
-                other => panic!("{} step {}: {wrong} was not refused: {other:?}", lesson.id, i + 1),
+                other => panic!(
+                    "{} step {}: {wrong} was not refused: {other:?}",
+                    lesson.id,
+                    i + 1
+                ),
             }
             // Stateless: the step is set up again as it was.
             let after = lessons.stage(&lesson.id, i).unwrap().view(&lesson.game);
@@ -58,15 +70,22 @@ fn a_wrong_try_gets_the_engines_reason_and_keeps_the_step() {
             checked += 1;
         }
     }
-    assert!(checked >= lessons.all().len(), "every lesson has a wrong try somewhere");
+    assert!(
+        checked >= lessons.all().len(),
+        "every lesson has a wrong try somewhere"
+    );
 }
 
 #[test]
 fn no_goal_is_reached_by_an_action_the_engine_refuses() {
     // Every request a page could send on ORION's board (every click, claim, end of turn,
     // the die or three): whatever reaches a goal is an action the engine took.
-    let mut tries: Vec<Value> = vec![json!({"t":"claim"}), json!({"t":"end_turn"}),
-        json!({"t":"roll"}), json!({"t":"three"})];
+    let mut tries: Vec<Value> = vec![
+        json!({"t":"claim"}),
+        json!({"t":"end_turn"}),
+        json!({"t":"roll"}),
+        json!({"t":"three"}),
+    ];
     for c in "ABCDE".chars() {
         for r in 1..=5 {
             for d in ["L", "R"] {
@@ -75,13 +94,22 @@ fn no_goal_is_reached_by_an_action_the_engine_refuses() {
         }
     }
     let lessons = lessons();
-    for lesson in lessons.all().iter().filter(|l| l.game.starts_with("hydra") || l.id == "basics") {
+    for lesson in lessons
+        .all()
+        .iter()
+        .filter(|l| l.game.starts_with("hydra") || l.id == "basics")
+    {
         for i in 0..lesson.steps.len() {
             for t in &tries {
                 let mut stage = lessons.stage(&lesson.id, i).unwrap();
                 let engine = stage.engine_takes(t);
                 if let Outcome::Reached { .. } = lessons.attempt(&lesson.id, i, t).unwrap() {
-                    assert!(engine, "{} step {}: {t} reached the goal but the engine refuses it", lesson.id, i + 1);
+                    assert!(
+                        engine,
+                        "{} step {}: {t} reached the goal but the engine refuses it",
+                        lesson.id,
+                        i + 1
+                    );
                 }
             }
         }
@@ -91,7 +119,12 @@ fn no_goal_is_reached_by_an_action_the_engine_refuses() {
 #[test]
 fn a_try_that_is_not_json_or_not_a_request_is_refused_in_words() {
     let lessons = lessons();
-    for bad in [json!(3), json!({"t":"fly"}), json!({"t":"click"}), json!({"t":"click","click":"Z9R"})] {
+    for bad in [
+        json!(3),
+        json!({"t":"fly"}),
+        json!({"t":"click"}),
+        json!({"t":"click","click":"Z9R"}),
+    ] {
         match lessons.attempt("hydra-2", 0, &bad).unwrap() {
             Outcome::Refused(reason) => assert!(!reason.is_empty()),
             other => panic!("{bad}: {other:?}"),
@@ -108,7 +141,11 @@ fn a_try_that_is_not_json_or_not_a_request_is_refused_in_words() {
 fn explore() {
     let spec = std::env::var("LESSON_EXPLORE").unwrap_or_default();
     let (game, actions) = spec.split_once(' ').unwrap_or((&spec, ""));
-    let steps: Vec<String> = actions.split(';').filter(|a| !a.trim().is_empty()).map(|a| a.trim().to_string()).collect();
+    let steps: Vec<String> = actions
+        .split(';')
+        .filter(|a| !a.trim().is_empty())
+        .map(|a| a.trim().to_string())
+        .collect();
     let text = json!({"id":"x","game":game,"title":"x","about":"x",
         "options": serde_json::from_str::<Value>(&std::env::var("LESSON_OPTIONS").unwrap_or("{}".into())).unwrap(),
         "steps":[{"text":"","setup":steps,"goal":{"kind":"any"},"solution":{"t":"claim"},"hint":""}]});
@@ -119,7 +156,10 @@ fn explore() {
     match lessons.stage("x", 0) {
         Ok(stage) => {
             let (snap, hints) = stage.view(game);
-            println!("{}", serde_json::to_string_pretty(&json!({"snapshot": snap, "hints": hints})).unwrap());
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&json!({"snapshot": snap, "hints": hints})).unwrap()
+            );
         }
         Err(e) => println!("{e}"),
     }
@@ -133,7 +173,11 @@ fn explore() {
 fn selfplay() {
     let spec = std::env::var("LESSON_SELFPLAY").unwrap_or_default();
     let words: Vec<&str> = spec.split_whitespace().collect();
-    let (game, level, seed) = (words[0], words[1].parse().unwrap(), words[2].parse().unwrap());
+    let (game, level, seed) = (
+        words[0],
+        words[1].parse().unwrap(),
+        words[2].parse().unwrap(),
+    );
     let level = orion_ai::Level::new(level).unwrap();
     let systems = crate::systems::all();
     let system = systems.iter().find(|s| s.find(game).is_some()).unwrap();
