@@ -19,6 +19,12 @@ use std::sync::OnceLock;
 const FILES: &[(&str, &str)] = &[
     ("basics", include_str!("../../../lessons/basics.json")),
     ("hydra-2", include_str!("../../../lessons/hydra-2.json")),
+    ("hydra-partners", include_str!("../../../lessons/hydra-partners.json")),
+    ("cassiopeia", include_str!("../../../lessons/cassiopeia.json")),
+    ("cassiopeia-five", include_str!("../../../lessons/cassiopeia-five.json")),
+    ("auriga", include_str!("../../../lessons/auriga.json")),
+    ("draco", include_str!("../../../lessons/draco.json")),
+    ("taurus", include_str!("../../../lessons/taurus.json")),
     ("orbit", include_str!("../../../lessons/orbit.json")),
     ("orbs", include_str!("../../../lessons/orbs.json")),
 ];
