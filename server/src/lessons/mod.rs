@@ -14,21 +14,31 @@ pub use routes::answer;
 
 use std::sync::OnceLock;
 
+/// A lesson file by its id: `lessons/ID.json`, embedded.
+macro_rules! lesson {
+    ($id:literal) => {
+        (
+            $id,
+            include_str!(concat!("../../../lessons/", $id, ".json")),
+        )
+    };
+}
+
 /// Every lesson file, in the order `/learn` lists them: the basics first, then the games in
 /// the catalogue's order.
 const FILES: &[(&str, &str)] = &[
-    ("basics", include_str!("../../../lessons/basics.json")),
-    ("hydra-2", include_str!("../../../lessons/hydra-2.json")),
-    ("hydra-partners", include_str!("../../../lessons/hydra-partners.json")),
-    ("hydra-4", include_str!("../../../lessons/hydra-4.json")),
-    ("cassiopeia", include_str!("../../../lessons/cassiopeia.json")),
-    ("cassiopeia-five", include_str!("../../../lessons/cassiopeia-five.json")),
-    ("auriga", include_str!("../../../lessons/auriga.json")),
-    ("lepus", include_str!("../../../lessons/lepus.json")),
-    ("draco", include_str!("../../../lessons/draco.json")),
-    ("taurus", include_str!("../../../lessons/taurus.json")),
-    ("orbit", include_str!("../../../lessons/orbit.json")),
-    ("orbs", include_str!("../../../lessons/orbs.json")),
+    lesson!("basics"),
+    lesson!("hydra-2"),
+    lesson!("hydra-partners"),
+    lesson!("hydra-4"),
+    lesson!("cassiopeia"),
+    lesson!("cassiopeia-five"),
+    lesson!("auriga"),
+    lesson!("lepus"),
+    lesson!("draco"),
+    lesson!("taurus"),
+    lesson!("orbit"),
+    lesson!("orbs"),
 ];
 
 /// The lesson files read, each `Ok` or the reason its file does not parse (a test reads
