@@ -33,6 +33,7 @@ const FILES: &[(&str, &str)] = &[
     lesson!("hydra-4"),
     lesson!("cassiopeia"),
     lesson!("cassiopeia-five"),
+    lesson!("orion"),
     lesson!("auriga"),
     lesson!("lepus"),
     lesson!("draco"),
