@@ -185,13 +185,16 @@ export class LessonView {
   show(i, keep) {
     clearTimeout(this.timer);
     this.busy = false;
+    this.done = false;
     this.at = i;
     const step = this.lesson.steps[i];
     const start = step.start;
     this.teacher.seat = start.seat;
     this.teacher.s = this.fresh(start.snapshot);
     this.teacher.hints = { seq: ++this.teacher.seq, sets: start.hints || {} };
-    if (this.board.from !== undefined && typeof this.board.select === 'function') this.board.select(null);
+    // Whatever the board had picked (an orb to move, a piece to build with) is let go.
+    if (typeof this.board.select === 'function') this.board.select(null);
+    else if ('from' in this.board) this.board.from = null;
     if (this.board.mode) this.board.mode = null;
     if (!keep) this.board.set(start.snapshot.position);
     if (this.board.markLast) this.board.markLast(null);
