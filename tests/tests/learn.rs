@@ -128,7 +128,12 @@ async fn every_lesson_completes_by_its_hints_alone_and_hydra_ends_in_a_game() {
     // Start again from the last screen: step 1, its hint lit.
     press(&page, "#lesson-reset").await;
     wait_text(&page, "#lesson-status", "step 1/").await;
-    wait_js(&page, "document.querySelectorAll('[data-hint]').length === 1", "step 1's hint").await;
+    wait_js(
+        &page,
+        "document.querySelectorAll('[data-hint]').length === 1",
+        "step 1's hint",
+    )
+    .await;
     complete(&page, "hydra-2").await;
     press(&page, "#lesson-computer").await;
     wait_js(&page, "/^\\/r\\//.test(location.pathname)", "a room").await;

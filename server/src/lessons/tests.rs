@@ -79,7 +79,8 @@ fn a_wrong_try_gets_the_engines_reason_and_keeps_the_step() {
 #[test]
 fn no_goal_is_reached_by_an_action_the_engine_refuses() {
     // Every request a page could send on ORION's board (every click, claim, end of turn,
-    // the die or three): whatever reaches a goal is an action the engine took.
+    // the die or three) at every step of every ORION lesson: whatever reaches a goal is an
+    // action the engine took.
     let mut tries: Vec<Value> = vec![
         json!({"t":"claim"}),
         json!({"t":"end_turn"}),
@@ -93,14 +94,25 @@ fn no_goal_is_reached_by_an_action_the_engine_refuses() {
             }
         }
     }
-    let lessons = lessons();
-    for lesson in lessons
-        .all()
+    // And every move a page could send on Orbit's board: each cell, pass, a colour.
+    let mut cells: Vec<Value> = ["pass", "black", "white"]
         .iter()
-        .filter(|l| l.game.starts_with("hydra") || l.id == "basics")
-    {
+        .map(|m| json!({"t": "move", "move": m}))
+        .collect();
+    for c in 'a'..='p' {
+        for r in 1..=16 {
+            cells.push(json!({"t": "move", "move": format!("{c}{r}")}));
+        }
+    }
+    let lessons = lessons();
+    for lesson in lessons.all() {
+        let tries = match lesson.game.as_str() {
+            "orbit" => &cells,
+            "orbs" => continue,
+            _ => &tries,
+        };
         for i in 0..lesson.steps.len() {
-            for t in &tries {
+            for t in tries {
                 let mut stage = lessons.stage(&lesson.id, i).unwrap();
                 let engine = stage.engine_takes(t);
                 if let Outcome::Reached { .. } = lessons.attempt(&lesson.id, i, t).unwrap() {
