@@ -1,6 +1,6 @@
 // The page: picks the player's name (`?name=` on any link, else the saved one, else a guest
 // name), opens the socket and shows the lobby (`/`), a room (`/r/ROOM`, `/i/CODE`) or a
-// finished game's record (`/g/ROOM`).
+// finished game's record (`/g/ROOM`), the lessons (`/learn`, `/learn/ID`: learn.js).
 // Moving between them keeps the one socket (history.pushState). The server's catalogue of
 // games is loaded first: every view reads it. A saved name that an account has claimed gets
 // a log-in prompt (account.js), not a reconnecting loop.
@@ -47,11 +47,24 @@ function route() {
   const room = /^\/r\/([\w-]+)$/.exec(location.pathname);
   const code = /^\/i\/([\w-]+)$/.exec(location.pathname);
   const record = /^\/g\/([\w-]+)$/.exec(location.pathname);
-  if (record) view = new Record(main, record[1], toast);
+  const learn = /^\/learn(?:\/([\w-]+))?$/.exec(location.pathname);
+  if (learn) view = lessons(learn[1]);
+  else if (record) view = new Record(main, record[1], toast);
   else if (room) view = new Room(main, net, { room: room[1] }, toast);
   else if (code) view = new Room(main, net, { code: code[1] }, toast);
   else view = new Lobby(main, net, go, toast);
   hooks.view = view;
+}
+
+/** The lessons' view, loaded on first use (the front door does not download it). */
+function lessons(id) {
+  const v = { close() { this.closed = true; if (this.inner) this.inner.close(); } };
+  import('./learn.js').then((m) => {
+    if (v.closed) return;
+    v.inner = id ? new m.LessonView(main, id, net, go) : new m.LessonList(main);
+    hooks.view = v.inner;
+  });
+  return v;
 }
 
 function go(path) {

@@ -1,6 +1,6 @@
 //! The web client (`web/` at the top of the workspace), embedded in the binary with
 //! `include_bytes!` so the server needs no files at run time and works offline. The page is
-//! served at `/`, `/r/ROOM`, `/i/CODE` and `/g/ROOM` (its script reads the path); the files it loads at
+//! served at `/`, `/r/ROOM`, `/i/CODE`, `/g/ROOM`, `/learn` and `/learn/ID` (its script reads the path); the files it loads at
 //! `/assets/NAME`.
 //!
 //! Caching: every answer carries a strong `ETag` (SHA-256 of the body) and `cache-control:
@@ -50,6 +50,8 @@ pub const ASSETS: &[Asset] = &[
     asset!("movelist.js", "text/javascript; charset=utf-8"),
     asset!("words.js", "text/javascript; charset=utf-8"),
     asset!("record.js", "text/javascript; charset=utf-8"),
+    asset!("learn.js", "text/javascript; charset=utf-8"),
+    asset!("learn.css", "text/css; charset=utf-8"),
     asset!("catalogue.js", "text/javascript; charset=utf-8"),
     asset!("svg.js", "text/javascript; charset=utf-8"),
     asset!("position.js", "text/javascript; charset=utf-8"),
@@ -60,11 +62,18 @@ pub const ASSETS: &[Asset] = &[
     asset!("icon.svg", "image/svg+xml"),
 ];
 
-/// The file a request path names: the page for `/`, `/r/ROOM`, `/i/CODE` and `/g/ROOM` (a
-/// finished game's replay, from its record `/g/ROOM.txt`), an asset for
+/// The file a request path names: the page for `/`, `/r/ROOM`, `/i/CODE`, `/g/ROOM` (a
+/// finished game's replay, from its record `/g/ROOM.txt`), `/learn` and `/learn/ID` (the
+/// lessons), an asset for
 /// `/assets/NAME`; `None` for anything else.
 pub fn find(path: &str) -> Option<&'static Asset> {
-    if path == "/" || is_link(path, "/r/") || is_link(path, "/i/") || is_link(path, "/g/") {
+    if path == "/"
+        || path == "/learn"
+        || is_link(path, "/r/")
+        || is_link(path, "/i/")
+        || is_link(path, "/g/")
+        || is_link(path, "/learn/")
+    {
         return Some(&INDEX);
     }
     let name = path.strip_prefix("/assets/")?;
@@ -101,10 +110,28 @@ impl Asset {
     }
 }
 
-/// Bytes of the page and every asset: what a first visit downloads.
+/// The assets only the lessons load (`app.js` imports `learn.js` on `/learn`, which links
+/// `learn.css`): a visit to the front door or a room does without them.
+#[cfg(test)]
+const LESSONS_ONLY: [&str; 2] = ["learn.js", "learn.css"];
+
+/// Bytes of the page and every asset a visit to the front door or a room may load.
 #[cfg(test)]
 pub fn total_bytes() -> usize {
-    INDEX.body.len() + ASSETS.iter().map(|a| a.body.len()).sum::<usize>()
+    INDEX.body.len()
+        + (ASSETS.iter())
+            .filter(|a| !LESSONS_ONLY.contains(&a.name))
+            .map(|a| a.body.len())
+            .sum::<usize>()
+}
+
+/// Bytes the lessons add to a first visit of `/learn`.
+#[cfg(test)]
+pub fn lessons_bytes() -> usize {
+    (ASSETS.iter())
+        .filter(|a| LESSONS_ONLY.contains(&a.name))
+        .map(|a| a.body.len())
+        .sum()
 }
 
 #[cfg(test)]
@@ -140,7 +167,7 @@ mod tests {
 
     #[test]
     fn links_open_the_page_and_assets_are_found_by_name() {
-        for path in ["/", "/r/abc123", "/i/XK4F9Q"] {
+        for path in ["/", "/r/abc123", "/i/XK4F9Q", "/learn", "/learn/hydra-2"] {
             assert_eq!(find(path).map(|a| a.name), Some("index.html"), "{path}");
         }
         assert_eq!(
@@ -163,6 +190,8 @@ mod tests {
         // 152.5 KiB with a puzzle's undo and hints, the quiet live board and ORION's choice
         // buttons (README, page weight): the bound moved from 150 KiB for them, no further.
         assert!(total_bytes() < 160 * 1024, "{} bytes", total_bytes());
+        // The lessons' own files, loaded on /learn only: 14.4 KB (README, page weight).
+        assert!(lessons_bytes() < 16 * 1024, "{} bytes", lessons_bytes());
         assert_ne!(INDEX.etag(), ASSETS[0].etag());
     }
 }

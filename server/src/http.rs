@@ -163,6 +163,9 @@ async fn answer(
         let room = &path[3..path.len() - 4];
         return game_record(room, req.uri().query(), shared, deadline).await;
     }
+    if path == "/api/lessons" || path.starts_with("/api/lessons/") {
+        return crate::lessons::answer(req, shared).await.map(Either::Left);
+    }
     plain_answer(req, shared, upgrade).map(Either::Left)
 }
 

@@ -18,6 +18,7 @@ mod connection;
 mod export;
 mod http;
 mod lag;
+mod lessons;
 mod lobby;
 mod metrics;
 mod outbox;

@@ -1,0 +1,227 @@
+//! Every lesson replayed through its engine: each file parses, each step's start sets up,
+//! each solution reaches its goal, each step's wrong try is refused with the engine's own
+//! reason and keeps the step, and no click the engine refuses reaches any goal.
+
+use super::check::{Lessons, Outcome};
+use serde_json::{json, Value};
+
+fn lessons() -> Lessons<'static> {
+    static SYSTEMS: std::sync::OnceLock<Vec<std::sync::Arc<dyn crate::system::GameSystem>>> =
+        std::sync::OnceLock::new();
+    Lessons::new(SYSTEMS.get_or_init(crate::systems::all), super::embedded())
+}
+
+#[test]
+fn every_lesson_file_parses() {
+    for (name, lesson) in super::files() {
+        let lesson = lesson.unwrap_or_else(|e| panic!("lessons/{name}.json: {e}"));
+        assert_eq!(lesson.id, name, "lessons/{name}.json names itself");
+        assert!(!lesson.steps.is_empty(), "{name} has steps");
+        assert!(
+            lesson.steps[0].setup.is_some(),
+            "{name}'s first step sets itself up"
+        );
+    }
+    assert_eq!(super::embedded().len(), super::files().len());
+}
+
+#[test]
+fn every_solution_reaches_its_goal_through_the_engine() {
+    let lessons = lessons();
+    for lesson in lessons.all() {
+        for (i, step) in lesson.steps.iter().enumerate() {
+            let outcome = lessons.attempt(&lesson.id, i, &step.solution);
+            match outcome {
+                Ok(Outcome::Reached { events, .. }) => {
+                    assert!(
+                        !events.is_empty(),
+                        "{} step {}: the try did something",
+                        lesson.id,
+                        i + 1
+                    )
+                }
+                other => panic!("{} step {}: {other:?}", lesson.id, i + 1),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_wrong_try_gets_the_engines_reason_and_keeps_the_step() {
+    let lessons = lessons();
+    let mut checked = 0;
+    for lesson in lessons.all() {
+        for (i, step) in lesson.steps.iter().enumerate() {
+            let Some(wrong) = &step.wrong else { continue };
+            let before = lessons.stage(&lesson.id, i).unwrap().view(&lesson.game);
+            match lessons.attempt(&lesson.id, i, wrong).unwrap() {
+                Outcome::Refused(reason) => {
+                    assert!(!reason.is_empty(), "{} step {}", lesson.id, i + 1)
+                }
+                other => panic!(
+                    "{} step {}: {wrong} was not refused: {other:?}",
+                    lesson.id,
+                    i + 1
+                ),
+            }
+            // Stateless: the step is set up again as it was.
+            let after = lessons.stage(&lesson.id, i).unwrap().view(&lesson.game);
+            assert_eq!(before.0.position, after.0.position);
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= lessons.all().len(),
+        "every lesson has a wrong try somewhere"
+    );
+}
+
+#[test]
+fn no_goal_is_reached_by_an_action_the_engine_refuses() {
+    // Every request a page could send on ORION's board (every click, claim, end of turn,
+    // the die or three) at every step of every ORION lesson: whatever reaches a goal is an
+    // action the engine took.
+    let mut tries: Vec<Value> = vec![
+        json!({"t":"claim"}),
+        json!({"t":"end_turn"}),
+        json!({"t":"roll"}),
+        json!({"t":"three"}),
+    ];
+    for c in "ABCDE".chars() {
+        for r in 1..=5 {
+            for d in ["L", "R"] {
+                tries.push(json!({"t":"click","click":format!("{c}{r}{d}")}));
+            }
+        }
+    }
+    // And every move a page could send on Orbit's board: each cell, pass, a colour.
+    let mut cells: Vec<Value> = ["pass", "black", "white"]
+        .iter()
+        .map(|m| json!({"t": "move", "move": m}))
+        .collect();
+    for c in 'a'..='p' {
+        for r in 1..=16 {
+            cells.push(json!({"t": "move", "move": format!("{c}{r}")}));
+        }
+    }
+    let lessons = lessons();
+    for lesson in lessons.all() {
+        let tries = match lesson.game.as_str() {
+            "orbit" => &cells,
+            "orbs" => continue,
+            _ => &tries,
+        };
+        for i in 0..lesson.steps.len() {
+            for t in tries {
+                let mut stage = lessons.stage(&lesson.id, i).unwrap();
+                let engine = stage.engine_takes(t);
+                if let Outcome::Reached { .. } = lessons.attempt(&lesson.id, i, t).unwrap() {
+                    assert!(
+                        engine,
+                        "{} step {}: {t} reached the goal but the engine refuses it",
+                        lesson.id,
+                        i + 1
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_try_that_is_not_json_or_not_a_request_is_refused_in_words() {
+    let lessons = lessons();
+    for bad in [
+        json!(3),
+        json!({"t":"fly"}),
+        json!({"t":"click"}),
+        json!({"t":"click","click":"Z9R"}),
+    ] {
+        match lessons.attempt("hydra-2", 0, &bad).unwrap() {
+            Outcome::Refused(reason) => assert!(!reason.is_empty()),
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+    assert!(lessons.attempt("nope", 0, &json!({})).is_err());
+    assert!(lessons.attempt("hydra-2", 999, &json!({})).is_err());
+}
+
+/// Prints the stages of `LESSON_EXPLORE` (`GAME action;action;…`) for writing lessons:
+/// `cargo test -p orion-server explore -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn explore() {
+    let spec = std::env::var("LESSON_EXPLORE").unwrap_or_default();
+    let (game, actions) = spec.split_once(' ').unwrap_or((&spec, ""));
+    let steps: Vec<String> = actions
+        .split(';')
+        .filter(|a| !a.trim().is_empty())
+        .map(|a| a.trim().to_string())
+        .collect();
+    let text = json!({"id":"x","game":game,"title":"x","about":"x",
+        "options": serde_json::from_str::<Value>(&std::env::var("LESSON_OPTIONS").unwrap_or("{}".into())).unwrap(),
+        "steps":[{"text":"","setup":steps,"goal":{"kind":"any"},"solution":{"t":"claim"},"hint":""}]});
+    let lesson: super::Lesson = serde_json::from_value(text).unwrap();
+    let list = [lesson];
+    let systems = crate::systems::all();
+    let lessons = Lessons::new(&systems, &list);
+    match lessons.stage("x", 0) {
+        Ok(stage) => {
+            let (snap, hints) = stage.view(game);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&json!({"snapshot": snap, "hints": hints})).unwrap()
+            );
+        }
+        Err(e) => println!("{e}"),
+    }
+}
+
+/// Plays `LESSON_SELFPLAY` (`GAME LEVEL SEED`) between computer players and prints every
+/// action with its seat, for writing a lesson's scripted game:
+/// `cargo test -p orion-server selfplay -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn selfplay() {
+    let spec = std::env::var("LESSON_SELFPLAY").unwrap_or_default();
+    let words: Vec<&str> = spec.split_whitespace().collect();
+    let (game, level, seed) = (
+        words[0],
+        words[1].parse().unwrap(),
+        words[2].parse().unwrap(),
+    );
+    let level = orion_ai::Level::new(level).unwrap();
+    let systems = crate::systems::all();
+    let system = systems.iter().find(|s| s.find(game).is_some()).unwrap();
+    let info = system.find(game).unwrap().clone();
+    let options = system.options(&info, Default::default()).unwrap();
+    let mut table = system.table(&info, &options, seed).unwrap();
+    let mut now = 0;
+    for turn in 0..400 {
+        if table.result().is_some() {
+            println!("over: {:?}", table.result());
+            return;
+        }
+        now += 1;
+        // The mover first; a claim may come from another seat.
+        let mover = table.mover();
+        let mut seats: Vec<_> = table.seats().iter().map(|s| s.seat).collect();
+        seats.retain(|s| *s != mover);
+        seats.insert(0, mover);
+        let mut moved = false;
+        for seat in seats {
+            if let Some(job) = table.bot_job(seat, now) {
+                if let Some(mv) = job(level, seed + turn) {
+                    table.apply(seat, &mv.action, now).unwrap();
+                    println!("{seat}> {}", mv.action);
+                    moved = true;
+                    break;
+                }
+            }
+        }
+        if !moved {
+            println!("nobody moves");
+            return;
+        }
+    }
+}
