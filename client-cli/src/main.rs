@@ -94,6 +94,10 @@ enum Command {
         computer: Option<u8>,
         /// The game to play the computer in (with `--computer`).
         game: Option<String>,
+        /// Your seat against the computer: its number in turn order (1 moves first) or its
+        /// name (`S`, `N`); left out: the first.
+        #[arg(long, value_name = "N", requires = "computer")]
+        seat: Option<String>,
     },
     /// Watch a room as a spectator, on the same screen as play.
     Watch {
@@ -226,8 +230,8 @@ fn main() -> ExitCode {
                 block_on(autoplay::run(config)).map(|r| r.line())
             }
         },
-        Command::Play { server, name, computer, game } => {
-            let computer = game.zip(computer);
+        Command::Play { server, name, computer, game, seat } => {
+            let computer = game.zip(computer).map(|(game, level)| orion_cli::tui::Computer { game, level, seat });
             block_on(orion_cli::tui::run_with(&server, &name, None, computer)).map(|()| String::new())
         }
         Command::Watch { server, room, name } => {

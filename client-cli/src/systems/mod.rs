@@ -52,6 +52,9 @@ pub trait System: Sync {
     }
     /// How many may play `game` (a quick match's `players` is checked against it).
     fn players(&self, game: &str) -> (u8, u8);
+    /// The seats of `game` with its default number of players, in turn order (`S`, `N`):
+    /// what `play --computer … --seat N` counts.
+    fn seats(&self, game: &str) -> Vec<String>;
     /// A `create` option `key=value` as its JSON value, where this system writes it its own
     /// way (a list, a position); `None`: the usual reading (a number, a flag, a word).
     fn option_value(&self, _key: &str, _value: &str) -> Option<Result<Value, String>> {

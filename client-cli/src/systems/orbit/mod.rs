@@ -45,6 +45,10 @@ impl System for Orbit {
         (2, 2)
     }
 
+    fn seats(&self, _game: &str) -> Vec<String> {
+        vec!["S".to_string(), "N".to_string()]
+    }
+
     fn help(&self) -> &'static [&'static str] {
         &["orbit: quick orbit · create orbit · moves h8, pass, black / white (the choice after the opening)"]
     }

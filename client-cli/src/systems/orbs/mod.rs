@@ -45,6 +45,12 @@ impl System for Orbs {
         (2, 6)
     }
 
+    fn seats(&self, _game: &str) -> Vec<String> {
+        let game = orion_orbs::Game::new(Default::default());
+        game.map(|g| g.seats().iter().map(|s| s.to_string()).collect())
+            .unwrap_or_default()
+    }
+
     fn option_value(&self, key: &str, value: &str) -> Option<Result<Value, String>> {
         // Holes out of play as a list, a start position with commas for its spaces.
         match key {

@@ -46,6 +46,13 @@ impl System for Orion {
         games::PUZZLES.iter().map(|g| g.id()).collect()
     }
 
+    fn seats(&self, game: &str) -> Vec<String> {
+        let made = games::find_any(game)
+            .and_then(|rules| orion_engine::Game::new(rules, Default::default(), 0).ok());
+        made.map(|g| g.seats().iter().map(|s| s.seat.to_string()).collect())
+            .unwrap_or_default()
+    }
+
     fn lobby_games(&self) -> Vec<String> {
         games::ALL
             .iter()
