@@ -3,14 +3,19 @@
 //! does not exist; `remove_bot`; the creator's seat and a bot's chosen (`create` and `add_bot`
 //! with `seat`), a taken or unknown seat refused; a rematch against the computer; a quick
 //! match with `bots` filled by bots once `bot_wait` has passed; one person and three bots
-//! finish Hydra for Partners; a server killed mid-game comes back with its bot thinking again. The person passes every turn (`end_turn`), so
+//! finish Hydra for Partners; a server killed mid-game comes back with its bot thinking again
+//! (in process, and as a real process killed with SIGKILL whose room another node takes over). The person passes every turn (`end_turn`), so
 //! every chain is the bots' own and no claim window is waited on.
 
 use orion_cli::autoplay::{self, BotConfig, Entry};
 use orion_cli::bot::Level;
+use orion_tests::cluster::{resume_until_taken, start_cluster};
 use orion_tests::{remove_db, temp_db, Client, TestServer, T0};
 use serde_json::{json, Value};
 use std::sync::Arc;
+
+/// The cluster node binary: a server run as a process of its own, so a test can `kill -9` it.
+const NODE: &str = env!("CARGO_BIN_EXE_orion-node");
 
 /// Most turns a person passes before a test gives up on the bots winning.
 const MOST_TURNS: usize = 400;
@@ -404,6 +409,38 @@ async fn a_killed_server_comes_back_with_its_bot_thinking_again() {
         .await;
     server.shutdown();
     remove_db(&db);
+}
+
+#[tokio::test]
+async fn a_node_killed_with_sigkill_mid_game_comes_back_elsewhere_with_its_bot_thinking() {
+    let (_pg, _nats, [mut a, b]) = start_cluster(NODE, ["a", "b"]);
+    let mut s = a.player("south").await;
+    let room = create(&mut s, "hydra-2").await;
+    add_bot(&mut s, &room, 2).await;
+    s.send(json!({"t": "ready", "room": room})).await;
+    s.expect_event(&room, "start").await;
+    // South passes; the bot moves; South's turn comes round again.
+    s.send(json!({"t": "end_turn", "room": room})).await;
+    s.expect(|m| m["ev"]["kind"] == "click" && m["ev"]["seat"] == "N")
+        .await;
+    s.expect(|m| m["ev"]["kind"] == "turn" && m["ev"]["seat"] == "S")
+        .await;
+    let seen = s.last_seq(&room);
+    // The node running the room dies where it stands (SIGKILL).
+    a.kill();
+    let mut s2 = b.reconnect("south", &s.token).await;
+    s2.seat = "S".into();
+    resume_until_taken(&mut s2, &room, 0).await;
+    s2.sync_to(&room, seen).await;
+    // On its new owner the bot is seated still and thinks again: South passes, it clicks.
+    s2.send(json!({"t": "end_turn", "room": room})).await;
+    let after = |m: &Value| m["room"] == room && m["seq"].as_u64() > Some(seen);
+    let click = s2
+        .expect(|m| after(m) && m["ev"]["kind"] == "click" && m["ev"]["seat"] == "N")
+        .await;
+    assert!(click["seq"].as_u64() > Some(seen + 1), "{click}");
+    s2.expect(|m| after(m) && m["ev"]["kind"] == "turn" && m["ev"]["seat"] == "S")
+        .await;
 }
 
 #[tokio::test]
