@@ -3,7 +3,7 @@
 // finished rooms apart; "Play now" by game (quick match with the game's defaults, a cancel and
 // the count waiting), a room with the engine's options behind "More options"; puzzles with
 // their goal; "Play the computer" (a room of one's own with computer players in the other
-// seats, at a chosen level); and the visitor's name, account and past games (account.js). The room list is
+// seats, at a chosen level, the visitor at the seat he chooses); and the visitor's name, account and past games (account.js). The room list is
 // the `lobby` watch, one page at a time.
 
 import { games, puzzles, game, gameName, systemOf, systemOptions, serverOptions, isPuzzle, seatsOf } from './catalogue.js';
@@ -190,8 +190,9 @@ export class Lobby {
     const seats = () => {
       const g = game(cGame.value);
       const list = g ? seatsOf(g.id, g.default_players) : [];
-      seat.replaceChildren(h('option', { value: '' }, 'any seat'),
-        ...list.map((s, i) => h('option', { value: s.seat }, `${ORDINALS[i] || `seat ${i + 1}`} (${s.seat})`)));
+      // The first seat unless the visitor chooses another (or any: one drawn at random).
+      seat.replaceChildren(...list.map((s, i) => h('option', { value: s.seat }, `${ORDINALS[i] || `seat ${i + 1}`} (${s.seat})`)),
+        h('option', { value: '' }, 'any seat'));
     };
     cGame.addEventListener('change', seats);
     seats();

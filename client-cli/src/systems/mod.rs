@@ -17,7 +17,6 @@ pub mod paint;
 pub mod screen;
 
 use crate::bot::level::Level;
-use crate::bot::tally::Tally;
 use crate::tui::key::Key;
 use base::Base;
 use orion_protocol::{
@@ -72,16 +71,6 @@ pub trait System: Sync {
     /// A finished game's record, ready to be played again through the engine.
     fn replay(&self, record: &GameRecord, options: &RoomOptions)
         -> Result<Box<dyn Replay>, String>;
-    /// Plays `games` games of `game` between bots of levels `a` and `b` with the engine alone.
-    fn selfplay(
-        &self,
-        game: &str,
-        players: Option<u8>,
-        a: Level,
-        b: Level,
-        games: u32,
-        seed: u64,
-    ) -> Result<Tally, String>;
     /// Its own offline commands (`orion apply --game GAME`, `orion analyze --game GAME`);
     /// `None`: it has none (ORION's need no `--game`: the binary's `offline/orion.rs`).
     fn offline(&self) -> Option<&'static dyn Offline> {

@@ -4,7 +4,6 @@
 //! self-play. The only module that names the `orion-orbs` engine.
 
 pub mod board;
-pub mod bot;
 pub mod copy;
 pub mod offline;
 pub mod replay;
@@ -12,9 +11,10 @@ pub mod replay;
 use super::mover::{typed, GameCopy, MovePlayer, MoveRoom};
 use super::{Offline, Player, Replay, Room, System};
 use crate::bot::level::Level;
-use crate::bot::tally::Tally;
+use crate::bot::Decider;
+use orion_ai::systems::orbs::OrbsState;
+use orion_ai::Observe;
 use board::OrbsBoard;
-use bot::OrbsBot;
 use copy::{seat as orbs_seat, wire, OrbsCopy};
 use orion_protocol::{GameRecord, Request, RoomOptions, Seat as WireSeat, Snapshot, Status};
 use ratatui::layout::Rect;
@@ -88,22 +88,10 @@ impl System for Orbs {
     ) -> Result<Box<dyn Replay>, String> {
         Ok(Box::new(replay::OrbsReplay::new(record, options)?))
     }
-
-    fn selfplay(
-        &self,
-        _game: &str,
-        players: Option<u8>,
-        a: Level,
-        b: Level,
-        games: u32,
-        seed: u64,
-    ) -> Result<Tally, String> {
-        bot::selfplay(players, a, b, games, seed)
-    }
 }
 
 impl GameCopy for OrbsCopy {
-    type Bot = OrbsBot;
+    type Bot = Decider;
     const TAKES: &'static str = "removes";
     const NAME: &'static str = "Orbs";
     const WIDTH: u16 = board::WIDTH;
@@ -138,13 +126,15 @@ impl GameCopy for OrbsCopy {
         self.position.to_string()
     }
 
-    fn bot(level: Level, seed: u64) -> OrbsBot {
-        OrbsBot::new(level, seed)
+    fn bot(level: Level, seed: u64) -> Decider {
+        Decider::new(level, seed)
     }
 
-    fn choose(&self, bot: &mut OrbsBot) -> Option<String> {
+    fn choose(&self, bot: &mut Decider) -> Option<String> {
         let game = self.game.as_ref()?;
-        bot.choose(game).map(|m| m.to_string())
+        let state = OrbsState::new(game.clone());
+        let view = state.view(state.player_of(game.mover()?)?);
+        bot.decide(&view).map(|m| m.to_string())
     }
 
     fn draw_board(&self, _status: Status, f: &mut Frame, area: Rect) {

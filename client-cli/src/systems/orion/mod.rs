@@ -17,7 +17,6 @@ use super::base::Base;
 use super::screen::TurnClock;
 use super::{Player, Replay, Room, System};
 use crate::bot::level::Level;
-use crate::bot::tally::Tally;
 use crate::tui::key::Key;
 use orion_engine::{games, Direction, Rotor, Slot};
 use orion_protocol::{
@@ -107,18 +106,6 @@ impl System for Orion {
         options: &RoomOptions,
     ) -> Result<Box<dyn Replay>, String> {
         Ok(Box::new(replay::OrionReplay::new(record, options)?))
-    }
-
-    fn selfplay(
-        &self,
-        game: &str,
-        players: Option<u8>,
-        a: Level,
-        b: Level,
-        n: u32,
-        seed: u64,
-    ) -> Result<Tally, String> {
-        bot::selfplay(game, players, a, b, n, seed)
     }
 }
 
