@@ -134,7 +134,8 @@ enum Command {
         /// Display name.
         #[arg(long, default_value = "bot")]
         name: String,
-        /// How it plays: random or greedy.
+        /// How it plays: a level of the AI, 1 (random) to 8 (strongest), or `random` (level 1)
+        /// or `greedy` (one turn ahead).
         #[arg(long, default_value = "greedy")]
         level: orion_cli::bot::Level,
         /// Offline: play this many games of `--game` against `--against`, print the tally.

@@ -1,7 +1,7 @@
 //! Orbit (seed 002, ORBIT.md) as the client plays it: the client's copy of a room's game
 //! ([`copy::OrbitCopy`]) and what the room screen shows of it (the 16x16 grid, the opening and
-//! the choice of colour, territory), typed moves (`h8`, `pass`, `black`/`white`), the bots,
-//! the replay of a record, self-play. The only module that names the `orion-orbit` engine.
+//! the choice of colour, territory), typed moves (`h8`, `pass`, `black`/`white`), the bots (their moves the AI crate's),
+//! the replay of a record. The only module that names the `orion-orbit` engine.
 
 pub mod board;
 pub mod copy;

@@ -1,7 +1,7 @@
 //! Orbs (seed 003, ORBS.md) as the client plays it: the client's copy of a room's game
 //! ([`copy::OrbsCopy`]) and what the room screen shows of it (the star, who is out, a draw
-//! offer), typed moves (`d2-e6`, `draw`, `draw accept`), the bots, the replay of a record,
-//! self-play. The only module that names the `orion-orbs` engine.
+//! offer), typed moves (`d2-e6`, `draw`, `draw accept`), the bots (their moves the AI crate's), the replay of a record.
+//! The only module that names the `orion-orbs` engine.
 
 pub mod board;
 pub mod copy;

@@ -1,6 +1,6 @@
 //! ORION (the twelve games of the 1971 booklet and its puzzles) as the client plays it: the
 //! room ([`room::RoomState`]) and its screen, typed moves and board keys, the bots and their
-//! copy of the game, the replay of a record, self-play. The only module that names the
+//! copy of the game, the replay of a record. The only module that names the
 //! `orion-engine` rules a room is played by.
 
 pub mod board;
