@@ -47,7 +47,9 @@ impl FromStr for Level {
             other => {
                 let n = other.strip_prefix('l').unwrap_or(other);
                 n.parse::<orion_ai::Level>().map(Level::Ai).map_err(|_| {
-                    format!("unknown bot level `{other}` (1 random … 8 strongest, random or greedy)")
+                    format!(
+                        "unknown bot level `{other}` (1 random … 8 strongest, random or greedy)"
+                    )
                 })
             }
         }

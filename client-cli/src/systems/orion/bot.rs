@@ -26,10 +26,13 @@ pub fn secret(decider: &mut Decider, game: &Game, seat: Seat) -> Option<Action> 
     }
     let goal = seat.edge().opposite();
     let position = game.position();
-    let choices = game.legal_actions(seat, 0).into_iter().filter_map(|a| match a {
-        Action::Secret { piece } => Some((piece, position.find(piece)?)),
-        _ => None,
-    });
+    let choices = game
+        .legal_actions(seat, 0)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Secret { piece } => Some((piece, position.find(piece)?)),
+            _ => None,
+        });
     let nearest = choices.min_by_key(|(_, slot)| edge_distance(*slot, goal))?;
     match act(decider, game, seat) {
         Some(a @ Action::Secret { .. }) => Some(a),

@@ -8,9 +8,9 @@
 //! everything: the other players' secret men are stand-ins. When it cannot follow (a
 //! challenge, a turn clock undoing a move), it is rebuilt from the room at the next turn.
 
-use orion_ai::systems::places::edge_distance;
 use super::room::{RoomState, Status};
 use crate::systems::orion::wire::seat as engine_seat;
+use orion_ai::systems::places::edge_distance;
 use orion_engine::{parse_click, parse_slot, Action, Allowance, Game, Piece, Seat, SlotSet};
 use orion_protocol::{Event as Ev, Seat as WireSeat};
 

@@ -209,7 +209,9 @@ impl Player for OrionPlayer {
             action = if fresh.contains(&Action::EndTurn) {
                 Some(Action::EndTurn)
             } else {
-                let pick = fresh.get(tries.refused as usize % fresh.len().max(1)).copied();
+                let pick = fresh
+                    .get(tries.refused as usize % fresh.len().max(1))
+                    .copied();
                 if pick.is_none() {
                     // Everything refused: start over rather than stall the table.
                     self.failed.clear();
