@@ -3,15 +3,17 @@
 // finished rooms apart; "Play now" by game (quick match with the game's defaults, a cancel and
 // the count waiting), a room with the engine's options behind "More options"; puzzles with
 // their goal; "Play the computer" (a room of one's own with computer players in the other
-// seats, at a chosen level); and the visitor's name, account and past games (account.js). The room list is
+// seats, at a chosen level, the visitor at the seat he chooses); and the visitor's name, account and past games (account.js). The room list is
 // the `lobby` watch, one page at a time.
 
-import { games, puzzles, game, gameName, systemOf, systemOptions, serverOptions, isPuzzle } from './catalogue.js';
+import { games, puzzles, game, gameName, systemOf, systemOptions, serverOptions, isPuzzle, seatsOf } from './catalogue.js';
 import { h } from './dom.js';
 import { Account } from './account.js';
 import { Tv } from './tv.js';
 
 const gameOptions = () => games().map((g) => h('option', { value: g.id }, `${g.name} (${g.players[0] === g.players[1] ? g.players[0] : g.players.join('\u2013')})`));
+/** A seat's place in turn order, as "Play the computer" names it. */
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
 const range = ([min, max]) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
 
 /** A form control for one option the catalogue describes (bounds from the server). */
@@ -177,20 +179,32 @@ export class Lobby {
         h('h3', {}, 'Leaderboards'), board, this.boardEl)));
   }
 
-  /** "Play the computer": a game and a level; the visitor sits first, computer players take
-   * every other seat, and the game starts at once. */
+  /** "Play the computer": a game, a level and the visitor's seat (in turn order, or any: one
+   * drawn at random); computer players take every other seat, and the game starts at once. */
   computerForm() {
     const cGame = h('select', { id: 'computer-game', name: 'game', 'aria-label': 'game against the computer' },
       ...games().map((g) => h('option', { value: g.id }, `${g.name} (${g.default_players} players)`)));
     const level = h('select', { id: 'computer-level', name: 'level', 'aria-label': 'computer level' },
       ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n, selected: n === 4 }, `level ${n}${n === 1 ? ' (random)' : n === 8 ? ' (strongest)' : ''}`)));
+    const seat = h('select', { id: 'computer-seat', name: 'seat', 'aria-label': 'your seat' });
+    const seats = () => {
+      const g = game(cGame.value);
+      const list = g ? seatsOf(g.id, g.default_players) : [];
+      // The first seat unless the visitor chooses another (or any: one drawn at random).
+      seat.replaceChildren(...list.map((s, i) => h('option', { value: s.seat }, `${ORDINALS[i] || `seat ${i + 1}`} (${s.seat})`)),
+        h('option', { value: '' }, 'any seat'));
+    };
+    cGame.addEventListener('change', seats);
+    seats();
     return h('form', { id: 'computer', class: 'inline', on: { submit: (e) => {
       e.preventDefault();
       const g = game(cGame.value);
       if (!g) return;
+      const list = seatsOf(g.id, g.default_players);
+      const mine = seat.value || (list.length ? list[Math.floor(Math.random() * list.length)].seat : '');
       this.vsComputer = { level: Number(level.value), bots: g.default_players - 1 };
-      this.net.send({ t: 'create', game: g.id });
-    } } }, cGame, level, h('button', { type: 'submit', id: 'play-computer' }, 'Play the computer'));
+      this.net.send(mine ? { t: 'create', game: g.id, seat: mine } : { t: 'create', game: g.id });
+    } } }, cGame, level, seat, h('button', { type: 'submit', id: 'play-computer' }, 'Play the computer'));
   }
 
   /** The room made for "Play the computer": its bots are seated and the visitor says ready. */

@@ -94,6 +94,10 @@ enum Command {
         computer: Option<u8>,
         /// The game to play the computer in (with `--computer`).
         game: Option<String>,
+        /// Your seat against the computer: its number in turn order (1 moves first) or its
+        /// name (`S`, `N`); left out: the first.
+        #[arg(long, value_name = "N", requires = "computer")]
+        seat: Option<String>,
     },
     /// Watch a room as a spectator, on the same screen as play.
     Watch {
@@ -130,7 +134,8 @@ enum Command {
         /// Display name.
         #[arg(long, default_value = "bot")]
         name: String,
-        /// How it plays: random or greedy.
+        /// How it plays: a level of the AI, 1 (random) to 8 (strongest), or `random` (level 1)
+        /// or `greedy` (one turn ahead).
         #[arg(long, default_value = "greedy")]
         level: orion_cli::bot::Level,
         /// Offline: play this many games of `--game` against `--against`, print the tally.
@@ -226,8 +231,8 @@ fn main() -> ExitCode {
                 block_on(autoplay::run(config)).map(|r| r.line())
             }
         },
-        Command::Play { server, name, computer, game } => {
-            let computer = game.zip(computer);
+        Command::Play { server, name, computer, game, seat } => {
+            let computer = game.zip(computer).map(|(game, level)| orion_cli::tui::Computer { game, level, seat });
             block_on(orion_cli::tui::run_with(&server, &name, None, computer)).map(|()| String::new())
         }
         Command::Watch { server, room, name } => {

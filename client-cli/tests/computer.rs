@@ -17,7 +17,7 @@ fn partners_snapshot(room: &str) -> Message<'static> {
 #[test]
 fn play_computer_opens_a_room_and_fills_its_other_seats_with_bots() {
     let mut app = App::new("ann", 0);
-    app.play_computer("hydra-partners", 6).unwrap();
+    app.play_computer("hydra-partners", 6, None).unwrap();
     assert!(matches!(&app.out[..], [Request::Create { game, .. }] if game == "hydra-partners"));
     app.out.clear();
     app.on_net(NetEvent::Message(Message::Joined {
@@ -49,13 +49,43 @@ fn play_computer_opens_a_room_and_fills_its_other_seats_with_bots() {
 fn play_computer_refuses_a_level_out_of_range_a_puzzle_and_an_unknown_game() {
     let mut app = App::new("ann", 0);
     assert!(app
-        .play_computer("hydra-2", 9)
+        .play_computer("hydra-2", 9, None)
         .unwrap_err()
         .contains("1 to 8"));
-    assert!(app.play_computer("nogame", 3).is_err());
+    assert!(app.play_computer("nogame", 3, None).is_err());
     assert!(app
-        .play_computer("aquila", 3)
+        .play_computer("aquila", 3, None)
         .unwrap_err()
         .contains("puzzle"));
+    assert!(app.out.is_empty());
+}
+
+#[test]
+fn play_computer_sits_the_player_at_the_seat_asked_for_by_number_or_name() {
+    let mut app = App::new("ann", 0);
+    app.play_computer("hydra-2", 4, Some("2")).unwrap();
+    assert!(
+        matches!(&app.out[..], [Request::Create { game, seat: Some(Seat::N), .. }] if game == "hydra-2"),
+        "{:?}",
+        app.out
+    );
+    app.out.clear();
+    // Hydra for Partners: S, W, N, E in turn order; a name in any case.
+    app.play_computer("hydra-partners", 4, Some("3")).unwrap();
+    app.play_computer("hydra-partners", 4, Some("e")).unwrap();
+    app.play_computer("orbs", 4, Some("1")).unwrap();
+    let seats: Vec<_> = (app.out.iter())
+        .map(|r| match r {
+            Request::Create { seat, .. } => *seat,
+            _ => None,
+        })
+        .collect();
+    assert_eq!(seats, [Some(Seat::N), Some(Seat::E), Some(Seat::S)]);
+    app.out.clear();
+    // A seat the game does not have is refused here, with the seats it has.
+    let e = app.play_computer("hydra-2", 4, Some("3")).unwrap_err();
+    assert!(e.contains("1 S, 2 N"), "{e}");
+    let e = app.play_computer("orbit", 4, Some("W")).unwrap_err();
+    assert!(e.contains("no seat `W`"), "{e}");
     assert!(app.out.is_empty());
 }

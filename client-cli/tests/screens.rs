@@ -310,7 +310,8 @@ fn the_lobby_lists_the_puzzles_and_creates_one() {
         vec![Request::Create {
             game: "aquila".into(),
             options: None,
-            private: Some(false)
+            private: Some(false),
+            seat: None,
         }]
     );
     // The room of one is full: Enter on it watches.

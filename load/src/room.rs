@@ -174,6 +174,7 @@ async fn open_room(plan: &Plan, r: usize) -> anyhow::Result<Room> {
             ..RoomOptions::default()
         }),
         private: None,
+        seat: None,
     };
     send(&mut players[0].0, &create).await?;
     let Msg::Joined { room: id, seat, .. } = expect(&mut players[0].1, "joined").await? else {

@@ -122,6 +122,9 @@ pub enum Request {
         /// Unlisted, joined by invite code.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         private: Option<bool>,
+        /// The creator's seat; left out: the first in turn order (an addition: README).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
     },
     /// Take a seat, by room id or invite code.
     Join {

@@ -161,8 +161,10 @@ impl Session {
                 game,
                 options,
                 private,
+                seat,
             } => {
-                self.create(re, player()?, &game, options, private.unwrap_or(false))
+                let private = private.unwrap_or(false);
+                self.create(re, player()?, &game, options, private, seat)
                     .await
             }
             Request::Join { room, code, seat } => self.join(re, player()?, room, code, seat).await,

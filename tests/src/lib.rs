@@ -554,6 +554,7 @@ pub async fn start_room(players: &mut [Client], game: &str, options: Value) -> S
             game: game.into(),
             options: Some(options),
             private: None,
+            seat: None,
         })
         .await;
     assert_eq!(joined["t"], "joined", "{joined}");

@@ -1,15 +1,21 @@
 //! Computer players run by the server, end to end: a person plays a bot to the end of Hydra
 //! for Two; `add_bot` refused in a full room, to a spectator, past the start, at a level that
-//! does not exist; `remove_bot`; a quick match with `bots` filled by bots once `bot_wait` has
-//! passed; one person and three bots finish Hydra for Partners; a server killed mid-game
-//! comes back with its bot thinking again. The person passes every turn (`end_turn`), so
+//! does not exist; `remove_bot`; the creator's seat and a bot's chosen (`create` and `add_bot`
+//! with `seat`), a taken or unknown seat refused; a rematch against the computer; a quick
+//! match with `bots` filled by bots once `bot_wait` has passed; one person and three bots
+//! finish Hydra for Partners; a server killed mid-game comes back with its bot thinking again
+//! (in process, and as a real process killed with SIGKILL whose room another node takes over). The person passes every turn (`end_turn`), so
 //! every chain is the bots' own and no claim window is waited on.
 
 use orion_cli::autoplay::{self, BotConfig, Entry};
 use orion_cli::bot::Level;
+use orion_tests::cluster::{resume_until_taken, start_cluster};
 use orion_tests::{remove_db, temp_db, Client, TestServer, T0};
 use serde_json::{json, Value};
 use std::sync::Arc;
+
+/// The cluster node binary: a server run as a process of its own, so a test can `kill -9` it.
+const NODE: &str = env!("CARGO_BIN_EXE_orion-node");
 
 /// Most turns a person passes before a test gives up on the bots winning.
 const MOST_TURNS: usize = 400;
@@ -63,7 +69,8 @@ async fn pass_to_the_end(c: &mut Client, room: &str) -> Value {
         }
         assert_ne!(m["t"], "error", "{m}");
     }
-    panic!("no end after {MOST_TURNS} turns");
+    let last: Vec<_> = c.events.iter().rev().take(12).collect();
+    panic!("no end after {MOST_TURNS} turns: {last:?}");
 }
 
 /// A bot of `level` seated in a new room of `game` by a host who then hands his seat to the
@@ -176,6 +183,130 @@ async fn add_bot_is_refused_in_a_full_room_to_a_spectator_after_the_start_and_pa
 }
 
 #[tokio::test]
+async fn the_creator_sits_at_the_seat_he_asks_for_and_the_bot_at_the_one_left_moves_first() {
+    let server = TestServer::start();
+    let mut p = server.player("north").await;
+    // A seat the game does not have: refused in words, and no room is made.
+    let e = p
+        .refused(json!({"t": "create", "game": "hydra-2", "seat": "W"}))
+        .await;
+    assert_eq!(e["code"], "bad_request", "{e}");
+    let why = e["message"].as_str().unwrap();
+    assert!(
+        why.contains("seat W does not play in hydra-2 (seats: S, N)"),
+        "{e}"
+    );
+    let lobby = p.request(json!({"t": "lobby"})).await;
+    assert_eq!(lobby["rooms"], json!([]), "{lobby}");
+    // The second seat, asked for.
+    let joined = p
+        .request(json!({"t": "create", "game": "hydra-2", "seat": "N"}))
+        .await;
+    assert_eq!(joined["seat"], "N", "{joined}");
+    p.seat = "N".into();
+    let room = joined["room"].as_str().unwrap().to_string();
+    // A bot at a taken seat, or at one the game does not have: refused, each in words.
+    let e = p
+        .refused(json!({"t": "add_bot", "room": room, "seat": "N"}))
+        .await;
+    assert_eq!(
+        (e["code"].as_str(), e["message"].as_str()),
+        (Some("full"), Some("seat N is taken"))
+    );
+    let e = p
+        .refused(json!({"t": "add_bot", "room": room, "seat": "E"}))
+        .await;
+    assert_eq!(e["code"], "bad_request", "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("seat E does not play"),
+        "{e}"
+    );
+    let added = p
+        .request(json!({"t": "add_bot", "room": room, "level": 2, "seat": "S"}))
+        .await;
+    assert_eq!(
+        (added["seat"].as_str(), added["level"].as_u64()),
+        (Some("S"), Some(2))
+    );
+    p.send(json!({"t": "ready", "room": room})).await;
+    p.expect_event(&room, "start").await;
+    // South moves first: the bot's click comes before the person's turn.
+    let click = p.expect(|m| m["ev"]["kind"] == "click").await;
+    assert_eq!(click["ev"]["seat"], "S", "{click}");
+    p.expect(|m| m["ev"]["kind"] == "turn" && m["ev"]["seat"] == "N")
+        .await;
+    server.shutdown();
+}
+
+/// `c`, to move at `seat` in `room`, lets his turn clock and his time bank run out: he loses
+/// on time. Returns the `over` event.
+async fn lose_on_time(server: &TestServer, c: &mut Client, room: &str, seat: &str) -> Value {
+    loop {
+        let last = c.last_seq(room);
+        if c.mover_known(room, last).as_deref() == Some(seat) {
+            break;
+        }
+        c.expect(|m| m["room"] == room && m["seq"].as_u64() > Some(last))
+            .await;
+    }
+    server.clock.advance(1_000);
+    tokio::task::yield_now().await;
+    server.clock.advance(1);
+    let over = c.expect_event(room, "over").await;
+    assert_eq!(over["ev"]["reason"], "time", "{over}");
+    over
+}
+
+#[tokio::test]
+async fn a_rematch_against_the_computer_seats_the_same_bot_one_seat_on_and_starts() {
+    let server = TestServer::start();
+    let mut s = server.player("south").await;
+    let options = json!({"turn_clock": 1000, "time_bank": 1});
+    let joined = s
+        .request(json!({"t": "create", "game": "hydra-2", "options": options}))
+        .await;
+    let room = joined["room"].as_str().unwrap().to_string();
+    s.seat = "S".into();
+    add_bot(&mut s, &room, 3).await;
+    s.send(json!({"t": "ready", "room": room})).await;
+    s.expect_event(&room, "start").await;
+    let over = lose_on_time(&server, &mut s, &room, "S").await;
+    assert_eq!(over["ev"]["result"]["winner"], "N", "{over}");
+    // The person offers; the computer agrees at once and the new room starts.
+    s.send(json!({"t": "rematch", "room": room})).await;
+    let agreed = s
+        .expect(|m| m["room"] == room && m["ev"]["kind"] == "rematch")
+        .await;
+    assert_eq!(agreed["ev"]["agreed"], json!(["S", "N"]), "{agreed}");
+    let new = agreed["ev"]["room"]
+        .as_str()
+        .expect("the new room")
+        .to_string();
+    let joined = s.expect(|m| m["t"] == "joined" && m["room"] == new).await;
+    // Everyone moved one seat on, as people do in a rematch: the person to N, the bot to S,
+    // at its level, with the same options.
+    assert_eq!(joined["seat"], "N", "{joined}");
+    s.seat = "N".into();
+    let bot = s
+        .expect(|m| m["room"] == new && m["ev"]["kind"] == "joined" && m["ev"]["seat"] == "S")
+        .await;
+    assert_eq!(bot["ev"]["bot"], 3, "{bot}");
+    let start = s.expect_event(&new, "start").await;
+    assert_eq!(start["ev"]["turn"]["seat"], "S", "{start}");
+    // The bot plays the new game: it moves first; the person's time runs out again.
+    let click = s
+        .expect(|m| m["room"] == new && m["ev"]["kind"] == "click")
+        .await;
+    assert_eq!(click["ev"]["seat"], "S", "{click}");
+    let over = lose_on_time(&server, &mut s, &new, "N").await;
+    assert_eq!(over["ev"]["result"]["winner"], "S", "{over}");
+    server.shutdown();
+}
+
+#[tokio::test]
 async fn past_the_cap_on_bot_games_add_bot_is_refused_full() {
     let server = TestServer::start_tuned(|c| c.max_bot_games = 1);
     let mut a = server.player("ann").await;
@@ -278,6 +409,38 @@ async fn a_killed_server_comes_back_with_its_bot_thinking_again() {
         .await;
     server.shutdown();
     remove_db(&db);
+}
+
+#[tokio::test]
+async fn a_node_killed_with_sigkill_mid_game_comes_back_elsewhere_with_its_bot_thinking() {
+    let (_pg, _nats, [mut a, b]) = start_cluster(NODE, ["a", "b"]);
+    let mut s = a.player("south").await;
+    let room = create(&mut s, "hydra-2").await;
+    add_bot(&mut s, &room, 2).await;
+    s.send(json!({"t": "ready", "room": room})).await;
+    s.expect_event(&room, "start").await;
+    // South passes; the bot moves; South's turn comes round again.
+    s.send(json!({"t": "end_turn", "room": room})).await;
+    s.expect(|m| m["ev"]["kind"] == "click" && m["ev"]["seat"] == "N")
+        .await;
+    s.expect(|m| m["ev"]["kind"] == "turn" && m["ev"]["seat"] == "S")
+        .await;
+    let seen = s.last_seq(&room);
+    // The node running the room dies where it stands (SIGKILL).
+    a.kill();
+    let mut s2 = b.reconnect("south", &s.token).await;
+    s2.seat = "S".into();
+    resume_until_taken(&mut s2, &room, 0).await;
+    s2.sync_to(&room, seen).await;
+    // On its new owner the bot is seated still and thinks again: South passes, it clicks.
+    s2.send(json!({"t": "end_turn", "room": room})).await;
+    let after = |m: &Value| m["room"] == room && m["seq"].as_u64() > Some(seen);
+    let click = s2
+        .expect(|m| after(m) && m["ev"]["kind"] == "click" && m["ev"]["seat"] == "N")
+        .await;
+    assert!(click["seq"].as_u64() > Some(seen + 1), "{click}");
+    s2.expect(|m| after(m) && m["ev"]["kind"] == "turn" && m["ev"]["seat"] == "S")
+        .await;
 }
 
 #[tokio::test]

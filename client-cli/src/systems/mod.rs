@@ -17,7 +17,6 @@ pub mod paint;
 pub mod screen;
 
 use crate::bot::level::Level;
-use crate::bot::tally::Tally;
 use crate::tui::key::Key;
 use base::Base;
 use orion_protocol::{
@@ -52,6 +51,9 @@ pub trait System: Sync {
     }
     /// How many may play `game` (a quick match's `players` is checked against it).
     fn players(&self, game: &str) -> (u8, u8);
+    /// The seats of `game` with its default number of players, in turn order (`S`, `N`):
+    /// what `play --computer … --seat N` counts.
+    fn seats(&self, game: &str) -> Vec<String>;
     /// A `create` option `key=value` as its JSON value, where this system writes it its own
     /// way (a list, a position); `None`: the usual reading (a number, a flag, a word).
     fn option_value(&self, _key: &str, _value: &str) -> Option<Result<Value, String>> {
@@ -69,16 +71,6 @@ pub trait System: Sync {
     /// A finished game's record, ready to be played again through the engine.
     fn replay(&self, record: &GameRecord, options: &RoomOptions)
         -> Result<Box<dyn Replay>, String>;
-    /// Plays `games` games of `game` between bots of levels `a` and `b` with the engine alone.
-    fn selfplay(
-        &self,
-        game: &str,
-        players: Option<u8>,
-        a: Level,
-        b: Level,
-        games: u32,
-        seed: u64,
-    ) -> Result<Tally, String>;
     /// Its own offline commands (`orion apply --game GAME`, `orion analyze --game GAME`);
     /// `None`: it has none (ORION's need no `--game`: the binary's `offline/orion.rs`).
     fn offline(&self) -> Option<&'static dyn Offline> {

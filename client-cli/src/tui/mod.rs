@@ -67,17 +67,28 @@ pub async fn run(server: &str, name: &str, watch: Option<String>) -> Result<(), 
     run_with(server, name, watch, None).await
 }
 
+/// What `play --computer LEVEL GAME [--seat N]` asks for.
+#[derive(Debug, Clone)]
+pub struct Computer {
+    /// The game.
+    pub game: String,
+    /// The computer players' level, 1 to 8.
+    pub level: u8,
+    /// The player's seat: its number in turn order from 1, or its name (`None`: the first).
+    pub seat: Option<String>,
+}
+
 /// [`run`], and with `computer` (`play --computer LEVEL GAME`) starts in a room of that game
 /// whose other seats computer players of that level take.
 pub async fn run_with(
     server: &str,
     name: &str,
     watch: Option<String>,
-    computer: Option<(String, u8)>,
+    computer: Option<Computer>,
 ) -> Result<(), String> {
     let mut app = App::new(name, now_ms());
-    if let Some((game, level)) = computer {
-        app.play_computer(&game, level)?;
+    if let Some(c) = computer {
+        app.play_computer(&c.game, c.level, c.seat.as_deref())?;
     }
     let mut client = net::connect(server, name, TokenStore::user()).await?;
     if let Some(room) = watch {

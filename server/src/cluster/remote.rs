@@ -115,7 +115,10 @@ fn outbox_of(cmd: &RoomCmd) -> Option<&crate::outbox::Outbox> {
         | RoomCmd::Chat { outbox, .. }
         | RoomCmd::Rematch { outbox, .. }
         | RoomCmd::Resume { outbox, .. } => Some(outbox),
-        RoomCmd::Detach { .. } | RoomCmd::Lost | RoomCmd::FillBots { .. } => None,
+        RoomCmd::Detach { .. }
+        | RoomCmd::Lost
+        | RoomCmd::FillBots { .. }
+        | RoomCmd::SeatBots { .. } => None,
     }
 }
 

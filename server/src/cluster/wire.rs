@@ -241,8 +241,10 @@ impl Command {
             ),
             RoomCmd::Detach { conn } => (Command::Detach, *conn),
             // Never forwarded: a node tells only its own rooms they are lost, and a quick match
-            // fills the room it made itself with bots.
-            RoomCmd::Lost | RoomCmd::FillBots { .. } => (Command::Detach, 0),
+            // fills the room it made itself with bots, as a rematch does the room it made.
+            RoomCmd::Lost | RoomCmd::FillBots { .. } | RoomCmd::SeatBots { .. } => {
+                (Command::Detach, 0)
+            }
         }
     }
 

@@ -163,22 +163,33 @@ impl Room {
     /// Fills every free seat with a computer player of `level` (a `quick` match with `bots`
     /// whose wait ran out), holding `game`, the place the session was given for it.
     pub(super) async fn fill_bots(&mut self, level: Level, game: BotGame) {
+        let free: Vec<(Seat, Level)> = (self.table.seats().iter())
+            .map(|s| (s.seat, level))
+            .filter(|(s, _)| !self.seats.contains_key(s))
+            .collect();
+        self.seat_bots(free, game).await;
+    }
+
+    /// Seats each computer player of `bots` at its seat (a rematch's, moved on as its people
+    /// were; a seat someone took meanwhile is skipped), holding `game`, then starts the game
+    /// if the table is full.
+    pub(super) async fn seat_bots(&mut self, bots: Vec<(Seat, Level)>, game: BotGame) {
         if self.status != Status::Waiting {
             return;
         }
         if self.bots.game.is_none() {
             self.bots.game = Some(game);
         }
-        let free: Vec<Seat> = (self.table.seats().iter())
-            .map(|s| s.seat)
-            .filter(|s| !self.seats.contains_key(s))
-            .collect();
-        for seat in free {
+        for (seat, level) in bots {
+            if self.seats.contains_key(&seat) {
+                continue;
+            }
             if let Err(e) = self.seat_bot(seat, level).await {
                 tracing::warn!(room = %self.id, "a computer player was not seated: {e}");
-                return;
+                break;
             }
         }
+        self.release_bot_game();
         self.maybe_start().await;
         self.publish();
     }

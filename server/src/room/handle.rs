@@ -122,6 +122,14 @@ pub enum RoomCmd {
         /// The place the session was given.
         game: crate::bots::BotGame,
     },
+    /// A rematch's computer players, each moved to its seat in the new room (their levels
+    /// as before), the room holding `game`, its place among the games with them.
+    SeatBots {
+        /// Each bot's seat and level.
+        bots: Vec<(crate::system::Seat, orion_ai::Level)>,
+        /// The place the finished room's rematch was given.
+        game: crate::bots::BotGame,
+    },
     /// A connection went away.
     Detach {
         /// Its id.
@@ -154,7 +162,10 @@ impl RoomCmd {
             | RoomCmd::Act { re, outbox, .. }
             | RoomCmd::Chat { re, outbox, .. }
             | RoomCmd::Rematch { re, outbox, .. } => outbox.refuse(&re, refusal),
-            RoomCmd::Detach { .. } | RoomCmd::Lost | RoomCmd::FillBots { .. } => {}
+            RoomCmd::Detach { .. }
+            | RoomCmd::Lost
+            | RoomCmd::FillBots { .. }
+            | RoomCmd::SeatBots { .. } => {}
         }
     }
 }

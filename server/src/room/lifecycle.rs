@@ -31,6 +31,19 @@ pub async fn create(
 ) -> Result<RoomHandle, Refusal> {
     let seed: u64 = rand::thread_rng().gen();
     let table = system.table(game, &options.game, seed)?;
+    // A seat asked for must be one of this game's: refused before anything is stored.
+    for want in first.iter().filter_map(|(_, seat)| seat.as_deref()) {
+        let seats: Vec<&str> = table.seats().iter().map(|s| s.seat.0).collect();
+        if !seats.iter().any(|s| s.eq_ignore_ascii_case(want)) {
+            let want: String = want.chars().take(8).collect();
+            let why = format!(
+                "seat {want} does not play in {} (seats: {})",
+                game.id,
+                seats.join(", ")
+            );
+            return Err(Refusal::new(Code::BadRequest, why));
+        }
+    }
     let id: RoomId = Arc::from(format!("r{:08x}", rand::thread_rng().gen::<u32>()));
     let code: Option<Arc<str>> = private.then(invite_code);
     let salt = hex::encode(rand::thread_rng().gen::<[u8; 16]>());

@@ -353,6 +353,7 @@ impl Room {
                 outbox,
             } => self.rematch(re, player, accept, outbox).await,
             RoomCmd::FillBots { level, game } => self.fill_bots(level, game).await,
+            RoomCmd::SeatBots { bots, game } => self.seat_bots(bots, game).await,
             RoomCmd::Detach { conn } => self.detach(conn),
             RoomCmd::Lost => self.lost = true,
         }

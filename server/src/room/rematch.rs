@@ -1,6 +1,7 @@
 //! A rematch: once a game is over, any seat may offer one and the others accept; when every
 //! seat has, a new room is made with the same game and options, each player one seat further
-//! round the table, and started at once. A decline, or a player leaving, clears every
+//! round the table, and started at once. Computer players accept whatever a person offers:
+//! they sit in the new room at their levels, moved one seat on like everyone. A decline, or a player leaving, clears every
 //! acceptance. The offers are `rematch` events of the finished room (stored like any event),
 //! the last naming the new room; each player also gets the new room's `joined` from it.
 //!
@@ -9,7 +10,7 @@
 //! stores at most [`MAX_REMATCH_EVENTS`] of them (offering and declining by turns), then
 //! refuses with `rate_limited`.
 
-use super::{Room, Status};
+use super::{Room, RoomCmd, Status};
 use crate::lobby::Queued;
 use crate::outbox::Outbox;
 use crate::player::Player;
@@ -77,11 +78,10 @@ impl Room {
         } else {
             self.rematch.clear();
         }
-        let everyone = self
-            .table
-            .seats()
-            .iter()
-            .all(|s| self.rematch.contains(&s.seat) && self.seats.contains_key(&s.seat));
+        let everyone = (self.table.seats().iter()).all(|s| match self.seats.get(&s.seat) {
+            Some(o) => o.bot.is_some() || self.rematch.contains(&s.seat),
+            None => false,
+        });
         let mut new_room = None;
         if everyone {
             match self.start_rematch().await {
@@ -121,31 +121,38 @@ impl Room {
         let _ = self.emit(vec![ev.to_json()], None).await;
     }
 
-    /// The seats agreeing, in turn order.
+    /// The seats agreeing, in turn order: computer players agree once a person has.
     fn rematch_agreed(&self) -> Vec<orion_protocol::Seat> {
+        let offered = !self.rematch.is_empty();
+        let is_bot = |seat| self.seats.get(seat).is_some_and(|o| o.bot.is_some());
         (self.table.seats().iter())
-            .filter(|s| self.rematch.contains(&s.seat))
+            .filter(|s| self.rematch.contains(&s.seat) || (offered && is_bot(&s.seat)))
             .map(|s| s.seat.wire())
             .collect()
     }
 
     /// Makes the rematch's room: same game and options, each player moved one seat on in
-    /// turn order, started as soon as all are seated. Every player must be connected (the new
-    /// room seats them through their connections).
+    /// turn order, started as soon as all are seated. Every person must be connected (the new
+    /// room seats them through their connections); computer players follow at their levels.
     async fn start_rematch(&mut self) -> Result<String, String> {
         let order: Vec<Seat> = self.table.seats().iter().map(|s| s.seat).collect();
         let mut first = Vec::with_capacity(order.len());
+        let mut bots = Vec::new();
         for (i, seat) in order.iter().enumerate() {
             let Some(o) = self.seats.get(seat) else {
                 return Err(format!("seat {seat} is empty"));
             };
+            let next = order[(i + 1) % order.len()];
+            if let Some(level) = o.bot {
+                bots.push((next, level));
+                continue;
+            }
             let Some(conn) = &o.conn else {
                 return Err(format!(
                     "{} is away: the rematch starts when every player is here",
                     o.player.name
                 ));
             };
-            let next = order[(i + 1) % order.len()];
             let queued = Queued {
                 player: o.player.clone(),
                 outbox: conn.clone(),
@@ -159,11 +166,26 @@ impl Room {
             .shared
             .find_game(self.game_id)
             .ok_or_else(|| format!("no game {}", self.game_id))?;
+        // The new room's place among the games with computer players, taken before it is
+        // made (past the cap there is no rematch with them, and no room made for nothing).
+        let bot_game = match bots.is_empty() {
+            true => None,
+            false => Some(self.shared.bots.admit().ok_or(
+                "the server plays all the games with computer players it can: try again later",
+            )?),
+        };
         let shared = self.shared.clone();
         let (options, private) = (self.options.clone(), self.private);
         let handle = super::create(&shared, &system, &game, options, private, true, first)
             .await
             .map_err(|r| r.message)?;
+        if let Some(game) = bot_game {
+            // The room seats its people first (its task takes them before any command).
+            let cmd = RoomCmd::SeatBots { bots, game };
+            if handle.tx.send(cmd).await.is_err() {
+                return Err("the rematch's room closed before its computer players sat".into());
+            }
+        }
         Ok(handle.id.to_string())
     }
 }

@@ -58,6 +58,7 @@ impl Session {
         game: &str,
         options: Option<WireOptions>,
         private: bool,
+        seat: Option<Seat>,
     ) -> Handled {
         self.check_room_cap()?;
         let (system, info) = self.find_game(game)?;
@@ -91,7 +92,7 @@ impl Session {
             options,
             private,
             solo,
-            vec![(first, None)],
+            vec![(first, seat.map(|s| s.as_str().to_string()))],
         )
         .await?;
         self.rooms.insert(handle.id.clone(), handle);

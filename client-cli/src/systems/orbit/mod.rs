@@ -1,10 +1,9 @@
 //! Orbit (seed 002, ORBIT.md) as the client plays it: the client's copy of a room's game
 //! ([`copy::OrbitCopy`]) and what the room screen shows of it (the 16x16 grid, the opening and
-//! the choice of colour, territory), typed moves (`h8`, `pass`, `black`/`white`), the bots,
-//! the replay of a record, self-play. The only module that names the `orion-orbit` engine.
+//! the choice of colour, territory), typed moves (`h8`, `pass`, `black`/`white`), the bots (their moves the AI crate's),
+//! the replay of a record. The only module that names the `orion-orbit` engine.
 
 pub mod board;
-pub mod bot;
 pub mod copy;
 pub mod offline;
 pub mod replay;
@@ -12,10 +11,11 @@ pub mod replay;
 use super::mover::{typed, GameCopy, MovePlayer, MoveRoom};
 use super::{Offline, Player, Replay, Room, System};
 use crate::bot::level::Level;
-use crate::bot::tally::Tally;
+use crate::bot::Decider;
 use board::OrbitBoard;
-use bot::OrbitBot;
 use copy::OrbitCopy;
+use orion_ai::systems::orbit::OrbitState;
+use orion_ai::Observe;
 use orion_orbit::{Game, Stone, Turn};
 use orion_protocol::{GameRecord, Request, RoomOptions, Seat as WireSeat, Snapshot, Status};
 use ratatui::layout::Rect;
@@ -45,6 +45,10 @@ impl System for Orbit {
         (2, 2)
     }
 
+    fn seats(&self, _game: &str) -> Vec<String> {
+        vec!["S".to_string(), "N".to_string()]
+    }
+
     fn help(&self) -> &'static [&'static str] {
         &["orbit: quick orbit · create orbit · moves h8, pass, black / white (the choice after the opening)"]
     }
@@ -64,22 +68,10 @@ impl System for Orbit {
     fn replay(&self, _: &GameRecord, _: &RoomOptions) -> Result<Box<dyn Replay>, String> {
         Ok(Box::new(replay::OrbitReplay(Game::new())))
     }
-
-    fn selfplay(
-        &self,
-        _game: &str,
-        _players: Option<u8>,
-        a: Level,
-        b: Level,
-        games: u32,
-        seed: u64,
-    ) -> Result<Tally, String> {
-        bot::selfplay(a, b, games, seed)
-    }
 }
 
 impl GameCopy for OrbitCopy {
-    type Bot = OrbitBot;
+    type Bot = Decider;
     const TAKES: &'static str = "captures";
     const NAME: &'static str = "Orbit";
     const WIDTH: u16 = board::WIDTH;
@@ -113,12 +105,14 @@ impl GameCopy for OrbitCopy {
         orion_orbit::position_string(self.board())
     }
 
-    fn bot(level: Level, seed: u64) -> OrbitBot {
-        OrbitBot::new(level, seed)
+    fn bot(level: Level, seed: u64) -> Decider {
+        Decider::new(level, seed)
     }
 
-    fn choose(&self, bot: &mut OrbitBot) -> Option<String> {
-        bot.choose(&self.game).map(|m| m.to_string())
+    fn choose(&self, bot: &mut Decider) -> Option<String> {
+        let seat = self.game.seat_to_move()?;
+        let view = OrbitState::new(self.game.clone()).view(OrbitState::player_of_seat(seat));
+        bot.decide(&view).map(|m| m.to_string())
     }
 
     fn draw_board(&self, status: Status, f: &mut Frame, area: Rect) {

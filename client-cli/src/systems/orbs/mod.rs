@@ -1,10 +1,9 @@
 //! Orbs (seed 003, ORBS.md) as the client plays it: the client's copy of a room's game
 //! ([`copy::OrbsCopy`]) and what the room screen shows of it (the star, who is out, a draw
-//! offer), typed moves (`d2-e6`, `draw`, `draw accept`), the bots, the replay of a record,
-//! self-play. The only module that names the `orion-orbs` engine.
+//! offer), typed moves (`d2-e6`, `draw`, `draw accept`), the bots (their moves the AI crate's), the replay of a record.
+//! The only module that names the `orion-orbs` engine.
 
 pub mod board;
-pub mod bot;
 pub mod copy;
 pub mod offline;
 pub mod replay;
@@ -12,10 +11,11 @@ pub mod replay;
 use super::mover::{typed, GameCopy, MovePlayer, MoveRoom};
 use super::{Offline, Player, Replay, Room, System};
 use crate::bot::level::Level;
-use crate::bot::tally::Tally;
+use crate::bot::Decider;
 use board::OrbsBoard;
-use bot::OrbsBot;
 use copy::{seat as orbs_seat, wire, OrbsCopy};
+use orion_ai::systems::orbs::OrbsState;
+use orion_ai::Observe;
 use orion_protocol::{GameRecord, Request, RoomOptions, Seat as WireSeat, Snapshot, Status};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
@@ -43,6 +43,12 @@ impl System for Orbs {
 
     fn players(&self, _game: &str) -> (u8, u8) {
         (2, 6)
+    }
+
+    fn seats(&self, _game: &str) -> Vec<String> {
+        let game = orion_orbs::Game::new(Default::default());
+        game.map(|g| g.seats().iter().map(|s| s.to_string()).collect())
+            .unwrap_or_default()
     }
 
     fn option_value(&self, key: &str, value: &str) -> Option<Result<Value, String>> {
@@ -82,22 +88,10 @@ impl System for Orbs {
     ) -> Result<Box<dyn Replay>, String> {
         Ok(Box::new(replay::OrbsReplay::new(record, options)?))
     }
-
-    fn selfplay(
-        &self,
-        _game: &str,
-        players: Option<u8>,
-        a: Level,
-        b: Level,
-        games: u32,
-        seed: u64,
-    ) -> Result<Tally, String> {
-        bot::selfplay(players, a, b, games, seed)
-    }
 }
 
 impl GameCopy for OrbsCopy {
-    type Bot = OrbsBot;
+    type Bot = Decider;
     const TAKES: &'static str = "removes";
     const NAME: &'static str = "Orbs";
     const WIDTH: u16 = board::WIDTH;
@@ -132,13 +126,15 @@ impl GameCopy for OrbsCopy {
         self.position.to_string()
     }
 
-    fn bot(level: Level, seed: u64) -> OrbsBot {
-        OrbsBot::new(level, seed)
+    fn bot(level: Level, seed: u64) -> Decider {
+        Decider::new(level, seed)
     }
 
-    fn choose(&self, bot: &mut OrbsBot) -> Option<String> {
+    fn choose(&self, bot: &mut Decider) -> Option<String> {
         let game = self.game.as_ref()?;
-        bot.choose(game).map(|m| m.to_string())
+        let state = OrbsState::new(game.clone());
+        let view = state.view(state.player_of(game.mover()?)?);
+        bot.decide(&view).map(|m| m.to_string())
     }
 
     fn draw_board(&self, _status: Status, f: &mut Frame, area: Rect) {

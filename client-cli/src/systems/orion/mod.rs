@@ -1,6 +1,6 @@
 //! ORION (the twelve games of the 1971 booklet and its puzzles) as the client plays it: the
 //! room ([`room::RoomState`]) and its screen, typed moves and board keys, the bots and their
-//! copy of the game, the replay of a record, self-play. The only module that names the
+//! copy of the game, the replay of a record. The only module that names the
 //! `orion-engine` rules a room is played by.
 
 pub mod board;
@@ -17,7 +17,6 @@ use super::base::Base;
 use super::screen::TurnClock;
 use super::{Player, Replay, Room, System};
 use crate::bot::level::Level;
-use crate::bot::tally::Tally;
 use crate::tui::key::Key;
 use orion_engine::{games, Direction, Rotor, Slot};
 use orion_protocol::{
@@ -44,6 +43,13 @@ impl System for Orion {
 
     fn puzzles(&self) -> Vec<&'static str> {
         games::PUZZLES.iter().map(|g| g.id()).collect()
+    }
+
+    fn seats(&self, game: &str) -> Vec<String> {
+        let made = games::find_any(game)
+            .and_then(|rules| orion_engine::Game::new(rules, Default::default(), 0).ok());
+        made.map(|g| g.seats().iter().map(|s| s.seat.to_string()).collect())
+            .unwrap_or_default()
     }
 
     fn lobby_games(&self) -> Vec<String> {
@@ -100,18 +106,6 @@ impl System for Orion {
         options: &RoomOptions,
     ) -> Result<Box<dyn Replay>, String> {
         Ok(Box::new(replay::OrionReplay::new(record, options)?))
-    }
-
-    fn selfplay(
-        &self,
-        game: &str,
-        players: Option<u8>,
-        a: Level,
-        b: Level,
-        n: u32,
-        seed: u64,
-    ) -> Result<Tally, String> {
-        bot::selfplay(game, players, a, b, n, seed)
     }
 }
 

@@ -1,13 +1,14 @@
 //! An ORION bot's side of a room: the room followed event by event with its own copy of the
-//! game ([`Mirror`]); it asks [`Bot`] what to do whenever it is its turn and the events of
-//! the last step are all in, claims a chain made for it the moment it appears, chooses a
+//! game ([`Mirror`]); it asks the AI crate ([`bot::act`]) what to do whenever it is its turn
+//! and the events of the last step are all in, claims a chain made for it the moment it appears, chooses a
 //! secret man at the start (Algol), and after refusals tries other actions, then gives the
 //! turn up rather than stall the table.
 
-use super::bot::{self, Bot};
+use super::bot;
 use super::mirror::Mirror;
 use super::room::{RoomState, Status};
 use crate::bot::level::Level;
+use crate::bot::Decider;
 use crate::systems::orion::wire::seat as engine_seat;
 use crate::systems::{Ending, Player, Tries, MAX_REFUSALS};
 use orion_engine::{parse_piece, Action, Colour, Seat};
@@ -44,8 +45,8 @@ pub fn request(room: &str, action: Action) -> Request {
 
 /// An ORION bot in its room.
 pub struct OrionPlayer {
-    /// The policy.
-    bot: Bot,
+    /// Who decides (the AI crate, at the bot's level).
+    bot: Decider,
     /// The seat as the wire names it.
     wire_seat: Option<WireSeat>,
     /// The seat as the engine names it.
@@ -66,7 +67,7 @@ impl OrionPlayer {
     /// A bot of `level` whose random choices follow `seed`.
     pub fn new(level: Level, seed: u64) -> OrionPlayer {
         OrionPlayer {
-            bot: Bot::new(level, seed),
+            bot: Decider::new(level, seed),
             wire_seat: None,
             seat: None,
             state: None,
@@ -166,10 +167,13 @@ impl Player for OrionPlayer {
     fn decide(&mut self, tries: &mut Tries) -> Option<Request> {
         let state = self.state.as_ref()?;
         let room = state.room().to_string();
+        let seat = self.seat?;
+        let game = self.mirror.game(state);
         if !self.secret_sent && state.status() == Status::Playing {
             // Algol: the secret man is chosen at the start, whoever's turn it is.
-            let sit = bot::situation(state, self.mirror.game(state));
-            if let Some(a @ Action::Secret { piece }) = sit.and_then(|s| self.bot.secret(&s)) {
+            if let Some(a @ Action::Secret { piece }) =
+                game.and_then(|g| bot::secret(&mut self.bot, g, seat))
+            {
                 self.secret_sent = true;
                 self.mirror.secret(piece);
                 return Some(request(&room, a));
@@ -189,27 +193,30 @@ impl Player for OrionPlayer {
             tries.in_a_row = 0;
             return Some(Request::EndTurn { room });
         }
-        let sit = bot::situation(state, self.mirror.game(state))?;
-        let mut action = self.bot.act(&sit);
+        let Some(game) = game else {
+            // The copy lost step (it is set up again at the next turn): after a quiet spell,
+            // give the turn up rather than stall the table.
+            return tries.quiet.then_some(Request::EndTurn { room });
+        };
+        let mut action = bot::act(&mut self.bot, game, seat);
         if action.is_none_or(|a| self.failed.contains(&a)) {
             // The server refused it: end the turn (it cannot hand anyone a chain) if the move
-            // may end, else any other action a random player would take.
-            action = if self.failed.contains(&Action::EndTurn) || !sit.may_end() {
-                let mut other = None;
-                for i in 0..20u64 {
-                    let a = Bot::new(Level::Random, u64::from(tries.refused) * 64 + i).act(&sit);
-                    if a.is_some_and(|a| !self.failed.contains(&a)) {
-                        other = a;
-                        break;
-                    }
-                }
-                if other.is_none() {
+            // may end, else any other legal action.
+            let legal = game.legal_actions(seat, 0);
+            let fresh: Vec<Action> = (legal.iter().copied())
+                .filter(|a| !self.failed.contains(a))
+                .collect();
+            action = if fresh.contains(&Action::EndTurn) {
+                Some(Action::EndTurn)
+            } else {
+                let pick = fresh
+                    .get(tries.refused as usize % fresh.len().max(1))
+                    .copied();
+                if pick.is_none() {
                     // Everything refused: start over rather than stall the table.
                     self.failed.clear();
                 }
-                other
-            } else {
-                Some(Action::EndTurn)
+                pick
             };
         }
         let a = action?;

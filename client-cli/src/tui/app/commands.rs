@@ -47,6 +47,7 @@ impl App {
                 game,
                 options,
                 private: Some(private),
+                seat: None,
             }),
             Command::Join { room, seat } => self.out.push(Request::Join {
                 room: Some(room),

@@ -122,9 +122,16 @@ impl App {
         }
     }
 
-    /// Opens a room of `game` for the computer (`play --computer LEVEL GAME`): once its
-    /// snapshot is in, computer players of `level` take its other seats and the player is ready.
-    pub fn play_computer(&mut self, game: &str, level: u8) -> Result<(), String> {
+    /// Opens a room of `game` for the computer (`play --computer LEVEL GAME [--seat N]`), the
+    /// player sitting at `seat` (a number in turn order from 1, or a seat's name; left out:
+    /// the first): once its snapshot is in, computer players of `level` take its other seats
+    /// and the player is ready.
+    pub fn play_computer(
+        &mut self,
+        game: &str,
+        level: u8,
+        seat: Option<&str>,
+    ) -> Result<(), String> {
         if !(1..=8).contains(&level) {
             return Err(format!("--computer: the level is 1 to 8, not {level}"));
         }
@@ -134,11 +141,16 @@ impl App {
                 "{id} is a puzzle for one player: no computer plays it"
             ));
         }
+        let seat = match seat {
+            Some(wanted) => Some(seat_wanted(&system.seats(&id), &id, wanted)?),
+            None => None,
+        };
         self.computer = Some(level);
         self.out.push(Request::Create {
             game: id,
             options: None,
             private: None,
+            seat,
         });
         Ok(())
     }
@@ -456,4 +468,20 @@ impl App {
         self.now = now;
         self.pump();
     }
+}
+
+/// The seat `wanted` names among `seats` (turn order): its number from 1, or its name in
+/// any case.
+fn seat_wanted(seats: &[String], game: &str, wanted: &str) -> Result<WireSeat, String> {
+    let named = match wanted.trim().parse::<usize>() {
+        Ok(n) => n.checked_sub(1).and_then(|i| seats.get(i)),
+        Err(_) => seats.iter().find(|s| s.eq_ignore_ascii_case(wanted.trim())),
+    };
+    let listed = (seats.iter().enumerate())
+        .map(|(i, s)| format!("{} {s}", i + 1))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let why = || format!("--seat: {game} has no seat `{wanted}` (its seats: {listed})");
+    let name = named.ok_or_else(why)?;
+    WireSeat::parse(name).ok_or_else(why)
 }
