@@ -127,6 +127,7 @@ async fn open(sink: &mut Sink, source: &mut Source, level: u8) -> anyhow::Result
         game: "hydra-2".into(),
         options: None,
         private: None,
+        seat: None,
     };
     send(sink, &create).await?;
     let Msg::Joined { room, seat, .. } = expect(source, "joined").await? else {
