@@ -81,6 +81,10 @@ pub trait View: Clone {
     /// A full state agreeing with everything the player knows, the rest guessed with `rng`
     /// (a determinization); a game without hidden information gives its state back.
     fn determinize(&self, rng: &mut dyn RngCore) -> Self::State;
+    /// Whether [`View::determinize`] guesses anything (a search then tries several guesses).
+    fn hides(&self) -> bool {
+        false
+    }
 }
 
 /// Returns for a finished game from its winners: `winners[i]` true for each winning player;

@@ -251,6 +251,10 @@ impl View for OrionView {
         self.player
     }
 
+    fn hides(&self) -> bool {
+        self.seen.game.rules().id() == "algol"
+    }
+
     fn determinize(&self, rng: &mut dyn RngCore) -> OrionState {
         let mut state = self.seen.clone();
         if state.game.rules().id() != "algol" {
