@@ -136,7 +136,9 @@ fn judge_root<S: State>(
             if end.value > 1.5 {
                 end.value + 1.0
             } else {
-                foresee(&end.state, me, 1, shape, search)
+                // Equal foresights are told apart by chance, not by the beam's order, so two
+                // players who block each other do not repeat one cycle to the round limit.
+                foresee(&end.state, me, 1, shape, search) + search.rng.gen::<f64>() * 1e-4
             }
         } else {
             // Not looked into: below every candidate, in the beam's order.
@@ -312,6 +314,6 @@ fn value<S: State>(state: &S, me: usize) -> f64 {
                 r
             }
         }
-        _ => state.evaluate()[me],
+        _ => state.evaluate_for(me),
     }
 }

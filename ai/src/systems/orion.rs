@@ -177,6 +177,10 @@ impl State for OrionState {
         orion_eval::evaluate(&self.game)
     }
 
+    fn evaluate_for(&self, player: usize) -> f64 {
+        orion_eval::evaluate_seat(&self.game, player)
+    }
+
     fn turns(&self) -> u32 {
         self.game.round()
     }
