@@ -30,7 +30,7 @@ pub struct Level(u8);
 const GREEDY_ODDS: [f64; 2] = [0.4, 0.75];
 
 /// Positions evaluated per decision of levels 5..=8 (the turn search's budget).
-const EVALUATIONS: [u32; 4] = [30_000, 60_000, 150_000, 400_000];
+const EVALUATIONS: [u32; 4] = [20_000, 40_000, 100_000, 200_000];
 
 /// How widely and deeply levels 5..=8 look.
 const SHAPES: [Shape; 4] = [

@@ -120,15 +120,85 @@ pub fn turn_search<V: View>(
     best.map(|(a, _)| *a).or(legal.first().copied())
 }
 
-/// Every first action looked at from `root`, with the value of its best turn: the candidates'
-/// foreseen values, and the others' (not looked into) below every candidate's.
+/// Every first action looked at from `root`, with its value: an action that throws the die
+/// (roll) by the expectation over the faces of the best turn after each face (expectimax at
+/// the root, where one lucky throw would mislead), the others by [`judge_turns`].
 fn judge_root<S: State>(
     root: &S,
     me: usize,
     shape: Shape,
     search: &mut Search,
 ) -> Vec<(S::Action, f64)> {
-    let ends = turn_ends(root, me, ROOT_BEAM, shape.candidates, search);
+    let mut legal = Vec::new();
+    root.legal_actions(&mut legal);
+    let throws: Vec<(S::Action, S)> = legal
+        .iter()
+        .filter_map(|&a| {
+            let mut after = root.clone();
+            after.apply(a);
+            (after.to_act() == ToAct::Chance).then_some((a, after))
+        })
+        .collect();
+    if throws.is_empty() {
+        return judge_turns(root, me, shape, search, &[]);
+    }
+    let mut faces: Vec<Vec<(S::Chance, f64)>> = Vec::new();
+    for (_, thrown) in &throws {
+        let mut odds = Vec::new();
+        thrown.chance_outcomes(&mut odds);
+        // Equal faces (the die's two 2s) once, with their odds summed.
+        let mut merged: Vec<(S::Chance, f64)> = Vec::new();
+        for (face, p) in odds {
+            match merged.iter_mut().find(|(f, _)| *f == face) {
+                Some(m) => m.1 += p,
+                None => merged.push((face, p)),
+            }
+        }
+        faces.push(merged);
+    }
+    // The budget shared equally between the turns without a throw and each face.
+    let total = search.limit;
+    let mut parts = 1 + faces.iter().map(Vec::len).sum::<usize>() as u64;
+    let mut share = |search: &mut Search| {
+        search.limit = search.evaluations + total.saturating_sub(search.evaluations) / parts;
+        parts = parts.saturating_sub(1).max(1);
+    };
+    share(search);
+    let excluded: Vec<S::Action> = throws.iter().map(|(a, _)| *a).collect();
+    let mut out = judge_turns(root, me, shape, search, &excluded);
+    for ((action, thrown), odds) in throws.into_iter().zip(faces) {
+        let mut expected = 0.0;
+        for (face, p) in odds {
+            share(search);
+            let mut after = thrown.clone();
+            after.apply_chance(face);
+            let v = if after.to_act() == ToAct::Player(me) {
+                judge_turns(&after, me, shape, search, &[])
+                    .into_iter()
+                    .map(|(_, v)| v)
+                    .fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                foresee(&settle(after), me, 1, shape, search)
+            };
+            expected += p * if v.is_finite() { v } else { 0.0 };
+        }
+        out.push((action, expected));
+    }
+    search.limit = total;
+    out
+}
+
+/// Every first action looked at from `root` (but those `excluded`), with the value of its
+/// best turn: the candidates' foreseen values, and the others' (not looked into) below every
+/// candidate's.
+fn judge_turns<S: State>(
+    root: &S,
+    me: usize,
+    shape: Shape,
+    search: &mut Search,
+    excluded: &[S::Action],
+) -> Vec<(S::Action, f64)> {
+    let ends = turn_ends(root, me, ROOT_BEAM, shape.candidates, excluded, search);
     let mut out: Vec<(S::Action, f64)> = Vec::new();
     for (k, end) in ends.iter().enumerate() {
         let value = if k < shape.candidates && (k == 0 || !search.spent()) {
@@ -165,8 +235,11 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
     if ply >= last || (mover == me && !shape.again) || search.spent() {
         return value(state, me);
     }
-    let want = if mover == me { 1 } else { shape.replies.max(1) };
-    let ends = turn_ends(state, mover, shape.reply_beam, want, search);
+    // Past two players one reply each: three repliers' worst of two would be eight looks a
+    // candidate for little (the repliers judge by their own value, as `greedy` does).
+    let replies = if n > 2 { 1 } else { shape.replies.max(1) };
+    let want = if mover == me { 1 } else { replies };
+    let ends = turn_ends(state, mover, shape.reply_beam, want, &[], search);
     if ends.is_empty() {
         return value(state, me);
     }
@@ -180,7 +253,7 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
     // His plausible turns (his best by his own judgement): the worst for me is assumed. A
     // turn that wins for him ends the look.
     let mut worst = f64::INFINITY;
-    for end in ends.iter().take(shape.replies.max(1)) {
+    for end in ends.iter().take(replies) {
         let v = if end.state.to_act() == ToAct::Over {
             value(&end.state, me)
         } else {
@@ -199,12 +272,14 @@ fn own_value<S: State>(end: &End<S>, me: usize) -> f64 {
 /// The `want` best whole turns of `mover` from `state`, best first by his value of their
 /// ends, one per distinct end (told apart by every player's evaluation): `greedy`'s beam of
 /// `beam` partial turns, every turn that ends within [`DEPTH`] actions kept; turns longer
-/// than that end where the look stops.
+/// than that end where the look stops. Turns beginning with an action `excluded` are not
+/// looked at.
 fn turn_ends<S: State>(
     state: &S,
     mover: usize,
     beam: usize,
     want: usize,
+    excluded: &[S::Action],
     search: &mut Search,
 ) -> Vec<End<S>> {
     let mut ends: Vec<End<S>> = Vec::new();
@@ -217,6 +292,9 @@ fn turn_ends<S: State>(
             actions.clear();
             at.legal_actions(&mut actions);
             for &action in &actions {
+                if first.is_none() && excluded.contains(&action) {
+                    continue;
+                }
                 let mut after = at.clone();
                 after.apply(action);
                 let first = first.unwrap_or(action);
