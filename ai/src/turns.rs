@@ -378,8 +378,13 @@ fn settle<S: State>(mut state: S) -> S {
     state
 }
 
-/// The value of a state for `me`: a win [`WIN`], a loss `1 - WIN`, a draw its share, else
-/// the evaluation (in `0..1`).
+/// What a draw is worth less than its share: the search plays for a win where it can (an
+/// Orbs endgame traded down to two orbs that cannot take each other is a draw the evaluation
+/// calls even).
+const CONTEMPT: f64 = 0.15;
+
+/// The value of a state for `me`: a win [`WIN`], a loss `1 - WIN`, a draw its share less
+/// [`CONTEMPT`], else the evaluation (in `0..1`).
 fn value<S: State>(state: &S, me: usize) -> f64 {
     match state.to_act() {
         ToAct::Over => {
@@ -389,7 +394,7 @@ fn value<S: State>(state: &S, me: usize) -> f64 {
             } else if r <= 0.0 {
                 1.0 - WIN
             } else {
-                r
+                r - CONTEMPT
             }
         }
         _ => state.evaluate_for(me),
