@@ -19,8 +19,8 @@ pub mod ladder;
 mod level;
 mod mcts;
 mod state;
-mod turns;
 pub mod systems;
+mod turns;
 
 pub use greedy::greedy;
 pub use level::{decide, Level, NoSuchLevel, Player, MAX_THINK};

@@ -86,7 +86,11 @@ pub fn turn_search<V: View>(
         started: Instant::now(),
         budget,
     };
-    let guesses = if view.hides() { shape.guesses.max(1) } else { 1 };
+    let guesses = if view.hides() {
+        shape.guesses.max(1)
+    } else {
+        1
+    };
     // Summed values per first action, over the guesses.
     let mut totals: Vec<(<V::State as State>::Action, f64)> = Vec::new();
     let mut legal = Vec::new();
@@ -342,9 +346,15 @@ fn turn_ends<S: State>(
         }
         let n = end.state.players();
         let key: Vec<u64> = if end.state.to_act() == ToAct::Over {
-            end.state.returns()[..n].iter().map(|v| v.to_bits()).collect()
+            end.state.returns()[..n]
+                .iter()
+                .map(|v| v.to_bits())
+                .collect()
         } else {
-            end.state.evaluate()[..n].iter().map(|v| v.to_bits()).collect()
+            end.state.evaluate()[..n]
+                .iter()
+                .map(|v| v.to_bits())
+                .collect()
         };
         if !seen.contains(&key) {
             seen.push(key);

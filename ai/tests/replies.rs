@@ -50,7 +50,10 @@ fn greedy_leaves_north_a_chain_and_the_turn_search_does_not() {
     let start = state(game_at("hydra-2", None, POSITION, Seat::S, 12));
     let south = start.player_of(Seat::S).expect("south plays");
     let north = start.player_of(Seat::N).expect("north plays");
-    assert!(!can_win(&start, south, 4), "South has no chain to make here");
+    assert!(
+        !can_win(&start, south, 4),
+        "South has no chain to make here"
+    );
 
     let after_greedy = whole_turn(start.clone(), south, Player::Greedy, 7);
     assert!(
@@ -62,7 +65,11 @@ fn greedy_leaves_north_a_chain_and_the_turn_search_does_not() {
         let level = Player::Level(Level::new(n).expect("a level"));
         for seed in 0..2 {
             let after = whole_turn(start.clone(), south, level, seed * 10);
-            assert_eq!(after.to_act(), ToAct::Player(north), "{level} ended its turn");
+            assert_eq!(
+                after.to_act(),
+                ToAct::Player(north),
+                "{level} ended its turn"
+            );
             assert!(
                 !can_win(&after, north, 4),
                 "{level} (seed {seed}) left North a chain in one turn"
