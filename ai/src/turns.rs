@@ -61,11 +61,14 @@ struct Search {
 impl Search {
     /// Whether the budget is spent (positions, or the time cap in play).
     fn spent(&self) -> bool {
-        self.evaluations >= self.limit
-            || self
-                .budget
-                .time
-                .is_some_and(|t| self.started.elapsed() >= t)
+        self.evaluations >= self.limit || self.late()
+    }
+
+    /// Whether the time cap (in play only) has passed.
+    fn late(&self) -> bool {
+        self.budget
+            .time
+            .is_some_and(|t| self.started.elapsed() >= t)
     }
 }
 
@@ -320,6 +323,11 @@ fn turn_ends<S: State>(
         }
         if next.is_empty() {
             frontier.clear();
+            break;
+        }
+        if search.late() {
+            // Out of time in play: the turns looked at so far, the rest where they stand.
+            frontier = next.into_iter().map(|(_, s, f)| (s, f)).collect();
             break;
         }
         next.sort_by(|a, b| b.0.total_cmp(&a.0));
