@@ -52,6 +52,10 @@ struct End<S: State> {
 /// The search's working set: the random source, the positions judged, the budget.
 struct Search {
     rng: ChaCha8Rng,
+    /// The seed of the dice thrown inside turns: the same throws at the same ply for every
+    /// candidate (common random numbers), so no candidate looks best for a lucky throw of
+    /// the reply's die.
+    dice: u64,
     evaluations: u64,
     limit: u64,
     started: Instant,
@@ -84,6 +88,7 @@ pub fn turn_search<V: View>(
     let me = view.player();
     let mut search = Search {
         rng: ChaCha8Rng::seed_from_u64(seed),
+        dice: seed ^ 0xd1ce_5eed,
         evaluations: 0,
         limit: u64::from(budget.iterations.max(1)),
         started: Instant::now(),
@@ -205,7 +210,7 @@ fn judge_turns<S: State>(
     search: &mut Search,
     excluded: &[S::Action],
 ) -> Vec<(S::Action, f64)> {
-    let ends = turn_ends(root, me, ROOT_BEAM, shape.candidates, excluded, search);
+    let ends = turn_ends(root, me, ROOT_BEAM, shape.candidates, excluded, 0, search);
     let mut out: Vec<(S::Action, f64)> = Vec::new();
     for (k, end) in ends.iter().enumerate() {
         let value = if k < shape.candidates && (k == 0 || !search.spent()) {
@@ -246,7 +251,7 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
     // candidate for little (the repliers judge by their own value, as `greedy` does).
     let replies = if n > 2 { 1 } else { shape.replies.max(1) };
     let want = if mover == me { 1 } else { replies };
-    let ends = turn_ends(state, mover, shape.reply_beam, want, &[], search);
+    let ends = turn_ends(state, mover, shape.reply_beam, want, &[], ply, search);
     if ends.is_empty() {
         return value(state, me);
     }
@@ -280,15 +285,19 @@ fn own_value<S: State>(end: &End<S>, me: usize) -> f64 {
 /// ends, one per distinct end (told apart by every player's evaluation): `greedy`'s beam of
 /// `beam` partial turns, every turn that ends within [`DEPTH`] actions kept; turns longer
 /// than that end where the look stops. Turns beginning with an action `excluded` are not
-/// looked at.
+/// looked at. A die is thrown from the dice of turn `ply` (the same for every candidate).
 fn turn_ends<S: State>(
     state: &S,
     mover: usize,
     beam: usize,
     want: usize,
     excluded: &[S::Action],
+    ply: usize,
     search: &mut Search,
 ) -> Vec<End<S>> {
+    let mut dice = ChaCha8Rng::seed_from_u64(
+        search.dice ^ (ply as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+    );
     let mut ends: Vec<End<S>> = Vec::new();
     let mut frontier: Vec<(S, Option<S::Action>)> = vec![(state.clone(), None)];
     let mut actions = Vec::new();
@@ -305,7 +314,7 @@ fn turn_ends<S: State>(
                 let mut after = at.clone();
                 after.apply(action);
                 let first = first.unwrap_or(action);
-                throw(&mut after, &mut search.rng);
+                throw(&mut after, &mut dice);
                 let jitter = search.rng.gen::<f64>() * 1e-6;
                 search.evaluations += 1;
                 if after.to_act() == ToAct::Player(mover) {
