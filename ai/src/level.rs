@@ -1,8 +1,8 @@
 //! The levels, 1 to 8, and `greedy`: who decides, and with what budget. The order is by
 //! construction, each level the one below plus something: level 1 plays a uniformly random
 //! legal action; levels 2 and 3 play `greedy`'s action with probability 0.4 and 0.75 and a
-//! random one otherwise; level 4 is `greedy` (one whole turn ahead); levels 5 to 8 look at
-//! the replies too ([`crate::turns`]: the mover's best whole turns, every other player's best
+//! random one otherwise; level 4 is `greedy` (one whole turn ahead); levels 5 (for half its
+//! decisions, `greedy` for the rest) to 8 look at the replies too ([`crate::turns`]: the mover's best whole turns, every other player's best
 //! answers to each, the worst assumed), wider and deeper a level, level 8 also its own next
 //! turn. The Monte Carlo tree search ([`crate::search`]) that levels 2–8 used before is kept
 //! as a library function but plays no level: on the ladder it never beat `greedy` in Hydra,
@@ -28,6 +28,9 @@ pub struct Level(u8);
 
 /// How often levels 2 and 3 play `greedy`'s action rather than a random one.
 const GREEDY_ODDS: [f64; 2] = [0.4, 0.75];
+
+/// How often level 5 uses the turn search rather than `greedy`'s one-turn look.
+const LEVEL_5_SEARCHES: f64 = 0.5;
 
 /// Positions evaluated per decision of levels 5..=8 (the turn search's budget).
 const EVALUATIONS: [u32; 4] = [20_000, 40_000, 100_000, 200_000];
@@ -190,9 +193,15 @@ pub fn decide<V: View>(
                 }
             }
             (_, None) => greedy(view, seed),
-            (_, Some(shape)) => {
+            (n, Some(shape)) => {
                 if let Some(win) = sure_win(view, seed) {
                     return Some(win);
+                }
+                // Level 5 looks at the replies for half its decisions, `greedy` for the rest:
+                // a step between `greedy` and level 6, which share that look otherwise.
+                let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5ea5);
+                if n == 5 && !rng.gen_bool(LEVEL_5_SEARCHES) {
+                    return greedy(view, seed);
                 }
                 let budget = budget.or(level.budget())?;
                 turn_search(view, shape, budget, seed)
