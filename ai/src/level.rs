@@ -1,14 +1,18 @@
 //! The levels, 1 to 8, and `greedy`: who decides, and with what budget. The order is by
 //! construction, each level the one below plus something: level 1 plays a uniformly random
 //! legal action; levels 2 and 3 play `greedy`'s action with probability 0.4 and 0.75 and a
-//! random one otherwise; level 4 is `greedy` (one whole turn ahead); levels 5 (for half its
-//! decisions, `greedy` for the rest) to 8 look at the replies too ([`crate::turns`]: the mover's best whole turns, every other player's best
-//! answers to each, the worst assumed), wider and deeper a level, level 8 also its own next
-//! turn. The Monte Carlo tree search ([`crate::search`]) that levels 2–8 used before is kept
-//! as a library function but plays no level: on the ladder it never beat `greedy` in Hydra,
-//! Lepus or Orion and lost Orbit and Hydra for Four (BENCHMARKS.md, "The AI ladder"); the
-//! turn search measured better in every game tried. Budgets are positions evaluated, so a
-//! seed gives the same game; in play a level is also held to [`MAX_THINK`] ([`Level::timed`]).
+//! random one otherwise; level 4 is `greedy` (one whole turn ahead); levels 5 to 8 look at
+//! the replies too ([`crate::turns`]: the mover's best whole turns, every other player's best
+//! answers to each, the worst assumed), wider and deeper a level, level 5 for half its
+//! decisions only (`greedy` for the rest), level 8 also its own next turn.
+//!
+//! The Monte Carlo tree search ([`crate::search`]) that played levels 2–8 before is kept as a
+//! library function but plays no level in any game: on the ladder it never beat `greedy` in
+//! Hydra for Two, Lepus or Orion and lost Orbit and Hydra for Four, because its budget went
+//! to further clicks of its own turn and seldom reached the reply; the turn search measured
+//! better in every game where both were measured (Hydra for Two and Four, Lepus, Orion,
+//! Orbit, Orbs; BENCHMARKS.md, "The AI ladder"). Budgets are positions evaluated, so a seed
+//! gives the same game; in play a level is also held to [`MAX_THINK`] ([`Level::timed`]).
 
 use crate::greedy::greedy;
 use crate::mcts::Budget;
