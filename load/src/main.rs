@@ -2,8 +2,10 @@
 //! starts real Hydra for Four games through quick match, and drives legal clicks at an offered
 //! rate, open loop and evenly spaced per room. Each click's latency is the time from its send
 //! until every other member of the room has received its event. Prints one JSON line per run.
-//! Loopback only; bounded in time and in connections.
+//! Loopback only; bounded in time and in connections. `--bot-games N` also runs N games
+//! against the server's computer players beside the measured rooms (`bot_games`).
 
+mod bot_games;
 mod measure;
 mod room;
 
@@ -46,6 +48,13 @@ struct Args {
     /// start as UTC time of day, to line stalls up with the server's log.
     #[arg(long)]
     each_second: bool,
+    /// Games against the server's computer players run beside the measured rooms, from
+    /// before the first room opens until the last click is measured (one connection each).
+    #[arg(long, default_value_t = 0)]
+    bot_games: usize,
+    /// The computer players' level in those games, 1 to 8.
+    #[arg(long, default_value_t = 8)]
+    bot_level: u8,
     /// A label for the JSON line (e.g. `sqlite` or `memory`).
     #[arg(long, default_value = "")]
     label: String,
@@ -63,7 +72,7 @@ async fn main() -> anyhow::Result<()> {
         host == "localhost" || host.starts_with("127.") || host == "[::1]",
         "orion-load only drives servers on the loopback interface, not `{host}`"
     );
-    let clients = args.idle.unwrap_or(args.rooms * (4 + args.spectators));
+    let clients = args.idle.unwrap_or(args.rooms * (4 + args.spectators)) + args.bot_games;
     anyhow::ensure!(clients <= MAX_CLIENTS, "at most {MAX_CLIENTS} connections");
     let proc_before = args.pid.map(Proc::read).transpose()?;
 
@@ -98,6 +107,12 @@ async fn main() -> anyhow::Result<()> {
         measure: Duration::from_secs(args.seconds),
     };
     let started = Instant::now();
+    let (stop_bots, stopped) = tokio::sync::watch::channel(false);
+    let bots = if args.bot_games > 0 {
+        Some(bot_games::start(&args.server, args.bot_games, args.bot_level, stopped).await?)
+    } else {
+        None
+    };
     let mut outcome = room::run(&plan, proc_before.is_some().then_some(args.pid).flatten()).await?;
     if args.each_second {
         let since = outcome.measured_from.elapsed();
@@ -115,6 +130,20 @@ async fn main() -> anyhow::Result<()> {
             );
         }
     }
+    let _ = stop_bots.send(true);
+    let bots = match bots {
+        Some(task) => Some(task.await??),
+        None => None,
+    };
+    let ms = |h: &hdrhistogram::Histogram<u64>, q: f64| h.value_at_quantile(q) as f64 / 1000.0;
+    let bot_report = bots.as_ref().map(|b| {
+        serde_json::json!({
+            "games": args.bot_games, "level": args.bot_level, "finished": b.finished,
+            "abandoned": b.abandoned, "bot_turns": b.bot_turns,
+            "reply_p50_ms": ms(&b.replies, 0.5), "reply_p99_ms": ms(&b.replies, 0.99),
+            "reply_max_ms": b.replies.max() as f64 / 1000.0,
+        })
+    });
     let worst_second = measure::worst_window_p99(&mut outcome.by_second);
     let worst_second_late = measure::worst_window_p99(&mut outcome.late_by_second);
     let stats = Stats::from(&outcome.latencies, &outcome.late);
@@ -141,6 +170,7 @@ async fn main() -> anyhow::Result<()> {
             "p99_from_schedule_worst_second_ms": worst_second_late,
             "server_cpu_percent": cpu, "server_rss_kb": rss, "host_steal_percent": steal,
             "wall_seconds": started.elapsed().as_secs_f64().round(),
+            "bots": bot_report,
         })
     );
     Ok(())

@@ -16,8 +16,8 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{connect_async_with_config, MaybeTlsStream, WebSocketStream};
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
-type Sink = futures::stream::SplitSink<Ws, Message>;
-type Source = futures::stream::SplitStream<Ws>;
+pub(crate) type Sink = futures::stream::SplitSink<Ws, Message>;
+pub(crate) type Source = futures::stream::SplitStream<Ws>;
 type Frame = Result<Message, tokio_tungstenite::tungstenite::Error>;
 /// A member's reader whose frames carry the member's index.
 type Tagged = futures::stream::Map<Source, Box<dyn FnMut(Frame) -> (usize, Frame) + Send>>;
@@ -73,7 +73,7 @@ fn histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 60_000_000, 3).expect("valid bounds")
 }
 
-async fn connect(url: &str, name: &str) -> anyhow::Result<(Sink, Source)> {
+pub(crate) async fn connect(url: &str, name: &str) -> anyhow::Result<(Sink, Source)> {
     // Nagle off, as a real game client would: each click is one small frame.
     let (ws, _) = tokio::time::timeout(
         SETUP_TIMEOUT,
@@ -92,13 +92,13 @@ async fn connect(url: &str, name: &str) -> anyhow::Result<(Sink, Source)> {
     Ok((sink, source))
 }
 
-async fn send(sink: &mut Sink, r: &Request) -> anyhow::Result<()> {
+pub(crate) async fn send(sink: &mut Sink, r: &Request) -> anyhow::Result<()> {
     sink.send(Message::text(r.to_json())).await?;
     Ok(())
 }
 
 /// Reads until a message of type `t` arrives (skipping others); errors end the wait.
-async fn expect(source: &mut Source, t: &str) -> anyhow::Result<Msg<'static>> {
+pub(crate) async fn expect(source: &mut Source, t: &str) -> anyhow::Result<Msg<'static>> {
     let wait = async {
         while let Some(msg) = source.next().await {
             if let Message::Text(text) = msg? {
@@ -117,7 +117,7 @@ async fn expect(source: &mut Source, t: &str) -> anyhow::Result<Msg<'static>> {
 }
 
 /// Reads until the room's `start` event.
-async fn expect_start(source: &mut Source) -> anyhow::Result<()> {
+pub(crate) async fn expect_start(source: &mut Source) -> anyhow::Result<()> {
     loop {
         if let Msg::Event {
             ev: Event::Start { .. },

@@ -201,7 +201,7 @@ pub async fn serve<S>(
                         if session.revoked_by(&revocation).await {
                             outbox.refuse(&None, &Refusal::new(
                                 Code::NotFound,
-                                "this device was logged out (log out everywhere): log in again",
+                                "this device was logged out (log out everywhere, or ten newer logins): log in again",
                             ));
                             outbox.close(1008, "logged out");
                             closing = Some(Instant::now() + CLOSE_GRACE);

@@ -29,6 +29,7 @@ mod records;
 mod retention;
 mod revocations;
 mod room;
+mod scheduling;
 mod server;
 mod session;
 mod shared;

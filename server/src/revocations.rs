@@ -1,5 +1,6 @@
 //! "Log out everywhere" closes the other devices' open connections, not only their next
-//! `hello`: a revoked token stops speaking for its account at once. Every connection that
+//! `hello`: a revoked token stops speaking for its account at once (so does the oldest token of
+//! an account, dropped by a login past the bound on its tokens). Every connection that
 //! speaks for an account follows one broadcast of revocations; a cluster relays this node's
 //! revocations to the others and hears theirs (`cluster/revoked.rs`). Where revocations may
 //! have been missed (a lagging receiver, a bus that lost messages, a node that stalled), a
@@ -20,6 +21,12 @@ pub enum Revocation {
         account: Arc<str>,
         /// The hash of the token that stays (the device that asked).
         keep: Arc<str>,
+    },
+    /// Some tokens of `account` were revoked (a login past the bound on an account's tokens
+    /// dropped its oldest): the account's connections check their own token.
+    Pruned {
+        /// The account's player id.
+        account: Arc<str>,
     },
     /// Revocations may have been missed: every account connection checks its own token.
     Recheck,

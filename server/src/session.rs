@@ -94,7 +94,8 @@ impl Session {
         };
         match revocation {
             Revocation::AllBut { account, keep } => *player.id == **account && **hash != **keep,
-            Revocation::Recheck => {
+            Revocation::Pruned { account } if *player.id != **account => false,
+            Revocation::Pruned { .. } | Revocation::Recheck => {
                 matches!(self.shared.store.account_by_token(hash).await, Ok(None))
             }
         }

@@ -249,11 +249,15 @@ impl Member {
             }
             Some("moved") if mine => {
                 self.moved += 1;
-                let in_flight = self
-                    .resuming
-                    .is_some_and(|(_, at)| at.elapsed() < Duration::from_secs(1));
-                if !in_flight {
-                    self.resume().await;
+                match self.resuming {
+                    // One sent a moment ago may have gone to the room's old place: one more
+                    // when it has had time to be answered (a room never loses a member who
+                    // resumes it once too often).
+                    Some((_, at)) if at.elapsed() < Duration::from_secs(1) => {
+                        let again = at + Duration::from_secs(1);
+                        self.resume_due = Some(self.resume_due.map_or(again, |d| d.min(again)));
+                    }
+                    _ => self.resume().await,
                 }
             }
             Some("error") => {

@@ -692,6 +692,45 @@ async fn tokens_are_stored_hashed_rotate_at_login_and_logout_all_revokes_the_oth
     orion_tests::remove_db(&db);
 }
 
+/// An account keeps ten tokens: the eleventh login drops the oldest, and the device still
+/// connected with it is closed as logged out (it was left speaking for the account).
+#[tokio::test]
+async fn a_login_past_ten_devices_closes_the_oldest_devices_open_connection() {
+    let server = TestServer::start();
+    let mut oldest = claimed(&server, "dora").await;
+    let first = oldest.token.clone();
+    let mut newest = Vec::new();
+    for _ in 0..orion_server::MAX_TOKENS_PER_ACCOUNT {
+        let mut c = Client::connect(&server.url()).await;
+        let w = c
+            .request(json!({"t": "login", "name": "dora", "password": PASSWORD, "version": 1}))
+            .await;
+        assert_eq!(w["t"], "welcome", "{w}");
+        newest.push(c);
+    }
+    let e = oldest.expect_t("error").await;
+    assert_eq!(e["code"], "not_found", "{e}");
+    assert!(
+        e["message"].as_str().unwrap_or("").contains("logged out"),
+        "{e}"
+    );
+    assert_eq!(
+        oldest.expect_close().await,
+        Some(1008),
+        "closed as logged out"
+    );
+    let mut again = Client::connect(&server.url()).await;
+    let e = again
+        .refused(json!({"t": "hello", "name": "dora", "version": 1, "token": first}))
+        .await;
+    assert_eq!(e["code"], "not_found", "the oldest token is gone: {e}");
+    // The ten newer devices carry on.
+    for c in &mut newest {
+        let pong = c.request(json!({"t": "lobby"})).await;
+        assert_eq!(pong["t"], "lobby", "{pong}");
+    }
+}
+
 /// Issue 25, item 6: with `alice` claimed, these were accepted and could be registered.
 const LOOK_ALIKES: [&str; 9] = [
     "\u{430}lice",                            // Cyrillic а

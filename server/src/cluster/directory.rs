@@ -197,6 +197,10 @@ impl Directory for ClusterDirectory {
         }
     }
 
+    fn relayed(&self, conn: u64, room: &str) -> u64 {
+        self.node.members.relayed(conn, room)
+    }
+
     fn serving(&self, room: &str) -> bool {
         self.node.fences.serving(room)
     }

@@ -194,6 +194,13 @@ impl Members {
         }
     }
 
+    /// The last seq of `room` delivered to connection `conn` (0: none).
+    pub fn relayed(&self, conn: u64, room: &str) -> u64 {
+        (self.conns.get(&conn))
+            .and_then(|m| m.seen.get(room).copied())
+            .unwrap_or(0)
+    }
+
     /// Forgets a connection that closed; returns the rooms elsewhere that sent it frames
     /// (it is to be detached from each).
     pub fn closed(&self, conn: u64) -> Vec<RoomId> {

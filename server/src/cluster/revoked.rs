@@ -11,12 +11,14 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
-/// `logout_all` of `account` on `node`, keeping the token hashed `keep`.
+/// `logout_all` of `account` on `node`, keeping the token hashed `keep`; without `keep`, some
+/// of the account's tokens went (its oldest, at a login past the bound).
 #[derive(Debug, Serialize, Deserialize)]
 struct Revoked {
     node: String,
     account: String,
-    keep: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    keep: Option<String>,
 }
 
 /// Publishes this node's revocations until the sender closes.
@@ -26,13 +28,15 @@ pub(super) async fn publish(
     mut outgoing: mpsc::UnboundedReceiver<Revocation>,
 ) {
     while let Some(revocation) = outgoing.recv().await {
-        let Revocation::AllBut { account, keep } = revocation else {
-            continue; // a recheck is this node's own business
+        let (account, keep) = match revocation {
+            Revocation::AllBut { account, keep } => (account, Some(keep.to_string())),
+            Revocation::Pruned { account } => (account, None),
+            Revocation::Recheck => continue, // this node's own business
         };
         let notice = Revoked {
             node: node.to_string(),
             account: account.to_string(),
-            keep: keep.to_string(),
+            keep,
         };
         let Ok(payload) = serde_json::to_vec(&notice) else {
             continue;
@@ -53,9 +57,14 @@ pub(super) async fn follow(
     while let Some(msg) = sub.next().await {
         match serde_json::from_slice::<Revoked>(&msg.payload) {
             Ok(r) if *r.node == *node => {}
-            Ok(r) => revocations.heard(Revocation::AllBut {
-                account: Arc::from(r.account),
-                keep: Arc::from(r.keep),
+            Ok(r) => revocations.heard(match r.keep {
+                Some(keep) => Revocation::AllBut {
+                    account: Arc::from(r.account),
+                    keep: Arc::from(keep),
+                },
+                None => Revocation::Pruned {
+                    account: Arc::from(r.account),
+                },
             }),
             Err(e) => tracing::warn!("a revocation notice that does not parse: {e}"),
         }

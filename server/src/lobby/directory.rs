@@ -73,6 +73,13 @@ pub trait Directory: Send + Sync + 'static {
     /// after it (on a cluster, a member who resumes from an earlier seq — one that had not
     /// yet read those events — is not sent them twice). Nothing to do on a single server.
     fn handed_over(&self, _room: &str, _seq: u64, _members: &[Outbox]) {}
+    /// The last event of `room` relayed to connection `conn` here from another server that
+    /// ran it (0: none). A client that had not yet read those events when it resumed from an
+    /// earlier seq is not sent them again by a copy of the room now run here. Always 0 on a
+    /// single server.
+    fn relayed(&self, _conn: u64, _room: &str) -> u64 {
+        0
+    }
     /// Whether this server may serve `room` now (on a cluster, whether its lease is held
     /// and was renewed recently enough that no other node can have taken it over: a room
     /// refuses every command while not). Always, on a single server.

@@ -152,6 +152,11 @@ impl Session {
         let token = crate::token::fresh();
         let hash = crate::token::hash(&token);
         (shared.store.add_token(&account.id, &hash, now).await).map_err(server)?;
+        // Past the bound, the account's oldest token went: a device still connected with it
+        // is closed as if logged out.
+        (shared.revocations).revoked(Revocation::Pruned {
+            account: Arc::from(&*account.id),
+        });
         if let Some(p) = &self.player {
             if *p.id != *account.id {
                 // The guest this connection was goes; the account takes the connection.

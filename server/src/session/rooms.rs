@@ -314,6 +314,10 @@ impl Session {
     ) -> Handled {
         let handle = self.room(room).await?;
         let outbox = self.outbox.clone();
+        // Events relayed here from an owner elsewhere are in this connection's queue, ahead
+        // of the answer: a client that had not read them yet is not sent them again (by a
+        // copy of the room now run here, say, after a takeover).
+        let since = since.max(self.shared.lobby.rooms.relayed(outbox.id, room));
         self.enter(handle, |done| RoomCmd::Resume {
             re: re.clone(),
             player,

@@ -60,7 +60,7 @@ impl Archiver {
     /// Runs until the writer is gone, then moves everything, checkpoints and deletes the
     /// segments it can.
     pub fn run(mut self) {
-        super::scheduling::no_wakeup_preemption();
+        crate::scheduling::no_wakeup_preemption();
         let mut stats = Stats::new();
         let mut last_checkpoint = Instant::now();
         let mut written = false;

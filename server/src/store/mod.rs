@@ -31,7 +31,6 @@ mod lines;
 mod pg_schema;
 mod postgres;
 mod record;
-mod scheduling;
 mod schema;
 mod sqlite;
 

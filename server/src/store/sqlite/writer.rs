@@ -44,7 +44,7 @@ impl Writer {
     /// The thread's body: group commits until the store is dropped, then the segment being
     /// written is sealed for the archiver.
     pub fn run(mut self, mut jobs: mpsc::Receiver<Job<Other>>) {
-        super::super::scheduling::no_wakeup_preemption();
+        crate::scheduling::no_wakeup_preemption();
         // Every future of the loop is ready when polled (the queue blocks the thread).
         futures::executor::block_on(group_commit::run(&mut self, &mut jobs));
         if let Some(log) = &self.log {

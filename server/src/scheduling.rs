@@ -1,5 +1,5 @@
-//! How the store's own threads (the writer and the archiver) are scheduled beside the rooms'
-//! runtime on the same cores.
+//! How the server's own threads are scheduled beside the rooms' runtime on the same cores: the
+//! store's (the writer and the archiver) and the computer players' (`bots::pool`).
 
 /// Asks the kernel not to let the calling thread preempt the one that woke it (`SCHED_BATCH`,
 /// same share of the core otherwise); for the writer and the archiver. A room's task wakes the
@@ -12,4 +12,15 @@ pub fn no_wakeup_preemption() {
     // SAFETY: `sched_setscheduler` reads `param` for the duration of the call; pid 0 is this
     // thread. A refusal leaves the thread as it was, which is only slower.
     let _ = unsafe { libc::sched_setscheduler(0, libc::SCHED_BATCH, &param) };
+}
+
+/// Lets the calling thread run only on CPU time nothing else wants (`SCHED_IDLE`); for the
+/// computer players' threads: a bot thinking never takes a core from a room's broadcast, on a
+/// machine busy with rooms it thinks with what is left (its search stops at its time bound
+/// all the same, with fewer positions seen).
+pub fn idle() {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: as above; lowering one's own thread to `SCHED_IDLE` needs no privilege, and a
+    // refusal leaves it as it was.
+    let _ = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
 }
