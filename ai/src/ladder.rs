@@ -124,7 +124,7 @@ pub struct Played {
 }
 
 /// Plays one game of `spec` with `seats[i]` deciding for seat `i`; `scale` multiplies every
-/// level's iterations (1.0: the levels as they are).
+/// level's budget (positions evaluated by levels 5–8) (1.0: the levels as they are).
 pub fn play(
     spec: &GameSpec,
     seats: &[Player],
@@ -184,7 +184,7 @@ pub fn play_for(
     }
 }
 
-/// `player`'s budget with its iterations scaled.
+/// `player`'s budget with its positions scaled.
 fn scaled(player: Player, scale: f64) -> Option<Budget> {
     let Player::Level(level) = player else {
         return None;

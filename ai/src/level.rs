@@ -1,14 +1,25 @@
-//! The levels, 1 to 8, and `greedy`: who decides, and with what budget. Level 1 plays a
-//! uniformly random legal action; levels 2 to 8 search ([`crate::mcts`]) with a budget of
-//! iterations that grows about threefold a level, level 8 the most this machine does in about
-//! two seconds of one core. In play a level may also be held to a time ([`Level::timed`]);
-//! tests and the ladder use iterations alone, so a seed gives the same game.
+//! The levels, 1 to 8, and `greedy`: who decides, and with what budget. The order is by
+//! construction, each level the one below plus something: level 1 plays a uniformly random
+//! legal action; levels 2 and 3 play `greedy`'s action with probability 0.4 and 0.75 and a
+//! random one otherwise; level 4 is `greedy` (one whole turn ahead); levels 5 to 8 look at
+//! the replies too ([`crate::turns`]: the mover's best whole turns, every other player's best
+//! answers to each, the worst assumed), wider and deeper a level, level 5 for half its
+//! decisions only (`greedy` for the rest), level 8 also its own next turn.
+//!
+//! The Monte Carlo tree search ([`crate::search`]) that played levels 2–8 before is kept as a
+//! library function but plays no level in any game: on the ladder it never beat `greedy` in
+//! Hydra for Two, Lepus or Orion and lost Orbit and Hydra for Four, because its budget went
+//! to further clicks of its own turn and seldom reached the reply; the turn search measured
+//! better in every game where both were measured (Hydra for Two and Four, Lepus, Orion,
+//! Orbit, Orbs; BENCHMARKS.md, "The AI ladder"). Budgets are positions evaluated, so a seed
+//! gives the same game; in play a level is also held to [`MAX_THINK`] ([`Level::timed`]).
 
 use crate::greedy::greedy;
-use crate::mcts::{search, Budget};
+use crate::mcts::Budget;
 use crate::state::{State, ToAct, View};
+use crate::turns::{turn_search, Shape};
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
 use std::str::FromStr;
@@ -19,8 +30,46 @@ use thiserror::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Level(u8);
 
-/// Iterations per decision of levels 2..=8.
-const ITERATIONS: [u32; 7] = [60, 200, 600, 2_000, 6_000, 18_000, 50_000];
+/// How often levels 2 and 3 play `greedy`'s action rather than a random one.
+const GREEDY_ODDS: [f64; 2] = [0.4, 0.75];
+
+/// How often level 5 uses the turn search rather than `greedy`'s one-turn look.
+const LEVEL_5_SEARCHES: f64 = 0.5;
+
+/// Positions evaluated per decision of levels 5..=8 (the turn search's budget).
+const EVALUATIONS: [u32; 4] = [20_000, 40_000, 100_000, 200_000];
+
+/// How widely and deeply levels 5..=8 look.
+const SHAPES: [Shape; 4] = [
+    Shape {
+        candidates: 3,
+        reply_beam: 48,
+        replies: 1,
+        again: false,
+        guesses: 2,
+    },
+    Shape {
+        candidates: 6,
+        reply_beam: 48,
+        replies: 1,
+        again: false,
+        guesses: 3,
+    },
+    Shape {
+        candidates: 10,
+        reply_beam: 48,
+        replies: 2,
+        again: false,
+        guesses: 4,
+    },
+    Shape {
+        candidates: 16,
+        reply_beam: 48,
+        replies: 2,
+        again: true,
+        guesses: 4,
+    },
+];
 
 /// The most a level-8 decision may take in play.
 pub const MAX_THINK: Duration = Duration::from_secs(2);
@@ -55,13 +104,20 @@ impl Level {
         self.0
     }
 
-    /// The search budget in iterations alone (`None` for level 1, which does not search).
+    /// The search budget in positions evaluated alone (`None` for levels 1 to 4, which do
+    /// not search past one turn).
     pub fn budget(self) -> Option<Budget> {
-        let i = usize::from(self.0).checked_sub(2)?;
+        let i = usize::from(self.0).checked_sub(5)?;
         Some(Budget {
-            iterations: ITERATIONS[i.min(ITERATIONS.len() - 1)],
+            iterations: EVALUATIONS[i.min(EVALUATIONS.len() - 1)],
             time: None,
         })
+    }
+
+    /// How the level looks past its own turn (`None` for levels 1 to 4).
+    fn shape(self) -> Option<Shape> {
+        let i = usize::from(self.0).checked_sub(5)?;
+        SHAPES.get(i).copied()
     }
 
     /// The budget with a time cap on top, for play: no decision takes over [`MAX_THINK`].
@@ -130,13 +186,29 @@ pub fn decide<V: View>(
 ) -> Option<<V::State as State>::Action> {
     match player {
         Player::Greedy => greedy(view, seed),
-        Player::Level(level) => match budget.or(level.budget()) {
-            None => random(view, seed),
-            Some(budget) => {
+        Player::Level(level) => match (level.number(), level.shape()) {
+            (1, _) => random(view, seed),
+            (n @ 2..=3, _) => {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0dd5);
+                if rng.gen_bool(GREEDY_ODDS[usize::from(n) - 2]) {
+                    greedy(view, seed)
+                } else {
+                    random(view, seed)
+                }
+            }
+            (_, None) => greedy(view, seed),
+            (n, Some(shape)) => {
                 if let Some(win) = sure_win(view, seed) {
                     return Some(win);
                 }
-                search(view, budget, seed).action
+                // Level 5 looks at the replies for half its decisions, `greedy` for the rest:
+                // a step between `greedy` and level 6, which share that look otherwise.
+                let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5ea5);
+                if n == 5 && !rng.gen_bool(LEVEL_5_SEARCHES) {
+                    return greedy(view, seed);
+                }
+                let budget = budget.or(level.budget())?;
+                turn_search(view, shape, budget, seed)
             }
         },
     }

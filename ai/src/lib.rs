@@ -1,5 +1,5 @@
-//! Computer opponents for ORION's twelve games, Orbit and Orbs: one search over a small game
-//! trait of its own, levels 1 to 8, `greedy` as the yardstick, and a ladder that measures
+//! Computer opponents for ORION's twelve games, Orbit and Orbs: a turn search over a small
+//! game trait of its own, levels 1 to 8, `greedy` as the yardstick, and a ladder that measures
 //! them. No I/O: a server, a client, a test or the `ladder` binary drives the same code.
 //!
 //! Layout, bottom up:
@@ -8,7 +8,9 @@
 //!   per player, an evaluation) and hidden information ([`Observe`], [`View`]);
 //! * `systems/` — the adapters: `orion` (the engine's games; `orion_eval`, `places`: their
 //!   evaluation), `orbit`, `orbs`; the only modules that name an engine;
-//! * `mcts` — the search; `greedy` — one move ahead;
+//! * `greedy` — one whole turn ahead (the yardstick, and level 4); `turns` — the turn search
+//!   of levels 5–8 (the best turns, the others' best replies, the worst assumed); `mcts` — a
+//!   Monte Carlo tree search, kept as a library function, playing no level;
 //! * `level` — levels 1–8 and [`decide`], the one entry point for a decision;
 //! * `ladder` — games between players, win rates, ratings, think times.
 
@@ -18,6 +20,7 @@ mod level;
 mod mcts;
 mod state;
 pub mod systems;
+mod turns;
 
 pub use greedy::greedy;
 pub use level::{decide, Level, NoSuchLevel, Player, MAX_THINK};

@@ -51,6 +51,10 @@ pub trait State: Clone {
     fn returns(&self) -> Values;
     /// A guess of [`State::returns`] before the end, from the game's own evaluation.
     fn evaluate(&self) -> Values;
+    /// One player's part of [`State::evaluate`] (a game may compute it alone, cheaper).
+    fn evaluate_for(&self, player: usize) -> f64 {
+        self.evaluate()[player]
+    }
     /// Moves made so far in a sense the game chooses (for a ladder's turn limit).
     fn turns(&self) -> u32;
     /// An action another player is bound to take at once, if any (a claim of a chain made
@@ -81,6 +85,10 @@ pub trait View: Clone {
     /// A full state agreeing with everything the player knows, the rest guessed with `rng`
     /// (a determinization); a game without hidden information gives its state back.
     fn determinize(&self, rng: &mut dyn RngCore) -> Self::State;
+    /// Whether [`View::determinize`] guesses anything (a search then tries several guesses).
+    fn hides(&self) -> bool {
+        false
+    }
 }
 
 /// Returns for a finished game from its winners: `winners[i]` true for each winning player;

@@ -7,14 +7,18 @@ use orion_ai::systems::orion::OrionState;
 use orion_ai::{Budget, Level, Player};
 use orion_engine::{games, parse_position, Action, Game, Options, Seat};
 
-/// Every searching level with a budget a test can afford (levels above 4 at 4's budget: the
-/// same search with more time changes nothing a test can see in one decision).
+/// Every level that searches, and `greedy`, with a budget a test can afford (levels 5–8 at
+/// 5,000 positions: their look at the replies, narrowed; levels 2–4 have no budget, and 2
+/// and 3 play `greedy` or at random by the seed).
 pub fn searchers() -> Vec<(Player, Option<Budget>)> {
-    let small = Level::new(4).ok().and_then(Level::budget);
+    let small = Budget {
+        iterations: 5_000,
+        time: None,
+    };
     let mut out: Vec<(Player, Option<Budget>)> = Level::all()
-        .skip(1)
+        .skip(3)
         .map(|l| {
-            let budget = if l.number() <= 4 { None } else { small };
+            let budget = if l.number() <= 4 { None } else { Some(small) };
             (Player::Level(l), budget)
         })
         .collect();

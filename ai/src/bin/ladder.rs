@@ -31,7 +31,7 @@ struct Args {
     /// against greedy) or `both`.
     #[arg(long, default_value = "both")]
     against: String,
-    /// Multiplies every level's iterations (below 1 for a quick look on a busy machine).
+    /// Multiplies the budget (positions evaluated) of levels 5–8 (below 1 for a quick look on a busy machine).
     #[arg(long, default_value_t = 1.0)]
     scale: f64,
     /// Games played at once, one a thread (1 or 2: the ladder measures one core a game).
@@ -77,7 +77,7 @@ fn main() -> anyhow::Result<()> {
         }
     }
     println!(
-        "{}: {} games a pairing, seed {}, iterations x{}, {} thread(s)",
+        "{}: {} games a pairing, seed {}, budget x{}, {} thread(s)",
         spec.name(),
         args.games,
         args.seed,

@@ -77,6 +77,13 @@ impl State for OrbsState {
         v
     }
 
+    fn evaluate_for(&self, player: usize) -> f64 {
+        match self.game.seats().get(player) {
+            Some(&seat) => squash(raw(&self.game, seat) as f64, 1500.0),
+            None => 0.5,
+        }
+    }
+
     fn turns(&self) -> u32 {
         self.game.moves_played()
     }

@@ -177,6 +177,10 @@ impl State for OrionState {
         orion_eval::evaluate(&self.game)
     }
 
+    fn evaluate_for(&self, player: usize) -> f64 {
+        orion_eval::evaluate_seat(&self.game, player)
+    }
+
     fn turns(&self) -> u32 {
         self.game.round()
     }
@@ -249,6 +253,10 @@ impl View for OrionView {
 
     fn player(&self) -> usize {
         self.player
+    }
+
+    fn hides(&self) -> bool {
+        self.seen.game.rules().id() == "algol"
     }
 
     fn determinize(&self, rng: &mut dyn RngCore) -> OrionState {

@@ -14,20 +14,28 @@ use orion_engine::{
 /// Every seat's value of `game`, by seat index.
 pub fn evaluate(game: &Game) -> Values {
     let mut v = [0.0; MAX_PLAYERS];
-    let m = game.rules().mechanics();
-    let seats = game.seats();
-    for (i, &me) in seats.iter().enumerate().take(MAX_PLAYERS) {
-        v[i] = if m.chains {
-            squash(chain_value(game, me), 2.0)
-        } else if m.captures {
-            squash(fence_value(game, me), 12.0)
-        } else if game.rules().id().starts_with("cassiopeia") {
-            squash(pattern_value(game, me), 1.0)
-        } else {
-            squash(places::value(game, me), 6.0)
-        };
+    for (i, x) in v.iter_mut().enumerate().take(game.seats().len()) {
+        *x = evaluate_seat(game, i);
     }
     v
+}
+
+/// One seat's value of `game` (`0.5` for a seat not in it): what [`evaluate`] gives it,
+/// without the others' (a beam of one player's turns needs only his).
+pub fn evaluate_seat(game: &Game, seat: usize) -> f64 {
+    let Some(&me) = game.seats().get(seat) else {
+        return 0.5;
+    };
+    let m = game.rules().mechanics();
+    if m.chains {
+        squash(chain_value(game, me), 2.0)
+    } else if m.captures {
+        squash(fence_value(game, me), 12.0)
+    } else if game.rules().id().starts_with("cassiopeia") {
+        squash(pattern_value(game, me), 1.0)
+    } else {
+        squash(places::value(game, me), 6.0)
+    }
 }
 
 /// The greedy bot's raw value of `game` for `me` in its own units (greater is better).

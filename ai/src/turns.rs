@@ -1,0 +1,429 @@
+//! The turn search of levels 5 to 8: `greedy` looks one whole turn ahead, this looks at the
+//! replies. The mover's best `candidates` whole turns are found by `greedy`'s beam (keeping
+//! the best ends instead of one); after each, every other player in turn order plays his own
+//! best whole turns by the same beam (his `replies` best by his own evaluation, of which the
+//! one worst for the mover is assumed: paranoid among the plausible, so against `greedy` it
+//! foresees exactly the turn greedy plays); the deepest levels add the mover's own best turn
+//! after the replies. The turn whose worst outcome is best is chosen and its first action
+//! played. A die inside a turn is thrown by the search's random source, one face a turn (as
+//! `greedy` does); hidden information (Algol's secret men) is guessed from the player's view
+//! ([`View::determinize`]) a few times and the guesses' values averaged, so the search never
+//! reads another seat's secret. The budget is positions evaluated (deterministic for a seed),
+//! with a wall-clock cap on top in play; candidates are looked at best first, so a search cut
+//! short is still `greedy`'s choice or better.
+
+use crate::mcts::Budget;
+use crate::state::{State, ToAct, View};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
+
+/// How widely and deeply a level looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// The mover's whole turns whose replies are looked at.
+    pub candidates: usize,
+    /// Partial turns kept at each step of a reply's beam.
+    pub reply_beam: usize,
+    /// Each replying player's best turns (by his evaluation) the worst of which is assumed.
+    pub replies: usize,
+    /// Whether the mover's own next turn is looked at after the replies.
+    pub again: bool,
+    /// Guesses of hidden information (only where the view hides something).
+    pub guesses: usize,
+}
+
+/// Partial turns kept at each step of the mover's own beam (`greedy`'s).
+const ROOT_BEAM: usize = 48;
+/// The most actions one turn is looked into (`greedy`'s).
+const DEPTH: usize = 8;
+/// Forced replies followed after a turn.
+const FORCED: usize = 4;
+/// A win's value (a loss is `-WIN + 1`): above every evaluation, which lies in `0..1`.
+const WIN: f64 = 2.0;
+
+/// One whole turn: its value for whoever played it, where it ends, its first action.
+struct End<S: State> {
+    value: f64,
+    state: S,
+    first: S::Action,
+}
+
+/// The search's working set: the random source, the positions judged, the budget.
+struct Search {
+    rng: ChaCha8Rng,
+    /// The seed of the dice thrown inside turns: the same throws at the same ply for every
+    /// candidate (common random numbers), so no candidate looks best for a lucky throw of
+    /// the reply's die.
+    dice: u64,
+    evaluations: u64,
+    limit: u64,
+    started: Instant,
+    budget: Budget,
+}
+
+impl Search {
+    /// Whether the budget is spent (positions, or the time cap in play).
+    fn spent(&self) -> bool {
+        self.evaluations >= self.limit || self.late()
+    }
+
+    /// Whether the time cap (in play only) has passed.
+    fn late(&self) -> bool {
+        self.budget
+            .time
+            .is_some_and(|t| self.started.elapsed() >= t)
+    }
+}
+
+/// The first action of the turn whose worst foreseen outcome is best for `view`'s player;
+/// `None` when the player has nothing to decide. The same view, shape, budget (without time)
+/// and seed give the same action.
+pub fn turn_search<V: View>(
+    view: &V,
+    shape: Shape,
+    budget: Budget,
+    seed: u64,
+) -> Option<<V::State as State>::Action> {
+    let me = view.player();
+    let mut search = Search {
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        dice: seed ^ 0xd1ce_5eed,
+        evaluations: 0,
+        limit: u64::from(budget.iterations.max(1)),
+        started: Instant::now(),
+        budget,
+    };
+    let guesses = if view.hides() {
+        shape.guesses.max(1)
+    } else {
+        1
+    };
+    // Summed values per first action, over the guesses.
+    let mut totals: Vec<(<V::State as State>::Action, f64)> = Vec::new();
+    let mut legal = Vec::new();
+    for guess in 0..guesses {
+        let root = view.determinize(&mut search.rng);
+        if root.to_act() != ToAct::Player(me) {
+            return None;
+        }
+        if guess == 0 {
+            root.legal_actions(&mut legal);
+            if legal.len() <= 1 {
+                return legal.first().copied();
+            }
+        }
+        let per_guess = Budget {
+            iterations: budget.iterations / guesses as u32,
+            ..budget
+        };
+        search.limit = search.evaluations + u64::from(per_guess.iterations.max(1));
+        for (action, value) in judge_root(&root, me, shape, &mut search) {
+            match totals.iter_mut().find(|(a, _)| *a == action) {
+                Some(t) => t.1 += value,
+                None => totals.push((action, value)),
+            }
+        }
+    }
+    let best = totals
+        .iter()
+        .filter(|(a, _)| legal.contains(a))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    best.map(|(a, _)| *a).or(legal.first().copied())
+}
+
+/// Every first action looked at from `root`, with its value: an action that throws the die
+/// (roll) by the expectation over the faces of the best turn after each face (expectimax at
+/// the root, where one lucky throw would mislead), the others by [`judge_turns`].
+fn judge_root<S: State>(
+    root: &S,
+    me: usize,
+    shape: Shape,
+    search: &mut Search,
+) -> Vec<(S::Action, f64)> {
+    let mut legal = Vec::new();
+    root.legal_actions(&mut legal);
+    let throws: Vec<(S::Action, S)> = legal
+        .iter()
+        .filter_map(|&a| {
+            let mut after = root.clone();
+            after.apply(a);
+            (after.to_act() == ToAct::Chance).then_some((a, after))
+        })
+        .collect();
+    if throws.is_empty() {
+        return judge_turns(root, me, shape, search, &[]);
+    }
+    let mut faces: Vec<Vec<(S::Chance, f64)>> = Vec::new();
+    for (_, thrown) in &throws {
+        let mut odds = Vec::new();
+        thrown.chance_outcomes(&mut odds);
+        // Equal faces (the die's two 2s) once, with their odds summed.
+        let mut merged: Vec<(S::Chance, f64)> = Vec::new();
+        for (face, p) in odds {
+            match merged.iter_mut().find(|(f, _)| *f == face) {
+                Some(m) => m.1 += p,
+                None => merged.push((face, p)),
+            }
+        }
+        faces.push(merged);
+    }
+    // The budget shared equally between the turns without a throw and each face.
+    let total = search.limit;
+    let mut parts = 1 + faces.iter().map(Vec::len).sum::<usize>() as u64;
+    let mut share = |search: &mut Search| {
+        search.limit = search.evaluations + total.saturating_sub(search.evaluations) / parts;
+        parts = parts.saturating_sub(1).max(1);
+    };
+    share(search);
+    let excluded: Vec<S::Action> = throws.iter().map(|(a, _)| *a).collect();
+    let mut out = judge_turns(root, me, shape, search, &excluded);
+    for ((action, thrown), odds) in throws.into_iter().zip(faces) {
+        let mut expected = 0.0;
+        for (face, p) in odds {
+            share(search);
+            let mut after = thrown.clone();
+            after.apply_chance(face);
+            let v = if after.to_act() == ToAct::Player(me) {
+                judge_turns(&after, me, shape, search, &[])
+                    .into_iter()
+                    .map(|(_, v)| v)
+                    .fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                foresee(&settle(after), me, 1, shape, search)
+            };
+            expected += p * if v.is_finite() { v } else { 0.0 };
+        }
+        out.push((action, expected));
+    }
+    search.limit = total;
+    out
+}
+
+/// Every first action looked at from `root` (but those `excluded`), with the value of its
+/// best turn: the candidates' foreseen values, and the others' (not looked into) below every
+/// candidate's.
+fn judge_turns<S: State>(
+    root: &S,
+    me: usize,
+    shape: Shape,
+    search: &mut Search,
+    excluded: &[S::Action],
+) -> Vec<(S::Action, f64)> {
+    let ends = turn_ends(root, me, ROOT_BEAM, shape.candidates, excluded, 0, search);
+    let mut out: Vec<(S::Action, f64)> = Vec::new();
+    for (k, end) in ends.iter().enumerate() {
+        let value = if k < shape.candidates && (k == 0 || !search.spent()) {
+            // A win now needs no look at the replies; the sooner the better.
+            if end.value > 1.5 {
+                end.value + 1.0
+            } else {
+                // Equal foresights are told apart by chance, not by the beam's order, so two
+                // players who block each other do not repeat one cycle to the round limit.
+                foresee(&end.state, me, 1, shape, search) + search.rng.gen::<f64>() * 1e-4
+            }
+        } else {
+            // Not looked into: below every candidate, in the beam's order.
+            -WIN - k as f64 * 1e-6
+        };
+        match out.iter_mut().find(|(a, _)| *a == end.first) {
+            Some(t) => t.1 = t.1.max(value),
+            None => out.push((end.first, value)),
+        }
+    }
+    out
+}
+
+/// What `state`, just after a whole turn, is worth to `me` once the players after him have
+/// each played (and, where the shape says so, `me` again): `ply` counts turns played so far.
+fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mut Search) -> f64 {
+    let mover = match state.to_act() {
+        ToAct::Player(p) => p,
+        _ => return value(state, me),
+    };
+    let n = state.players();
+    // The others reply once each; then me once more if the shape says so.
+    let last = if shape.again { n + 1 } else { n };
+    if ply >= last || (mover == me && !shape.again) || search.spent() {
+        return value(state, me);
+    }
+    // Past two players one reply each: three repliers' worst of two would be eight looks a
+    // candidate for little (the repliers judge by their own value, as `greedy` does).
+    let replies = if n > 2 { 1 } else { shape.replies.max(1) };
+    let want = if mover == me { 1 } else { replies };
+    let ends = turn_ends(state, mover, shape.reply_beam, want, &[], ply, search);
+    if ends.is_empty() {
+        return value(state, me);
+    }
+    if mover == me {
+        // My own turn again: my best.
+        return ends
+            .iter()
+            .map(|e| own_value(e, me))
+            .fold(f64::NEG_INFINITY, f64::max);
+    }
+    // His plausible turns (his best by his own judgement): the worst for me is assumed. A
+    // turn that wins for him ends the look.
+    let mut worst = f64::INFINITY;
+    for end in ends.iter().take(replies) {
+        let v = if end.state.to_act() == ToAct::Over {
+            value(&end.state, me)
+        } else {
+            foresee(&end.state, me, ply + 1, shape, search)
+        };
+        worst = worst.min(v);
+    }
+    worst
+}
+
+/// A whole turn's end as `me` values it (`me` played it).
+fn own_value<S: State>(end: &End<S>, me: usize) -> f64 {
+    value(&end.state, me)
+}
+
+/// The `want` best whole turns of `mover` from `state`, best first by his value of their
+/// ends, one per distinct end (told apart by every player's evaluation): `greedy`'s beam of
+/// `beam` partial turns, every turn that ends within [`DEPTH`] actions kept; turns longer
+/// than that end where the look stops. Turns beginning with an action `excluded` are not
+/// looked at. A die is thrown from the dice of turn `ply` (the same for every candidate).
+fn turn_ends<S: State>(
+    state: &S,
+    mover: usize,
+    beam: usize,
+    want: usize,
+    excluded: &[S::Action],
+    ply: usize,
+    search: &mut Search,
+) -> Vec<End<S>> {
+    let mut dice = ChaCha8Rng::seed_from_u64(
+        search.dice ^ (ply as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+    );
+    let mut ends: Vec<End<S>> = Vec::new();
+    let mut frontier: Vec<(S, Option<S::Action>)> = vec![(state.clone(), None)];
+    let mut actions = Vec::new();
+    for depth in 0..DEPTH {
+        let sooner = depth as f64 * 1e-3;
+        let mut next: Vec<(f64, S, Option<S::Action>)> = Vec::new();
+        for (at, first) in &frontier {
+            actions.clear();
+            at.legal_actions(&mut actions);
+            for &action in &actions {
+                if first.is_none() && excluded.contains(&action) {
+                    continue;
+                }
+                let mut after = at.clone();
+                after.apply(action);
+                let first = first.unwrap_or(action);
+                throw(&mut after, &mut dice);
+                let jitter = search.rng.gen::<f64>() * 1e-6;
+                search.evaluations += 1;
+                if after.to_act() == ToAct::Player(mover) {
+                    next.push((value(&after, mover) + jitter, after, Some(first)));
+                    continue;
+                }
+                let after = settle(after);
+                let v = value(&after, mover) + jitter - sooner;
+                ends.push(End {
+                    value: v,
+                    state: after,
+                    first,
+                });
+            }
+        }
+        if next.is_empty() {
+            frontier.clear();
+            break;
+        }
+        if search.late() {
+            // Out of time in play: the turns looked at so far, the rest where they stand.
+            frontier = next.into_iter().map(|(_, s, f)| (s, f)).collect();
+            break;
+        }
+        next.sort_by(|a, b| b.0.total_cmp(&a.0));
+        next.truncate(beam.max(1));
+        frontier = next.into_iter().map(|(_, s, f)| (s, f)).collect();
+    }
+    // Turns longer than the look end where it stopped.
+    for (at, first) in frontier {
+        if let Some(first) = first {
+            ends.push(End {
+                value: value(&at, mover) - 1.0,
+                state: at,
+                first,
+            });
+        }
+    }
+    ends.sort_by(|a, b| b.value.total_cmp(&a.value));
+    // One per distinct end: the same position reached by clicks in another order.
+    let mut seen: Vec<Vec<u64>> = Vec::new();
+    let mut out = Vec::new();
+    for end in ends {
+        if out.len() >= want {
+            break;
+        }
+        let n = end.state.players();
+        let key: Vec<u64> = if end.state.to_act() == ToAct::Over {
+            end.state.returns()[..n]
+                .iter()
+                .map(|v| v.to_bits())
+                .collect()
+        } else {
+            end.state.evaluate()[..n]
+                .iter()
+                .map(|v| v.to_bits())
+                .collect()
+        };
+        if !seen.contains(&key) {
+            seen.push(key);
+            out.push(end);
+        }
+    }
+    out
+}
+
+/// Throws any die the turn is waiting for.
+fn throw<S: State>(state: &mut S, rng: &mut impl Rng) {
+    let mut odds = Vec::new();
+    while state.to_act() == ToAct::Chance {
+        odds.clear();
+        state.chance_outcomes(&mut odds);
+        let Some(&(face, _)) = odds.get(rng.gen_range(0..odds.len().max(1))) else {
+            return;
+        };
+        state.apply_chance(face);
+    }
+}
+
+/// The state once the other players' forced answers (claims) are made.
+fn settle<S: State>(mut state: S) -> S {
+    for _ in 0..FORCED {
+        match state.forced() {
+            Some(a) if state.to_act() != ToAct::Over => state.apply(a),
+            _ => break,
+        }
+    }
+    state
+}
+
+/// What a draw is worth less than its share: the search plays for a win where it can (an
+/// Orbs endgame traded down to two orbs that cannot take each other is a draw the evaluation
+/// calls even).
+const CONTEMPT: f64 = 0.15;
+
+/// The value of a state for `me`: a win [`WIN`], a loss `1 - WIN`, a draw its share less
+/// [`CONTEMPT`], else the evaluation (in `0..1`).
+fn value<S: State>(state: &S, me: usize) -> f64 {
+    match state.to_act() {
+        ToAct::Over => {
+            let r = state.returns()[me];
+            if r >= 1.0 {
+                WIN
+            } else if r <= 0.0 {
+                1.0 - WIN
+            } else {
+                r - CONTEMPT
+            }
+        }
+        _ => state.evaluate_for(me),
+    }
+}
