@@ -14,13 +14,18 @@ pub fn no_wakeup_preemption() {
     let _ = unsafe { libc::sched_setscheduler(0, libc::SCHED_BATCH, &param) };
 }
 
-/// Lets the calling thread run only on CPU time nothing else wants (`SCHED_IDLE`); for the
-/// computer players' threads: a bot thinking never takes a core from a room's broadcast, on a
-/// machine busy with rooms it thinks with what is left (its search stops at its time bound
-/// all the same, with fewer positions seen).
-pub fn idle() {
+/// Puts the calling thread behind every other (`SCHED_OTHER` at nice 19: about 1/70 of a core
+/// against each busy thread of normal priority, and no preempting them); for the computer
+/// players' threads, so a bot thinking gives way to a room's broadcast at once, while still
+/// never starving (a level-1 decision, microseconds, is answered on a busy machine too). Its
+/// search stops at its time bound all the same, with fewer positions seen.
+pub fn background() {
     let param = libc::sched_param { sched_priority: 0 };
-    // SAFETY: as above; lowering one's own thread to `SCHED_IDLE` needs no privilege, and a
-    // refusal leaves it as it was.
-    let _ = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
+    // SAFETY: as above; then `setpriority` on this thread's own id (on Linux the nice value
+    // is a thread's), a plain integer call. A refusal leaves the thread as it was.
+    unsafe {
+        let _ = libc::sched_setscheduler(0, libc::SCHED_OTHER, &param);
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        let _ = libc::setpriority(libc::PRIO_PROCESS, tid, 19);
+    }
 }

@@ -272,9 +272,6 @@ async fn the_page_plays_level_1_to_the_end_then_a_rematch_from_the_other_seat() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "the AI's level 8 does not finish Hydra for Two in minutes against a person \
-            playing orion_ai::greedy (600 presses) or at random (15 minutes): the AI's Hydra \
-            strength (issue #28 levels); it passed in 61 s against the client's former greedy"]
 async fn the_page_plays_level_8_from_the_second_seat_to_the_end() {
     let server = TestServer::start();
     let base = format!("http://{}", server.addr);
