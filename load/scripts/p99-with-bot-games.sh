@@ -4,14 +4,16 @@
 # LEVEL (8) running at once on the same server, alternately twice (alone, bots, alone, bots).
 # DIR holds release builds of orion-server and orion-load; every result line (JSON, with the
 # bots' answer times) is appended to $OUT. The server is pinned to core 0 and the load to core
-# 1, so the bot thread shares the rooms' core, the case that matters.
+# 1, so the bot thread shares the rooms' core, the case that matters. The server is not run
+# `chrt -f` here (as p99-one-and-two-nodes.sh does): its bot thread would inherit SCHED_FIFO and
+# hold the core for a whole decision.
 set -u
 DIR=$1; LABEL=$2; GAMES=${3:-100}; LEVEL=${4:-8}; OUT=${OUT:-results.jsonl}
 S=$DIR/orion-server; L=$DIR/orion-load
 run() { # $1: bot games
     pkill -f 'orion-server --listen 127.0.0.1:7981'; sleep 0.5
     rm -f /tmp/benchbots.db*
-    chrt -f 20 taskset -c 0 $S --listen 127.0.0.1:7981 --db /tmp/benchbots.db --log warn --max-bot-games $((GAMES + 10)) & P=$!
+    taskset -c 0 $S --listen 127.0.0.1:7981 --db /tmp/benchbots.db --log warn --max-bot-games $((GAMES + 10)) & P=$!
     sleep 1
     chrt -f 20 taskset -c 1 $L --server ws://127.0.0.1:7981/ws --rooms 1000 --rate 2000 --seconds 20 --warmup 5 \
         --bot-games $1 --bot-level $LEVEL --pid $P --label "$LABEL bots=$1" | tee -a $OUT
