@@ -76,8 +76,8 @@ pub fn greedy<V: View>(view: &V, seed: u64) -> Option<<V::State as State>::Actio
     best.map(|(_, a)| a)
 }
 
-/// Throws any die the turn is waiting for.
-fn throw<S: State>(state: &mut S, rng: &mut impl Rng) {
+/// Throws any die the turn is waiting for (by `rng`).
+pub(crate) fn throw<S: State>(state: &mut S, rng: &mut impl Rng) {
     let mut odds = Vec::new();
     while state.to_act() == ToAct::Chance {
         odds.clear();
@@ -98,12 +98,17 @@ fn value<S: State>(state: &S, me: usize) -> f64 {
 }
 
 /// The value after the turn, once the other players' forced answers are made.
-fn settled<S: State>(mut state: S, me: usize) -> f64 {
+fn settled<S: State>(state: S, me: usize) -> f64 {
+    value(&settle(state), me)
+}
+
+/// The state once the other players' forced answers (claims) are made.
+pub(crate) fn settle<S: State>(mut state: S) -> S {
     for _ in 0..FORCED {
         match state.forced() {
             Some(a) if state.to_act() != ToAct::Over => state.apply(a),
             _ => break,
         }
     }
-    value(&state, me)
+    state
 }

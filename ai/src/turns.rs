@@ -12,6 +12,7 @@
 //! with a wall-clock cap on top in play; candidates are looked at best first, so a search cut
 //! short is still `greedy`'s choice or better.
 
+use crate::greedy::{settle, throw};
 use crate::mcts::Budget;
 use crate::state::{State, ToAct, View};
 use rand::{Rng, SeedableRng};
@@ -37,8 +38,6 @@ pub struct Shape {
 const ROOT_BEAM: usize = 48;
 /// The most actions one turn is looked into (`greedy`'s).
 const DEPTH: usize = 8;
-/// Forced replies followed after a turn.
-const FORCED: usize = 4;
 /// A win's value (a loss is `-WIN + 1`): above every evaluation, which lies in `0..1`.
 const WIN: f64 = 2.0;
 
@@ -379,30 +378,6 @@ fn turn_ends<S: State>(
         }
     }
     out
-}
-
-/// Throws any die the turn is waiting for.
-fn throw<S: State>(state: &mut S, rng: &mut impl Rng) {
-    let mut odds = Vec::new();
-    while state.to_act() == ToAct::Chance {
-        odds.clear();
-        state.chance_outcomes(&mut odds);
-        let Some(&(face, _)) = odds.get(rng.gen_range(0..odds.len().max(1))) else {
-            return;
-        };
-        state.apply_chance(face);
-    }
-}
-
-/// The state once the other players' forced answers (claims) are made.
-fn settle<S: State>(mut state: S) -> S {
-    for _ in 0..FORCED {
-        match state.forced() {
-            Some(a) if state.to_act() != ToAct::Over => state.apply(a),
-            _ => break,
-        }
-    }
-    state
 }
 
 /// What a draw is worth less than its share: the search plays for a win where it can (an
