@@ -13,7 +13,10 @@
 
 mod chromium;
 
-use chromium::{js, keys, open, press, tab_to, type_into, wait_js, Driver, ENTER, RIGHT, UP};
+use chromium::{
+    axe_source, axe_violations, js, keys, open, press, tab_to, type_into, wait_js, Driver, ENTER,
+    RIGHT, UP,
+};
 use fantoccini::Client as Browser;
 use orion_engine::puzzles;
 use orion_protocol::Request;
@@ -606,47 +609,6 @@ async fn a_solved_puzzle_is_measured_against_the_booklet_and_tried_again() {
     )
     .await;
     let _ = page.close().await;
-}
-
-/// axe-core's source, from `ORION_AXE` or `tests/axe/node_modules` (`.ci/run` installs it).
-fn axe_source() -> String {
-    let path = std::env::var("ORION_AXE").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/axe/node_modules/axe-core/axe.min.js"
-        )
-        .to_string()
-    });
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "axe-core is missing at {path} ({e}): install it with \
-             `npm install --prefix tests/axe` (.ci/run does), or set ORION_AXE to axe.min.js"
-        )
-    })
-}
-
-/// Runs axe-core on the page as it stands: its serious and critical violations (WCAG 2.1 A
-/// and AA rules and best practices), each as `rule: help [elements]`.
-async fn axe_violations(page: &Browser, axe: &str) -> Vec<String> {
-    let loaded = js(page, &format!("{axe}\n;return typeof window.axe")).await;
-    assert_eq!(loaded, "object", "axe-core loads into the page");
-    let found = page
-        .execute_async(
-            "const done = arguments[arguments.length - 1]; \
-             window.axe.run(document, { resultTypes: ['violations'] }) \
-               .then((r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') \
-                 .map((v) => `${v.id}: ${v.help} [${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}]`))) \
-               .catch((e) => done([`axe failed: ${e}`]));",
-            vec![],
-        )
-        .await
-        .expect("axe runs");
-    found
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|v| v.as_str().unwrap_or_default().to_string())
-        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,7 +7,7 @@
 
 mod chromium;
 
-use chromium::{js, open, press, text, wait_js, wait_text, Driver};
+use chromium::{axe_source, axe_violations, js, open, press, text, wait_js, wait_text, Driver};
 use fantoccini::Client as Browser;
 use orion_tests::TestServer;
 use serde_json::Value;
@@ -246,20 +246,6 @@ async fn http(url: &str, body: Option<&str>) -> (u16, String) {
     (status, body)
 }
 
-/// axe-core's source, from `ORION_AXE` or `tests/axe/node_modules` (`.ci/run` installs it).
-fn axe_source() -> String {
-    let path = std::env::var("ORION_AXE").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/axe/node_modules/axe-core/axe.min.js"
-        )
-        .to_string()
-    });
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("axe-core is missing at {path} ({e}): `npm install --prefix tests/axe`, or set ORION_AXE")
-    })
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn axe_core_finds_no_serious_violation_on_the_lessons() {
     let axe = axe_source();
@@ -280,21 +266,8 @@ async fn axe_core_finds_no_serious_violation_on_the_lessons() {
             )
             .await;
         }
-        let loaded = js(&page, &format!("{axe}\n;return typeof window.axe")).await;
-        assert_eq!(loaded, "object", "axe-core loads");
-        let v = page
-            .execute_async(
-                "const done = arguments[arguments.length - 1]; \
-                 window.axe.run(document, { resultTypes: ['violations'] }) \
-                   .then((r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') \
-                     .map((v) => `${v.id}: ${v.help} [${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}]`))) \
-                   .catch((e) => done([`axe failed: ${e}`]));",
-                vec![],
-            )
-            .await
-            .expect("axe runs");
-        for x in v.as_array().into_iter().flatten() {
-            found.push(format!("{what}: {}", x.as_str().unwrap_or_default()));
+        for x in axe_violations(&page, &axe).await {
+            found.push(format!("{what}: {x}"));
         }
     }
     assert!(found.is_empty(), "{found:#?}");

@@ -1,7 +1,7 @@
 //! Headless Chromium for the front door's tests (`front_door.rs`): Debian's `chromium` driven
 //! by its `chromedriver` (WebDriver, `fantoccini`), each browser with a fresh profile and the
-//! window size asked for, and the page helpers those tests use (`front_door.rs`,
-//! `browser_room.rs`; each uses some of them). The same approach as `browser.rs`, which keeps
+//! window size asked for, and the page helpers those tests use (`front_door.rs`, `learn.rs`,
+//! `browser_room.rs` …; each uses some of them), axe-core among them. The same approach as `browser.rs`, which keeps
 //! its own copy.
 #![allow(dead_code)]
 
@@ -248,4 +248,45 @@ pub async fn open(page: &Browser, base: &str, path: &str, name: &str) {
         "online",
     )
     .await;
+}
+
+/// axe-core's source, from `ORION_AXE` or `tests/axe/node_modules` (`.ci/run` installs it).
+pub fn axe_source() -> String {
+    let path = std::env::var("ORION_AXE").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/axe/node_modules/axe-core/axe.min.js"
+        )
+        .to_string()
+    });
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "axe-core is missing at {path} ({e}): install it with \
+             `npm install --prefix tests/axe` (.ci/run does), or set ORION_AXE to axe.min.js"
+        )
+    })
+}
+
+/// Runs axe-core on the page as it stands: its serious and critical violations (WCAG 2.1 A
+/// and AA rules and best practices), each as `rule: help [elements]`.
+pub async fn axe_violations(page: &Browser, axe: &str) -> Vec<String> {
+    let loaded = js(page, &format!("{axe}\n;return typeof window.axe")).await;
+    assert_eq!(loaded, "object", "axe-core loads into the page");
+    let found = page
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; \
+             window.axe.run(document, { resultTypes: ['violations'] }) \
+               .then((r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') \
+                 .map((v) => `${v.id}: ${v.help} [${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}]`))) \
+               .catch((e) => done([`axe failed: ${e}`]));",
+            vec![],
+        )
+        .await
+        .expect("axe runs");
+    found
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|v| v.as_str().unwrap_or_default().to_string())
+        .collect()
 }
