@@ -255,6 +255,20 @@ pub enum Event<'a> {
         /// Hints shown in this room so far, this one included.
         hints: u32,
     },
+    /// A correspondence room: the mover's turn runs until `at` (ms since the epoch), told as
+    /// the turn begins, and again with `warning` when less than a day is left (an addition:
+    /// README).
+    Deadline {
+        /// Who moves.
+        seat: Seat,
+        /// The round of that turn.
+        round: u32,
+        /// When his days run out and he loses.
+        at: Millis,
+        /// The warning that the deadline is near (absent: a new turn's deadline).
+        #[serde(default, skip_serializing_if = "fields::is_false")]
+        warning: bool,
+    },
     /// The game ended.
     Over {
         /// How.
@@ -319,6 +333,7 @@ impl Event<'_> {
             Event::Rematch { .. } => "rematch",
             Event::Undo { .. } => "undo",
             Event::Hint { .. } => "hint",
+            Event::Deadline { .. } => "deadline",
             Event::Over { .. } => "over",
         }
     }
@@ -352,6 +367,17 @@ impl Event<'_> {
                 bot,
             },
             Event::Left { seat } => Event::Left { seat },
+            Event::Deadline {
+                seat,
+                round,
+                at,
+                warning,
+            } => Event::Deadline {
+                seat,
+                round,
+                at,
+                warning,
+            },
             Event::Ready { seat } => Event::Ready { seat },
             Event::Start {
                 position,

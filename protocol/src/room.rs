@@ -59,6 +59,11 @@ pub struct RoomOptions {
     /// How long a disconnected player's seat is held, in ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat_hold: Option<Millis>,
+    /// A correspondence room: the days each turn may take (1, 2, 3, 5, 7 or 14). Its seats
+    /// are kept while their players are away, and a player whose days run out loses (an
+    /// addition: README).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<u8>,
     /// Whether the game changes its players' ratings: `true` rates it even with guests
     /// seated, `false` never; left out (`null` as shown): rated when every seat is a claimed
     /// account as the game starts. Puzzle rooms are never rated.
@@ -268,6 +273,10 @@ pub struct Snapshot {
     /// The result, once the game is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<GameResult>,
+    /// A correspondence room in play: when the mover's days run out, ms since the epoch (an
+    /// addition: README).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<Millis>,
     /// Each system's own fields (Algol's secret; Orbit's prohibited cells and territory;
     /// Orbs' seats out and draw offer).
     #[serde(flatten)]

@@ -5,7 +5,7 @@
 //! (the caller resumes or asks for a snapshot); it is never papered over.
 
 use crate::event::{Event, OverReason, Seed};
-use crate::room::{Claim, GameResult, RoomOptions, Scores, Snapshot, Status, Turn};
+use crate::room::{Claim, GameResult, Millis, RoomOptions, Scores, Snapshot, Status, Turn};
 use crate::seat::Seat;
 use crate::standing::RatingChange;
 use crate::systems::TurnParts;
@@ -118,6 +118,9 @@ pub struct RoomView {
     pub hint: Option<(String, u32)>,
     /// Hints shown in this puzzle room so far.
     pub hints: u32,
+    /// A correspondence room: when the mover's days run out (ms since the epoch), and
+    /// whether he has been warned that less than a day is left.
+    pub deadline: Option<(Millis, bool)>,
 }
 
 impl RoomView {
@@ -163,6 +166,7 @@ impl RoomView {
             rematch_room: None,
             hint: None,
             hints: 0,
+            deadline: snap.deadline.map(|at| (at, false)),
         }
     }
 
@@ -271,6 +275,7 @@ impl RoomView {
                 self.hint = Some((click.to_string(), *left));
                 self.hints = *hints;
             }
+            Event::Deadline { at, warning, .. } => self.deadline = Some((*at, *warning)),
             Event::Place { slot, position, .. } => {
                 self.position = position.to_string();
                 self.eligible.retain(|s| s != slot);
@@ -554,6 +559,7 @@ mod tests {
                 clicks: Some(3),
                 used: 0,
                 round: 1,
+                deadline: None,
                 systems: Default::default(),
             },
             scores: Default::default(),

@@ -98,6 +98,16 @@ impl Base {
             Ev::Left { seat } => format!("{} left seat {seat}", self.name_of(*seat)),
             Ev::Ready { seat } => format!("{} is ready", self.name_of(*seat)),
             Ev::Start { .. } => "the game starts".to_string(),
+            Ev::Deadline {
+                seat, at, warning, ..
+            } => {
+                let who = self.name_of(*seat);
+                if *warning {
+                    format!("{who}: less than a day left to move (until {})", utc(*at))
+                } else {
+                    format!("{who} to move by {}", utc(*at))
+                }
+            }
             Ev::Chat { seat, name, text } => {
                 let from = seat.map_or("watching".to_string(), |s| s.to_string());
                 format!("<{name} {from}> {text}")
@@ -133,4 +143,12 @@ impl Base {
             format!("{name} ({seat})")
         }
     }
+}
+
+/// A time (ms since the epoch) as `YYYY-MM-DD HH:MM UTC`.
+fn utc(ms: u64) -> String {
+    let nanos = i128::from(ms) * 1_000_000;
+    time::OffsetDateTime::from_unix_timestamp_nanos(nanos)
+        .map(|t| format!("{} {:02}:{:02} UTC", t.date(), t.hour(), t.minute()))
+        .unwrap_or_default()
 }

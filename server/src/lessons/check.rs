@@ -325,6 +325,7 @@ impl Stage {
             scores: self.table.scores(),
             claims: Vec::new(),
             result,
+            deadline: None,
             systems: Default::default(),
         };
         self.table.view(Some(self.player), &mut snapshot);

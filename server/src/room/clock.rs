@@ -1,10 +1,12 @@
-//! Time in a room: the turn clock and time banks (paused while every seat is away), and the
+//! Time in a room: the turn clock and time banks (paused while every seat is away), a
+//! correspondence room's days per move (never paused: being away is normal there), and the
 //! seat holds of players who went away.
 
+use super::options::DAY;
 use super::{Room, Status};
 use crate::clock::Millis;
 use crate::system::Seat;
-use orion_protocol::OverReason;
+use orion_protocol::{Event, OverReason};
 use std::collections::BTreeMap;
 
 /// The turn clock's state.
@@ -21,6 +23,15 @@ pub(super) struct TurnClock {
     /// While every seat is away the clock stands still: what was left of the allowance, and
     /// whether it was the mover's time bank.
     pub(super) paused: Option<(Millis, bool)>,
+    /// A correspondence room: when the mover is warned that his deadline is near (`None`:
+    /// warned already, or a live room).
+    pub(super) warn_at: Option<Millis>,
+}
+
+/// How long before a correspondence deadline its mover is warned: a day, or half the turn's
+/// time where a turn has only one.
+fn warning_before(allowance: Millis) -> Millis {
+    DAY.min(allowance / 2)
 }
 
 impl Room {
@@ -28,7 +39,7 @@ impl Room {
     /// expiry would store events for nobody), and starts it again, with what was left, when
     /// one comes back.
     pub(super) fn pause_clock_while_away(&mut self, now: Millis) {
-        if self.status != Status::Playing {
+        if self.status != Status::Playing || self.options.days_per_move.is_some() {
             return;
         }
         let anyone = self.seats.values().any(|o| o.conn.is_some());
@@ -71,6 +82,10 @@ impl Room {
             self.vacate(seat, OverReason::Away).await;
         }
         self.bot_timer(now).await;
+        if self.clock.warn_at.is_some_and(|t| t <= now) && self.status == Status::Playing {
+            self.clock.warn_at = None;
+            self.tell_deadline(true).await;
+        }
         // A late wake-up may find both the turn clock and the bank run out.
         for _ in 0..2 {
             match self.clock.deadline {
@@ -83,15 +98,17 @@ impl Room {
         self.publish();
     }
 
-    /// Starts timing a new turn when the mover or round changed; settles a time bank.
-    pub(super) fn arm_clock(&mut self, now: Millis) {
+    /// Starts timing a new turn when the mover or round changed (saying whether it did);
+    /// settles a time bank.
+    pub(super) fn arm_clock(&mut self, now: Millis) -> bool {
         if self.status != Status::Playing {
             self.clock.deadline = None;
-            return;
+            self.clock.warn_at = None;
+            return false;
         }
         let turn = (self.table.mover(), self.table.round());
         if self.clock.turn == Some(turn) {
-            return;
+            return false;
         }
         if let (Some((seat, _)), Some(since)) = (self.clock.turn, self.clock.overdraft_since) {
             if let Some(bank) = self.clock.banks.get_mut(&seat) {
@@ -100,7 +117,47 @@ impl Room {
         }
         self.clock.turn = Some(turn);
         self.clock.overdraft_since = None;
-        self.clock.deadline = self.options.turn_clock.map(|ms| now.saturating_add(ms));
+        if let Some(allowance) = self.options.days() {
+            let deadline = now.saturating_add(allowance);
+            self.clock.deadline = Some(deadline);
+            self.clock.warn_at = Some(deadline - warning_before(allowance));
+        } else {
+            self.clock.deadline = self.options.turn_clock.map(|ms| now.saturating_add(ms));
+        }
+        true
+    }
+
+    /// A correspondence room tells everyone the mover's deadline: as his turn begins, and
+    /// (`warning`) once less than a day of it is left. Stored like any event, so a room
+    /// restored after a restart keeps the deadline and does not warn twice.
+    pub(super) async fn tell_deadline(&mut self, warning: bool) {
+        let (Some(_), Some((seat, round)), Some(at)) = (
+            self.options.days_per_move,
+            self.clock.turn,
+            self.clock.deadline,
+        ) else {
+            return;
+        };
+        let ev = Event::Deadline {
+            seat: seat.wire(),
+            round,
+            at,
+            warning,
+        };
+        if let Err(e) = self.emit(vec![ev.to_json()], None).await {
+            tracing::warn!(room = %self.id, "deadline not stored: {e}");
+        }
+    }
+
+    /// A stored `deadline` event, replayed as a room is restored: the turn it times, and
+    /// whether its mover was warned already.
+    pub(super) fn restore_deadline(&mut self, seat: Seat, round: u32, at: Millis, warned: bool) {
+        let Some(allowance) = self.options.days() else {
+            return;
+        };
+        self.clock.turn = Some((seat, round));
+        self.clock.deadline = Some(at);
+        self.clock.warn_at = (!warned).then(|| at.saturating_sub(warning_before(allowance)));
     }
 
     /// The turn clock (or the bank) ran out at `now`, the deadline itself.
@@ -110,6 +167,13 @@ impl Room {
             // A rated game whose mover let his clock run out before his first move.
             self.clock.deadline = None;
             self.abort().await;
+            return;
+        }
+        if self.options.days_per_move.is_some() {
+            // Days per move have no bank: out of days is out of the game.
+            self.clock.deadline = None;
+            self.clock.warn_at = None;
+            self.forfeit(seat).await;
             return;
         }
         if self.options.time_bank.is_some() {

@@ -172,6 +172,16 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
                 }
             }
             Ok(Event::Over { .. }) => room.status = Status::Finished,
+            Ok(Event::Deadline {
+                seat,
+                round,
+                at,
+                warning,
+            }) => {
+                if let Some(seat) = room.seat_named(seat.as_str()) {
+                    room.restore_deadline(seat, round, at, warning);
+                }
+            }
             Ok(Event::Chat { .. }) => {}
             Ok(Event::Hint { hints, .. }) => room.hints_used = hints,
             // The game's own events: the occupant of a seat when it made a hidden choice is
@@ -225,7 +235,11 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
         shared.lobby.restore_seat(&occupant.player.id, &room.id);
     }
     room.restore_bots();
-    room.arm_clock(now);
+    if room.arm_clock(now) {
+        // The turn's deadline was not stored (the node stopped between the move and it):
+        // the turn is timed from now.
+        room.tell_deadline(false).await;
+    }
     room.pause_clock_while_away(now);
     let (handle, rx) = room.handle();
     if let Err(why) = shared.lobby.rooms.insert(handle.clone()).await {

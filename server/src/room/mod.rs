@@ -59,6 +59,12 @@ pub const MAX_RESUME: usize = 2_000;
 /// its `seat_hold`: a waiting room with nobody connected is closed after this, so rooms made
 /// and left cannot pile up.
 pub const WAITING_HOLD: Millis = 60_000;
+/// How long a correspondence room that has not started keeps the seat of a player who went
+/// away: an offer stands for a week.
+pub const SEEK_HOLD: Millis = 7 * options::DAY;
+/// How long a correspondence game keeps an away player's seat: longer than any game can wait
+/// for him (his turn ends at his deadline, 14 days at most), so only the deadline ends it.
+pub const CORRESPONDENCE_HOLD: Millis = 365 * options::DAY;
 
 /// A filled seat.
 #[derive(Debug)]
@@ -276,6 +282,7 @@ impl Room {
         let holds = self.seats.values().filter_map(|o| o.hold_until);
         holds
             .chain(self.clock.deadline)
+            .chain(self.clock.warn_at)
             .chain(self.bot_deadline())
             .min()
     }

@@ -10,6 +10,10 @@ use orion_protocol::RoomOptions as WireOptions;
 pub const DEFAULT_SEAT_HOLD: Millis = 120_000;
 /// Bounds on the clock options, in milliseconds.
 pub const MAX_CLOCK: Millis = 24 * 3_600_000;
+/// The days a correspondence room may give each turn.
+pub const DAYS_PER_MOVE: [u8; 6] = [1, 2, 3, 5, 7, 14];
+/// A day, in ms.
+pub const DAY: Millis = 24 * 3_600_000;
 /// Shortest turn clock: each expiry stores events, so a 1 ms clock would store a thousand a
 /// second (and the clock is paused anyway while every seat is away).
 pub const MIN_TURN_CLOCK: Millis = 1_000;
@@ -26,6 +30,9 @@ pub struct RoomOptions {
     pub time_bank: Option<Millis>,
     /// How long a disconnected player's seat is held, in ms.
     pub seat_hold: Millis,
+    /// A correspondence room: the days each turn may take (its seats are kept while their
+    /// players are away; running out of days loses). `None`: a live room.
+    pub days_per_move: Option<u8>,
     /// Whether the game is rated: `Some(true)` even with guests, `Some(false)` never,
     /// `None`: when every seat is a claimed account as it starts. Puzzles are never rated.
     pub rated: Option<bool>,
@@ -48,6 +55,27 @@ impl RoomOptions {
         let time_bank = rest.time_bank.take().flatten();
         let seat_hold = rest.seat_hold.take().unwrap_or(DEFAULT_SEAT_HOLD);
         let rated = rest.rated.take().flatten();
+        let days_per_move = rest.days_per_move.take();
+        if let Some(days) = days_per_move {
+            if game.solo {
+                return Err(bad(format!(
+                    "{} is a puzzle: puzzles are solved at one sitting, not by correspondence",
+                    game.id
+                )));
+            }
+            if !DAYS_PER_MOVE.contains(&days) {
+                return Err(bad(format!(
+                    "days_per_move must be one of {DAYS_PER_MOVE:?}, not {days}"
+                )));
+            }
+            if turn_clock.is_some() || time_bank.is_some() {
+                return Err(bad(
+                    "a correspondence room's clock is its days_per_move: leave turn_clock and \
+                     time_bank out"
+                        .to_string(),
+                ));
+            }
+        }
         if game.solo && rated == Some(true) {
             return Err(bad(format!(
                 "{} is a puzzle: puzzles are not rated (their board is the fewest clicks)",
@@ -72,6 +100,7 @@ impl RoomOptions {
             turn_clock,
             time_bank,
             seat_hold,
+            days_per_move,
             rated,
             game: system.options(game, rest)?,
         })
@@ -83,8 +112,14 @@ impl RoomOptions {
             turn_clock: Some(self.turn_clock),
             time_bank: Some(self.time_bank),
             seat_hold: Some(self.seat_hold),
+            days_per_move: self.days_per_move,
             rated: Some(self.rated),
             ..self.game.clone()
         }
+    }
+
+    /// A correspondence room's time for one turn, in ms (`None`: a live room).
+    pub fn days(&self) -> Option<Millis> {
+        self.days_per_move.map(|d| Millis::from(d) * DAY)
     }
 }

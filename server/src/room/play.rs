@@ -124,8 +124,8 @@ impl Room {
         }
         if applied.over.is_some() {
             self.finish().await;
-        } else {
-            self.arm_clock(now);
+        } else if self.arm_clock(now) {
+            self.tell_deadline(false).await;
         }
         Some(applied.hidden)
     }

@@ -2,7 +2,7 @@
 //! the start once every seat is filled and ready.
 
 use super::lifecycle::seed_commitment;
-use super::{Occupant, MAX_RESUME, WAITING_HOLD};
+use super::{Occupant, CORRESPONDENCE_HOLD, MAX_RESUME, SEEK_HOLD, WAITING_HOLD};
 use super::{Room, Status};
 use crate::clock::Millis;
 use crate::outbox::Outbox;
@@ -38,6 +38,27 @@ impl Room {
                 "the game is in progress: its seats are taken (spectate it to watch)",
             );
             return false;
+        }
+        if self.options.days_per_move.is_some() {
+            // A correspondence seat is kept for days and its player told when it is his turn:
+            // it belongs to an account.
+            match self.account_rating(&player.id).await {
+                Ok(Some(_)) => {}
+                Ok(None) => {
+                    self.refuse(
+                        &re,
+                        &outbox,
+                        Code::BadRequest,
+                        "correspondence games are for claimed names: a seat is kept for days \
+                         and its player told when it is his turn (claim yours with `register`)",
+                    );
+                    return false;
+                }
+                Err(e) => {
+                    self.refuse(&re, &outbox, Code::Server, e.to_string());
+                    return false;
+                }
+            }
         }
         if self.options.rated == Some(true) {
             // Guests are never rated: a room made rated seats claimed names only (the
@@ -163,6 +184,13 @@ impl Room {
     /// How long the seat of a player who went away is held: the room's `seat_hold`, but at
     /// most [`WAITING_HOLD`] before the game starts.
     pub(super) fn hold(&self) -> Millis {
+        if self.options.days_per_move.is_some() {
+            // Being away is normal in a correspondence room: only the deadline ends a game.
+            return match self.status {
+                Status::Waiting => SEEK_HOLD,
+                _ => CORRESPONDENCE_HOLD,
+            };
+        }
         match self.status {
             Status::Waiting => self.options.seat_hold.min(WAITING_HOLD),
             _ => self.options.seat_hold,
@@ -308,7 +336,9 @@ impl Room {
         self.status = Status::Playing;
         // The clock starts with the `start` event, not once the status is stored.
         let now = self.shared.clock.now_ms();
-        self.arm_clock(now);
+        if self.arm_clock(now) {
+            self.tell_deadline(false).await;
+        }
         self.set_status("playing").await;
     }
 

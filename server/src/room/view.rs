@@ -4,7 +4,7 @@
 use super::Room;
 use crate::protocol::{self, Frame, ReplyTo};
 use crate::system::Seat;
-use orion_protocol::{Message, RoomSummary, SeatView, Snapshot};
+use orion_protocol::{Message, RoomSummary, SeatView, Snapshot, Status};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -42,6 +42,9 @@ impl Room {
             scores: self.table.scores(),
             claims: Vec::new(),
             result: self.table.result().or_else(|| self.result.clone()),
+            deadline: (self.options.days_per_move.is_some() && self.status == Status::Playing)
+                .then_some(self.clock.deadline)
+                .flatten(),
             systems: Default::default(),
         };
         // A later occupant of the seat does not see what the last one chose.

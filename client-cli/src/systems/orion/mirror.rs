@@ -366,6 +366,7 @@ mod tests {
                 clicks: None,
                 used: 0,
                 round: 1,
+                deadline: None,
                 systems: Default::default(),
             },
             scores: Default::default(),

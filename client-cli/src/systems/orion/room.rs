@@ -411,6 +411,7 @@ impl RoomState {
             | Ev::Ready { .. }
             | Ev::Left { .. }
             | Ev::Start { .. }
+            | Ev::Deadline { .. }
             | Ev::Chat { .. } => return None,
             // Their clicks are the turn box's; other systems' moves and draws are never an
             // ORION room's.
@@ -476,6 +477,7 @@ mod tests {
                 clicks: Some(1),
                 used: 0,
                 round: 1,
+                deadline: None,
                 systems: Default::default(),
             },
             scores: Default::default(),
