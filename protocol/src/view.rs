@@ -559,12 +559,12 @@ mod tests {
                 clicks: Some(3),
                 used: 0,
                 round: 1,
-                deadline: None,
                 systems: Default::default(),
             },
             scores: Default::default(),
             claims: vec![],
             result: None,
+            deadline: None,
             systems: Default::default(),
         });
         view.apply(seq, ev).unwrap();

@@ -370,10 +370,33 @@ impl Member {
 
     /// Reads with `history` the events a snapshot stood for (its seq is kept as a bare
     /// marker in `seen`): what a client showing the moves does after a snapshot.
+    /// History is read from the last event seen one by one before the snapshot, not from
+    /// the snapshot's own seq: a snapshot at 7 after events up to 5 stands for 6 as well (a
+    /// member that read from 6 never saw 6, a click of its own, and sent it for ever).
     pub async fn fill_from_history(&mut self) {
-        let bare = (self.seen.iter()).find(|(_, ev)| ev.is_null());
-        if let Some(since) = bare.map(|(seq, _)| seq.saturating_sub(1)) {
-            self.read_history(since).await;
+        let Some(bare) = (self.seen.iter())
+            .find(|(_, ev)| ev.is_null())
+            .map(|(s, _)| *s)
+        else {
+            return;
+        };
+        let mut since = (self.seen.range(..bare))
+            .filter(|(_, ev)| !ev.is_null())
+            .map(|(seq, _)| *seq)
+            .max()
+            .unwrap_or(0);
+        // Pages until the snapshot's seq is covered.
+        while since < bare {
+            let Some(page) = self.read_history(since).await else {
+                return;
+            };
+            let last = (page["events"].as_array().into_iter().flatten())
+                .filter_map(|e| e["seq"].as_u64())
+                .max();
+            match last {
+                Some(last) if last > since && page["more"] == true => since = last,
+                _ => return,
+            }
         }
     }
 
