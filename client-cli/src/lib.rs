@@ -6,6 +6,7 @@
 
 pub mod autoplay;
 pub mod bot;
+pub mod dates;
 pub mod lobby;
 pub mod net;
 pub mod replay;

@@ -102,7 +102,7 @@ pub fn board_lines(message: &Message<'_>) -> Vec<String> {
             "{:>3} {:<10} {c:>3} {}",
             e.rank,
             e.name,
-            e.at.map(day).unwrap_or_default()
+            e.at.map(crate::dates::day).unwrap_or_default()
         ),
         (None, None) => format!("{:>3} {}", e.rank, e.name),
     };
@@ -120,12 +120,28 @@ pub fn board_lines(message: &Message<'_>) -> Vec<String> {
     out
 }
 
-/// A date (ms since the epoch) as `YYYY-MM-DD` (UTC).
-fn day(ms: u64) -> String {
-    let nanos = i128::from(ms) * 1_000_000;
-    time::OffsetDateTime::from_unix_timestamp_nanos(nanos)
-        .map(|t| t.date().to_string())
-        .unwrap_or_default()
+/// One line of `mine`: the room, the game, who plays, and whose turn until when.
+pub fn my_game_line(g: &orion_protocol::MyGame) -> String {
+    let seats: Vec<String> = (g.seats.iter())
+        .map(|(s, n)| format!("{s} {}", n.as_deref().unwrap_or("(free)")))
+        .collect();
+    let turn = match (g.status, g.your_turn) {
+        (orion_protocol::Status::Waiting, _) => "waiting for players".to_string(),
+        (_, true) => "your turn".to_string(),
+        (_, false) => "their turn".to_string(),
+    };
+    let until = g.deadline.map_or(String::new(), |at| {
+        format!(" until {}", crate::dates::minute(at))
+    });
+    let pace = g
+        .days_per_move
+        .map_or(String::new(), |d| format!(" · {d} days a move"));
+    format!(
+        "{} {} · {} · {turn}{until}{pace}",
+        g.room,
+        g.game,
+        seats.join(", ")
+    )
 }
 
 /// Fetches the room list of `server`.

@@ -5,7 +5,7 @@ use crate::code::Code;
 use crate::event::{Event, Text};
 use crate::fields;
 use crate::request::RequestId;
-use crate::room::{RoomSummary, Snapshot, Status};
+use crate::room::{Millis, RoomSummary, Snapshot, Status};
 use crate::seat::Seat;
 use crate::standing::LeaderEntry;
 use serde::{Deserialize, Serialize};
@@ -244,6 +244,12 @@ pub enum Message<'a> {
         /// The room.
         room: String,
     },
+    /// The answer to `mine`: the asker's games, those where it is his turn first, each kind
+    /// by the nearest deadline (an addition: README).
+    Mine {
+        /// The games.
+        games: Vec<MyGame>,
+    },
 }
 
 impl Message<'_> {
@@ -271,8 +277,36 @@ impl Message<'_> {
             Message::LoggedOut { .. } => "logged_out",
             Message::Pong => "pong",
             Message::Moved { .. } => "moved",
+            Message::Mine { .. } => "mine",
         }
     }
+}
+
+/// One game in a `mine` reply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MyGame {
+    /// Room id.
+    pub room: String,
+    /// Game id.
+    pub game: String,
+    /// `waiting` or `playing`.
+    pub status: Status,
+    /// The asker's seat.
+    pub seat: Seat,
+    /// Whether the asker is to move.
+    pub your_turn: bool,
+    /// Who sits where, by seat (`null`: free).
+    pub seats: BTreeMap<Seat, Option<String>>,
+    /// A correspondence room's days per move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days_per_move: Option<u8>,
+    /// When the mover's time runs out (correspondence rooms), ms since the epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<Millis>,
+    /// When the last move was made (the turn now being played began), ms since the epoch;
+    /// absent before the first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_move: Option<Millis>,
 }
 
 /// One stored event in a `history` message.

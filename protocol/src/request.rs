@@ -378,11 +378,14 @@ pub enum Request {
         /// Room id.
         room: String,
     },
+    /// Every game where the asker holds a seat, live or by correspondence, his turn first
+    /// (an addition: README; reply: `mine`).
+    Mine,
 }
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 36] = [
+    pub const TYPES: [&'static str; 37] = [
         "hello",
         "lobby",
         "create",
@@ -419,6 +422,7 @@ impl Request {
         "undo",
         "hint",
         "unspectate",
+        "mine",
     ];
 
     /// The request's `t` on the wire.
@@ -460,6 +464,7 @@ impl Request {
             Request::Undo { .. } => "undo",
             Request::Hint { .. } => "hint",
             Request::Unspectate { .. } => "unspectate",
+            Request::Mine => "mine",
         }
     }
 
@@ -482,6 +487,7 @@ impl Request {
             | Request::LogoutAll
             | Request::Leaderboard { .. }
             | Request::Games { .. }
+            | Request::Mine
             | Request::Ping => None,
             Request::Join { room, .. } => room.as_deref(),
             Request::Spectate { room, .. }

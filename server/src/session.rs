@@ -9,6 +9,7 @@ mod accounts;
 mod archive;
 mod bots;
 mod identity;
+mod mine;
 mod rooms;
 
 pub use archive::{GAMES_PAGE, HISTORY_PAGE_BYTES};
@@ -153,6 +154,7 @@ impl Session {
                 self.leaderboard(re, player()?, &game, after.unwrap_or(0))
                     .await
             }
+            Request::Mine => self.mine(re, player()?).await,
             Request::Lobby { watch, after } => {
                 self.shared.lobby.refresh_waiting().await;
                 self.lobby(re, watch.unwrap_or(false), after)

@@ -193,3 +193,67 @@ async fn a_game_lasts_days_with_nobody_connected_is_warned_and_lost_on_time_acro
     drop(server);
     remove_db(&db);
 }
+
+#[tokio::test]
+async fn mine_lists_a_players_games_his_turn_first_with_the_deadline_and_last_move() {
+    let server = TestServer::start();
+    let mut corr = vec![
+        claimed(&server, "alice").await,
+        claimed(&server, "bob").await,
+    ];
+    let letter = start_room(&mut corr, "hydra-2", json!({"days_per_move": 3})).await;
+    let mut live = vec![claimed(&server, "carol").await, server.player("dave").await];
+    let table = start_room(&mut live, "hydra-2", json!({})).await;
+    let mut alice = corr.remove(0);
+    let mut bob = corr.remove(0);
+    // Alice also sits in a room of Erin's that still waits for players.
+    let mut erin = server.player("erin").await;
+    let waiting = erin
+        .request(json!({"t": "create", "game": "hydra-2", "seat": "S"}))
+        .await;
+    let waiting = waiting["room"].as_str().expect("a room").to_string();
+    let joined = alice.request(json!({"t": "join", "room": waiting})).await;
+    assert_eq!(joined["t"], "joined", "{joined}");
+
+    let mine = alice.request(json!({"t": "mine"})).await;
+    assert_eq!(mine["t"], "mine", "{mine}");
+    let games = mine["games"].as_array().expect("games");
+    assert_eq!(games.len(), 2, "{mine}");
+    assert_eq!(games[0]["room"], json!(letter), "her turn first: {mine}");
+    assert_eq!(games[0]["your_turn"], true, "{mine}");
+    assert_eq!(games[0]["seat"], "S", "{mine}");
+    assert_eq!(games[0]["days_per_move"], 3, "{mine}");
+    assert_eq!(games[0]["deadline"], json!(T0 + 3 * DAY), "{mine}");
+    assert_eq!(games[0]["last_move"], json!(T0), "{mine}");
+    assert_eq!(
+        games[0]["seats"],
+        json!({"S": "alice", "N": "bob"}),
+        "{mine}"
+    );
+    assert_eq!(games[1]["room"], json!(waiting), "{mine}");
+    assert_eq!(
+        (games[1]["status"].clone(), games[1]["your_turn"].clone()),
+        (json!("waiting"), json!(false)),
+        "{mine}"
+    );
+    // Carol's game is not Alice's; Dave (a guest) has his live game, not to move.
+    let dave = live[1].request(json!({"t": "mine"})).await;
+    assert_eq!(dave["games"][0]["room"], json!(table), "{dave}");
+    assert_eq!(dave["games"][0]["your_turn"], false, "{dave}");
+    assert_eq!(dave["games"][0].get("deadline"), None, "{dave}");
+
+    // An hour later Alice moves: it is Bob's turn, his three days from now.
+    server.clock.advance(3_600_000);
+    alice.play(&letter, "click", json!({"click": "A2L"})).await;
+    deadline(&mut bob, &letter).await;
+    let theirs = bob.request(json!({"t": "mine"})).await;
+    assert_eq!(theirs["games"][0]["your_turn"], true, "{theirs}");
+    assert_eq!(
+        theirs["games"][0]["deadline"],
+        json!(T0 + 3_600_000 + 3 * DAY),
+        "{theirs}"
+    );
+    assert_eq!(theirs["games"][0]["last_move"], json!(T0 + 3_600_000));
+    let hers = alice.request(json!({"t": "mine"})).await;
+    assert_eq!(hers["games"][0]["your_turn"], false, "{hers}");
+}

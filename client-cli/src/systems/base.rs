@@ -103,9 +103,12 @@ impl Base {
             } => {
                 let who = self.name_of(*seat);
                 if *warning {
-                    format!("{who}: less than a day left to move (until {})", utc(*at))
+                    format!(
+                        "{who}: less than a day left to move (until {})",
+                        crate::dates::minute(*at)
+                    )
                 } else {
-                    format!("{who} to move by {}", utc(*at))
+                    format!("{who} to move by {}", crate::dates::minute(*at))
                 }
             }
             Ev::Chat { seat, name, text } => {
@@ -143,12 +146,4 @@ impl Base {
             format!("{name} ({seat})")
         }
     }
-}
-
-/// A time (ms since the epoch) as `YYYY-MM-DD HH:MM UTC`.
-fn utc(ms: u64) -> String {
-    let nanos = i128::from(ms) * 1_000_000;
-    time::OffsetDateTime::from_unix_timestamp_nanos(nanos)
-        .map(|t| format!("{} {:02}:{:02} UTC", t.date(), t.hour(), t.minute()))
-        .unwrap_or_default()
 }

@@ -57,6 +57,8 @@ pub enum Command {
     /// Become a claimed account's player (the client keeps its token from then on).
     /// Revoke this account's tokens on every other device.
     LogoutAll,
+    /// List one's games, live and by correspondence, one's turn first.
+    Mine,
     Login {
         /// The account's name.
         name: String,
@@ -169,6 +171,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             && matches!(
                 first.as_str(),
                 "ready"
+                    | "mine"
                     | "leave"
                     | "help"
                     | "?"
@@ -293,6 +296,7 @@ fn command(line: &str) -> Result<Command, String> {
         }
         "login" => return Err("login NAME PASSWORD: become your claimed name's player".into()),
         "logout" if rest == ["all"] => return Ok(Command::LogoutAll),
+        "mine" => return Ok(Command::Mine),
         "logout" => return Err("logout all: log out every other device of your account".into()),
         "games" | "archive" => {
             // games [PLAYER] [game=GAME] [before=ROOM]
@@ -342,8 +346,10 @@ fn command(line: &str) -> Result<Command, String> {
 }
 
 /// The lobby's lines of the help, after the default system's.
-const LOBBY_HELP: &[&str] =
-    &["account: register PASSWORD claims your name · login NAME PASSWORD on another device"];
+const LOBBY_HELP: &[&str] = &[
+    "account: register PASSWORD claims your name · login NAME PASSWORD on another device",
+    "your games: mine (live and by correspondence, your turn first)",
+];
 
 /// The help's last lines, after every system's.
 const LAST_HELP: &[&str] = &[

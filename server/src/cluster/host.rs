@@ -110,6 +110,20 @@ impl Host {
             // Lost to another node (its task is ending): the proxy looks the owner up again.
             return Answer::NoRoom;
         }
+        if let Command::Describe { player } = fwd.cmd {
+            // A question, not a member's command: no relay, the answer comes back whole.
+            let (done, line) = tokio::sync::oneshot::channel();
+            let player = Arc::from(player.as_str());
+            if handle
+                .tx
+                .send(RoomCmd::Describe { player, done })
+                .await
+                .is_err()
+            {
+                return Answer::NoRoom;
+            }
+            return Answer::Described(line.await.ok().flatten());
+        }
         if let Command::Detach = fwd.cmd {
             let relay = self.relays.get(&key).map(|r| r.id);
             if let Some(conn) = relay {

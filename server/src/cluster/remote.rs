@@ -70,6 +70,12 @@ async fn forward(node: &Node, room: &RoomId, owner: &mut String, cmd: RoomCmd) {
             .observe(began.elapsed().as_secs_f64());
         match sent.map(|m| serde_json::from_slice::<Answer>(&m.payload)) {
             Ok(Ok(Answer::Queued)) => return,
+            Ok(Ok(Answer::Described(line))) => {
+                if let RoomCmd::Describe { done, .. } = cmd {
+                    let _ = done.send(line);
+                }
+                return;
+            }
             Ok(Ok(Answer::Entered(entered))) => {
                 settle(cmd, entered);
                 return;
@@ -116,6 +122,7 @@ fn outbox_of(cmd: &RoomCmd) -> Option<&crate::outbox::Outbox> {
         | RoomCmd::Rematch { outbox, .. }
         | RoomCmd::Resume { outbox, .. } => Some(outbox),
         RoomCmd::Detach { .. }
+        | RoomCmd::Describe { .. }
         | RoomCmd::Lost
         | RoomCmd::FillBots { .. }
         | RoomCmd::SeatBots { .. } => None,

@@ -126,6 +126,11 @@ pub enum Command {
     },
     /// [`RoomCmd::Detach`]: the connection went away.
     Detach,
+    /// [`RoomCmd::Describe`]: the asker's line in `mine` (answered [`Answer::Described`]).
+    Describe {
+        /// Who asks.
+        player: String,
+    },
 }
 
 /// The owner's answer to a [`Forward`].
@@ -138,6 +143,8 @@ pub enum Answer {
     Entered(bool),
     /// The room is not live on that node (ended, or moved).
     NoRoom,
+    /// For describe: the asker's line in `mine`.
+    Described(Option<orion_protocol::MyGame>),
 }
 
 impl Command {
@@ -240,6 +247,12 @@ impl Command {
                 outbox.id,
             ),
             RoomCmd::Detach { conn } => (Command::Detach, *conn),
+            RoomCmd::Describe { player, .. } => (
+                Command::Describe {
+                    player: player.to_string(),
+                },
+                0,
+            ),
             // Never forwarded: a node tells only its own rooms they are lost, and a quick match
             // fills the room it made itself with bots, as a rematch does the room it made.
             RoomCmd::Lost | RoomCmd::FillBots { .. } | RoomCmd::SeatBots { .. } => {

@@ -23,6 +23,8 @@ pub(super) struct TurnClock {
     /// While every seat is away the clock stands still: what was left of the allowance, and
     /// whether it was the mover's time bank.
     pub(super) paused: Option<(Millis, bool)>,
+    /// When the turn being timed began (its mover's last move, or the start).
+    pub(super) since: Option<Millis>,
     /// A correspondence room: when the mover is warned that his deadline is near (`None`:
     /// warned already, or a live room).
     pub(super) warn_at: Option<Millis>,
@@ -116,6 +118,7 @@ impl Room {
             }
         }
         self.clock.turn = Some(turn);
+        self.clock.since = Some(now);
         self.clock.overdraft_since = None;
         if let Some(allowance) = self.options.days() {
             let deadline = now.saturating_add(allowance);
@@ -156,6 +159,7 @@ impl Room {
             return;
         };
         self.clock.turn = Some((seat, round));
+        self.clock.since = Some(at.saturating_sub(allowance));
         self.clock.deadline = Some(at);
         self.clock.warn_at = (!warned).then(|| at.saturating_sub(warning_before(allowance)));
     }

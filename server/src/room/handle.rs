@@ -130,6 +130,13 @@ pub enum RoomCmd {
         /// The place the finished room's rematch was given.
         game: crate::bots::BotGame,
     },
+    /// What the asker's line in `mine` says of this room (`None`: he holds no seat here).
+    Describe {
+        /// Who asks.
+        player: PlayerId,
+        /// The line.
+        done: oneshot::Sender<Option<orion_protocol::MyGame>>,
+    },
     /// A connection went away.
     Detach {
         /// Its id.
@@ -162,6 +169,9 @@ impl RoomCmd {
             | RoomCmd::Act { re, outbox, .. }
             | RoomCmd::Chat { re, outbox, .. }
             | RoomCmd::Rematch { re, outbox, .. } => outbox.refuse(&re, refusal),
+            RoomCmd::Describe { done, .. } => {
+                let _ = done.send(None);
+            }
             RoomCmd::Detach { .. }
             | RoomCmd::Lost
             | RoomCmd::FillBots { .. }

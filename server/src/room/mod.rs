@@ -361,6 +361,9 @@ impl Room {
             } => self.rematch(re, player, accept, outbox).await,
             RoomCmd::FillBots { level, game } => self.fill_bots(level, game).await,
             RoomCmd::SeatBots { bots, game } => self.seat_bots(bots, game).await,
+            RoomCmd::Describe { player, done } => {
+                let _ = done.send(self.describe(&player));
+            }
             RoomCmd::Detach { conn } => self.detach(conn),
             RoomCmd::Lost => self.lost = true,
         }

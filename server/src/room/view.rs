@@ -2,9 +2,10 @@
 //! made them) and the room's line in the lobby.
 
 use super::Room;
+use crate::player::PlayerId;
 use crate::protocol::{self, Frame, ReplyTo};
 use crate::system::Seat;
-use orion_protocol::{Message, RoomSummary, SeatView, Snapshot, Status};
+use orion_protocol::{Message, MyGame, RoomSummary, SeatView, Snapshot, Status};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -54,6 +55,36 @@ impl Room {
         });
         self.table.view(chooser, &mut snapshot);
         protocol::reply(re, Message::Snapshot(Box::new(snapshot)))
+    }
+
+    /// `player`'s line in `mine`, while the room waits or plays and he holds a seat: whether
+    /// he is to move, and until when.
+    pub(super) fn describe(&self, player: &PlayerId) -> Option<MyGame> {
+        let seat = self.seat_of(player)?;
+        let playing = match self.status {
+            Status::Waiting => false,
+            Status::Playing => true,
+            Status::Finished | Status::Closed => return None,
+        };
+        Some(MyGame {
+            room: self.id.to_string(),
+            game: self.game_id.to_string(),
+            status: self.status,
+            seat: seat.wire(),
+            your_turn: playing && self.table.mover() == seat,
+            seats: (self.table.seats().iter())
+                .map(|info| {
+                    let name = self
+                        .seats
+                        .get(&info.seat)
+                        .map(|o| o.player.name.to_string());
+                    (info.seat.wire(), name)
+                })
+                .collect(),
+            days_per_move: self.options.days_per_move,
+            deadline: playing.then_some(self.clock.deadline).flatten(),
+            last_move: playing.then_some(self.clock.since).flatten(),
+        })
     }
 
     pub(super) fn publish(&mut self) {

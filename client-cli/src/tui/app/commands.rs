@@ -82,6 +82,7 @@ impl App {
                 })
             }
             Command::LogoutAll => self.out.push(Request::LogoutAll),
+            Command::Mine => self.out.push(Request::Mine),
             Command::Export(room) => {
                 let code = (self.room_id.as_deref() == Some(room.as_str()))
                     .then(|| self.invite.clone())

@@ -367,6 +367,12 @@ impl App {
                 }
                 self.show_lines(lines);
             }
+            Incoming::Mine { games } => {
+                let to_play = games.iter().filter(|g| g.your_turn).count();
+                let mut lines = vec![format!("your games: {} ({to_play} to play)", games.len())];
+                lines.extend(games.iter().map(crate::lobby::my_game_line));
+                self.show_lines(lines);
+            }
             Incoming::Export { room, text } => {
                 let file = format!("{room}.txt");
                 match std::fs::write(&file, text) {
