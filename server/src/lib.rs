@@ -27,6 +27,7 @@ mod player;
 mod protocol;
 mod rating;
 mod records;
+mod rules;
 mod retention;
 mod revocations;
 mod room;
