@@ -13,7 +13,6 @@ mod routes;
 #[cfg(test)]
 mod tests;
 
-pub use check::LessonError;
 pub use lesson::Lesson;
 pub use position::{position, Setup};
 pub use progress::answer as progress;
