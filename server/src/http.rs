@@ -169,7 +169,9 @@ async fn answer(
         return crate::lessons::answer(req, shared).await.map(Either::Left);
     }
     if path == "/api/progress" || path.starts_with("/api/progress/") {
-        return crate::lessons::progress(req, shared).await.map(Either::Left);
+        return crate::lessons::progress(req, shared)
+            .await
+            .map(Either::Left);
     }
     if path == "/api/rules" || path.starts_with("/api/rules/") {
         return crate::rules::answer(&req, shared).map(Either::Left);

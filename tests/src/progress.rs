@@ -7,7 +7,12 @@ use serde_json::{json, Value};
 
 /// One HTTP request over a plain socket, with an optional `Authorization: Bearer` token; the
 /// status and the body.
-pub async fn http(server: &TestServer, method: &str, path: &str, token: Option<&str>) -> (u16, String) {
+pub async fn http(
+    server: &TestServer,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = tokio::net::TcpStream::connect(server.addr)
         .await
@@ -45,10 +50,16 @@ pub async fn lesson_progress_follows_the_account(server: &TestServer) {
     assert_eq!((status, body.trim()), (200, "{\"progress\":{}}"));
     let (status, body) = http(server, "POST", "/api/progress/hydra-2/3", Some(&token)).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(serde_json::from_str::<Value>(&body).expect("JSON")["steps"], 3);
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).expect("JSON")["steps"],
+        3
+    );
     // Fewer steps later (another device that started again) keep the most.
     let (_, body) = http(server, "POST", "/api/progress/hydra-2/1", Some(&token)).await;
-    assert_eq!(serde_json::from_str::<Value>(&body).expect("JSON")["steps"], 3);
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).expect("JSON")["steps"],
+        3
+    );
     http(server, "POST", "/api/progress/basics/5", Some(&token)).await;
     // Another device logs in: its own token sees the same progress.
     let mut other = server.player("someone").await;
@@ -85,5 +96,8 @@ pub async fn lesson_progress_follows_the_account(server: &TestServer) {
     assert_eq!(status, 405);
     let (_, body) = http(server, "GET", "/api/progress", Some(&token)).await;
     let progress: Value = serde_json::from_str(&body).expect("JSON");
-    assert_eq!(progress["progress"]["hydra-2"], 3, "nothing refused was kept");
+    assert_eq!(
+        progress["progress"]["hydra-2"], 3,
+        "nothing refused was kept"
+    );
 }

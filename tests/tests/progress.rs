@@ -73,7 +73,10 @@ async fn a_lesson_done_logged_in_shows_done_in_a_fresh_browser_logged_in_as_the_
          {authorization: 'Bearer ' + localStorage.getItem('orion.token')}})).then(r => r.json())",
     )
     .await;
-    assert!(saved["progress"]["basics"].as_u64().unwrap_or(0) >= 3, "{saved}");
+    assert!(
+        saved["progress"]["basics"].as_u64().unwrap_or(0) >= 3,
+        "{saved}"
+    );
     // Another device, a fresh profile: nothing done there as a guest.
     let second = driver.browser(1280, 900).await;
     open(&second, &base, "/learn", "guest2").await;
@@ -86,12 +89,7 @@ async fn a_lesson_done_logged_in_shows_done_in_a_fresh_browser_logged_in_as_the_
     wait_js(&second, "window.__orion.account === true", "the log-in").await;
     press(&second, "#learn-link").await;
     wait_js(&second, "location.pathname === '/learn'", "/learn").await;
-    wait_text(
-        &second,
-        "[data-lesson=\"basics\"] .lesson-progress",
-        "done",
-    )
-    .await;
+    wait_text(&second, "[data-lesson=\"basics\"] .lesson-progress", "done").await;
     // A guest in a third browser sees nothing of it.
     let third = driver.browser(1280, 900).await;
     open(&third, &base, "/learn", "gus").await;

@@ -20,7 +20,10 @@ async fn drawn(page: &fantoccini::Client, id: &str) -> u64 {
     )
     .await;
     let rules = js(page, "return window.__orion.rules").await;
-    assert_eq!(rules["drawn"], rules["diagrams"], "{id}: every diagram drawn: {rules}");
+    assert_eq!(
+        rules["drawn"], rules["diagrams"],
+        "{id}: every diagram drawn: {rules}"
+    );
     rules["drawn"].as_u64().unwrap_or(0)
 }
 
@@ -50,7 +53,10 @@ async fn every_game_has_a_rules_page_with_its_diagrams_drawn_and_links_to_learn_
         .filter(|g| g["puzzle"] != true)
         .filter_map(|g| g["id"].as_str())
         .collect();
-    assert_eq!(ids, games, "every game of the catalogue, in its order, no puzzle");
+    assert_eq!(
+        ids, games,
+        "every game of the catalogue, in its order, no puzzle"
+    );
     // Every page: its title, its text, every figure drawn with a board and labelled.
     for id in &ids {
         open(&page, &base, &format!("/rules/{id}"), "rui").await;
@@ -65,7 +71,10 @@ async fn every_game_has_a_rules_page_with_its_diagrams_drawn_and_links_to_learn_
         .await;
         for f in figures.as_array().expect("figures") {
             assert_eq!(f["svg"], true, "{id}: {f}");
-            assert!(f["label"].as_str().is_some_and(|l| l.len() > 10), "{id}: {f}");
+            assert!(
+                f["label"].as_str().is_some_and(|l| l.len() > 10),
+                "{id}: {f}"
+            );
         }
     }
     // Hydra's page: its own rules and ORION's, and the way to its lesson.
@@ -75,7 +84,12 @@ async fn every_game_has_a_rules_page_with_its_diagrams_drawn_and_links_to_learn_
     assert!(body.contains("First chain from one"), "its section");
     assert!(body.contains("The five basic rules"), "the shared rules");
     press(&page, "#rules-lesson").await;
-    wait_js(&page, "location.pathname === '/learn/hydra-2'", "its lesson").await;
+    wait_js(
+        &page,
+        "location.pathname === '/learn/hydra-2'",
+        "its lesson",
+    )
+    .await;
     wait_text(&page, "#lesson-status", "step 1/").await;
     // The lesson links back to the rules.
     press(&page, "#lesson-rules").await;

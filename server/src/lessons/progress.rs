@@ -29,14 +29,24 @@ pub async fn answer(req: Request<Incoming>, shared: &Shared) -> Response<Full<By
     let route = match (req.method(), parts.as_slice()) {
         (&Method::GET, []) => Route::Read,
         (&Method::POST, [id, steps]) => Route::Done(id.to_string(), steps.to_string()),
-        (_, []) => return text(StatusCode::METHOD_NOT_ALLOWED, format!("{path} answers GET")),
-        (_, [_, _]) => return text(StatusCode::METHOD_NOT_ALLOWED, format!("{path} answers POST")),
-        _ => {
+        (_, []) => {
             return text(
-                StatusCode::NOT_FOUND,
-                format!("nothing at {path}: progress is at /api/progress and /api/progress/LESSON/STEPS"),
+                StatusCode::METHOD_NOT_ALLOWED,
+                format!("{path} answers GET"),
             )
         }
+        (_, [_, _]) => {
+            return text(
+                StatusCode::METHOD_NOT_ALLOWED,
+                format!("{path} answers POST"),
+            )
+        }
+        _ => return text(
+            StatusCode::NOT_FOUND,
+            format!(
+                "nothing at {path}: progress is at /api/progress and /api/progress/LESSON/STEPS"
+            ),
+        ),
     };
     let account = match account(&req, shared).await {
         Ok(id) => id,
@@ -87,7 +97,10 @@ enum Route {
 }
 
 /// The account whose token the request carries, or the refusal to answer.
-async fn account(req: &Request<Incoming>, shared: &Shared) -> Result<String, Response<Full<Bytes>>> {
+async fn account(
+    req: &Request<Incoming>,
+    shared: &Shared,
+) -> Result<String, Response<Full<Bytes>>> {
     let unauthorized = |why: &str| {
         let mut r = text(StatusCode::UNAUTHORIZED, why.to_string());
         r.headers_mut()

@@ -60,7 +60,11 @@ fn page(system: &str, game: &GameInfo) -> Result<Rendered, BadDiagram> {
     if let Some(own) = source.of_game(game.id) {
         page.markdown(own.body)?;
     }
-    let shared = if system == ORION { &ORION_SHARED[..] } else { &[] };
+    let shared = if system == ORION {
+        &ORION_SHARED[..]
+    } else {
+        &[]
+    };
     for title in shared.iter().chain(&EVERY_GAME) {
         if let Some(section) = source.titled(title) {
             page.heading(HeadingLevel::H2, section.title);
@@ -76,7 +80,10 @@ fn page(system: &str, game: &GameInfo) -> Result<Rendered, BadDiagram> {
 pub fn answer(req: &Request<Incoming>, shared: &Shared) -> Response<Full<Bytes>> {
     let path = req.uri().path();
     if req.method() != Method::GET {
-        return text(StatusCode::METHOD_NOT_ALLOWED, format!("{path} answers GET"));
+        return text(
+            StatusCode::METHOD_NOT_ALLOWED,
+            format!("{path} answers GET"),
+        );
     }
     let lessons = crate::lessons::embedded();
     let lesson_of = |game: &str| lessons.iter().find(|l| l.id == game).map(|l| l.id.clone());
@@ -105,13 +112,15 @@ pub fn answer(req: &Request<Incoming>, shared: &Shared) -> Response<Full<Bytes>>
             match page(system, game) {
                 Ok(page) => {
                     let diagrams: Vec<Value> = (page.figures.iter())
-                        .map(|f| match crate::lessons::position(&shared.systems, &f.setup) {
-                            Ok(start) => json!({"caption": f.caption, "start": start}),
-                            Err(e) => {
-                                tracing::error!("rules of {id}: diagram `{}`: {e}", f.caption);
-                                json!({"caption": f.caption, "error": e.to_string()})
-                            }
-                        })
+                        .map(
+                            |f| match crate::lessons::position(&shared.systems, &f.setup) {
+                                Ok(start) => json!({"caption": f.caption, "start": start}),
+                                Err(e) => {
+                                    tracing::error!("rules of {id}: diagram `{}`: {e}", f.caption);
+                                    json!({"caption": f.caption, "error": e.to_string()})
+                                }
+                            },
+                        )
                         .collect();
                     reply(json!({
                         "id": game.id, "name": game.name, "system": system,

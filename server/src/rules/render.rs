@@ -112,7 +112,11 @@ mod tests {
         assert!(r.html.contains("<strong>bold</strong>"), "{}", r.html);
         assert!(r.html.contains("<table>"), "{}", r.html);
         assert!(r.html.contains("aria-labelledby=\"diagram-0-caption\""));
-        assert!(r.html.contains("After C1R &amp; more</figcaption>"), "{}", r.html);
+        assert!(
+            r.html.contains("After C1R &amp; more</figcaption>"),
+            "{}",
+            r.html
+        );
         assert!(!r.html.contains("<pre>"), "{}", r.html);
         assert_eq!(r.figures.len(), 1);
         assert_eq!(r.figures[0].setup.play, ["C1R"]);
@@ -121,7 +125,9 @@ mod tests {
     #[test]
     fn a_diagram_block_without_a_caption_or_with_an_unknown_field_is_refused() {
         let mut r = Rendered::default();
-        let e = r.markdown("```diagram\n{\"game\": \"hydra-2\"}\n```\n").unwrap_err();
+        let e = r
+            .markdown("```diagram\n{\"game\": \"hydra-2\"}\n```\n")
+            .unwrap_err();
         assert!(e.to_string().contains("caption"), "{e}");
         let e = (r.markdown("```diagram\n{\"caption\": \"x\", \"gmae\": \"hydra-2\"}\n```\n"))
             .unwrap_err();

@@ -33,7 +33,10 @@ fn every_game_of_the_catalogue_has_a_rules_page_and_no_puzzle_has_one() {
 fn the_shared_sections_named_here_are_in_the_rules() {
     let source = Source::split(RULES);
     for title in ORION_SHARED.iter().chain(&EVERY_GAME) {
-        assert!(source.titled(title).is_some(), "docs/rules.md has `## {title}`");
+        assert!(
+            source.titled(title).is_some(),
+            "docs/rules.md has `## {title}`"
+        );
     }
 }
 
@@ -44,13 +47,19 @@ fn a_page_holds_its_games_own_rules_and_the_ones_its_system_shares() {
     let (system, hydra) = find("hydra-2");
     let html = page(system, hydra).expect("hydra-2's page").html;
     assert!(html.contains("First chain from one"), "its own section");
-    assert!(html.contains("<h2>The five basic rules</h2>"), "ORION's rules");
+    assert!(
+        html.contains("<h2>The five basic rules</h2>"),
+        "ORION's rules"
+    );
     assert!(html.contains("<h2>Leaving a game in progress</h2>"));
     assert!(!html.contains("staircase"), "not another game's section");
     let (system, orbs) = find("orbs");
     let html = page(system, orbs).expect("orbs' page").html;
     assert!(html.contains("evaporates water"), "{html}");
-    assert!(!html.contains("The five basic rules"), "ORION's rules are not Orbs'");
+    assert!(
+        !html.contains("The five basic rules"),
+        "ORION's rules are not Orbs'"
+    );
 }
 
 #[test]
