@@ -95,6 +95,19 @@ async fn every_game_has_a_rules_page_with_its_diagrams_drawn_and_links_to_learn_
     press(&page, "#lesson-rules").await;
     wait_js(&page, "location.pathname === '/rules/hydra-2'", "back").await;
     drawn(&page, "hydra-2").await;
+    // The lessons' list links each game's rules.
+    press(&page, "#learn-link").await;
+    wait_js(
+        &page,
+        "!!document.querySelector('[data-lesson=\"orbs\"] .lesson-rules')",
+        "the lessons",
+    )
+    .await;
+    press(&page, "[data-lesson=\"orbs\"] .lesson-rules").await;
+    wait_js(&page, "location.pathname === '/rules/orbs'", "Orbs' rules").await;
+    drawn(&page, "orbs").await;
+    open(&page, &base, "/rules/hydra-2", "rui").await;
+    drawn(&page, "hydra-2").await;
     // Play the computer from the rules page.
     press(&page, "#rules-computer").await;
     wait_js(&page, "/^\\/r\\//.test(location.pathname)", "a room").await;

@@ -41,12 +41,14 @@ pub async fn answer(req: Request<Incoming>, shared: &Shared) -> Response<Full<By
                 format!("{path} answers POST"),
             )
         }
-        _ => return text(
-            StatusCode::NOT_FOUND,
-            format!(
+        _ => {
+            return text(
+                StatusCode::NOT_FOUND,
+                format!(
                 "nothing at {path}: progress is at /api/progress and /api/progress/LESSON/STEPS"
             ),
-        ),
+            )
+        }
     };
     let account = match account(&req, shared).await {
         Ok(id) => id,
