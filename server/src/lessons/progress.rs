@@ -18,6 +18,9 @@ use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use serde_json::{json, Map, Value};
 
+/// Where progress is, for a path that is not.
+const ROUTES: &str = "progress is at /api/progress and /api/progress/LESSON/STEPS";
+
 /// The answer to a request under `/api/progress`.
 pub async fn answer(req: Request<Incoming>, shared: &Shared) -> Response<Full<Bytes>> {
     let path = req.uri().path().to_string();
@@ -44,9 +47,7 @@ pub async fn answer(req: Request<Incoming>, shared: &Shared) -> Response<Full<By
         _ => {
             return text(
                 StatusCode::NOT_FOUND,
-                format!(
-                "nothing at {path}: progress is at /api/progress and /api/progress/LESSON/STEPS"
-            ),
+                format!("nothing at {path}: {ROUTES}"),
             )
         }
     };
