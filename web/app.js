@@ -1,6 +1,7 @@
 // The page: picks the player's name (`?name=` on any link, else the saved one, else a guest
 // name), opens the socket and shows the lobby (`/`), a room (`/r/ROOM`, `/i/CODE`) or a
-// finished game's record (`/g/ROOM`), the lessons (`/learn`, `/learn/ID`: learn.js).
+// finished game's record (`/g/ROOM`), the lessons (`/learn`, `/learn/ID`: learn.js), the rules
+// pages (`/rules`, `/rules/GAME`: rules.js).
 // Moving between them keeps the one socket (history.pushState). The server's catalogue of
 // games is loaded first: every view reads it. A saved name that an account has claimed gets
 // a log-in prompt (account.js), not a reconnecting loop.
@@ -48,7 +49,9 @@ function route() {
   const code = /^\/i\/([\w-]+)$/.exec(location.pathname);
   const record = /^\/g\/([\w-]+)$/.exec(location.pathname);
   const learn = /^\/learn(?:\/([\w-]+))?$/.exec(location.pathname);
+  const rules = /^\/rules(?:\/([\w-]+))?$/.exec(location.pathname);
   if (learn) view = lessons(learn[1]);
+  else if (rules) view = rulesPages(rules[1]);
   else if (record) view = new Record(main, record[1], toast);
   else if (room) view = new Room(main, net, { room: room[1] }, toast);
   else if (code) view = new Room(main, net, { code: code[1] }, toast);
@@ -58,10 +61,23 @@ function route() {
 
 /** The lessons' view, loaded on first use (the front door does not download it). */
 function lessons(id) {
-  const v = { close() { this.closed = true; if (this.inner) this.inner.close(); } };
-  import('./learn.js').then((m) => {
+  return lazy(import('./learn.js'), (m) => (id ? new m.LessonView(main, id, net, go) : new m.LessonList(main, net)));
+}
+
+/** The rules pages' view, loaded on first use. */
+function rulesPages(id) {
+  return lazy(import('./rules.js'), (m) => (id ? new m.RulesPage(main, id, net, go) : new m.RulesIndex(main)));
+}
+
+/** A view whose module loads first: `make(module)` once it has (unless closed by then). */
+function lazy(loading, make) {
+  const v = {
+    close() { this.closed = true; if (this.inner) this.inner.close(); },
+    up(welcome) { if (this.inner && this.inner.up) this.inner.up(welcome); },
+  };
+  loading.then((m) => {
     if (v.closed) return;
-    v.inner = id ? new m.LessonView(main, id, net, go) : new m.LessonList(main);
+    v.inner = make(m);
     hooks.view = v.inner;
   });
   return v;

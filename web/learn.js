@@ -3,12 +3,15 @@
 // server (`POST /api/lessons/ID/N/try`), whose engine answers with the events it caused or
 // with its refusal (the room's own words) and the step's hint. Each step marks the element
 // to act on with `data-hint`; `#lesson-status` says `step N/M`, then `done`; progress is kept
-// in `localStorage` (`orion.learn`: steps done by lesson). `app.js` loads this module only for
+// in `localStorage` (`orion.learn`: steps done by lesson) and, for a claimed account, on the
+// server too (`/api/progress`, with the account's token): `/learn` merges the two on load, so
+// a lesson done on one device shows done on another. `app.js` loads this module only for
 // `/learn` and `/learn/ID`.
 
 import { boardOf } from './boards/index.js';
 import { game as gameOf, gameName, seatColour, systemOf } from './catalogue.js';
 import { h } from './dom.js';
+import { playComputer } from './computer.js';
 
 const PROGRESS = 'orion.learn';
 
@@ -31,13 +34,53 @@ function saveProgress(id, done) {
   localStorage.setItem(PROGRESS, JSON.stringify(p));
 }
 
+/** The account's token as the progress calls send it, or null for a guest (whose progress
+ *  stays in this browser). */
+function bearer(net) {
+  return net && net.account && net.token ? { authorization: `Bearer ${net.token}` } : null;
+}
+
+/** Tells the server a claimed account has done `done` steps of lesson `id`. */
+function sendProgress(net, id, done) {
+  const headers = bearer(net);
+  if (!headers) return Promise.resolve();
+  return fetch(`/api/progress/${encodeURIComponent(id)}/${done}`, { method: 'POST', headers }).catch(() => {});
+}
+
+/** A claimed account's progress on the server merged into this browser's (the most steps of
+ *  either, by lesson); what this browser has beyond the server's is sent up. `steps`: each
+ *  lesson's steps, which bound what is sent. True once merged. */
+async function syncProgress(net, steps) {
+  const headers = bearer(net);
+  if (!headers) return false;
+  let server;
+  try {
+    const r = await fetch('/api/progress', { headers });
+    if (!r.ok) return false;
+    server = (await r.json()).progress || {};
+  } catch (e) { return false; }
+  const local = progress();
+  const merged = { ...local };
+  for (const [id, n] of Object.entries(server)) merged[id] = Math.max(merged[id] || 0, n);
+  localStorage.setItem(PROGRESS, JSON.stringify(merged));
+  const ups = Object.entries(local)
+    .filter(([id, n]) => steps[id] && n > (server[id] || 0))
+    .map(([id, n]) => sendProgress(net, id, Math.min(n, steps[id])));
+  await Promise.all(ups);
+  return true;
+}
+
 /** `/learn`: every lesson, with how far this browser got. */
 export class LessonList {
-  constructor(host) {
+  constructor(host, net) {
+    this.net = net;
+    this.lessons = null;
+    this.hooks = window.__orion || (window.__orion = {});
     this.list = h('ul', { id: 'lessons', class: 'lessons' });
     host.append(h('section', { class: 'learn' },
       h('h1', {}, 'Learn to play'),
-      h('p', {}, 'Short lessons on the real board: each step says what to do, the server checks it. Start with the basics, then Hydra for Two.'),
+      h('p', {}, 'Short lessons on the real board: each step says what to do, the server checks it. Start with the basics, then Hydra for Two. Or read ',
+        h('a', { href: '/rules', 'data-link': '' }, 'the rules'), ' of every game.'),
       this.list));
     this.load();
   }
@@ -45,16 +88,36 @@ export class LessonList {
   async load() {
     const r = await fetch('/api/lessons');
     if (!r.ok) { this.list.replaceChildren(h('li', {}, 'The lessons could not be loaded.')); return; }
-    const { lessons } = await r.json();
+    this.lessons = (await r.json()).lessons;
+    this.show();
+    this.hooks.lessons = this.lessons.length;
+    if (this.net && this.net.account) this.up();
+  }
+
+  /** Each lesson with how far this browser (and the account, once merged) got. */
+  show() {
     const done = progress();
-    this.list.replaceChildren(...lessons.map((l) => {
+    this.list.replaceChildren(...this.lessons.map((l) => {
       const n = Math.min(done[l.id] || 0, l.steps);
       const mark = n >= l.steps ? 'done' : n ? `${n}/${l.steps} steps` : `${l.steps} steps`;
       return h('li', { 'data-lesson': l.id },
         h('a', { href: `/learn/${l.id}`, 'data-link': '' }, l.title),
-        ` \u2014 ${l.about} `, h('span', { class: 'lesson-progress' }, `(${mark})`));
+        ` \u2014 ${l.about} `, h('span', { class: 'lesson-progress' }, `(${mark})`),
+        ' ', h('a', { href: l.id === 'basics' ? '/rules' : `/rules/${l.game}`, 'data-link': '', class: 'lesson-rules' }, 'rules'));
     }));
-    (window.__orion || {}).lessons = lessons.length;
+  }
+
+  /** The page speaks for a player now: a claimed account's progress is merged in. */
+  async up() {
+    if (!this.lessons || this.syncing) return;
+    this.syncing = true;
+    const steps = Object.fromEntries(this.lessons.map((l) => [l.id, l.steps]));
+    const merged = await syncProgress(this.net, steps);
+    this.syncing = false;
+    if (merged) {
+      this.show();
+      this.hooks.progressMerged = (this.hooks.progressMerged || 0) + 1;
+    }
   }
 
   close() {}
@@ -139,8 +202,9 @@ export class LessonView {
     };
     this.el.retry.hidden = false;
     this.el.reset.hidden = false;
+    this.el.rules = h('a', { id: 'lesson-rules', href: '/rules', 'data-link': '' }, 'The rules');
     host.append(h('section', { class: 'learn lesson' },
-      h('p', {}, h('a', { href: '/learn', 'data-link': '' }, '\u2190 All lessons')),
+      h('p', {}, h('a', { href: '/learn', 'data-link': '' }, '\u2190 All lessons'), ' \u00b7 ', this.el.rules),
       this.el.title, this.el.status, this.el.text, this.el.reason,
       this.el.board, this.el.line, this.el.actions, this.el.note,
       h('p', { class: 'lesson-buttons' }, this.el.retry, this.el.reset), this.el.end));
@@ -160,6 +224,8 @@ export class LessonView {
     }
     this.lesson = await r.json();
     this.el.title.textContent = this.lesson.title;
+    if (this.id !== 'basics') this.el.rules.setAttribute('href', `/rules/${this.lesson.game}`);
+    this.el.rules.textContent = this.id === 'basics' ? 'The rules' : `The rules of ${gameName(this.lesson.game)}`;
     const system = systemOf(this.lesson.game);
     this.el.board.className = `board-host ${system}`;
     this.board = new (boardOf(system))(this.el.board, this.teacher);
@@ -253,6 +319,7 @@ export class LessonView {
     const step = this.lesson.steps[at];
     if (step.done) this.teacher.note(step.done);
     saveProgress(this.id, at + 1);
+    this.saved = sendProgress(this.net, this.id, at + 1);
     this.timer = setTimeout(() => {
       this.play(answer.replies);
       this.timer = setTimeout(() => this.next(), answer.replies.length ? PAUSE : 0);
@@ -308,11 +375,8 @@ export class LessonView {
   /** "Play the computer", as the front door does it: a room, a computer in every other seat,
    *  ready. */
   async vsComputer(players) {
-    const m = await this.net.request({ t: 'create', game: this.lesson.game });
-    if (m.t !== 'joined') { this.el.reason.textContent = m.message || 'no room could be made'; return; }
-    for (let i = 1; i < players; i += 1) this.net.send({ t: 'add_bot', room: m.room, level: 2 });
-    this.net.send({ t: 'ready', room: m.room });
-    this.go(`/r/${m.room}`);
+    const refused = await playComputer(this.net, this.lesson.game, players, this.go);
+    if (refused) this.el.reason.textContent = refused;
   }
 
   /** A quick match: the room follows when enough players are waiting. */

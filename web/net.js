@@ -20,6 +20,7 @@ export class Net {
     this.onDown = null;
     this.onClaimed = null;
     this.claimed = null; // the refusal of a hello whose name is claimed, until a log-in
+    this.account = false; // the player is a claimed account's (its welcome said so)
   }
 
   /** `fn(message, arrivedAt)` for every message from the server. */
@@ -56,6 +57,7 @@ export class Net {
       if (msg.t === 'welcome') {
         this.token = msg.token;
         this.player = msg.player;
+        this.account = !!msg.account;
         localStorage.setItem(TOKEN, msg.token);
         this.becameUp(msg);
       } else if (msg.code === 'bad_request' && / is claimed/.test(msg.message || '')) {
@@ -79,6 +81,7 @@ export class Net {
       this.token = msg.token;
       this.player = msg.player;
       this.name = msg.name;
+      this.account = !!msg.account;
       localStorage.setItem(TOKEN, msg.token);
       if (!this.up) this.becameUp(msg);
     }
@@ -114,6 +117,7 @@ export class Net {
   /** Forgets this device's token and name: the next page load is a new guest. */
   forget() {
     this.token = null;
+    this.account = false;
     localStorage.removeItem(TOKEN);
   }
 

@@ -1,8 +1,10 @@
 //! HTTP on the WebSocket port, served by hyper: `GET /ws` upgrades to a WebSocket (after the
 //! Origin check), `GET /healthz` and `GET /metrics` answer in plain text, `GET /`, `/r/ROOM`,
-//! `/i/CODE`, `/g/ROOM` and `/assets/…` serve the embedded web client (`assets`), `GET
-//! /g/ROOM.txt` a finished game's record (`export`), `GET /catalogue.json` the games on offer
-//! (`catalogue`), anything else gets a
+//! `/i/CODE`, `/g/ROOM`, `/learn[/ID]`, `/rules[/GAME]` and `/assets/…` serve the embedded web
+//! client (`assets`; `/rules/GAME` of no game with a 404), `GET /g/ROOM.txt` a finished
+//! game's record (`export`), `GET /catalogue.json` the games on offer (`catalogue`),
+//! `/api/lessons…` and `/api/progress…` the lessons and a claimed account's progress in them
+//! (`lessons`), `/api/rules…` the rules pages (`rules`), anything else gets a
 //! plain-text 404. Each TCP connection has one bounded HTTP exchange, then either becomes a
 //! WebSocket (handed back to the caller as a tungstenite stream) or is closed.
 //!
@@ -166,6 +168,14 @@ async fn answer(
     if path == "/api/lessons" || path.starts_with("/api/lessons/") {
         return crate::lessons::answer(req, shared).await.map(Either::Left);
     }
+    if path == "/api/progress" || path.starts_with("/api/progress/") {
+        return crate::lessons::progress(req, shared)
+            .await
+            .map(Either::Left);
+    }
+    if path == "/api/rules" || path.starts_with("/api/rules/") {
+        return crate::rules::answer(&req, shared).map(Either::Left);
+    }
     plain_answer(req, shared, upgrade).map(Either::Left)
 }
 
@@ -178,6 +188,12 @@ fn plain_answer(
     let path = req.uri().path();
     if req.method() == Method::GET {
         if let Some(asset) = assets::find(path) {
+            if crate::rules::missing(path, &shared.systems) {
+                // The page says in words that there is no such game.
+                let mut response = static_file(asset, &HeaderMap::new());
+                *response.status_mut() = StatusCode::NOT_FOUND;
+                return response;
+            }
             return static_file(asset, req.headers());
         }
     }

@@ -6,7 +6,8 @@
 //! parses arguments. Layout: `server.rs` (accept, shutdown), `connection.rs` → `session/`
 //! (one handler per request) → `room/` (one task per room) through the seam `system.rs` to
 //! `systems/` (the only files naming an engine); `lobby/`, `store/`, `cluster/` behind
-//! traits; `http.rs`, `assets.rs`, `catalogue.rs`, `export.rs`, `records.rs` for HTTP.
+//! traits; `http.rs`, `assets.rs`, `catalogue.rs`, `export.rs`, `records.rs`, `lessons/`
+//! (with a claimed account's progress) and `rules/` (the rules pages) for HTTP.
 //! docs/architecture.md has the whole map.
 
 mod assets;
@@ -30,6 +31,7 @@ mod records;
 mod retention;
 mod revocations;
 mod room;
+mod rules;
 mod scheduling;
 mod server;
 mod session;

@@ -7,6 +7,7 @@ pub mod cluster;
 pub mod nats;
 pub mod nemesis;
 pub mod pg;
+pub mod progress;
 
 use futures::{SinkExt, StreamExt};
 use orion_protocol::{Envelope, Request, RequestId};

@@ -2,8 +2,8 @@
 //! test): the same promises as SQLite — appends committed in order before their commit
 //! resolves, a bad append refused alone, unfinished rooms restored, history kept, pruning —
 //! and a server killed mid-game that restarts on the same database with no event lost; and
-//! accounts and ratings: a rated game's ratings and board kept across a restart; and a
-//! cluster node's appends fenced by its rooms' lease epochs.
+//! accounts and ratings: a rated game's ratings and board kept across a restart; a claimed
+//! account's lesson progress; and a cluster node's appends fenced by its rooms' lease epochs.
 
 use orion_server::{
     ActionRecord, Append, Commit, Fences, PlayerRecord, PostgresStore, RoomRecord, Store,
@@ -529,4 +529,12 @@ async fn accounts_and_ratings_are_kept_in_postgres_across_a_restart() {
         count("SELECT COUNT(*) FROM rated_players WHERE room = $1").await,
         2
     );
+}
+
+#[tokio::test]
+async fn a_claimed_accounts_lesson_progress_is_kept_in_postgres() {
+    let pg = Postgres::start();
+    let clock = Arc::new(orion_server::ManualClock::new(T0));
+    let server = orion_tests::TestServer::start_on(&pg.url(), clock);
+    orion_tests::progress::lesson_progress_follows_the_account(&server).await;
 }

@@ -209,7 +209,7 @@ impl Stage {
     }
 
     /// Plays one scripted action (`C1R`, or `N> claim` for a seat not to move).
-    fn scripted(&mut self, action: &str) -> Result<Vec<String>, String> {
+    pub(super) fn scripted(&mut self, action: &str) -> Result<Vec<String>, String> {
         let (seat, action) = match action.split_once("> ") {
             Some((seat, rest)) => {
                 let seat = (self.table.seats().iter())

@@ -1,15 +1,21 @@
 //! Learning to play: lessons as data (`lessons/*.json` at the top of the workspace, embedded
 //! here), each a game and steps a learner plays on a real table of it; `check` judges a try
 //! through the same `GameSystem` and `Table` a room uses, so the page copies no rule and a
-//! wrong try gets the room's own refusal; `routes` serves them over HTTP (`/api/lessons`).
+//! wrong try gets the room's own refusal; `routes` serves them over HTTP (`/api/lessons`);
+//! `progress` keeps a claimed account's steps done (`/api/progress`); `position` sets up a
+//! position as a step starts, for the rules pages' diagrams.
 
 mod check;
 mod lesson;
+mod position;
+mod progress;
 mod routes;
 #[cfg(test)]
 mod tests;
 
 pub use lesson::Lesson;
+pub use position::{position, Setup};
+pub use progress::answer as progress;
 pub use routes::answer;
 
 use std::sync::OnceLock;

@@ -83,7 +83,7 @@ fn list(lessons: &Lessons<'_>) -> Value {
 }
 
 /// A step's start as the page draws it.
-fn start(stage: &Stage, game: &str) -> Value {
+pub(super) fn start(stage: &Stage, game: &str) -> Value {
     let (snapshot, hints) = stage.view(game);
     json!({"snapshot": snapshot, "hints": hints, "seat": stage.player().0})
 }

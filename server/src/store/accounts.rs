@@ -1,6 +1,6 @@
 //! What the store keeps of claimed names: accounts (name, its unique keys, password hash), the
-//! hashes of the tokens its devices reach it by, ratings per account and game, and the fewest
-//! clicks each account solved each puzzle in. A trait of its own beside [`super::Store`],
+//! hashes of the tokens its devices reach it by, ratings per account and game, the fewest
+//! clicks each account solved each puzzle in, and the lesson steps each account has done. A trait of its own beside [`super::Store`],
 //! implemented by both stores (`accounts_sqlite.rs`, `accounts_pg.rs`), async in the same
 //! way as the `Store`. Plain data: no
 //! game's types, no rating crate's.
@@ -196,4 +196,16 @@ pub trait AccountStore: Send + Sync + 'static {
         puzzle: &str,
         player: &str,
     ) -> Result<Option<SolvedLine>, StoreError>;
+    /// Keeps `steps` as the steps of `lesson` account `id` has done, at server time `at`, if
+    /// it is more than it had (a lesson done on one device stays done when another finishes
+    /// fewer of its steps); returns the steps kept.
+    async fn record_lesson(
+        &self,
+        id: &str,
+        lesson: &str,
+        steps: u32,
+        at: Millis,
+    ) -> Result<u32, StoreError>;
+    /// Every lesson account `id` has done steps of, with how many, by lesson id.
+    async fn lesson_progress(&self, id: &str) -> Result<Vec<(String, u32)>, StoreError>;
 }

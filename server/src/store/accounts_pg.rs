@@ -537,4 +537,62 @@ impl AccountStore for PostgresStore {
         self.call(move |db| Box::pin(async move { db.solved_line(&puzzle, &player).await }))
             .await
     }
+
+    async fn record_lesson(
+        &self,
+        id: &str,
+        lesson: &str,
+        steps: u32,
+        at: Millis,
+    ) -> Result<u32, StoreError> {
+        let (id, lesson) = (id.to_owned(), lesson.to_owned());
+        self.call(move |db| {
+            Box::pin(async move {
+                let row = db
+                    .client
+                    .query_one(
+                        "INSERT INTO lesson_progress (account, lesson, steps, at)
+                         VALUES ($1, $2, $3, $4)
+                         ON CONFLICT (account, lesson) DO UPDATE
+                             SET steps = GREATEST(lesson_progress.steps, excluded.steps),
+                                 at = CASE WHEN excluded.steps > lesson_progress.steps
+                                      THEN excluded.at ELSE lesson_progress.at END
+                         RETURNING steps",
+                        &[
+                            &id as &(dyn tokio_postgres::types::ToSql + Sync),
+                            &lesson,
+                            &i64::from(steps),
+                            &(at as i64),
+                        ],
+                    )
+                    .await?;
+                Ok(count(&row))
+            })
+        })
+        .await
+    }
+
+    async fn lesson_progress(&self, id: &str) -> Result<Vec<(String, u32)>, StoreError> {
+        let id = id.to_owned();
+        self.call(move |db| {
+            Box::pin(async move {
+                let rows = db
+                    .client
+                    .query(
+                        "SELECT lesson, steps FROM lesson_progress WHERE account = $1
+                         ORDER BY lesson COLLATE \"C\"",
+                        &[&id],
+                    )
+                    .await?;
+                Ok(rows
+                    .iter()
+                    .map(|r| {
+                        let steps = u32::try_from(r.get::<_, i64>(1)).unwrap_or(u32::MAX);
+                        (r.get(0), steps)
+                    })
+                    .collect())
+            })
+        })
+        .await
+    }
 }

@@ -456,6 +456,42 @@ impl AccountStore for SqliteStore {
         })
         .await
     }
+
+    async fn record_lesson(
+        &self,
+        id: &str,
+        lesson: &str,
+        steps: u32,
+        at: Millis,
+    ) -> Result<u32, StoreError> {
+        let (id, lesson) = (id.to_owned(), lesson.to_owned());
+        self.call(move |c, _| {
+            c.execute(
+                "INSERT INTO lesson_progress (account, lesson, steps, at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (account, lesson) DO UPDATE SET steps = excluded.steps,
+                     at = excluded.at WHERE excluded.steps > lesson_progress.steps",
+                params![id, lesson, steps, at as i64],
+            )?;
+            Ok(c.query_row(
+                "SELECT steps FROM lesson_progress WHERE account = ?1 AND lesson = ?2",
+                params![id, lesson],
+                |r| r.get(0),
+            )?)
+        })
+        .await
+    }
+
+    async fn lesson_progress(&self, id: &str) -> Result<Vec<(String, u32)>, StoreError> {
+        let id = id.to_owned();
+        self.call(move |c, _| {
+            let mut stmt = c.prepare_cached(
+                "SELECT lesson, steps FROM lesson_progress WHERE account = ?1 ORDER BY lesson",
+            )?;
+            let rows = stmt.query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
 }
 
 #[cfg(test)]
@@ -686,5 +722,19 @@ mod tests {
         );
         let p0 = s.solved_line("aquila", "p0").await.unwrap().unwrap();
         assert_eq!((p0.rank, p0.clicks, p0.at), (7, 30, 0));
+    }
+
+    #[tokio::test]
+    async fn lesson_progress_keeps_the_most_steps_per_account_and_lesson() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        assert_eq!(s.record_lesson("p1", "hydra-2", 3, 1).await.unwrap(), 3);
+        assert_eq!(s.record_lesson("p1", "hydra-2", 2, 2).await.unwrap(), 3);
+        assert_eq!(s.record_lesson("p1", "basics", 5, 3).await.unwrap(), 5);
+        assert_eq!(s.record_lesson("p2", "hydra-2", 1, 4).await.unwrap(), 1);
+        assert_eq!(
+            s.lesson_progress("p1").await.unwrap(),
+            vec![("basics".to_string(), 5), ("hydra-2".to_string(), 3)]
+        );
+        assert!(s.lesson_progress("p3").await.unwrap().is_empty());
     }
 }

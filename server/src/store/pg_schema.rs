@@ -187,6 +187,20 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[
     ALTER TABLE room_leases ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
     ",
     ),
+    (
+        9,
+        "
+    -- The lesson steps each claimed account has done (lessons/progress.rs): the most of each
+    -- lesson, and when. Never pruned, like the accounts.
+    CREATE TABLE lesson_progress (
+        account TEXT NOT NULL,
+        lesson TEXT NOT NULL,
+        steps BIGINT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (account, lesson)
+    );
+    ",
+    ),
 ];
 
 /// Any number, the same on every node: the advisory lock migrations hold.

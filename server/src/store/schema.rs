@@ -104,6 +104,15 @@ CREATE TABLE IF NOT EXISTS rated_players (
     PRIMARY KEY (room, account)
 );
 CREATE INDEX IF NOT EXISTS rated_players_account ON rated_players (account, game, at);
+-- The lesson steps each claimed account has done (lessons/progress.rs): the most of each
+-- lesson, and when. Never pruned, like the accounts.
+CREATE TABLE IF NOT EXISTS lesson_progress (
+    account TEXT NOT NULL,
+    lesson TEXT NOT NULL,
+    steps INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (account, lesson)
+);
 -- A finished game's record as `/g/ROOM.txt` serves it (records.rs): written once, never
 -- changed, pruned with the room.
 CREATE TABLE IF NOT EXISTS records (
