@@ -14,6 +14,8 @@ import { Tv } from './tv.js';
 const gameOptions = () => games().map((g) => h('option', { value: g.id }, `${g.name} (${g.players[0] === g.players[1] ? g.players[0] : g.players.join('\u2013')})`));
 /** A seat's place in turn order, as "Play the computer" names it. */
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
+/** How often the front door asks for the visitor's games again (ms). */
+const MINE_EVERY = 60_000;
 const range = ([min, max]) => Array.from({ length: max - min + 1 }, (_, i) => min + i);
 
 /** A form control for one option the catalogue describes (bounds from the server). */
@@ -65,7 +67,9 @@ export class Lobby {
     this.vsComputer = null; // "Play the computer" asked for: {level, bots}, until its room is joined
     this.waiting = []; // [{game, players, count}] from the lobby
     this.tv = new Tv(net);
-    this.account = new Account(net, (m) => this.mine(m.rooms || []));
+    this.account = new Account(net, () => this.mine());
+    // Games by correspondence move while nobody looks: the list is asked for again now and then.
+    this.mineTimer = setInterval(() => { if (this.net.up) this.mine(); }, MINE_EVERY);
     this.hooks = window.__orion || (window.__orion = {});
     this.build(host);
     this.off = net.listen((m) => this.message(m));
@@ -73,6 +77,7 @@ export class Lobby {
   }
 
   close() {
+    clearInterval(this.mineTimer);
     this.off();
     this.tv.close();
     if (this.net.up) this.net.send({ t: 'lobby', watch: false });
@@ -81,7 +86,7 @@ export class Lobby {
   up(welcome) {
     this.net.sendNow({ t: 'lobby', watch: true, ...(this.after ? { after: this.after } : {}) });
     if (welcome) {
-      this.mine(welcome.rooms || []);
+      this.mine();
       this.account.show(welcome);
     }
   }
@@ -153,11 +158,12 @@ export class Lobby {
     this.finished = h('ul', { id: 'rooms-finished', class: 'room-list' });
     this.list = h('div', { id: 'rooms' }, this.open, this.playing);
     this.pager = h('p', { class: 'pager' });
-    this.yours = h('p', { id: 'yours' });
+    this.yours = h('section', { id: 'yours', class: 'card', hidden: true, 'aria-labelledby': 'your-games-title' });
     host.append(h('div', { class: 'door' },
       h('section', { class: 'hero', 'aria-labelledby': 'what' },
         h('div', { class: 'pitch' },
           h('h1', { id: 'what' }, 'ORION, the rotor-board game system'),
+          this.yours,
           h('p', {}, 'A board of 25 rotors, each turning four pieces around its orbit: every click moves your pieces and everyone else\u2019s, so a line can form or break in one quarter turn. Play its games for two to four here, and the two other games its documents describe, live against people, or solve its puzzles alone.'),
           h('section', { class: 'card now', 'aria-labelledby': 'waiting-title' },
             h('h2', { id: 'waiting-title' }, 'Waiting for a game'),
@@ -168,7 +174,7 @@ export class Lobby {
             h('ul', { class: 'tiles' }, ...tiles),
             h('details', { id: 'more-options' }, h('summary', {}, 'More options: a room of your own'), create),
             h('h3', {}, 'Play the computer'), computer,
-            h('h3', {}, 'Join a friend'), join, this.yours)),
+            h('h3', {}, 'Join a friend'), join)),
         this.tv.el),
       h('section', { class: 'card', 'aria-labelledby': 'live-title' },
         h('h2', { id: 'live-title' }, 'Games in progress'), this.playing, this.pager,
@@ -318,9 +324,24 @@ export class Lobby {
       pager);
   }
 
-  mine(rooms) {
-    this.yours.replaceChildren(...(rooms.length ? ['Your rooms: '] : []),
-      ...rooms.map((r) => h('a', { href: `/r/${r}`, 'data-link': '' }, r, ' ')));
+  /** The visitor's games (`mine`: live and by correspondence, his turn first); the tab's
+   * title counts those where he is to move. */
+  async mine() {
+    const m = await this.net.request({ t: 'mine' });
+    if (m.t !== 'mine') return;
+    const toPlay = m.games.filter((g) => g.your_turn).length;
+    document.title = toPlay ? `(${toPlay}) Orion Online` : 'Orion Online';
+    const item = (g) => {
+      const names = Object.values(g.seats || {}).filter(Boolean).join(' vs ');
+      const state = g.status === 'waiting' ? 'waiting for players' : g.your_turn ? 'your turn' : 'their turn';
+      const until = g.deadline ? `, until ${new Date(g.deadline).toLocaleString()}` : '';
+      const pace = g.days_per_move ? ` \u00b7 ${g.days_per_move} day${g.days_per_move > 1 ? 's' : ''} a move` : '';
+      return h('li', { 'data-room': g.room, 'data-your-turn': String(g.your_turn) },
+        h('a', { href: `/r/${g.room}`, 'data-link': '' }, gameName(g.game)), ` ${names} \u00b7 ${state}${until}${pace}`);
+    };
+    this.yours.hidden = !m.games.length;
+    this.yours.replaceChildren(h('h2', { id: 'your-games-title' }, `Your games (${toPlay} to play)`),
+      h('ul', { class: 'your-games' }, ...m.games.map(item)));
   }
 
   /** One room of the list: game, who is in it, watchers, and the one thing to do. */

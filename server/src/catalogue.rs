@@ -4,7 +4,7 @@
 //! server's clocks with their bounds and a line saying what each does. Built once per process (the systems never change while
 //! it runs) and served as it is.
 
-use crate::room::{DEFAULT_SEAT_HOLD, MAX_CLOCK, MIN_TURN_CLOCK};
+use crate::room::{DAYS_PER_MOVE, DEFAULT_SEAT_HOLD, MAX_CLOCK, MIN_TURN_CLOCK};
 use crate::system::{Demo, GameInfo, GameSystem, OptionField, OptionKind};
 use orion_protocol::RoomOptions;
 use serde::Serialize;
@@ -183,6 +183,20 @@ fn server_options() -> Vec<ServerOption> {
             0,
             Some(DEFAULT_SEAT_HOLD),
         ),
+        ServerOption {
+            field: OptionField {
+                name: "days_per_move",
+                label: "days per move",
+                help: "a game by correspondence: days for each turn, 1, 2, 3, 5, 7 or 14 (claimed \
+                       names only; no turn clock; empty: a live game)",
+                kind: OptionKind::Number {
+                    min: u64::from(DAYS_PER_MOVE[0]),
+                    max: u64::from(DAYS_PER_MOVE[DAYS_PER_MOVE.len() - 1]),
+                },
+                implies: None,
+            },
+            default: None,
+        },
     ]
 }
 

@@ -40,7 +40,7 @@ use tokio::sync::mpsc;
 
 pub use handle::{RoomCmd, RoomHandle};
 pub use lifecycle::{create, restore};
-pub use options::{RoomOptions, DEFAULT_SEAT_HOLD, MAX_CLOCK, MIN_TURN_CLOCK};
+pub use options::{RoomOptions, DAYS_PER_MOVE, DEFAULT_SEAT_HOLD, MAX_CLOCK, MIN_TURN_CLOCK};
 
 /// Commands queued for one room before senders wait (a flooder is bounded by its rate limit
 /// long before this).
