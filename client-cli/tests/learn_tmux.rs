@@ -53,15 +53,24 @@ async fn a_lesson_played_by_keys_alone() {
 
     let screen = s.wait_for(&format!("step 1/{count}")).await;
     assert!(screen.contains(&opening(0)), "{screen}");
-    assert!(marked_key(&screen).is_some(), "the rotor to turn is marked:\n{screen}");
+    assert!(
+        marked_key(&screen).is_some(),
+        "the rotor to turn is marked:\n{screen}"
+    );
     // A wrong key: the cursor three rotors down, from A4 to A1, which holds no blue piece.
     for _ in 0..3 {
         s.key("Down");
     }
     s.text("]");
     let screen = s.wait_for("holds none of your pieces").await;
-    assert!(screen.contains("A1"), "the engine's reason names the rotor:\n{screen}");
-    assert!(screen.contains("Hint:"), "the hint comes with it:\n{screen}");
+    assert!(
+        screen.contains("A1"),
+        "the engine's reason names the rotor:\n{screen}"
+    );
+    assert!(
+        screen.contains("Hint:"),
+        "the hint comes with it:\n{screen}"
+    );
     assert!(
         screen.contains(&format!("step 1/{count}")) && screen.contains(&opening(0)),
         "the same step stays:\n{screen}"
@@ -70,12 +79,18 @@ async fn a_lesson_played_by_keys_alone() {
     s.text("?");
     let mut screen = s.wait_for("hint: ").await;
     for i in 0..count {
-        assert!(screen.contains(&opening(i)), "step {}'s text:\n{screen}", i + 1);
-        let key = marked_key(&screen).unwrap_or_else(|| panic!("no mark at step {}:\n{screen}", i + 1));
+        assert!(
+            screen.contains(&opening(i)),
+            "step {}'s text:\n{screen}",
+            i + 1
+        );
+        let key =
+            marked_key(&screen).unwrap_or_else(|| panic!("no mark at step {}:\n{screen}", i + 1));
         s.text(&key.to_string());
         screen = if i + 1 < count {
             let next = format!("step {}/{count}", i + 2);
-            s.wait_until(&next, |sc| sc.contains(&next) && marked_key(sc).is_some()).await
+            s.wait_until(&next, |sc| sc.contains(&next) && marked_key(sc).is_some())
+                .await
         } else {
             s.wait_for("Lesson complete: Hydra for Two").await
         };
@@ -95,10 +110,14 @@ async fn a_lesson_played_by_keys_alone() {
     );
     let screen = s
         .wait_until("Hydra for Two done", |sc| {
-            sc.lines().any(|l| l.contains("Hydra for Two") && l.contains("done"))
+            sc.lines()
+                .any(|l| l.contains("Hydra for Two") && l.contains("done"))
         })
         .await;
-    assert!(screen.contains("The board and the five rules"), "every lesson is listed:\n{screen}");
+    assert!(
+        screen.contains("The board and the five rules"),
+        "every lesson is listed:\n{screen}"
+    );
     s.text("q");
     drop(s);
     let _ = std::fs::remove_dir_all(config);

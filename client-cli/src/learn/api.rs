@@ -116,8 +116,8 @@ pub fn list(body: &str) -> Result<Vec<Summary>, String> {
 
 /// Reads one lesson.
 pub fn lesson(body: &str) -> Result<Lesson, String> {
-    let lesson: Lesson =
-        serde_json::from_str(body).map_err(|e| format!("the lesson is not what this client reads: {e}"))?;
+    let lesson: Lesson = serde_json::from_str(body)
+        .map_err(|e| format!("the lesson is not what this client reads: {e}"))?;
     if lesson.steps.is_empty() {
         return Err(format!("lesson {} has no steps", lesson.id));
     }
@@ -127,8 +127,8 @@ pub fn lesson(body: &str) -> Result<Lesson, String> {
 /// Reads a try's answer. Events of a kind this client does not know are left out (the
 /// board shows the next step's start all the same).
 pub fn answer(body: &str) -> Result<Answer, String> {
-    let tried: Tried =
-        serde_json::from_str(body).map_err(|e| format!("the answer is not what this client reads: {e}"))?;
+    let tried: Tried = serde_json::from_str(body)
+        .map_err(|e| format!("the answer is not what this client reads: {e}"))?;
     let events = |list: Vec<Value>| -> Vec<Ev<'static>> {
         list.iter()
             .filter_map(|e| orion_protocol::from_value(e).ok())
@@ -142,7 +142,9 @@ pub fn answer(body: &str) -> Result<Answer, String> {
         }
     } else {
         Answer::Missed {
-            reason: tried.reason.unwrap_or_else(|| "not this step's goal".to_string()),
+            reason: tried
+                .reason
+                .unwrap_or_else(|| "not this step's goal".to_string()),
             hint: tried.hint.unwrap_or_default(),
         }
     })
@@ -216,7 +218,12 @@ mod tests {
                "replies":[{"kind":"turn","seat":"S","clicks":2,"round":2}]}"#,
         )
         .expect("reads");
-        let Answer::Reached { events, replies, done } = reached else {
+        let Answer::Reached {
+            events,
+            replies,
+            done,
+        } = reached
+        else {
             panic!("reached")
         };
         assert_eq!(events.len(), 1);
@@ -224,7 +231,9 @@ mod tests {
         assert_eq!(replies.len(), 1);
         assert_eq!(done.as_deref(), Some("well done"));
         assert_eq!(
-            answer(r#"{"reached":false,"reason":"rotor A1 holds none of your pieces","hint":"click A4R"}"#),
+            answer(
+                r#"{"reached":false,"reason":"rotor A1 holds none of your pieces","hint":"click A4R"}"#
+            ),
             Ok(Answer::Missed {
                 reason: "rotor A1 holds none of your pieces".into(),
                 hint: "click A4R".into()

@@ -144,7 +144,9 @@ impl Learn {
             page: Page::List,
             lessons: Vec::new(),
             selected: 0,
-            message: wanted.as_ref().map(|w| (format!("loading the lesson {w}…"), false)),
+            message: wanted
+                .as_ref()
+                .map(|w| (format!("loading the lesson {w}…"), false)),
             wanted,
             lesson: None,
             at: 0,
@@ -188,7 +190,10 @@ impl Learn {
 
     /// The lesson `word` names: its id (in any case), else the lesson of the game it names.
     fn find(&self, word: &str) -> Option<String> {
-        let by_id = self.lessons.iter().find(|l| l.id.eq_ignore_ascii_case(word));
+        let by_id = self
+            .lessons
+            .iter()
+            .find(|l| l.id.eq_ignore_ascii_case(word));
         let game = systems::named(word).map(|(_, id)| id);
         let by_game = || self.lessons.iter().find(|l| Some(&l.game) == game.as_ref());
         by_id.or_else(by_game).map(|l| l.id.clone())
@@ -298,7 +303,9 @@ impl Learn {
             Phase::Open => {}
             Phase::Trying => return self.error("wait: your try is being checked"),
             Phase::Replies { .. } | Phase::Next { .. } => return,
-            Phase::Done => return self.error("the lesson is done: c plays the computer, l the lessons"),
+            Phase::Done => {
+                return self.error("the lesson is done: c plays the computer, l the lessons")
+            }
         }
         match api::try_body(first) {
             Ok(body) => {
@@ -343,7 +350,11 @@ impl Learn {
                 self.target = None;
                 self.play(&events);
                 self.note = done;
-                let id = self.lesson.as_ref().map(|l| l.id.clone()).unwrap_or_default();
+                let id = self
+                    .lesson
+                    .as_ref()
+                    .map(|l| l.id.clone())
+                    .unwrap_or_default();
                 if let Err(e) = self.progress.mark(&id, self.at + 1) {
                     self.error(e);
                 }
@@ -451,7 +462,9 @@ impl Learn {
     fn list_key(&mut self, key: Key) {
         match key {
             Key::Up => self.selected = self.selected.saturating_sub(1),
-            Key::Down => self.selected = (self.selected + 1).min(self.lessons.len().saturating_sub(1)),
+            Key::Down => {
+                self.selected = (self.selected + 1).min(self.lessons.len().saturating_sub(1))
+            }
             Key::Enter => match self.lessons.get(self.selected).map(|l| l.id.clone()) {
                 Some(id) => self.open(&id),
                 None => self.error("no lessons listed yet"),
@@ -509,7 +522,9 @@ impl Learn {
             "hint" => return self.show_hint(),
             "reset" | "retry" => return self.reset(),
             "restart" => return self.restart(),
-            "computer" | "play" if self.phase == Phase::Done => return self.done_key(Key::Char('c')),
+            "computer" | "play" if self.phase == Phase::Done => {
+                return self.done_key(Key::Char('c'))
+            }
             _ => {}
         }
         let typed = match self.room.as_mut() {

@@ -25,7 +25,9 @@ impl Learn {
         ])
         .areas(f.area());
         let head = match &self.lesson {
-            Some(l) if self.page == Page::Lesson => format!(" ORION · learn · {} · {}", l.title, self.status()),
+            Some(l) if self.page == Page::Lesson => {
+                format!(" ORION · learn · {} · {}", l.title, self.status())
+            }
             _ => " ORION · learn to play".to_string(),
         };
         f.render_widget(
@@ -43,7 +45,9 @@ impl Learn {
         }
         if let Some((text, err)) = &self.message {
             let style = if *err {
-                Style::default().fg(Color::LightRed).add_modifier(Modifier::BOLD)
+                Style::default()
+                    .fg(Color::LightRed)
+                    .add_modifier(Modifier::BOLD)
             } else {
                 Style::default().fg(Color::LightGreen)
             };
@@ -59,7 +63,10 @@ impl Learn {
 
     fn draw_list(&self, f: &mut Frame, area: Rect) {
         let mut lines = vec![Line::styled(
-            format!(" {:<24} {:<16} {:>5}  {:<6} {}", "lesson", "game", "steps", "done", "what it teaches"),
+            format!(
+                " {:<29} {:<16} {:>5}  {:<6} {}",
+                "lesson", "game", "steps", "done", "what it teaches"
+            ),
             Style::default().add_modifier(Modifier::BOLD),
         )];
         if self.lessons.is_empty() {
@@ -67,7 +74,7 @@ impl Learn {
         }
         for (i, l) in self.lessons.iter().enumerate() {
             let text = format!(
-                " {:<24} {:<16} {:>5}  {:<6} {}",
+                " {:<29} {:<16} {:>5}  {:<6} {}",
                 l.title,
                 l.game,
                 l.steps,
@@ -101,16 +108,23 @@ impl Learn {
         if self.phase == Phase::Done {
             lines.push(Line::from(format!("Lesson complete: {}.", lesson.title)));
             if let Some(note) = &self.note {
-                lines.push(Line::styled(note.clone(), Style::default().fg(Color::LightGreen)));
+                lines.push(Line::styled(
+                    note.clone(),
+                    Style::default().fg(Color::LightGreen),
+                ));
             }
             lines.push(Line::from(""));
             if let Some(game) = self.computer_game() {
                 lines.push(Line::styled(
                     format!("c: play the computer at {game} (level {COMPUTER_LEVEL})"),
-                    Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+                    Style::default()
+                        .fg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD),
                 ));
             }
-            lines.push(Line::from("l or Enter: back to the lessons · * this lesson again · q quits"));
+            lines.push(Line::from(
+                "l or Enter: back to the lessons · * this lesson again · q quits",
+            ));
             return lines;
         }
         if let Some(step) = lesson.steps.get(self.at) {
@@ -120,31 +134,45 @@ impl Learn {
         if let Some(target) = &self.target {
             lines.push(Line::styled(
                 format!("▶ {target}"),
-                Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+                Style::default()
+                    .fg(Color::Yellow)
+                    .add_modifier(Modifier::BOLD),
             ));
         }
         match self.phase {
             Phase::Trying => lines.push(Line::from("checking…")),
-            Phase::Replies { .. } | Phase::Next { .. } => {
-                lines.push(Line::styled("✓ done", Style::default().fg(Color::LightGreen)))
-            }
+            Phase::Replies { .. } | Phase::Next { .. } => lines.push(Line::styled(
+                "✓ done",
+                Style::default().fg(Color::LightGreen),
+            )),
             _ => {}
         }
         if let Some(reason) = &self.reason {
             lines.push(Line::styled(
                 format!("✗ {reason}"),
-                Style::default().fg(Color::LightRed).add_modifier(Modifier::BOLD),
+                Style::default()
+                    .fg(Color::LightRed)
+                    .add_modifier(Modifier::BOLD),
             ));
         }
         if let Some(note) = &self.note {
-            lines.push(Line::styled(note.clone(), Style::default().fg(Color::LightGreen)));
+            lines.push(Line::styled(
+                note.clone(),
+                Style::default().fg(Color::LightGreen),
+            ));
         }
-        lines.push(Line::styled(STEP_KEYS, Style::default().fg(Color::DarkGray)));
+        lines.push(Line::styled(
+            STEP_KEYS,
+            Style::default().fg(Color::DarkGray),
+        ));
         lines
     }
 
     fn draw_lesson(&self, f: &mut Frame, area: Rect) {
-        let width = self.room.as_ref().map_or(crate::systems::WAITING_WIDTH, |r| r.board_width());
+        let width = self
+            .room
+            .as_ref()
+            .map_or(crate::systems::WAITING_WIDTH, |r| r.board_width());
         let [left, right] =
             Layout::horizontal([Constraint::Length(width + 1), Constraint::Min(20)]).areas(area);
         let Some(room) = &self.room else {
@@ -190,7 +218,11 @@ impl Learn {
             .map(|l| Line::from(l.clone()))
             .collect();
         f.render_widget(
-            Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" what happened ")),
+            Paragraph::new(lines).block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(" what happened "),
+            ),
             log,
         );
     }

@@ -29,7 +29,9 @@ impl Server {
         let rest = ["ws://", "http://"]
             .iter()
             .find_map(|scheme| url.strip_prefix(scheme))
-            .ok_or_else(|| format!("`{url}`: the server is ws://HOST:PORT/ws or http://HOST:PORT"))?;
+            .ok_or_else(|| {
+                format!("`{url}`: the server is ws://HOST:PORT/ws or http://HOST:PORT")
+            })?;
         let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
         if authority.is_empty() || authority.contains('@') {
             return Err(format!("`{url}`: no host in it"));
@@ -57,15 +59,31 @@ impl Server {
         self.exchange(Method::POST, path, Some(json)).await
     }
 
-    async fn exchange(&self, method: Method, path: &str, json: Option<String>) -> Result<String, String> {
+    async fn exchange(
+        &self,
+        method: Method,
+        path: &str,
+        json: Option<String>,
+    ) -> Result<String, String> {
         let within = tokio::time::timeout(WAIT, self.send(method, path, json)).await;
         within.unwrap_or_else(|_| {
-            Err(format!("the server at {} did not answer within {} s", self.authority, WAIT.as_secs()))
+            Err(format!(
+                "the server at {} did not answer within {} s",
+                self.authority,
+                WAIT.as_secs()
+            ))
         })
     }
 
-    async fn send(&self, method: Method, path: &str, json: Option<String>) -> Result<String, String> {
-        let unreachable = |e: &dyn std::fmt::Display| format!("cannot reach the server at {}: {e}", self.authority);
+    async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        json: Option<String>,
+    ) -> Result<String, String> {
+        let unreachable = |e: &dyn std::fmt::Display| {
+            format!("cannot reach the server at {}: {e}", self.authority)
+        };
         let stream = tokio::net::TcpStream::connect(&self.authority)
             .await
             .map_err(|e| unreachable(&e))?;
@@ -83,7 +101,10 @@ impl Server {
             .body(Full::new(Bytes::from(json.unwrap_or_default())))
             .map_err(|e| format!("{path}: {e}"))?;
         let exchange = async {
-            let response = sender.send_request(request).await.map_err(|e| unreachable(&e))?;
+            let response = sender
+                .send_request(request)
+                .await
+                .map_err(|e| unreachable(&e))?;
             let status = response.status();
             let body = Limited::new(response.into_body(), MAX_BODY)
                 .collect()
@@ -122,7 +143,9 @@ mod tests {
         assert_eq!(at("ws://example.org/ws"), Ok("example.org:80".into()));
         assert_eq!(at("ws://[::1]:9000/ws"), Ok("[::1]:9000".into()));
         assert_eq!(at("ws://[::1]/ws"), Ok("[::1]:80".into()));
-        assert!(at("wss://example.org/ws").unwrap_err().contains("ws://HOST:PORT/ws"));
+        assert!(at("wss://example.org/ws")
+            .unwrap_err()
+            .contains("ws://HOST:PORT/ws"));
         assert!(at("ws:///ws").unwrap_err().contains("no host"));
     }
 }

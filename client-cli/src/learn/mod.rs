@@ -84,7 +84,9 @@ pub async fn run(server: &str, name: &str, wanted: Option<String>) -> Result<(),
             if learn.quit {
                 break;
             }
-            terminal.draw(|f| learn.draw(f)).map_err(|e| e.to_string())?;
+            terminal
+                .draw(|f| learn.draw(f))
+                .map_err(|e| e.to_string())?;
             tokio::select! {
                 k = keys.next() => match k {
                     Some(Ok(Event::Key(k))) => {

@@ -55,7 +55,8 @@ impl Progress {
     /// Step `steps` of lesson `id` is done (progress never goes back: starting a lesson
     /// again keeps the mark). The error says why the file could not be written.
     pub fn mark(&mut self, id: &str, steps: usize) -> Result<(), String> {
-        if steps <= self.done(id) || (self.done.len() >= MAX_LESSONS && !self.done.contains_key(id)) {
+        if steps <= self.done(id) || (self.done.len() >= MAX_LESSONS && !self.done.contains_key(id))
+        {
             return Ok(());
         }
         self.done.insert(id.to_string(), steps);

@@ -73,7 +73,8 @@ pub(crate) fn open() -> Result<(Screen, Restore), String> {
     let restore = Restore;
     crossterm::execute!(std::io::stdout(), EnterAlternateScreen)
         .map_err(|e| format!("cannot use this terminal: {e}"))?;
-    let terminal = Terminal::new(CrosstermBackend::new(std::io::stdout())).map_err(|e| e.to_string())?;
+    let terminal =
+        Terminal::new(CrosstermBackend::new(std::io::stdout())).map_err(|e| e.to_string())?;
     Ok((terminal, restore))
 }
 

@@ -26,7 +26,15 @@ impl Session {
             panic!("tmux is not installed: apt-get install -y tmux");
         }
         Self::tmux(&[
-            "new-session", "-d", "-s", name, "-x", "120", "-y", "36", command,
+            "new-session",
+            "-d",
+            "-s",
+            name,
+            "-x",
+            "120",
+            "-y",
+            "36",
+            command,
         ]);
         Session(name.to_string())
     }

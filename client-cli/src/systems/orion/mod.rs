@@ -266,6 +266,10 @@ impl Room for OrionRoom {
             Request::EndTurn { .. } => "type end to end the turn".to_string(),
             Request::Roll { .. } => "type roll to throw the die".to_string(),
             Request::Three { .. } => "type three to take three clicks".to_string(),
+            Request::Secret { piece, .. } => format!("type secret {piece} to choose him"),
+            Request::Challenge { piece, .. } => {
+                format!("type challenge {piece} to name him the secret man")
+            }
             _ => return None,
         })
     }
