@@ -420,7 +420,7 @@ impl Learn {
     }
 
     /// Back to the list.
-    fn to_list(&mut self) {
+    fn back_to_list(&mut self) {
         self.page = Page::List;
         self.lesson = None;
         self.room = None;
@@ -483,7 +483,7 @@ impl Learn {
                 }
                 None => self.error("no computer plays this lesson's game"),
             },
-            Key::Char('l') | Key::Enter | Key::Esc => self.to_list(),
+            Key::Char('l') | Key::Enter | Key::Esc => self.back_to_list(),
             Key::Char('q') => self.quit = true,
             Key::Char('*') => self.restart(),
             _ => {}
@@ -509,7 +509,7 @@ impl Learn {
         let word = line.trim().to_ascii_lowercase();
         match word.as_str() {
             "quit" | "exit" => return self.quit = true,
-            "lessons" | "list" | "back" => return self.to_list(),
+            "lessons" | "list" | "back" => return self.back_to_list(),
             _ => {}
         }
         if self.page == Page::List {
@@ -535,5 +535,162 @@ impl Learn {
             Ok(requests) => self.attempt(requests),
             Err(e) => self.error(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lesson of two steps as the server serves it (the second continues the first).
+    fn lesson() -> Lesson {
+        let start = |turn: &str| {
+            format!(
+                r#"{{"seat":"N","snapshot":{{"room":"lesson","seq":0,"game":"hydra-2","options":{{}},
+                "status":"playing","seats":{{"S":null,"N":null}},"spectators":0,
+                "position":"A4e:B1 C1s:R1","turn":{turn},"scores":{{}},"claims":[],"result":null}}}}"#
+            )
+        };
+        let text = format!(
+            r#"{{"id":"two","game":"hydra-2","title":"Two steps","steps":[
+              {{"text":"Turn A4 right.","hint":"A4R","solution":{{"t":"click","click":"A4R"}},"start":{}}},
+              {{"text":"Now B4.","hint":"B4R","solution":{{"t":"click","click":"B4R"}},"start":{}}}]}}"#,
+            start(r#"{"seat":"N","clicks":1,"used":0,"round":1}"#),
+            start(r#"{"seat":"N","clicks":2,"used":0,"round":2}"#),
+        );
+        api::lesson(&text).expect("a lesson")
+    }
+
+    fn typed(learn: &mut Learn, line: &str) {
+        for c in line.chars() {
+            learn.on_key(Key::Char(c));
+        }
+        learn.on_key(Key::Enter);
+    }
+
+    #[test]
+    fn a_step_moves_on_only_when_the_server_says_it_is_reached() {
+        let dir = std::env::temp_dir().join(format!("orion-learn-app-{}", std::process::id()));
+        let mut learn = Learn::new(Some("two".into()), Progress::at(dir.join("p.json")), 1000);
+        assert_eq!(learn.out, vec![Call::List]);
+        learn.out.clear();
+        learn.on_reply(Reply::List(Ok(vec![Summary {
+            id: "two".into(),
+            game: "hydra-2".into(),
+            title: "Two steps".into(),
+            about: String::new(),
+            steps: 2,
+        }])));
+        assert_eq!(learn.out, vec![Call::Lesson("two".into())]);
+        learn.out.clear();
+        learn.on_reply(Reply::Lesson(Ok(lesson())));
+        assert_eq!(
+            (learn.page, learn.status()),
+            (Page::Lesson, "step 1/2".to_string())
+        );
+        // The board marks the rotor of the solution: the cursor is on it.
+        assert!(learn
+            .target
+            .as_deref()
+            .is_some_and(|t| t.contains("rotor A4") && t.contains("]")));
+        // `]` turns the rotor under the cursor: the try goes to the server, and only one at once.
+        learn.on_key(Key::Char(']'));
+        let body = r#"{"click":"A4R","t":"click"}"#.to_string();
+        assert_eq!(
+            learn.out,
+            vec![Call::Try {
+                lesson: "two".into(),
+                step: 1,
+                body
+            }]
+        );
+        learn.out.clear();
+        typed(&mut learn, "A4L");
+        assert!(
+            learn.out.is_empty(),
+            "a second try waits for the first's answer"
+        );
+        // The engine's refusal: the step stays, with its reason.
+        learn.on_reply(Reply::Tried {
+            lesson: "two".into(),
+            step: 1,
+            answer: Ok(Answer::Missed {
+                reason: "nope".into(),
+                hint: "A4R".into(),
+            }),
+        });
+        assert_eq!(
+            (learn.status(), learn.reason.as_deref()),
+            ("step 1/2".to_string(), Some("nope. Hint: A4R"))
+        );
+        typed(&mut learn, "A4R");
+        let reached = Answer::Reached {
+            events: vec![Ev::Click {
+                seat: WireSeat::N,
+                click: "A4R".into(),
+                position: "A4s:B1 C1s:R1".into(),
+            }],
+            replies: vec![Ev::Click {
+                seat: WireSeat::S,
+                click: "C1R".into(),
+                position: "A4s:B1 C1w:R1".into(),
+            }],
+            done: Some("well done".into()),
+        };
+        learn.on_reply(Reply::Tried {
+            lesson: "two".into(),
+            step: 1,
+            answer: Ok(reached.clone()),
+        });
+        let log = |l: &Learn| {
+            l.room
+                .as_ref()
+                .map(|r| r.base().log.iter().cloned().collect::<Vec<_>>())
+                .unwrap_or_default()
+        };
+        assert_eq!(log(&learn), vec!["N: A4R"]);
+        assert_eq!(learn.progress.done("two"), 1);
+        // The replies show after a pause, then the next step after another.
+        learn.tick(1000 + PAUSE - 1);
+        assert_eq!(log(&learn).len(), 1);
+        learn.tick(1000 + PAUSE);
+        assert_eq!(log(&learn), vec!["N: A4R", "S: C1R"]);
+        assert_eq!(learn.status(), "step 1/2");
+        learn.tick(1000 + 2 * PAUSE);
+        assert_eq!(learn.status(), "step 2/2");
+        assert_eq!(learn.note.as_deref(), Some("well done"));
+        // A late answer for the step before changes nothing.
+        learn.on_reply(Reply::Tried {
+            lesson: "two".into(),
+            step: 1,
+            answer: Ok(reached),
+        });
+        assert_eq!(
+            (learn.status(), &learn.phase),
+            ("step 2/2".to_string(), &Phase::Open)
+        );
+        // The last step done: `done`, and the computer offered.
+        typed(&mut learn, "B4R");
+        learn.on_reply(Reply::Tried {
+            lesson: "two".into(),
+            step: 2,
+            answer: Ok(Answer::Reached {
+                events: vec![],
+                replies: vec![],
+                done: None,
+            }),
+        });
+        learn.tick(1000 + 3 * PAUSE);
+        assert_eq!(learn.status(), "done");
+        learn.on_key(Key::Char('c'));
+        assert!(learn.quit);
+        assert_eq!(
+            learn.after,
+            Some(After::Computer {
+                game: "hydra-2".into()
+            })
+        );
+        assert_eq!(Progress::at(dir.join("p.json")).done("two"), 2);
+        let _ = std::fs::remove_dir_all(dir);
     }
 }
