@@ -366,12 +366,12 @@ mod tests {
                 clicks: None,
                 used: 0,
                 round: 1,
-                deadline: None,
                 systems: Default::default(),
             },
             scores: Default::default(),
             claims: vec![],
             result: None,
+            deadline: None,
             systems: Default::default(),
         };
         let mut players: Vec<Player> = seats

@@ -477,12 +477,12 @@ mod tests {
                 clicks: Some(1),
                 used: 0,
                 round: 1,
-                deadline: None,
                 systems: Default::default(),
             },
             scores: Default::default(),
             claims: vec![],
             result: None,
+            deadline: None,
             systems: Default::default(),
         }
     }
