@@ -1,4 +1,4 @@
-//! The `orion` binary: the terminal client (play, watch, lobby), bots, and the offline tools
+//! The `orion` binary: the terminal client (play, watch, lobby, learn), bots, and the offline tools
 //! (apply, analyze, puzzle, solve). `main` only parses arguments and dispatches.
 
 mod offline;
@@ -98,6 +98,18 @@ enum Command {
         /// name (`S`, `N`); left out: the first.
         #[arg(long, value_name = "N", requires = "computer")]
         seat: Option<String>,
+    },
+    /// Learn to play: the server's lessons, step by step on the game's own board (without
+    /// LESSON: the list, with your progress).
+    Learn {
+        /// The lesson: its id (`basics`, `hydra-2`, `orbs` …) or its game's name.
+        lesson: Option<String>,
+        /// Server URL, `ws://HOST:PORT/ws` (its lessons are at the same host and port).
+        #[arg(long, default_value = "ws://127.0.0.1:7878/ws")]
+        server: String,
+        /// Your name, for a game against the computer from a lesson's last screen.
+        #[arg(long, default_value_t = default_name())]
+        name: String,
     },
     /// Watch a room as a spectator, on the same screen as play.
     Watch {
@@ -235,6 +247,11 @@ fn main() -> ExitCode {
             let computer = game.zip(computer).map(|(game, level)| orion_cli::tui::Computer { game, level, seat });
             block_on(orion_cli::tui::run_with(&server, &name, None, computer)).map(|()| String::new())
         }
+        Command::Learn {
+            lesson,
+            server,
+            name,
+        } => block_on(orion_cli::learn::run(&server, &name, lesson)).map(|()| String::new()),
         Command::Watch { server, room, name } => {
             block_on(orion_cli::tui::run(&server, &name, Some(room))).map(|()| String::new())
         }

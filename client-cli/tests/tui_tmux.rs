@@ -4,58 +4,14 @@
 //!
 //! It needs tmux (`.ci/run` installs it when missing) and fails, never skips, without it.
 
+mod common;
+
+use common::tmux::Session;
 use orion_cli::autoplay::{self, BotConfig, Entry};
 use orion_cli::bot::Level;
-use std::process::Command;
-use std::time::{Duration, Instant};
-
-struct Session(String);
-
-impl Session {
-    fn tmux(args: &[&str]) -> String {
-        let out = Command::new("tmux").args(args).output().expect("tmux runs");
-        String::from_utf8_lossy(&out.stdout).to_string()
-    }
-
-    /// Types `text` literally (so `end` is three letters, not tmux's End key), then Enter.
-    fn line(&self, text: &str) {
-        Self::tmux(&["send-keys", "-t", &self.0, "-l", text]);
-        Self::tmux(&["send-keys", "-t", &self.0, "Enter"]);
-    }
-
-    fn screen(&self) -> String {
-        Self::tmux(&["capture-pane", "-p", "-t", &self.0])
-    }
-
-    /// Polls the pane until `want` shows (the client is another process: there is no event
-    /// to wait on but its screen).
-    async fn wait_for(&self, want: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let s = self.screen();
-            if s.contains(want) {
-                return s;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "`{want}` never showed; the screen:\n{s}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        Self::tmux(&["kill-session", "-t", &self.0]);
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn play_a_turn_in_the_terminal_ui() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        panic!("tmux is not installed: apt-get install -y tmux");
-    }
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("ws://{}/ws", listener.local_addr().unwrap());
     let (_stop, rx) = tokio::sync::oneshot::channel::<()>();
@@ -69,18 +25,7 @@ async fn play_a_turn_in_the_terminal_ui() {
         config.display(),
         env!("CARGO_BIN_EXE_orion")
     );
-    Session::tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        &name,
-        "-x",
-        "120",
-        "-y",
-        "36",
-        &command,
-    ]);
-    let s = Session(name);
+    let s = Session::start(&name, &command);
     s.wait_for("ORION ONLINE").await;
     s.line("quick hydra-2");
     s.wait_for("looking for players").await;

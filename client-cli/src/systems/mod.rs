@@ -175,6 +175,13 @@ pub trait Room: Any + Send {
     fn key(&mut self, _key: Key, _typing: bool) -> Option<Vec<Request>> {
         None
     }
+    /// Marks on the board what `request` acts on, as a lesson marks the element to act on
+    /// (the web page's `data-hint`): the cursor put on a click's rotor, a slot picked to place
+    /// on. Says in words what is marked and which key acts on it; `None` when this board has
+    /// no mark for such a request (the lesson then shows its hint in words).
+    fn point_at(&mut self, _request: &Request) -> Option<String> {
+        None
+    }
     /// The board's position as the system writes it (the client's copy of the game).
     fn position(&self) -> String {
         self.base().view.position.clone()

@@ -433,6 +433,13 @@ impl<C: GameCopy> Room for MoveRoom<C> {
         typed::<C>(self.base.room(), line)
     }
 
+    fn point_at(&mut self, request: &Request) -> Option<String> {
+        match request {
+            Request::Move { mv, .. } => Some(format!("type {mv}")),
+            _ => None,
+        }
+    }
+
     fn resyncs(&self) -> u32 {
         self.resyncs
     }

@@ -26,7 +26,7 @@ pub fn now_ms() -> u64 {
 }
 
 /// Puts the terminal back however the client ends.
-struct Restore;
+pub(crate) struct Restore;
 
 impl Drop for Restore {
     fn drop(&mut self) {
@@ -39,7 +39,8 @@ impl Drop for Restore {
     }
 }
 
-fn key(ev: crossterm::event::KeyEvent) -> Option<Key> {
+/// A terminal key event as the screens take it (`None`: one they do not use).
+pub(crate) fn key(ev: crossterm::event::KeyEvent) -> Option<Key> {
     if ev.kind == KeyEventKind::Release {
         return None;
     }
@@ -60,6 +61,21 @@ fn key(ev: crossterm::event::KeyEvent) -> Option<Key> {
         KeyCode::PageDown => Key::PageDown,
         _ => return None,
     })
+}
+
+/// The full-screen terminal: raw, on the alternate screen, until the guard drops.
+pub(crate) type Screen = Terminal<CrosstermBackend<Stdout>>;
+
+/// Takes the terminal over: raw mode and the alternate screen, given back when the returned
+/// guard drops (however the caller ends).
+pub(crate) fn open() -> Result<(Screen, Restore), String> {
+    enable_raw_mode().map_err(|e| format!("cannot use this terminal: {e}"))?;
+    let restore = Restore;
+    crossterm::execute!(std::io::stdout(), EnterAlternateScreen)
+        .map_err(|e| format!("cannot use this terminal: {e}"))?;
+    let terminal =
+        Terminal::new(CrosstermBackend::new(std::io::stdout())).map_err(|e| e.to_string())?;
+    Ok((terminal, restore))
 }
 
 /// Plays (or, with `watch`, watches a room) on `server` as `name` until the player quits.
@@ -94,12 +110,7 @@ pub async fn run_with(
     if let Some(room) = watch {
         app.watch(&room);
     }
-    enable_raw_mode().map_err(|e| format!("cannot use this terminal: {e}"))?;
-    let _restore = Restore;
-    crossterm::execute!(std::io::stdout(), EnterAlternateScreen)
-        .map_err(|e| format!("cannot use this terminal: {e}"))?;
-    let mut terminal: Terminal<CrosstermBackend<Stdout>> =
-        Terminal::new(CrosstermBackend::new(std::io::stdout())).map_err(|e| e.to_string())?;
+    let (mut terminal, _restore) = open()?;
     let mut keys = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     let mut net_open = true;

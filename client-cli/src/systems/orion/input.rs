@@ -26,6 +26,10 @@ pub enum Move {
     Three,
     /// Claim a chain.
     Claim,
+    /// Algol: choose one's secret man.
+    Secret(Piece),
+    /// Algol: challenge a suspect (name the piece taken for the secret man).
+    Challenge(Piece),
     /// A puzzle: take the last click back.
     Undo,
     /// A puzzle: show the next click of an optimal line.
@@ -39,6 +43,7 @@ pub const HELP: &[&str] = &[
     "name the piece: C4R R7 · place: C2n (or place C2n from A1e with all 20 out)",
     "keys: arrows move the cursor, [ turns it left, ] right; Tab picks a slot, Enter places",
     "end (pass) · roll · three · claim or ! · say TEXT or 'TEXT · leave · quit",
+    "algol: secret R7 chooses your secret man · challenge B3 names a suspect",
     "a puzzle: undo takes your last click back · hint shows the next click of a shortest line",
     "lobby: quick GAME [N] (cancel stops waiting) · create GAME [private] [clicks=N players=N claim_window=auto|MS turn_clock=MS]",
     "       create PUZZLE (aquila, orbit-b, aquarius…): a room of your own, it starts at once",
@@ -60,6 +65,17 @@ pub fn parse(line: &str) -> Result<Move, String> {
         "claim" | "!" if rest.is_empty() => return Ok(Move::Claim),
         "undo" if rest.is_empty() => return Ok(Move::Undo),
         "hint" if rest.is_empty() => return Ok(Move::Hint),
+        "secret" | "challenge" => {
+            let [piece] = rest[..] else {
+                return Err(format!("{first}: name one piece ({first} R7)"));
+            };
+            let piece = parse_piece(piece).map_err(|e| format!("{first}: {e}"))?;
+            return Ok(if first == "secret" {
+                Move::Secret(piece)
+            } else {
+                Move::Challenge(piece)
+            });
+        }
         "place" | "p" => {
             let slot = rest
                 .first()
@@ -129,6 +145,14 @@ pub fn requests(room: &str, mv: &Move) -> Vec<Request> {
         Move::Roll => vec![Request::Roll { room }],
         Move::Three => vec![Request::Three { room }],
         Move::Claim => vec![Request::Claim { room }],
+        Move::Secret(piece) => vec![Request::Secret {
+            room,
+            piece: piece.to_string(),
+        }],
+        Move::Challenge(piece) => vec![Request::Challenge {
+            room,
+            piece: piece.to_string(),
+        }],
         Move::Undo => vec![Request::Undo { room }],
         Move::Hint => vec![Request::Hint { room }],
     }
@@ -199,6 +223,21 @@ mod tests {
         assert_eq!(parse("pass"), Ok(Move::End));
         assert_eq!(parse("!"), Ok(Move::Claim));
         assert_eq!(parse("three"), Ok(Move::Three));
+        assert_eq!(
+            parse("secret R7"),
+            Ok(Move::Secret(parse_piece("R7").unwrap()))
+        );
+        assert_eq!(
+            requests("r", &parse("challenge b3").unwrap()),
+            vec![Request::Challenge {
+                room: "r".into(),
+                piece: "B3".into()
+            }]
+        );
+        assert!(parse("secret").unwrap_err().contains("name one piece"));
+        assert!(parse("challenge R7 B3")
+            .unwrap_err()
+            .contains("name one piece"));
     }
 
     #[test]

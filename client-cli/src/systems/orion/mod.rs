@@ -243,6 +243,37 @@ impl Room for OrionRoom {
         orion_engine::position_string(&self.state.position)
     }
 
+    fn point_at(&mut self, request: &Request) -> Option<String> {
+        Some(match request {
+            Request::Click { click, .. } => {
+                let click = orion_engine::parse_click(click).ok()?;
+                self.cursor = click.rotor;
+                let (key, way) = match click.direction {
+                    Direction::Right => (']', "right"),
+                    Direction::Left => ('[', "left"),
+                };
+                format!(
+                    "rotor {} is under the cursor: {key} turns it {way} (or type {click})",
+                    click.rotor
+                )
+            }
+            Request::Place { slot, .. } => {
+                let slot = orion_engine::parse_slot(slot).ok()?;
+                self.picked = Some(slot);
+                format!("slot {slot} is picked (+): Enter places there (or type {slot})")
+            }
+            Request::Claim { .. } => "! claims the chain (or type claim)".to_string(),
+            Request::EndTurn { .. } => "type end to end the turn".to_string(),
+            Request::Roll { .. } => "type roll to throw the die".to_string(),
+            Request::Three { .. } => "type three to take three clicks".to_string(),
+            Request::Secret { piece, .. } => format!("type secret {piece} to choose him"),
+            Request::Challenge { piece, .. } => {
+                format!("type challenge {piece} to name him the secret man")
+            }
+            _ => return None,
+        })
+    }
+
     fn key(&mut self, key: Key, typing: bool) -> Option<Vec<Request>> {
         match key {
             Key::Esc => {
