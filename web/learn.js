@@ -286,7 +286,8 @@ export class LessonView {
   next() {
     const steps = this.lesson.steps;
     if (this.at + 1 < steps.length) {
-      const note = this.el.note.textContent;
+      const own = steps[this.at + 1].continues && !this.scripted;
+      const note = own ? 'Right too. The lesson goes on from its own line.' : this.el.note.textContent;
       this.show(this.at + 1, steps[this.at + 1].continues && this.scripted);
       this.teacher.note(note);
       return;

@@ -14,7 +14,7 @@
 mod chromium;
 
 use chromium::{
-    axe_source, axe_violations, js, keys, open, press, tab_to, type_into, wait_js, Driver, ENTER,
+    axe_source, axe_violations, js, keys, open, press, tab_to, text, type_into, wait_js, Driver, ENTER,
     RIGHT, UP,
 };
 use fantoccini::Client as Browser;
@@ -567,6 +567,17 @@ async fn a_solved_puzzle_is_measured_against_the_booklet_and_tried_again() {
         "the puzzle's board",
     )
     .await;
+    // The puzzle's own page says what it asks, in the words the front door gave beside its
+    // button (the server's catalogue, one source).
+    wait_js(
+        &page,
+        "!document.getElementById('puzzle-goal').hidden",
+        "the puzzle's goal",
+    )
+    .await;
+    let asks = text(&page, "#puzzle-goal").await;
+    assert!(asks.contains("horizontal"), "{asks}");
+    assert!(goal.as_str().unwrap_or_default().contains(&asks), "{asks} / {goal}");
     let puzzle = puzzles::find("aurora-a").expect("aurora-a");
     for click in expand(puzzle.booklet_solution.expect("printed")) {
         let before = js(&page, "return window.__orion.seq || 0").await;

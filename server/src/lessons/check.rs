@@ -303,8 +303,6 @@ impl Stage {
                 let colour = self.colour();
                 parsed(&events).any(|e| e["kind"] == "chain" && e["colour"] == colour.as_str())
             }
-            Goal::Claim => parsed(&events)
-                .any(|e| e["kind"] == "claim" && e["ok"] == true && e["seat"] == self.player.0),
             Goal::Challenge { hit } => parsed(&events).any(|e| {
                 e["kind"] == "challenge"
                     && e["seat"] == self.player.0

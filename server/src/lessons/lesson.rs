@@ -115,8 +115,6 @@ pub enum Goal {
     /// An action that forms a chain of the learner's colour (his own click wins with it; a
     /// chain someone else made for him he claims).
     Chain,
-    /// A claim of the learner's that the engine grants.
-    Claim,
     /// A challenge by the learner (Algol): any, or only one whose `hit` is this.
     Challenge {
         /// Whether the suspect must be the secret man (`true`), must not be, or either.

@@ -122,6 +122,14 @@ fn a_goal_that_names_what_a_step_teaches_takes_another_right_answer_and_refuses_
         });
         assert!(taught, "no `{kind}` step takes another right answer: {steps:?}");
     }
+    // A chain: the click that forms it is the goal, another legal click is told it is not.
+    let chained = steps_of("chain").iter().any(|(id, i)| {
+        let step = &lessons.find(id).unwrap().steps[*i];
+        step.missed.as_ref().is_some_and(|m| {
+            matches!(lessons.attempt(id, *i, m), Ok(Outcome::Missed(_)))
+        })
+    });
+    assert!(chained, "a chain step tells a legal miss it is not the chain");
     // A challenge: found, it scores and ends the game; a suspect out of line is refused in
     // the engine's words.
     let (id, i) = steps_of("challenge").pop().expect("a challenge step");
