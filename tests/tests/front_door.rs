@@ -14,8 +14,8 @@
 mod chromium;
 
 use chromium::{
-    axe_source, axe_violations, js, keys, open, press, tab_to, text, type_into, wait_js, Driver, ENTER,
-    RIGHT, UP,
+    axe_source, axe_violations, js, keys, open, press, tab_to, text, type_into, wait_js, Driver,
+    ENTER, RIGHT, UP,
 };
 use fantoccini::Client as Browser;
 use orion_engine::puzzles;
@@ -577,7 +577,10 @@ async fn a_solved_puzzle_is_measured_against_the_booklet_and_tried_again() {
     .await;
     let asks = text(&page, "#puzzle-goal").await;
     assert!(asks.contains("horizontal"), "{asks}");
-    assert!(goal.as_str().unwrap_or_default().contains(&asks), "{asks} / {goal}");
+    assert!(
+        goal.as_str().unwrap_or_default().contains(&asks),
+        "{asks} / {goal}"
+    );
     let puzzle = puzzles::find("aurora-a").expect("aurora-a");
     for click in expand(puzzle.booklet_solution.expect("printed")) {
         let before = js(&page, "return window.__orion.seq || 0").await;

@@ -288,7 +288,9 @@ impl Stage {
             Goal::Place { slots } => parsed(&events).any(|e| {
                 e["kind"] == "place"
                     && (slots.is_empty()
-                        || slots.iter().any(|s| same_slot(s, e["slot"].as_str().unwrap_or(""))))
+                        || slots
+                            .iter()
+                            .any(|s| same_slot(s, e["slot"].as_str().unwrap_or(""))))
             }),
             Goal::Reach {
                 slots,

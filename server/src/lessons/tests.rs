@@ -116,25 +116,35 @@ fn a_goal_that_names_what_a_step_teaches_takes_another_right_answer_and_refuses_
             let step = &lessons.find(id).unwrap().steps[*i];
             !step.also.is_empty()
                 && step.also.iter().all(|a| *a != step.solution)
-                && step.wrong.as_ref().is_some_and(|w| {
-                    matches!(lessons.attempt(id, *i, w), Ok(Outcome::Refused(_)))
-                })
+                && step
+                    .wrong
+                    .as_ref()
+                    .is_some_and(|w| matches!(lessons.attempt(id, *i, w), Ok(Outcome::Refused(_))))
         });
-        assert!(taught, "no `{kind}` step takes another right answer: {steps:?}");
+        assert!(
+            taught,
+            "no `{kind}` step takes another right answer: {steps:?}"
+        );
     }
     // A chain: the click that forms it is the goal, another legal click is told it is not.
     let chained = steps_of("chain").iter().any(|(id, i)| {
         let step = &lessons.find(id).unwrap().steps[*i];
-        step.missed.as_ref().is_some_and(|m| {
-            matches!(lessons.attempt(id, *i, m), Ok(Outcome::Missed(_)))
-        })
+        step.missed
+            .as_ref()
+            .is_some_and(|m| matches!(lessons.attempt(id, *i, m), Ok(Outcome::Missed(_))))
     });
-    assert!(chained, "a chain step tells a legal miss it is not the chain");
+    assert!(
+        chained,
+        "a chain step tells a legal miss it is not the chain"
+    );
     // A challenge: found, it scores and ends the game; a suspect out of line is refused in
     // the engine's words.
     let (id, i) = steps_of("challenge").pop().expect("a challenge step");
     let step = &lessons.find(&id).unwrap().steps[i];
-    match lessons.attempt(&id, i, step.wrong.as_ref().unwrap()).unwrap() {
+    match lessons
+        .attempt(&id, i, step.wrong.as_ref().unwrap())
+        .unwrap()
+    {
         Outcome::Refused(reason) => assert!(reason.contains("in line"), "{reason}"),
         other => panic!("{other:?}"),
     }
@@ -146,20 +156,29 @@ fn a_reach_goal_counts_the_pieces_on_its_slots() {
     let lessons = lessons();
     let libra = lessons.find("libra").unwrap();
     let i = (libra.steps.iter())
-        .position(|s| s.goal == super::lesson::Goal::Reach {
-            slots: ["A5n", "B5n", "C5n", "D5n", "E5n"].map(String::from).to_vec(),
-            pieces: Some("R".into()),
-            count: Some(4),
+        .position(|s| {
+            s.goal
+                == super::lesson::Goal::Reach {
+                    slots: ["A5n", "B5n", "C5n", "D5n", "E5n"]
+                        .map(String::from)
+                        .to_vec(),
+                    pieces: Some("R".into()),
+                    count: Some(4),
+                }
         })
         .expect("the fourth man's step");
     assert!(matches!(
-        lessons.attempt("libra", i, &json!({"t":"click","click":"A5L"})).unwrap(),
+        lessons
+            .attempt("libra", i, &json!({"t":"click","click":"A5L"}))
+            .unwrap(),
         Outcome::Reached { .. }
     ));
     // The same step asking for all five is not reached by that click.
     let mut five: super::Lesson = libra.clone();
     five.steps[i].goal = super::lesson::Goal::Reach {
-        slots: ["A5n", "B5n", "C5n", "D5n", "E5n"].map(String::from).to_vec(),
+        slots: ["A5n", "B5n", "C5n", "D5n", "E5n"]
+            .map(String::from)
+            .to_vec(),
         pieces: Some("R".into()),
         count: Some(5),
     };
@@ -167,7 +186,8 @@ fn a_reach_goal_counts_the_pieces_on_its_slots() {
     let systems = crate::systems::all();
     let five = Lessons::new(&systems, &list);
     assert!(matches!(
-        five.attempt("libra", i, &json!({"t":"click","click":"A5L"})).unwrap(),
+        five.attempt("libra", i, &json!({"t":"click","click":"A5L"}))
+            .unwrap(),
         Outcome::Missed(_)
     ));
 }
