@@ -549,6 +549,12 @@ async fn a_solved_puzzle_is_measured_against_the_booklet_and_tried_again() {
     let page = driver.browser(1000, 1000).await;
     open(&page, &base, "/", "tia").await;
     // The puzzle's goal is on the front door beside its button.
+    wait_js(
+        &page,
+        "document.querySelector('[data-puzzle=\"aurora-a\"]') !== null",
+        "the puzzles",
+    )
+    .await;
     let goal = js(
         &page,
         "return document.querySelector('[data-puzzle=\"aurora-a\"]').parentElement.textContent",
