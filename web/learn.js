@@ -176,6 +176,12 @@ function target(root, board, req) {
   }
 }
 
+/** Whether two game requests ask for the same thing (fields left out or null are alike). */
+function sameRequest(a, b) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((k) => (a[k] ?? null) === (b[k] ?? null));
+}
+
 /** `/learn/ID`: one lesson, step by step. */
 export class LessonView {
   constructor(host, id, net, go) {
@@ -317,6 +323,8 @@ export class LessonView {
     this.el.reason.textContent = '';
     this.play(answer.events);
     const step = this.lesson.steps[at];
+    // Another right answer than the scripted one: the next step is drawn from its own start.
+    this.scripted = sameRequest(req, step.solution);
     if (step.done) this.teacher.note(step.done);
     saveProgress(this.id, at + 1);
     this.saved = sendProgress(this.net, this.id, at + 1);
@@ -345,8 +353,9 @@ export class LessonView {
   next() {
     const steps = this.lesson.steps;
     if (this.at + 1 < steps.length) {
-      const note = this.el.note.textContent;
-      this.show(this.at + 1, steps[this.at + 1].continues);
+      const own = steps[this.at + 1].continues && !this.scripted;
+      const note = own ? 'Right too. The lesson goes on from its own line.' : this.el.note.textContent;
+      this.show(this.at + 1, steps[this.at + 1].continues && this.scripted);
       this.teacher.note(note);
       return;
     }

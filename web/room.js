@@ -7,7 +7,7 @@
 // to screen readers in the `#announce` live region.
 
 import { boardOf } from './boards/index.js';
-import { gameName, isPuzzle, seatColour, systemOf, seatsOf } from './catalogue.js';
+import { game as gameOf, gameName, isPuzzle, seatColour, systemOf, seatsOf } from './catalogue.js';
 import { Replay } from './replay.js';
 import { h } from './dom.js';
 import { MoveList } from './movelist.js';
@@ -63,6 +63,8 @@ export class Room {
     this.button = btn;
     this.el = {
       game: h('h2', { class: 'game' }, 'Room'),
+      // A puzzle's goal in the server's words (its catalogue entry): what the puzzle asks.
+      goal: h('p', { id: 'puzzle-goal', class: 'goal', hidden: true }),
       status: h('b', { id: 'status' }, ''),
       turn: h('b', { id: 'turn' }, ''),
       clicks: h('span', { id: 'clicks' }),
@@ -102,6 +104,7 @@ export class Room {
     host.append(h('section', { class: 'room' },
       h('div', { class: 'bar' }, e.game,
         h('span', {}, 'status ', e.status), e.turn, e.clicks, e.clock, e.spectators),
+      e.goal,
       h('div', { class: 'play' }, this.boardHost,
         h('aside', {}, e.seats, e.note, e.announce, e.die, e.actions, e.confirm, e.result, e.replay,
           e.moves, e.link, e.chat, form))));
@@ -386,6 +389,8 @@ export class Room {
     const e = this.el;
     const puzzle = isPuzzle(s.game);
     e.game.textContent = `${gameName(s.game)} \u00b7 ${this.room}`;
+    e.goal.textContent = puzzle ? (gameOf(s.game) || {}).goal || '' : '';
+    e.goal.hidden = !e.goal.textContent;
     e.status.textContent = s.status;
     e.turn.textContent = turnWords(s, this.seat);
     // The seat to move, for scripts (and the tests) that want it rather than words.

@@ -14,8 +14,8 @@
 mod chromium;
 
 use chromium::{
-    axe_source, axe_violations, js, keys, open, press, tab_to, type_into, wait_js, Driver, ENTER,
-    RIGHT, UP,
+    axe_source, axe_violations, js, keys, open, press, tab_to, text, type_into, wait_js, Driver,
+    ENTER, RIGHT, UP,
 };
 use fantoccini::Client as Browser;
 use orion_engine::puzzles;
@@ -549,6 +549,12 @@ async fn a_solved_puzzle_is_measured_against_the_booklet_and_tried_again() {
     let page = driver.browser(1000, 1000).await;
     open(&page, &base, "/", "tia").await;
     // The puzzle's goal is on the front door beside its button.
+    wait_js(
+        &page,
+        "document.querySelector('[data-puzzle=\"aurora-a\"]') !== null",
+        "the puzzles",
+    )
+    .await;
     let goal = js(
         &page,
         "return document.querySelector('[data-puzzle=\"aurora-a\"]').parentElement.textContent",
@@ -567,6 +573,20 @@ async fn a_solved_puzzle_is_measured_against_the_booklet_and_tried_again() {
         "the puzzle's board",
     )
     .await;
+    // The puzzle's own page says what it asks, in the words the front door gave beside its
+    // button (the server's catalogue, one source).
+    wait_js(
+        &page,
+        "!document.getElementById('puzzle-goal').hidden",
+        "the puzzle's goal",
+    )
+    .await;
+    let asks = text(&page, "#puzzle-goal").await;
+    assert!(asks.contains("horizontal"), "{asks}");
+    assert!(
+        goal.as_str().unwrap_or_default().contains(&asks),
+        "{asks} / {goal}"
+    );
     let puzzle = puzzles::find("aurora-a").expect("aurora-a");
     for click in expand(puzzle.booklet_solution.expect("printed")) {
         let before = js(&page, "return window.__orion.seq || 0").await;

@@ -181,6 +181,41 @@ async fn a_wrong_click_gets_the_engines_reason_and_keeps_the_step() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_right_answer_is_taken_and_the_lesson_goes_on_from_its_own_line() {
+    let server = TestServer::start();
+    let base = format!("http://{}", server.addr);
+    let mut driver = Driver::start();
+    let page = driver.browser(1280, 900).await;
+    open(&page, &base, "/learn/algol", "ada").await;
+    wait_text(&page, "#lesson-status", "step 1/").await;
+    // Algol: any red man may be the secret man, not only the hinted R8.
+    wait_js(
+        &page,
+        "document.querySelector('[data-choice=\"R3\"]') !== null",
+        "the secret men's buttons",
+    )
+    .await;
+    press(&page, "[data-choice=\"R3\"]").await;
+    wait_text(&page, "#lesson-status", "step 2/").await;
+    // Step 2 asks for R8 on one of C2's sides: the hint says C2R, C2L gets there too.
+    press(&page, "[data-click=\"C2L\"]").await;
+    wait_text(&page, "#lesson-status", "step 3/").await;
+    assert_eq!(text(&page, "#lesson-reason").await, "");
+    // The lesson goes on from its own line (R8 on C2's left side), and says so.
+    wait_js(
+        &page,
+        "document.querySelector('[data-slot=\"B2e\"]').dataset.piece === 'R8'",
+        "step 3 drawn from its own start",
+    )
+    .await;
+    wait_text(&page, "#note", "its own line").await;
+    // A click that is legal but does not move R8 up is not the step's.
+    press(&page, "[data-click=\"B2R\"]").await;
+    wait_text(&page, "#lesson-reason", "not what this step asks").await;
+    assert!(text(&page, "#lesson-status").await.starts_with("step 3/"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lessons_http_answers_refuse_in_words() {
     let server = TestServer::start();
     let get = |path: &str| {

@@ -53,6 +53,14 @@ pub struct Step {
     /// reason and keeps the step).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wrong: Option<Value>,
+    /// Other tries that reach the goal too (a goal names what a step teaches, not one
+    /// click: the tests check that each is reached, so a learner who finds another right
+    /// answer is not told he is wrong).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<Value>,
+    /// A try the engine takes that is not the step's goal (the tests check it is told so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missed: Option<Value>,
     /// The scripted replies once the goal is reached, as `setup` writes actions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replies: Vec<String>,
@@ -84,6 +92,34 @@ pub enum Goal {
     Position {
         /// The position string.
         position: String,
+    },
+    /// A placement (any slot, or one of `slots`, each by any of its names).
+    Place {
+        /// The slots that reach the goal; empty: any the engine allows.
+        #[serde(default)]
+        slots: Vec<String>,
+    },
+    /// An action after which at least `count` pieces of `pieces` stand on `slots`: reaching a
+    /// position, by whatever route (ORION's and Orbs' positions, `SLOT:PIECE` pairs).
+    Reach {
+        /// The slots (any of a slot's names).
+        slots: Vec<String>,
+        /// Whose pieces: a piece (`R8`), a colour letter (`B`), or left out: the learner's
+        /// colour.
+        #[serde(default)]
+        pieces: Option<String>,
+        /// How many of them (1 when left out).
+        #[serde(default)]
+        count: Option<usize>,
+    },
+    /// An action that forms a chain of the learner's colour (his own click wins with it; a
+    /// chain someone else made for him he claims).
+    Chain,
+    /// A challenge by the learner (Algol): any, or only one whose `hit` is this.
+    Challenge {
+        /// Whether the suspect must be the secret man (`true`), must not be, or either.
+        #[serde(default)]
+        hit: Option<bool>,
     },
     /// An action that wins the game for the learner's seat.
     Win,

@@ -42,8 +42,11 @@ const FILES: &[(&str, &str)] = &[
     lesson!("orion"),
     lesson!("auriga"),
     lesson!("lepus"),
+    lesson!("algol"),
+    lesson!("libra"),
     lesson!("draco"),
     lesson!("taurus"),
+    lesson!("bootes"),
     lesson!("orbit"),
     lesson!("orbs"),
 ];

@@ -42,8 +42,154 @@ fn every_solution_reaches_its_goal_through_the_engine() {
                 }
                 other => panic!("{} step {}: {other:?}", lesson.id, i + 1),
             }
+            // Another right answer is right too.
+            for also in &step.also {
+                match lessons.attempt(&lesson.id, i, also).unwrap() {
+                    Outcome::Reached { .. } => {}
+                    other => panic!("{} step {}: {also}: {other:?}", lesson.id, i + 1),
+                }
+            }
+            // A legal move that is not the goal is said to be so, and is not taken.
+            if let Some(missed) = &step.missed {
+                let mut stage = lessons.stage(&lesson.id, i).unwrap();
+                assert!(stage.engine_takes(missed), "{} step {}", lesson.id, i + 1);
+                match lessons.attempt(&lesson.id, i, missed).unwrap() {
+                    Outcome::Missed(reason) => assert!(reason.contains("not what this step asks")),
+                    other => panic!("{} step {}: {missed}: {other:?}", lesson.id, i + 1),
+                }
+            }
         }
     }
+}
+
+#[test]
+fn every_lesson_ends_in_a_game_the_learner_wins() {
+    // The last step of every lesson of a game is the end of a short scripted game: its
+    // solution ends it, and the learner's side wins.
+    let lessons = lessons();
+    for lesson in lessons.all().iter().filter(|l| l.id != "basics") {
+        let last = lesson.steps.len() - 1;
+        let Outcome::Reached { events, .. } = lessons
+            .attempt(&lesson.id, last, &lesson.steps[last].solution)
+            .unwrap()
+        else {
+            panic!("{}: the last step is not reached", lesson.id);
+        };
+        let seat = lessons.stage(&lesson.id, last).unwrap().player().0;
+        let over = events
+            .iter()
+            .filter_map(|e| serde_json::from_str::<Value>(e).ok())
+            .find(|e| e["kind"] == "over")
+            .unwrap_or_else(|| panic!("{}: the last step ends no game", lesson.id));
+        let winner = over["result"]["winner"].as_str().unwrap_or_default();
+        assert!(
+            winner.split('+').any(|w| w == seat),
+            "{}: {over} is not the learner's ({seat}) win",
+            lesson.id
+        );
+    }
+}
+
+/// The steps whose goal is of `kind`, with their lesson.
+fn steps_of(kind: &str) -> Vec<(String, usize)> {
+    let mut found = Vec::new();
+    for lesson in super::embedded() {
+        for (i, step) in lesson.steps.iter().enumerate() {
+            let goal = serde_json::to_value(&step.goal).unwrap();
+            if goal["kind"] == kind {
+                found.push((lesson.id.clone(), i));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_goal_that_names_what_a_step_teaches_takes_another_right_answer_and_refuses_a_wrong_one() {
+    // Reaching a position, a placement, a secret man, a challenge: each kind is taught by
+    // some step that takes an answer other than its scripted one, and whose wrong try the
+    // engine refuses with its reason (the other checks run over every step).
+    let lessons = lessons();
+    for kind in ["reach", "place", "event"] {
+        let steps = steps_of(kind);
+        let taught = steps.iter().any(|(id, i)| {
+            let step = &lessons.find(id).unwrap().steps[*i];
+            !step.also.is_empty()
+                && step.also.iter().all(|a| *a != step.solution)
+                && step
+                    .wrong
+                    .as_ref()
+                    .is_some_and(|w| matches!(lessons.attempt(id, *i, w), Ok(Outcome::Refused(_))))
+        });
+        assert!(
+            taught,
+            "no `{kind}` step takes another right answer: {steps:?}"
+        );
+    }
+    // A chain: the click that forms it is the goal, another legal click is told it is not.
+    let chained = steps_of("chain").iter().any(|(id, i)| {
+        let step = &lessons.find(id).unwrap().steps[*i];
+        step.missed
+            .as_ref()
+            .is_some_and(|m| matches!(lessons.attempt(id, *i, m), Ok(Outcome::Missed(_))))
+    });
+    assert!(
+        chained,
+        "a chain step tells a legal miss it is not the chain"
+    );
+    // A challenge: found, it scores and ends the game; a suspect out of line is refused in
+    // the engine's words.
+    let (id, i) = steps_of("challenge").pop().expect("a challenge step");
+    let step = &lessons.find(&id).unwrap().steps[i];
+    match lessons
+        .attempt(&id, i, step.wrong.as_ref().unwrap())
+        .unwrap()
+    {
+        Outcome::Refused(reason) => assert!(reason.contains("in line"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_reach_goal_counts_the_pieces_on_its_slots() {
+    // Libra: four red men on the top border after A5L (C5n, D5n, E5n and the corner).
+    let lessons = lessons();
+    let libra = lessons.find("libra").unwrap();
+    let i = (libra.steps.iter())
+        .position(|s| {
+            s.goal
+                == super::lesson::Goal::Reach {
+                    slots: ["A5n", "B5n", "C5n", "D5n", "E5n"]
+                        .map(String::from)
+                        .to_vec(),
+                    pieces: Some("R".into()),
+                    count: Some(4),
+                }
+        })
+        .expect("the fourth man's step");
+    assert!(matches!(
+        lessons
+            .attempt("libra", i, &json!({"t":"click","click":"A5L"}))
+            .unwrap(),
+        Outcome::Reached { .. }
+    ));
+    // The same step asking for all five is not reached by that click.
+    let mut five: super::Lesson = libra.clone();
+    five.steps[i].goal = super::lesson::Goal::Reach {
+        slots: ["A5n", "B5n", "C5n", "D5n", "E5n"]
+            .map(String::from)
+            .to_vec(),
+        pieces: Some("R".into()),
+        count: Some(5),
+    };
+    let list = [five];
+    let systems = crate::systems::all();
+    let five = Lessons::new(&systems, &list);
+    assert!(matches!(
+        five.attempt("libra", i, &json!({"t":"click","click":"A5L"}))
+            .unwrap(),
+        Outcome::Missed(_)
+    ));
 }
 
 #[test]
@@ -87,6 +233,12 @@ fn no_goal_is_reached_by_an_action_the_engine_refuses() {
         json!({"t":"roll"}),
         json!({"t":"three"}),
     ];
+    for colour in ["R", "B"] {
+        for n in 1..=16 {
+            tries.push(json!({"t":"secret","piece":format!("{colour}{n}")}));
+            tries.push(json!({"t":"challenge","piece":format!("{colour}{n}")}));
+        }
+    }
     for c in "ABCDE".chars() {
         for r in 1..=5 {
             for d in ["L", "R"] {
