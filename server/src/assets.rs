@@ -60,7 +60,16 @@ pub const ASSETS: &[Asset] = &[
     asset!("boards/orbit.js", "text/javascript; charset=utf-8"),
     asset!("boards/orbs.js", "text/javascript; charset=utf-8"),
     asset!("icon.svg", "image/svg+xml"),
+    asset!("notify.js", "text/javascript; charset=utf-8"),
+    asset!("icon-192.png", "image/png"),
+    asset!("icon-512.png", "image/png"),
 ];
+
+/// The service worker, served at `/sw.js` (a worker's scope is the folder it is served
+/// from: this one covers the whole site).
+pub const SERVICE_WORKER: Asset = asset!("sw.js", "text/javascript; charset=utf-8");
+/// The web app manifest, at `/manifest.webmanifest` (installing the page to a home screen).
+pub const MANIFEST: Asset = asset!("manifest.webmanifest", "application/manifest+json");
 
 /// The file a request path names: the page for `/`, `/r/ROOM`, `/i/CODE`, `/g/ROOM` (a
 /// finished game's replay, from its record `/g/ROOM.txt`), `/learn` and `/learn/ID` (the
@@ -75,6 +84,11 @@ pub fn find(path: &str) -> Option<&'static Asset> {
         || is_link(path, "/learn/")
     {
         return Some(&INDEX);
+    }
+    match path {
+        "/sw.js" => return Some(&SERVICE_WORKER),
+        "/manifest.webmanifest" => return Some(&MANIFEST),
+        _ => {}
     }
     let name = path.strip_prefix("/assets/")?;
     ASSETS.iter().find(|a| a.name == name)
@@ -157,7 +171,8 @@ mod tests {
         let mut on_disk = names("");
         on_disk.extend(names("boards/"));
         on_disk.sort();
-        let mut served: Vec<String> = std::iter::once(&INDEX)
+        let mut served: Vec<String> = [&INDEX, &SERVICE_WORKER, &MANIFEST]
+            .into_iter()
             .chain(ASSETS)
             .map(|a| a.name.to_string())
             .collect();
@@ -173,6 +188,11 @@ mod tests {
         assert_eq!(
             find("/assets/boards/orion.js").map(|a| a.name),
             Some("boards/orion.js")
+        );
+        assert_eq!(find("/sw.js").map(|a| a.name), Some("sw.js"));
+        assert_eq!(
+            find("/manifest.webmanifest").map(|a| a.content_type),
+            Some("application/manifest+json")
         );
         for path in [
             "/r/",

@@ -3,6 +3,7 @@
 
 use super::{Room, Status};
 use crate::clock::Millis;
+use crate::notify::Notice;
 use crate::outbox::Outbox;
 use crate::player::Player;
 use crate::protocol::{Code, ReplyTo};
@@ -87,6 +88,7 @@ impl Room {
         sender: Option<(&ReplyTo, &Outbox)>,
     ) -> Option<bool> {
         let before = self.table.clone_table();
+        let mover = self.table.turn().seat;
         let applied = match self.table.apply(seat, action, now) {
             Ok(applied) => applied,
             Err(refusal) => {
@@ -126,8 +128,40 @@ impl Room {
             self.finish().await;
         } else {
             self.arm_clock(now);
+            self.tell_away_mover(mover);
         }
         Some(applied.hidden)
+    }
+
+    /// The turn passed from `before` to a player who is away (no connection, not a computer
+    /// player): the notifier may reach him elsewhere (`notify/`; it knows whether he is an
+    /// account and what he chose).
+    fn tell_away_mover(&self, before: orion_protocol::Seat) {
+        let now = self.table.turn().seat;
+        if now == before {
+            return;
+        }
+        let Some(away) = self
+            .seats
+            .iter()
+            .find(|(s, _)| s.wire() == now)
+            .map(|(_, o)| o)
+        else {
+            return;
+        };
+        if away.conn.is_some() || away.bot.is_some() {
+            return;
+        }
+        let opponents = (self.seats.values())
+            .filter(|o| o.player.id != away.player.id)
+            .map(|o| o.player.name.to_string())
+            .collect();
+        let notice = Notice::YourTurn {
+            room: self.id.to_string(),
+            game: self.game_id.to_string(),
+            opponents,
+        };
+        self.shared.notifier.send(&away.player.id, notice);
     }
 
     /// An `over` event with `result` (and, when the room decided it, why and whose time
