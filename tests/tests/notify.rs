@@ -63,7 +63,10 @@ async fn push_endpoint(status: u16) -> (String, mpsc::UnboundedReceiver<Posted>)
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
-    let url = format!("http://{}/push/{status}", listener.local_addr().expect("addr"));
+    let url = format!(
+        "http://{}/push/{status}",
+        listener.local_addr().expect("addr")
+    );
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
@@ -164,14 +167,16 @@ async fn settings(c: &mut Client) -> Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_away_player_is_pushed_his_turn_encrypted_to_his_browser_and_a_gone_endpoint_is_dropped(
-) {
+async fn an_away_player_is_pushed_his_turn_encrypted_to_his_browser_and_a_gone_endpoint_is_dropped()
+{
     let server = TestServer::start_tuned(|c| {
         c.notify.allow_push_endpoints = vec!["http://127.0.0.1:".into()];
     });
     let (alice, _) = claimed(&server, "alice").await;
     let (mut bob, welcome) = claimed(&server, "bob").await;
-    let vapid = welcome["vapid_key"].as_str().expect("an account's welcome has the VAPID key");
+    let vapid = welcome["vapid_key"]
+        .as_str()
+        .expect("an account's welcome has the VAPID key");
     assert_eq!(
         URL_SAFE_NO_PAD.decode(vapid).expect("base64url").len(),
         65,
@@ -208,7 +213,10 @@ async fn an_away_player_is_pushed_his_turn_encrypted_to_his_browser_and_a_gone_e
     assert_eq!(told["kind"], "your_turn", "{told}");
     assert_eq!(told["room"], json!(room), "{told}");
     assert!(
-        told["url"].as_str().unwrap_or("").ends_with(&format!("/r/{room}")),
+        told["url"]
+            .as_str()
+            .unwrap_or("")
+            .ends_with(&format!("/r/{room}")),
         "{told}"
     );
     let first_gone = next_post(&mut gone).await;
@@ -235,9 +243,15 @@ async fn an_away_player_is_pushed_his_turn_encrypted_to_his_browser_and_a_gone_e
 
     // Bob comes back, moves, goes away again; Alice moves: a second notice.
     let (mut bob, _) = server.reconnect("bob", &bob_token).await;
-    let r = bob.request(json!({"t": "resume", "room": room, "since": 0})).await;
-    assert_ne!(r["t"], "error", "{r}");
-    bob.play(&room, "end_turn", json!({})).await;
+    let r = bob.request(json!({"t": "join", "room": room})).await;
+    assert_eq!(r["t"], "joined", "{r}");
+    bob.send(json!({"t": "end_turn", "room": room})).await;
+    let alice_seat = alice.seat.clone();
+    alice
+        .expect(|m| {
+            m["t"] == "event" && m["ev"]["kind"] == "turn" && m["ev"]["seat"] == json!(alice_seat)
+        })
+        .await;
     drop(bob);
     until_away(&mut watcher, &room, &bob_seat).await;
     alice.clicks(&room, "B2L, C2R", false).await;
@@ -245,7 +259,10 @@ async fn an_away_player_is_pushed_his_turn_encrypted_to_his_browser_and_a_gone_e
     assert_eq!(live_keys.decrypt(&again.body)["room"], json!(room));
     // The gone endpoint was posted to before the live one for the first notice: had it been
     // kept, it would have had the second before the live one did.
-    assert!(gone.try_recv().is_err(), "nothing more goes to a gone endpoint");
+    assert!(
+        gone.try_recv().is_err(),
+        "nothing more goes to a gone endpoint"
+    );
 }
 
 #[tokio::test]
@@ -279,7 +296,10 @@ async fn push_endpoints_of_this_machine_are_refused_unless_allowed_and_guests_ca
     let r = alice
         .request(json!({"t": "push_subscribe", "subscription": bad}))
         .await;
-    assert!(r["message"].as_str().unwrap_or("").contains("keys.auth"), "{r}");
+    assert!(
+        r["message"].as_str().unwrap_or("").contains("keys.auth"),
+        "{r}"
+    );
     assert_eq!(settings(&mut alice).await["subscriptions"], 0);
     // At most MAX_PUSH_SUBSCRIPTIONS browsers.
     for n in 0..orion_server::MAX_PUSH_SUBSCRIPTIONS {
@@ -293,7 +313,10 @@ async fn push_endpoints_of_this_machine_are_refused_unless_allowed_and_guests_ca
     let r = alice
         .request(json!({"t": "push_subscribe", "subscription": sub}))
         .await;
-    assert!(r["message"].as_str().unwrap_or("").contains("at most"), "{r}");
+    assert!(
+        r["message"].as_str().unwrap_or("").contains("at most"),
+        "{r}"
+    );
     let r = alice
         .request(json!({"t": "push_unsubscribe", "endpoint": "http://127.0.0.1:9/push/0"}))
         .await;
@@ -303,7 +326,10 @@ async fn push_endpoints_of_this_machine_are_refused_unless_allowed_and_guests_ca
     let r = guest
         .request(json!({"t": "push_subscribe", "subscription": keys.subscription("http://127.0.0.1:9/g")}))
         .await;
-    assert!(r["message"].as_str().unwrap_or("").contains("accounts"), "{r}");
+    assert!(
+        r["message"].as_str().unwrap_or("").contains("accounts"),
+        "{r}"
+    );
 }
 
 /// Debian's aiosmtpd on 127.0.0.1, printing every message it takes to its stdout, which a
@@ -320,8 +346,16 @@ impl Smtp {
             .and_then(|l| l.local_addr())
             .map(|a| a.port())
             .expect("a free port");
-        let mut child = Command::new("python3")
-            .args(["-u", "-m", "aiosmtpd", "-n", "-l", &format!("127.0.0.1:{port}")])
+        // Debian's interpreter, which the package installs into (not another on the PATH).
+        let mut child = Command::new("/usr/bin/python3")
+            .args([
+                "-u",
+                "-m",
+                "aiosmtpd",
+                "-n",
+                "-l",
+                &format!("127.0.0.1:{port}"),
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -443,16 +477,25 @@ async fn an_address_is_confirmed_by_its_link_told_the_turn_by_mail_and_unsubscri
         .await;
     assert_eq!(r["t"], "email_sent", "{r}");
     let s = settings(&mut bob).await;
-    assert_eq!((s["address"].clone(), s["confirmed"].clone()), (json!("bob@example.org"), json!(false)));
+    assert_eq!(
+        (s["address"].clone(), s["confirmed"].clone()),
+        (json!("bob@example.org"), json!(false))
+    );
     let confirmation = smtp.next();
-    assert!(confirmation.contains("To: bob@example.org"), "{confirmation}");
+    assert!(
+        confirmation.contains("To: bob@example.org"),
+        "{confirmation}"
+    );
     let confirm = link(&confirmation, "/email/confirm?token=");
     let page = http_get(server.addr, &path_of(&confirm)).await;
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     assert!(page.contains("Address confirmed"), "{page}");
     assert_eq!(settings(&mut bob).await["confirmed"], true);
     let again = http_get(server.addr, &path_of(&confirm)).await;
-    assert!(again.starts_with("HTTP/1.1 404"), "a link confirms once: {again}");
+    assert!(
+        again.starts_with("HTTP/1.1 404"),
+        "a link confirms once: {again}"
+    );
 
     let mut players = vec![alice, bob];
     let room = start_room(&mut players, "hydra-2", json!({})).await;
@@ -468,7 +511,10 @@ async fn an_address_is_confirmed_by_its_link_told_the_turn_by_mail_and_unsubscri
         notice.contains(&format!("Subject: Your turn in room {room}")),
         "{notice}"
     );
-    assert!(notice.contains(&format!("/r/{room}")), "the room's link: {notice}");
+    assert!(
+        notice.contains(&format!("/r/{room}")),
+        "the room's link: {notice}"
+    );
     assert!(
         notice.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"),
         "{notice}"
@@ -484,7 +530,12 @@ async fn an_address_is_confirmed_by_its_link_told_the_turn_by_mail_and_unsubscri
     assert!(page.contains("<form method=\"post\""), "{page}");
     let (mut bob, _) = server.reconnect("bob", &bob_token).await;
     assert_eq!(settings(&mut bob).await["email"], true);
-    let done = http_post(server.addr, &path_of(&unsubscribe), "List-Unsubscribe=One-Click").await;
+    let done = http_post(
+        server.addr,
+        &path_of(&unsubscribe),
+        "List-Unsubscribe=One-Click",
+    )
+    .await;
     assert!(done.starts_with("HTTP/1.1 200"), "{done}");
     assert!(done.contains("Unsubscribed"), "{done}");
     assert_eq!(settings(&mut bob).await["email"], false);
@@ -503,12 +554,18 @@ async fn an_address_is_confirmed_by_its_link_told_the_turn_by_mail_and_unsubscri
         .request(json!({"t": "email", "address": "bob9@example.org"}))
         .await;
     assert_eq!(r["code"], "rate_limited", "{r}");
-    assert!(r["message"].as_str().unwrap_or("").contains("an hour"), "{r}");
+    assert!(
+        r["message"].as_str().unwrap_or("").contains("an hour"),
+        "{r}"
+    );
     let mut guest = server.player("guest").await;
     let r = guest
         .request(json!({"t": "email", "address": "g@example.org"}))
         .await;
-    assert!(r["message"].as_str().unwrap_or("").contains("accounts"), "{r}");
+    assert!(
+        r["message"].as_str().unwrap_or("").contains("accounts"),
+        "{r}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -524,15 +581,30 @@ async fn the_page_registers_its_service_worker_and_shows_a_notice_that_arrives()
     let mut driver = Driver::start();
     let page = driver.browser(1000, 800).await;
     // The page speaks for Bob's account (his token, as a device he logged in on keeps it).
-    page.goto(&format!("{base}/?name=bob")).await.expect("page loads");
+    page.goto(&format!("{base}/?name=bob"))
+        .await
+        .expect("page loads");
     js(
         &page,
-        &format!("localStorage.setItem('orion.token', {}); return 1", json!(bob.token)),
+        &format!(
+            "localStorage.setItem('orion.token', {}); return 1",
+            json!(bob.token)
+        ),
     )
     .await;
     page.goto(&format!("{base}/")).await.expect("page loads");
-    wait_js(&page, "window.__orion && window.__orion.account === true", "Bob's account").await;
-    wait_js(&page, "window.__orion.serviceWorker", "the service worker registered").await;
+    wait_js(
+        &page,
+        "window.__orion && window.__orion.account === true",
+        "Bob's account",
+    )
+    .await;
+    wait_js(
+        &page,
+        "window.__orion.serviceWorker",
+        "the service worker registered",
+    )
+    .await;
     assert_eq!(
         js(&page, "return navigator.serviceWorker.getRegistration().then(r => !!(r && r.active || r.installing || r.waiting))").await,
         json!(true)
@@ -544,7 +616,11 @@ async fn the_page_registers_its_service_worker_and_shows_a_notice_that_arrives()
     )
     .await;
     assert_eq!(
-        js(&page, "return document.querySelector('link[rel=manifest]').href").await,
+        js(
+            &page,
+            "return document.querySelector('link[rel=manifest]').href"
+        )
+        .await,
         json!(format!("{base}/manifest.webmanifest"))
     );
 
@@ -558,7 +634,11 @@ async fn the_page_registers_its_service_worker_and_shows_a_notice_that_arrives()
     alice.clicks(&room, "A2L", false).await;
     wait_text(&page, "#notice", &format!("Your turn in room {room}")).await;
     assert_eq!(
-        js(&page, "return document.querySelector('#notice a').getAttribute('href')").await,
+        js(
+            &page,
+            "return document.querySelector('#notice a').getAttribute('href')"
+        )
+        .await,
         json!(format!("/r/{room}"))
     );
     let _ = page.close().await;

@@ -112,9 +112,12 @@ fn page(status: StatusCode, title: &str, body: &str) -> Response<Full<Bytes>> {
     );
     let mut response = Response::new(Full::new(Bytes::from(html)));
     *response.status_mut() = status;
-    response.headers_mut().insert(
+    let headers = response.headers_mut();
+    headers.insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),
     );
+    // One request per connection, as every plain answer of this server.
+    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
 }
