@@ -129,12 +129,17 @@ impl Asset {
 #[cfg(test)]
 const LESSONS_ONLY: [&str; 2] = ["learn.js", "learn.css"];
 
+/// The web app's icons: fetched by a browser that installs the page (the manifest's), never
+/// by a visit.
+#[cfg(test)]
+const INSTALL_ONLY: [&str; 2] = ["icon-192.png", "icon-512.png"];
+
 /// Bytes of the page and every asset a visit to the front door or a room may load.
 #[cfg(test)]
 pub fn total_bytes() -> usize {
     INDEX.body.len()
         + (ASSETS.iter())
-            .filter(|a| !LESSONS_ONLY.contains(&a.name))
+            .filter(|a| !LESSONS_ONLY.contains(&a.name) && !INSTALL_ONLY.contains(&a.name))
             .map(|a| a.body.len())
             .sum::<usize>()
 }
@@ -208,8 +213,10 @@ mod tests {
     #[test]
     fn the_page_stays_light() {
         // 152.5 KiB with a puzzle's undo and hints, the quiet live board and ORION's choice
-        // buttons (README, page weight): the bound moved from 150 KiB for them, no further.
-        assert!(total_bytes() < 160 * 1024, "{} bytes", total_bytes());
+        // buttons (README, page weight): the bound moved from 150 KiB for them; to 166 KiB
+        // for notifications (`notify.js`, 4.2 KB: the service worker registered, `notify`
+        // shown, the account's panel), no further.
+        assert!(total_bytes() < 166 * 1024, "{} bytes", total_bytes());
         // The lessons' own files, loaded on /learn only: 14.4 KB (README, page weight).
         assert!(lessons_bytes() < 16 * 1024, "{} bytes", lessons_bytes());
         assert_ne!(INDEX.etag(), ASSETS[0].etag());
