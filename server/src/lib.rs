@@ -63,6 +63,7 @@ pub use store::{
     PlayerQuery, PlayerRecord, PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store,
     StoreError,
 };
+pub use store::{NotifyRecord, NotifyStore, PushRecord, Subscribed};
 pub use text::{name_skeleton, MAX_CHAT, MAX_NAME};
 pub use throttle::{Policy, PER_ACCOUNT, PER_ADDRESS};
 pub use token::hash as token_hash;
