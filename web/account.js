@@ -5,6 +5,7 @@
 // saying hello with a name the server refuses.
 
 import { h } from './dom.js';
+import { NotifyPanel } from './notify.js';
 
 const NAME = 'orion.name';
 
@@ -60,7 +61,8 @@ export class Account {
       h('h3', {}, 'Have an account? Log in'),
       loginForm('login', net, '', this.note, (m) => { this.show(m); if (this.onLogin) this.onLogin(m); }));
     this.logout = h('button', { type: 'button', id: 'logout', on: { click: () => logOut(this.net) } }, 'Log out');
-    this.el = h('div', { class: 'account' }, this.who, this.guest, this.logout, this.note);
+    this.notify = new NotifyPanel(net);
+    this.el = h('div', { class: 'account' }, this.who, this.guest, this.notify.el, this.logout, this.note);
     this.show(null);
   }
 
@@ -72,6 +74,7 @@ export class Account {
     this.who.replaceChildren(w ? h('span', {}, 'You are ', h('b', { id: 'account-name' }, w.name), account ? ' (your account)' : ' (guest)') : 'Connecting\u2026');
     this.guest.hidden = account;
     this.logout.hidden = !account;
+    this.notify.show(w);
   }
 }
 

@@ -12,6 +12,7 @@ import { Room } from './room.js';
 import { Record } from './record.js';
 import { loadCatalogue } from './catalogue.js';
 import { claimedPrompt, guestName } from './account.js';
+import { startNotices } from './notify.js';
 
 const NAME = 'orion.name';
 const params = new URLSearchParams(location.search);
@@ -40,6 +41,7 @@ function toast(text) {
 
 const net = new Net(name);
 hooks.net = net;
+startNotices(net);
 let view = null;
 
 function route() {

@@ -4,6 +4,7 @@
 use crate::code::Code;
 use crate::event::{Event, Text};
 use crate::fields;
+use crate::notice::{NoticeKind, NotifySettings};
 use crate::request::RequestId;
 use crate::room::{Millis, RoomSummary, Snapshot, Status};
 use crate::seat::Seat;
@@ -70,6 +71,10 @@ pub enum Message<'a> {
         /// account's token); absent for a guest.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         account: Option<bool>,
+        /// The server's VAPID public key (base64url, uncompressed P-256), for
+        /// `pushManager.subscribe` (an addition: README); sent to accounts only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        vapid_key: Option<String>,
     },
     /// A page of the public rooms.
     Lobby {
@@ -237,6 +242,39 @@ pub enum Message<'a> {
     },
     /// Reply to `ping`.
     Pong,
+    /// Unasked (an addition: README): something happened in one of this account's games.
+    /// It says which room and what, never a move or a hidden choice.
+    Notify {
+        /// What happened.
+        kind: NoticeKind,
+        /// The room.
+        room: String,
+        /// Its game id.
+        game: String,
+        /// The notice in words ("Your turn in room r12 (hydra-2) against bob").
+        text: String,
+        /// The room's page.
+        url: String,
+    },
+    /// Reply to `push_subscribe`: the browser is subscribed.
+    PushSubscribed {
+        /// The subscription's endpoint.
+        endpoint: String,
+    },
+    /// Reply to `push_unsubscribe`.
+    PushUnsubscribed {
+        /// The endpoint.
+        endpoint: String,
+        /// Whether it was subscribed.
+        removed: bool,
+    },
+    /// Reply to `notify_settings`: what the account is told and how, now.
+    NotifySettings(NotifySettings),
+    /// Reply to `email`: a confirmation link went to the address.
+    EmailSent {
+        /// The address, unconfirmed until its link is followed.
+        address: String,
+    },
     /// Unasked: the room has moved to another server node (its old one lost it: a pause, a
     /// cut from the database, a crash). The client sends `resume` for it at once, from the
     /// last `seq` it has (a spectator too); if that is refused with `server`, again shortly.
@@ -276,6 +314,11 @@ impl Message<'_> {
             Message::Error { .. } => "error",
             Message::LoggedOut { .. } => "logged_out",
             Message::Pong => "pong",
+            Message::Notify { .. } => "notify",
+            Message::PushSubscribed { .. } => "push_subscribed",
+            Message::PushUnsubscribed { .. } => "push_unsubscribed",
+            Message::NotifySettings(_) => "notify_settings",
+            Message::EmailSent { .. } => "email_sent",
             Message::Moved { .. } => "moved",
             Message::Mine { .. } => "mine",
         }

@@ -1,6 +1,7 @@
 //! Requests, client to server: a JSON object tagged by `t`, with an optional `id` the server
 //! echoes as `re` in its direct reply.
 
+use crate::notice::PushSubscription;
 use crate::room::RoomOptions;
 use crate::seat::Seat;
 use serde::de::{self, Deserializer, Visitor};
@@ -381,11 +382,47 @@ pub enum Request {
     /// Every game where the asker holds a seat, live or by correspondence, his turn first
     /// (an addition: README; reply: `mine`).
     Mine,
+    /// An account subscribes this browser to Web Push (an addition: README; reply:
+    /// `push_subscribed`).
+    PushSubscribe {
+        /// The browser's `PushSubscription.toJSON()`.
+        subscription: PushSubscription,
+    },
+    /// An account drops a browser's Web Push subscription (reply: `push_unsubscribed`).
+    PushUnsubscribe {
+        /// The subscription's endpoint.
+        endpoint: String,
+    },
+    /// An account sets what it is told and how: each field given is set, the others kept
+    /// (reply: `notify_settings`, all of them; none given: only asks).
+    NotifySettings {
+        /// Told when it becomes his turn.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        your_turn: Option<bool>,
+        /// Told a day before a move is due.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline: Option<bool>,
+        /// Told when a game ends.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        over: Option<bool>,
+        /// By e-mail.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        email: Option<bool>,
+        /// By Web Push.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        push: Option<bool>,
+    },
+    /// An account gives the e-mail address it is told at: kept unconfirmed, and a
+    /// confirmation link is mailed to it (reply: `email_sent`).
+    Email {
+        /// The address.
+        address: String,
+    },
 }
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 37] = [
+    pub const TYPES: [&'static str; 41] = [
         "hello",
         "lobby",
         "create",
@@ -423,6 +460,10 @@ impl Request {
         "hint",
         "unspectate",
         "mine",
+        "push_subscribe",
+        "push_unsubscribe",
+        "notify_settings",
+        "email",
     ];
 
     /// The request's `t` on the wire.
@@ -465,6 +506,10 @@ impl Request {
             Request::Hint { .. } => "hint",
             Request::Unspectate { .. } => "unspectate",
             Request::Mine => "mine",
+            Request::PushSubscribe { .. } => "push_subscribe",
+            Request::PushUnsubscribe { .. } => "push_unsubscribe",
+            Request::NotifySettings { .. } => "notify_settings",
+            Request::Email { .. } => "email",
         }
     }
 
@@ -488,6 +533,10 @@ impl Request {
             | Request::Leaderboard { .. }
             | Request::Games { .. }
             | Request::Mine
+            | Request::PushSubscribe { .. }
+            | Request::PushUnsubscribe { .. }
+            | Request::NotifySettings { .. }
+            | Request::Email { .. }
             | Request::Ping => None,
             Request::Join { room, .. } => room.as_deref(),
             Request::Spectate { room, .. }

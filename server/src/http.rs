@@ -165,6 +165,11 @@ async fn answer(
         let room = &path[3..path.len() - 4];
         return game_record(room, req.uri().query(), shared, deadline).await;
     }
+    if crate::notify::routes::serves(path) {
+        return crate::notify::routes::answer(req, &shared.notifier)
+            .await
+            .map(Either::Left);
+    }
     if path == "/api/lessons" || path.starts_with("/api/lessons/") {
         return crate::lessons::answer(req, shared).await.map(Either::Left);
     }

@@ -22,6 +22,7 @@ mod lag;
 mod lessons;
 mod lobby;
 mod metrics;
+mod notify;
 mod outbox;
 mod password;
 mod player;
@@ -50,6 +51,9 @@ pub use connection::{HELLO_TIMEOUT, MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUE
 pub use http::{HANDSHAKE_TIMEOUT, RECORD_TIMEOUT};
 pub use lobby::{Directory, LocalDirectory};
 pub use lobby::{LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS, MAX_ROOMS, MAX_SEATS_PER_PLAYER};
+pub use notify::{
+    Notice, Notifier, NotifyConfig, EMAIL_TOKEN_LIFE, MAX_EMAIL_REQUESTS, MAX_PUSH_SUBSCRIPTIONS,
+};
 pub use outbox::MAX_OUT_FRAME;
 pub use retention::DEFAULT_RETAIN;
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MAX_SPECTATORS, MIN_TURN_CLOCK, WAITING_HOLD};
@@ -61,6 +65,7 @@ pub use store::{
     PlayerQuery, PlayerRecord, PostgresStore, RoomRecord, SavedRoom, SqliteStore, Store,
     StoreError,
 };
+pub use store::{NotifyRecord, NotifyStore, PushRecord, Subscribed};
 pub use text::{name_skeleton, MAX_CHAT, MAX_NAME};
 pub use throttle::{Policy, PER_ACCOUNT, PER_ADDRESS};
 pub use token::hash as token_hash;

@@ -51,6 +51,22 @@ struct Args {
     /// missing seats, in milliseconds.
     #[arg(long, default_value_t = orion_server::BOT_WAIT)]
     bot_wait: u64,
+    /// The SMTP relay notices and confirmation links are mailed through:
+    /// `smtp://host:port` (plain), `smtp://user:password@host:587?tls=required` (STARTTLS) or
+    /// `smtps://user:password@host:465`. Without it no e-mail is sent.
+    #[arg(long, value_name = "URL", requires = "mail_from")]
+    smtp: Option<String>,
+    /// The sender of those mails (`Orion Online <orion@example.org>`).
+    #[arg(long, value_name = "ADDRESS")]
+    mail_from: Option<String>,
+    /// The server's address as players reach it, for the links in notices and mails
+    /// (`https://orion.example`); by default `http://` and the listen address.
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
+    /// A Web Push endpoint prefix taken without the checks (https, not an address of this
+    /// network): a push service run inside it, or a test's (`http://127.0.0.1:`); repeatable.
+    #[arg(long = "allow-push-endpoint", value_name = "PREFIX")]
+    allow_push_endpoint: Vec<String>,
     /// Log level or filter (`info`, `debug`, `orion_server=trace`).
     #[arg(long, default_value = "info")]
     log: String,
@@ -87,6 +103,12 @@ async fn main() -> anyhow::Result<()> {
         bot_threads: args.bot_threads,
         max_bot_games: args.max_bot_games,
         bot_wait: args.bot_wait,
+        notify: orion_server::NotifyConfig {
+            smtp: args.smtp,
+            mail_from: args.mail_from,
+            public_url: args.public_url,
+            allow_push_endpoints: args.allow_push_endpoint,
+        },
         ..Default::default()
     };
     match args.bus {

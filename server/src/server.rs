@@ -65,6 +65,9 @@ pub struct Config {
     pub max_bot_games: usize,
     /// How long `quick` with `bots` waits for people, in ms (`--bot-wait`, `bots::BOT_WAIT`).
     pub bot_wait: Millis,
+    /// How players are told of their games outside the page (`--smtp`, `--mail-from`,
+    /// `--public-url`, `--allow-push-endpoint`; `notify/`).
+    pub notify: crate::notify::NotifyConfig,
 }
 
 impl Default for Config {
@@ -85,6 +88,7 @@ impl Default for Config {
             bot_threads: 1,
             max_bot_games: crate::bots::MAX_BOT_GAMES,
             bot_wait: crate::bots::BOT_WAIT,
+            notify: crate::notify::NotifyConfig::default(),
         }
     }
 }
@@ -129,6 +133,14 @@ pub async fn serve_with(
     let (notify, shutdown_rx) = watch::channel(false);
     let (drain, mut drained) = mpsc::channel::<()>(1);
     let records = crate::records::Records::new(&metrics);
+    let notifier = crate::notify::Notifier::start(
+        store.clone(),
+        config.clock.clone(),
+        &config.notify,
+        listener.local_addr().ok(),
+        shutdown_rx.clone(),
+    )
+    .await?;
     let shared = Arc::new(Shared {
         systems: crate::systems::all(),
         lobby: Lobby::new(directory, matchmaker, config.max_rooms),
@@ -152,6 +164,7 @@ pub async fn serve_with(
         record_timeout: config.record_timeout,
         bots: crate::bots::Pool::new(config.bot_threads, config.max_bot_games),
         bot_wait: config.bot_wait,
+        notifier,
         _drain: drain,
     });
     tokio::spawn(flush_listing(Arc::downgrade(&shared)));

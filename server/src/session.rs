@@ -3,13 +3,15 @@
 //! handler. The handlers live by request group, as mini-redis's `cmd/`: `identity.rs`
 //! (hello), `accounts.rs` (register, login, logout_all), `rooms.rs` (lobby, membership and
 //! game actions, forwarded to the room's task) and `archive.rs` (games, history, export,
-//! leaderboard: answered from the store).
+//! leaderboard: answered from the store) and `notify.rs` (Web Push subscriptions, notification
+//! settings, the e-mail address).
 
 mod accounts;
 mod archive;
 mod bots;
 mod identity;
 mod mine;
+mod notify;
 mod rooms;
 
 pub use archive::{GAMES_PAGE, HISTORY_PAGE_BYTES};
@@ -224,6 +226,23 @@ impl Session {
                 self.rematch(re, player()?, &room, accept.unwrap_or(true))
                     .await
             }
+            Request::PushSubscribe { subscription } => {
+                self.push_subscribe(re, player()?, subscription).await
+            }
+            Request::PushUnsubscribe { endpoint } => {
+                self.push_unsubscribe(re, player()?, endpoint).await
+            }
+            Request::NotifySettings {
+                your_turn,
+                deadline,
+                over,
+                email,
+                push,
+            } => {
+                let set = [your_turn, deadline, over, email, push];
+                self.notify_settings(re, player()?, set).await
+            }
+            Request::Email { address } => self.email(re, player()?, address).await,
         }
     }
 
@@ -267,6 +286,9 @@ impl Session {
     /// now (retention counts from his last connection).
     pub async fn close(&mut self) {
         let conn = self.outbox.id;
+        if let (Some(player), true) = (&self.player, self.account) {
+            self.shared.notifier.detach(&player.id, conn);
+        }
         if let (Some(player), Some(token)) = (&self.player, &self.token_hash) {
             let record = PlayerRecord {
                 id: player.id.to_string(),

@@ -51,6 +51,9 @@ pub struct Shared {
     pub bots: crate::bots::Pool,
     /// How long `quick` with `bots` waits for people before computer players fill the seats.
     pub bot_wait: crate::clock::Millis,
+    /// Tells players of their games outside the page (`notify/`): rooms call
+    /// `notifier.send`.
+    pub notifier: crate::notify::Notifier,
     /// Held by every task through this struct: when the last `Shared` is dropped the
     /// receiver in `serve` sees the channel close, and shutdown is complete.
     pub(crate) _drain: mpsc::Sender<()>,

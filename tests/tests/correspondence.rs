@@ -167,6 +167,8 @@ async fn a_game_lasts_days_with_nobody_connected_is_warned_and_lost_on_time_acro
     assert_eq!(snap["status"], "playing", "{snap}");
     assert_eq!(snap["deadline"], json!(north_moved + 2 * DAY), "{snap}");
 
+    // South opens the site without entering the room: his account hears of it there.
+    let (mut south_elsewhere, _) = server.reconnect("alice", &tokens[s]).await;
     // A day before it runs out, South is warned (once); then his time is up and he loses.
     clock.advance(DAY - 1);
     clock.advance(1);
@@ -176,7 +178,19 @@ async fn a_game_lasts_days_with_nobody_connected_is_warned_and_lost_on_time_acro
         (json!("S"), json!(true)),
         "{warned}"
     );
+    let told = south_elsewhere.expect_t("notify").await;
+    assert_eq!(
+        (told["kind"].clone(), told["room"].clone()),
+        (json!("deadline"), json!(room)),
+        "{told}"
+    );
     clock.advance(DAY);
+    let told = south_elsewhere.expect_t("notify").await;
+    assert_eq!(
+        (told["kind"].clone(), told["room"].clone()),
+        (json!("over"), json!(room)),
+        "{told}"
+    );
     let over = watcher.expect_event(&room, "over").await;
     assert_eq!(over["ev"]["reason"], "time", "{over}");
     assert_eq!(over["ev"]["seat"], "S", "{over}");

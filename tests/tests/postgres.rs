@@ -3,7 +3,8 @@
 //! resolves, a bad append refused alone, unfinished rooms restored, history kept, pruning —
 //! and a server killed mid-game that restarts on the same database with no event lost; and
 //! accounts and ratings: a rated game's ratings and board kept across a restart; a claimed
-//! account's lesson progress; and a cluster node's appends fenced by its rooms' lease epochs.
+//! account's lesson progress; a cluster node's appends fenced by its rooms' lease epochs; and
+//! notification settings, addresses and push subscriptions (`NotifyStore`).
 
 use orion_server::{
     ActionRecord, Append, Commit, Fences, PlayerRecord, PostgresStore, RoomRecord, Store,
@@ -537,4 +538,68 @@ async fn a_claimed_accounts_lesson_progress_is_kept_in_postgres() {
     let clock = Arc::new(orion_server::ManualClock::new(T0));
     let server = orion_tests::TestServer::start_on(&pg.url(), clock);
     orion_tests::progress::lesson_progress_follows_the_account(&server).await;
+}
+
+#[test]
+fn notification_settings_addresses_and_push_subscriptions_are_kept() {
+    use orion_server::{NotifyRecord, NotifyStore, PushRecord, Subscribed};
+    let pg = Postgres::start();
+    let s = PostgresStore::connect(&pg.url()).expect("connect");
+    // A secret is made once: a second node's fresh one loses to the stored one.
+    assert_eq!(
+        block_on(s.notify_secret("vapid_private", "one")).unwrap(),
+        "one"
+    );
+    assert_eq!(
+        block_on(s.notify_secret("vapid_private", "two")).unwrap(),
+        "one"
+    );
+    assert_eq!(block_on(s.notify_record("p1")).unwrap(), None);
+    let mut record = NotifyRecord::fresh("p1");
+    record.over = false;
+    record.address = Some("bob@example.org".into());
+    record.token_hash = Some("h1".into());
+    record.token_expires = T0 + 1000;
+    block_on(s.put_notify_record(&record)).unwrap();
+    assert_eq!(
+        block_on(s.notify_record("p1")).unwrap(),
+        Some(record.clone())
+    );
+    assert_eq!(
+        block_on(s.confirm_email("h1", T0 + 1000)).unwrap(),
+        None,
+        "an expired token confirms nothing"
+    );
+    assert_eq!(
+        block_on(s.confirm_email("h1", T0)).unwrap(),
+        Some(("p1".into(), "bob@example.org".into()))
+    );
+    assert_eq!(block_on(s.confirm_email("h1", T0)).unwrap(), None, "once");
+    let kept = block_on(s.notify_record("p1")).unwrap().expect("kept");
+    assert!(kept.confirmed && kept.token_hash.is_none() && !kept.over);
+    let sub = |n: u32| PushRecord {
+        endpoint: format!("https://push.example/{n}"),
+        p256dh: "k".into(),
+        auth: "a".into(),
+    };
+    for n in 0..2 {
+        let added = block_on(s.add_push_subscription("p1", &sub(n), 2, T0 + u64::from(n)));
+        assert_eq!(added.unwrap(), Subscribed::Done);
+    }
+    let full = block_on(s.add_push_subscription("p1", &sub(2), 2, T0 + 2)).unwrap();
+    assert_eq!(full, Subscribed::Full);
+    let again = block_on(s.add_push_subscription("p1", &sub(1), 2, T0 + 3)).unwrap();
+    assert_eq!(
+        again,
+        Subscribed::Done,
+        "the same browser again is no new one"
+    );
+    assert_eq!(
+        block_on(s.push_subscriptions("p1")).unwrap(),
+        vec![sub(0), sub(1)]
+    );
+    block_on(s.drop_push_endpoint(&sub(0).endpoint)).unwrap();
+    assert!(!block_on(s.remove_push_subscription("p2", &sub(1).endpoint)).unwrap());
+    assert!(block_on(s.remove_push_subscription("p1", &sub(1).endpoint)).unwrap());
+    assert!(block_on(s.push_subscriptions("p1")).unwrap().is_empty());
 }

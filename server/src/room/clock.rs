@@ -87,6 +87,7 @@ impl Room {
         if self.clock.warn_at.is_some_and(|t| t <= now) && self.status == Status::Playing {
             self.clock.warn_at = None;
             self.tell_deadline(true).await;
+            self.tell_deadline_near();
         }
         // A late wake-up may find both the turn clock and the bank run out.
         for _ in 0..2 {

@@ -16,6 +16,7 @@ mod clock;
 pub(crate) mod handle;
 mod hints;
 mod lifecycle;
+mod notices;
 mod options;
 mod play;
 mod puzzle;
@@ -396,6 +397,7 @@ impl Room {
         self.set_status("finished").await;
         // The lobby shows the game over at once (a move that ends it changes no seat).
         self.publish();
+        self.tell_game_over();
     }
 
     /// Files a public game ending now with `result` under the players who sit in it

@@ -87,6 +87,7 @@ impl Room {
         sender: Option<(&ReplyTo, &Outbox)>,
     ) -> Option<bool> {
         let before = self.table.clone_table();
+        let mover = self.table.turn().seat;
         let applied = match self.table.apply(seat, action, now) {
             Ok(applied) => applied,
             Err(refusal) => {
@@ -124,8 +125,11 @@ impl Room {
         }
         if applied.over.is_some() {
             self.finish().await;
-        } else if self.arm_clock(now) {
-            self.tell_deadline(false).await;
+        } else {
+            if self.arm_clock(now) {
+                self.tell_deadline(false).await;
+            }
+            self.tell_away_mover(mover);
         }
         Some(applied.hidden)
     }

@@ -141,6 +141,14 @@ impl Session {
             .iter()
             .map(|r| r.to_string())
             .collect();
+        // An account's connections are told its notices (the one this connection spoke for
+        // before a `login` no longer is).
+        if let (Some(before), true) = (&self.player, self.account) {
+            self.shared.notifier.detach(&before.id, self.outbox.id);
+        }
+        if account {
+            self.shared.notifier.attach(&player.id, self.outbox.clone());
+        }
         self.player = Some(player);
         self.token = Some(token.clone());
         self.token_hash = Some(hash);
@@ -153,6 +161,7 @@ impl Session {
                 token,
                 rooms,
                 account: account.then_some(true),
+                vapid_key: account.then(|| self.shared.notifier.vapid_key()),
             },
         ));
         Ok(())

@@ -28,6 +28,9 @@ mod fence;
 mod group_commit;
 mod journal;
 mod lines;
+mod notify;
+mod notify_pg;
+mod notify_sqlite;
 mod pg_schema;
 mod postgres;
 mod record;
@@ -44,6 +47,7 @@ pub use commit::Commit;
 pub use commit_log::Durability;
 pub use error::StoreError;
 pub use fence::Fences;
+pub use notify::{NotifyRecord, NotifyStore, PushRecord, Subscribed};
 pub use postgres::PostgresStore;
 pub use record::{
     ActionRecord, Append, ArchivedRoom, ArchivedSeat, GamesQuery, PlayerQuery, PlayerRecord,
@@ -66,12 +70,13 @@ pub fn open_with(
     }
 }
 
-/// The event log and the player tokens (and, through [`AccountStore`], claimed names).
+/// The event log and the player tokens (and, through [`AccountStore`], claimed names;
+/// through [`NotifyStore`], notification settings).
 /// Async (through `async_trait`, which boxes each call's future, so the trait stays usable as
 /// `dyn Store`): a store on the network waits without holding a runtime worker, and one on a
 /// local thread answers through a oneshot.
 #[async_trait::async_trait]
-pub trait Store: AccountStore + Send + Sync + 'static {
+pub trait Store: AccountStore + NotifyStore + Send + Sync + 'static {
     /// Records a new room.
     async fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError>;
     /// Appends one room's events and the action that caused them, atomically and durably;

@@ -119,6 +119,35 @@ CREATE TABLE IF NOT EXISTS records (
     room TEXT PRIMARY KEY,
     text TEXT NOT NULL
 );
+-- Notifications (store/notify.rs): each account's choices and e-mail address, with the
+-- SHA-256 of its pending confirmation token (never the token), and its browsers' Web Push
+-- subscriptions (an endpoint belongs to one account); the server's own secrets for them (the
+-- VAPID key pair, the key unsubscribe links are signed with), made on first start.
+CREATE TABLE IF NOT EXISTS notify_accounts (
+    account TEXT PRIMARY KEY,
+    your_turn BOOLEAN NOT NULL,
+    deadline BOOLEAN NOT NULL,
+    over BOOLEAN NOT NULL,
+    email BOOLEAN NOT NULL,
+    push BOOLEAN NOT NULL,
+    address TEXT,
+    confirmed BOOLEAN NOT NULL,
+    token_hash TEXT,
+    token_expires BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS notify_accounts_token ON notify_accounts (token_hash);
+CREATE TABLE IF NOT EXISTS push_subscriptions (
+    endpoint TEXT PRIMARY KEY,
+    account TEXT NOT NULL,
+    p256dh TEXT NOT NULL,
+    auth TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS push_subscriptions_account ON push_subscriptions (account, created_at);
+CREATE TABLE IF NOT EXISTS notify_secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 ";
 
 /// Columns added after the first release, by table: a database made before them gets them on

@@ -395,9 +395,15 @@ impl App {
             Incoming::BotRemoved { seat, .. } => {
                 self.info(format!("the computer player left {seat}"))
             }
+            // A notice about another of the account's games (its turn there, the game over).
+            Incoming::Notify { text, .. } => self.info(text),
             Incoming::Welcome { .. }
             | Incoming::History { .. }
             | Incoming::Hints { .. }
+            | Incoming::PushSubscribed { .. }
+            | Incoming::PushUnsubscribed { .. }
+            | Incoming::NotifySettings(_)
+            | Incoming::EmailSent { .. }
             | Incoming::Pong => {}
         }
     }
