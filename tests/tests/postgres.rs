@@ -353,6 +353,8 @@ fn the_schema_is_migrated_once_and_a_newer_one_is_refused() {
 /// the later migrations (8: lease epochs) are undone too, to be run again.
 const BACK_BEFORE_HASHED_TOKENS: &str = "
     DELETE FROM schema_version WHERE version >= 7;
+    DROP TABLE notify_accounts, push_subscriptions, notify_secrets;
+    DROP TABLE lesson_progress;
     ALTER TABLE room_leases DROP COLUMN epoch;
     DROP TABLE account_tokens;
     DROP INDEX accounts_skeleton;
