@@ -13,6 +13,7 @@ use orion_tests::cluster::{resume_until_taken, start_cluster};
 use orion_tests::{remove_db, temp_db, Client, TestServer, T0};
 use serde_json::{json, Value};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The cluster node binary: a server run as a process of its own, so a test can `kill -9` it.
 const NODE: &str = env!("CARGO_BIN_EXE_orion-node");
@@ -394,16 +395,27 @@ async fn a_killed_server_comes_back_with_its_bot_thinking_again() {
     let seen = s.last_seq(&room);
     server.kill();
 
-    let server = TestServer::start_on(&db, clock);
+    let server = TestServer::start_on(&db, clock.clone());
     let (mut s2, welcome) = server.reconnect("south", &s.token).await;
     assert_eq!(welcome["rooms"], json!([room]), "{welcome}");
     s2.seat = "S".into();
     s2.send(json!({"t": "resume", "room": room, "since": seen}))
         .await;
-    // The bot, restored in its seat, moves again: its click, then South's turn.
-    let click = s2
-        .expect(|m| m["ev"]["kind"] == "click" && m["ev"]["seat"] == "N")
-        .await;
+    // The bot, restored in its seat, moves again: its click, then South's turn. A decision
+    // the room could not take at once is asked for again a second later by the server's
+    // clock (`room/bots.rs`, RETRY), which this test moves on while it waits.
+    let mut waited = 0;
+    let click = loop {
+        let bot_clicked = |m: &Value| m["ev"]["kind"] == "click" && m["ev"]["seat"] == "N";
+        match tokio::time::timeout(Duration::from_secs(2), s2.expect(bot_clicked)).await {
+            Ok(m) => break m,
+            Err(_) => {
+                waited += 1;
+                assert!(waited < 15, "the restored bot never moved");
+                clock.advance(1_000);
+            }
+        }
+    };
     assert!(click["seq"].as_u64() > Some(seen));
     s2.expect(|m| m["ev"]["kind"] == "turn" && m["ev"]["seat"] == "S")
         .await;
