@@ -10,6 +10,7 @@
 //! (with a claimed account's progress) and `rules/` (the rules pages) for HTTP.
 //! docs/architecture.md has the whole map.
 
+mod api_answer;
 mod assets;
 mod bots;
 mod catalogue;

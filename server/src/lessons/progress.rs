@@ -11,6 +11,7 @@
 //! Refused in words: no token (401), a token that is no one's (401) or a guest's (403), an
 //! unknown lesson (404), a step out of range (400).
 
+use crate::api_answer::{self as answer, Cache};
 use crate::shared::Shared;
 use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
@@ -33,19 +34,22 @@ pub async fn answer(req: Request<Incoming>, shared: &Shared) -> Response<Full<By
         (&Method::GET, []) => Route::Read,
         (&Method::POST, [id, steps]) => Route::Done(id.to_string(), steps.to_string()),
         (_, []) => {
-            return text(
+            return answer::text(
+                Cache::Private,
                 StatusCode::METHOD_NOT_ALLOWED,
                 format!("{path} answers GET"),
             )
         }
         (_, [_, _]) => {
-            return text(
+            return answer::text(
+                Cache::Private,
                 StatusCode::METHOD_NOT_ALLOWED,
                 format!("{path} answers POST"),
             )
         }
         _ => {
-            return text(
+            return answer::text(
+                Cache::Private,
                 StatusCode::NOT_FOUND,
                 format!("nothing at {path}: {ROUTES}"),
             )
@@ -60,21 +64,29 @@ pub async fn answer(req: Request<Incoming>, shared: &Shared) -> Response<Full<By
             Ok(rows) => {
                 let progress: Map<String, Value> =
                     rows.into_iter().map(|(l, n)| (l, json!(n))).collect();
-                reply(json!({ "progress": progress }))
+                answer::json(
+                    Cache::Private,
+                    StatusCode::OK,
+                    json!({ "progress": progress }),
+                )
             }
             Err(e) => server_error(&e.to_string()),
         },
         Route::Done(id, steps) => {
             let Some(lesson) = super::embedded().iter().find(|l| l.id == id) else {
                 let id: String = id.chars().take(40).collect();
-                return text(StatusCode::NOT_FOUND, format!("no lesson `{id}`"));
+                return answer::text(
+                    Cache::Private,
+                    StatusCode::NOT_FOUND,
+                    format!("no lesson `{id}`"),
+                );
             };
             let most = lesson.steps.len();
             let steps = match steps.parse::<u32>() {
                 Ok(n) if (1..=most).contains(&(n as usize)) => n,
                 _ => {
                     let steps: String = steps.chars().take(12).collect();
-                    return text(
+                    return answer::text(Cache::Private,
                         StatusCode::BAD_REQUEST,
                         format!(
                             "lesson `{id}` has {most} steps: the steps done are 1 to {most}, not `{steps}`"
@@ -84,7 +96,11 @@ pub async fn answer(req: Request<Incoming>, shared: &Shared) -> Response<Full<By
             };
             let now = shared.clock.now_ms();
             match shared.store.record_lesson(&account, &id, steps, now).await {
-                Ok(kept) => reply(json!({"lesson": id, "steps": kept})),
+                Ok(kept) => answer::json(
+                    Cache::Private,
+                    StatusCode::OK,
+                    json!({"lesson": id, "steps": kept}),
+                ),
                 Err(e) => server_error(&e.to_string()),
             }
         }
@@ -105,7 +121,7 @@ async fn account(
     shared: &Shared,
 ) -> Result<String, Response<Full<Bytes>>> {
     let unauthorized = |why: &str| {
-        let mut r = text(StatusCode::UNAUTHORIZED, why.to_string());
+        let mut r = answer::text(Cache::Private, StatusCode::UNAUTHORIZED, why.to_string());
         r.headers_mut()
             .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         r
@@ -126,7 +142,7 @@ async fn account(
     match shared.store.account_by_token(&hash).await {
         Ok(Some(account)) => Ok(account.id),
         Ok(None) => match shared.store.player(&hash).await {
-            Ok(Some(_)) => Err(text(
+            Ok(Some(_)) => Err(answer::text(Cache::Private,
                 StatusCode::FORBIDDEN,
                 "a guest's lesson progress stays in his browser: claim your name to keep it on the server"
                     .into(),
@@ -143,28 +159,9 @@ async fn account(
 /// A store failure: logged, and said in general words.
 fn server_error(e: &str) -> Response<Full<Bytes>> {
     tracing::error!("lesson progress: {e}");
-    text(
+    answer::text(
+        Cache::Private,
         StatusCode::INTERNAL_SERVER_ERROR,
         "the store failed: try again".into(),
     )
-}
-
-/// A JSON answer.
-fn reply(body: Value) -> Response<Full<Bytes>> {
-    respond(StatusCode::OK, "application/json", body.to_string())
-}
-
-/// A plain text answer, a line.
-fn text(status: StatusCode, body: String) -> Response<Full<Bytes>> {
-    respond(status, "text/plain; charset=utf-8", format!("{body}\n"))
-}
-
-fn respond(status: StatusCode, content_type: &'static str, body: String) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(body)));
-    *response.status_mut() = status;
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
-    response
 }

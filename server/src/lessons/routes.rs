@@ -9,10 +9,10 @@
 //!   caused, or not with the engine's `reason` and the step's `hint`.
 
 use super::check::{LessonError, Lessons, Outcome, Stage};
+use crate::api_answer::{self as answer, Cache};
 use crate::shared::Shared;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use serde_json::{json, Value};
 
@@ -29,14 +29,15 @@ pub async fn answer(req: Request<Incoming>, shared: &Shared) -> Response<Full<By
         .collect();
     let lessons = Lessons::new(&shared.systems, super::embedded());
     match (req.method().clone(), parts.as_slice()) {
-        (Method::GET, []) => reply(StatusCode::OK, list(&lessons)),
+        (Method::GET, []) => answer::json(Cache::Shared, StatusCode::OK, list(&lessons)),
         (Method::GET, [id]) => match lesson(&lessons, id) {
-            Ok(body) => reply(StatusCode::OK, body),
+            Ok(body) => answer::json(Cache::Shared, StatusCode::OK, body),
             Err(e) => failed(&e),
         },
         (Method::POST, [id, step, "try"]) => {
             let Some(index) = step.parse::<usize>().ok().and_then(|n| n.checked_sub(1)) else {
-                return text(
+                return answer::text(
+                    Cache::Shared,
                     StatusCode::NOT_FOUND,
                     format!("no step `{step}`: steps count from 1"),
                 );
@@ -44,7 +45,8 @@ pub async fn answer(req: Request<Incoming>, shared: &Shared) -> Response<Full<By
             let body = match Limited::new(req.into_body(), MAX_TRY).collect().await {
                 Ok(body) => body.to_bytes(),
                 Err(_) => {
-                    return text(
+                    return answer::text(
+                        Cache::Shared,
                         StatusCode::PAYLOAD_TOO_LARGE,
                         format!("a try is at most {MAX_TRY} bytes of JSON"),
                     )
@@ -52,22 +54,34 @@ pub async fn answer(req: Request<Incoming>, shared: &Shared) -> Response<Full<By
             };
             let request: Value = match serde_json::from_slice(&body) {
                 Ok(v) => v,
-                Err(e) => return text(StatusCode::BAD_REQUEST, format!("a try is JSON: {e}")),
+                Err(e) => {
+                    return answer::text(
+                        Cache::Shared,
+                        StatusCode::BAD_REQUEST,
+                        format!("a try is JSON: {e}"),
+                    )
+                }
             };
             match attempt(&lessons, id, index, &request) {
-                Ok(body) => reply(StatusCode::OK, body),
+                Ok(body) => answer::json(Cache::Shared, StatusCode::OK, body),
                 Err(e) => failed(&e),
             }
         }
-        (_, [] | [_]) => text(
+        (_, [] | [_]) => answer::text(
+            Cache::Shared,
             StatusCode::METHOD_NOT_ALLOWED,
             format!("{path} answers GET only"),
         ),
-        (_, [_, _, "try"]) => text(
+        (_, [_, _, "try"]) => answer::text(
+            Cache::Shared,
             StatusCode::METHOD_NOT_ALLOWED,
             format!("{path} answers POST only"),
         ),
-        _ => text(StatusCode::NOT_FOUND, format!("nothing at {path}")),
+        _ => answer::text(
+            Cache::Shared,
+            StatusCode::NOT_FOUND,
+            format!("nothing at {path}"),
+        ),
     }
 }
 
@@ -141,31 +155,15 @@ fn attempt(
 fn failed(e: &LessonError) -> Response<Full<Bytes>> {
     match e {
         LessonError::NoLesson(_) | LessonError::NoStep(..) => {
-            text(StatusCode::NOT_FOUND, e.to_string())
+            answer::text(Cache::Shared, StatusCode::NOT_FOUND, e.to_string())
         }
         LessonError::Broken { .. } => {
             tracing::error!("{e}");
-            text(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+            answer::text(
+                Cache::Shared,
+                StatusCode::INTERNAL_SERVER_ERROR,
+                e.to_string(),
+            )
         }
     }
-}
-
-/// A JSON answer.
-fn reply(status: StatusCode, body: Value) -> Response<Full<Bytes>> {
-    respond(status, "application/json", body.to_string())
-}
-
-/// A plain text answer, a line.
-fn text(status: StatusCode, body: String) -> Response<Full<Bytes>> {
-    respond(status, "text/plain; charset=utf-8", format!("{body}\n"))
-}
-
-fn respond(status: StatusCode, content_type: &'static str, body: String) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(body)));
-    *response.status_mut() = status;
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
-    response
 }

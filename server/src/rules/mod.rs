@@ -12,11 +12,11 @@
 mod render;
 mod source;
 
+use crate::api_answer::{self as answer, Cache};
 use crate::shared::Shared;
 use crate::system::{GameInfo, GameSystem};
 use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use pulldown_cmark::HeadingLevel;
 use render::{BadDiagram, Rendered};
@@ -80,7 +80,8 @@ fn page(system: &str, game: &GameInfo) -> Result<Rendered, BadDiagram> {
 pub fn answer(req: &Request<Incoming>, shared: &Shared) -> Response<Full<Bytes>> {
     let path = req.uri().path();
     if req.method() != Method::GET {
-        return text(
+        return answer::text(
+            Cache::Shared,
             StatusCode::METHOD_NOT_ALLOWED,
             format!("{path} answers GET"),
         );
@@ -95,13 +96,14 @@ pub fn answer(req: &Request<Incoming>, shared: &Shared) -> Response<Full<Bytes>>
                     json!({"id": g.id, "name": g.name, "system": system, "lesson": lesson_of(g.id)})
                 })
                 .collect();
-            reply(json!({ "games": list }))
+            answer::json(Cache::Shared, StatusCode::OK, json!({ "games": list }))
         }
         id => {
             let Some((system, game)) = all.iter().find(|(_, g)| g.id == id) else {
                 let id: String = id.chars().take(40).collect();
                 let names: Vec<&str> = all.iter().map(|(_, g)| g.id).collect();
-                return text(
+                return answer::text(
+                    Cache::Shared,
                     StatusCode::NOT_FOUND,
                     format!(
                         "there is no game `{id}` here: the rules pages are {}",
@@ -122,39 +124,27 @@ pub fn answer(req: &Request<Incoming>, shared: &Shared) -> Response<Full<Bytes>>
                             },
                         )
                         .collect();
-                    reply(json!({
-                        "id": game.id, "name": game.name, "system": system,
-                        "players": game.default_players, "lesson": lesson_of(game.id),
-                        "html": page.html, "diagrams": diagrams,
-                    }))
+                    answer::json(
+                        Cache::Shared,
+                        StatusCode::OK,
+                        json!({
+                            "id": game.id, "name": game.name, "system": system,
+                            "players": game.default_players, "lesson": lesson_of(game.id),
+                            "html": page.html, "diagrams": diagrams,
+                        }),
+                    )
                 }
                 Err(e) => {
                     tracing::error!("rules of {id}: {e}");
-                    text(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+                    answer::text(
+                        Cache::Shared,
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        e.to_string(),
+                    )
                 }
             }
         }
     }
-}
-
-/// A JSON answer.
-fn reply(body: Value) -> Response<Full<Bytes>> {
-    respond(StatusCode::OK, "application/json", body.to_string())
-}
-
-/// A plain text answer, a line.
-fn text(status: StatusCode, body: String) -> Response<Full<Bytes>> {
-    respond(status, "text/plain; charset=utf-8", format!("{body}\n"))
-}
-
-fn respond(status: StatusCode, content_type: &'static str, body: String) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(body)));
-    *response.status_mut() = status;
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
-    response
 }
 
 #[cfg(test)]
