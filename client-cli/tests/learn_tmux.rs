@@ -1,7 +1,8 @@
 //! `orion learn` end to end, driven in tmux: a real server (in-process, port 0) serves the
-//! lessons; the client plays Hydra for Two by keys alone, pressing the key the screen says
-//! acts on the element it marks (the terminal's `data-hint`), as the Chromium test presses
-//! `[data-hint]`. A wrong key gets the engine's reason and the same step; the last screen says
+//! lessons; the client plays Hydra for Two by keys alone, pressing the key (or typing the
+//! word: `end`) the screen says acts on the element it marks (the terminal's `data-hint`), as
+//! the Chromium test presses `[data-hint]`; it ends the turn, and claims a chain the
+//! teacher's click made. A wrong key gets the engine's reason and the same step; the last screen says
 //! `done` and starts a game against the computer; the list then shows the lesson done.
 //!
 //! It needs tmux (`.ci/run` installs it when missing) and fails, never skips, without it.
@@ -21,12 +22,27 @@ fn steps(id: &str) -> Vec<String> {
         .collect()
 }
 
-/// The key the screen names for the marked element: `▶ rotor A4 is under the cursor: ]
-/// turns it right`.
-fn marked_key(screen: &str) -> Option<char> {
+/// What the screen says acts on the marked element: a key (`▶ rotor A4 is under the cursor:
+/// ] turns it right`, `▶ ! claims the chain`) or a word to type (`▶ type end to end the turn`).
+#[derive(Debug)]
+enum Marked {
+    Key(char),
+    Line(String),
+}
+
+fn marked(screen: &str) -> Option<Marked> {
     let line = screen.lines().find(|l| l.contains("▶ "))?;
-    let (_, after) = line.split_once("is under the cursor: ")?;
-    after.chars().next().filter(|c| matches!(c, '[' | ']'))
+    let (_, mark) = line.split_once("▶ ")?;
+    if let Some((_, after)) = mark.split_once("is under the cursor: ") {
+        return (after.chars().next())
+            .filter(|c| matches!(c, '[' | ']'))
+            .map(Marked::Key);
+    }
+    if mark.starts_with("! claims") {
+        return Some(Marked::Key('!'));
+    }
+    let (word, _) = mark.strip_prefix("type ")?.split_once(" to ")?;
+    Some(Marked::Line(word.to_string()))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -54,7 +70,7 @@ async fn a_lesson_played_by_keys_alone() {
     let screen = s.wait_for(&format!("step 1/{count}")).await;
     assert!(screen.contains(&opening(0)), "{screen}");
     assert!(
-        marked_key(&screen).is_some(),
+        matches!(marked(&screen), Some(Marked::Key(_))),
         "the rotor to turn is marked:\n{screen}"
     );
     // A wrong key: the cursor three rotors down, from A4 to A1, which holds no blue piece.
@@ -84,12 +100,14 @@ async fn a_lesson_played_by_keys_alone() {
             "step {}'s text:\n{screen}",
             i + 1
         );
-        let key =
-            marked_key(&screen).unwrap_or_else(|| panic!("no mark at step {}:\n{screen}", i + 1));
-        s.text(&key.to_string());
+        match marked(&screen) {
+            Some(Marked::Key(key)) => s.text(&key.to_string()),
+            Some(Marked::Line(word)) => s.line(&word),
+            None => panic!("no mark at step {}:\n{screen}", i + 1),
+        }
         screen = if i + 1 < count {
             let next = format!("step {}/{count}", i + 2);
-            s.wait_until(&next, |sc| sc.contains(&next) && marked_key(sc).is_some())
+            s.wait_until(&next, |sc| sc.contains(&next) && marked(sc).is_some())
                 .await
         } else {
             s.wait_for("Lesson complete: Hydra for Two").await

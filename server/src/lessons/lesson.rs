@@ -113,7 +113,7 @@ pub enum Goal {
         count: Option<usize>,
     },
     /// An action that forms a chain of the learner's colour (his own click wins with it; a
-    /// chain someone else made for him he claims).
+    /// chain someone else's click made for him is a `win` goal: his claim wins).
     Chain,
     /// A challenge by the learner (Algol): any, or only one whose `hit` is this.
     Challenge {
