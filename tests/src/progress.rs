@@ -1,6 +1,6 @@
 //! Lesson progress kept on the server for a claimed account (`/api/progress`), asserted the
-//! same way on every store: `tests/tests/progress.rs` runs it on SQLite,
-//! `tests/tests/postgres.rs` on PostgreSQL.
+//! same way on every store: `tests/tests/end_to_end/progress.rs` runs it on SQLite,
+//! `tests/tests/end_to_end/postgres.rs` on PostgreSQL.
 
 use crate::TestServer;
 use serde_json::{json, Value};

@@ -7,7 +7,7 @@
 //! (the second seat chosen on the front door), the person's clicks made on the page's own
 //! rotors and buttons, to the result the page shows, with every click in its move list.
 
-mod chromium;
+use crate::chromium;
 
 use chromium::{js, open, press, text, wait_js, wait_text, Driver};
 use fantoccini::Client as Browser;

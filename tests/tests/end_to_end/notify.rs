@@ -9,7 +9,7 @@
 //! the room is gone (his seat held), the room tells the notifier. Nothing here is sent to any
 //! address but 127.0.0.1.
 
-mod chromium;
+use crate::chromium;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;

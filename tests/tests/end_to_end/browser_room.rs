@@ -4,7 +4,7 @@
 //! progress asks first, resigns, and the other page is told it won and why; a spectator who
 //! reloads a game in progress stays a spectator.
 
-mod chromium;
+use crate::chromium;
 
 use chromium::{js, open, press, text, wait_js, wait_text, Driver};
 use fantoccini::Client as Browser;

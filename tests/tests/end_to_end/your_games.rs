@@ -2,7 +2,7 @@
 //! correspondence game where it is his turn sees it listed first, with its deadline, and the
 //! tab's title counts it; once he has moved, the count goes back to nought.
 
-mod chromium;
+use crate::chromium;
 
 use chromium::{js, open, press, text, type_into, wait_js, wait_text, Driver};
 use orion_protocol::Request;

@@ -3,7 +3,7 @@
 //! logged in shows done on `/learn` in a fresh browser profile logged in as the same account,
 //! while a guest's progress stays in his own browser.
 
-mod chromium;
+use crate::chromium;
 
 use chromium::{js, open, press, text, type_into, wait_js, wait_text, Driver};
 use orion_tests::TestServer;

@@ -3,7 +3,7 @@
 //! move takes use the same buttons) are buttons under the board that Tab reaches, and the
 //! keys line says so.
 
-mod chromium;
+use crate::chromium;
 
 use chromium::{js, keys, open, tab_to, wait_js, wait_text, Driver, ENTER};
 use orion_tests::TestServer;

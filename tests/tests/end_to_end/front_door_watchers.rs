@@ -4,7 +4,7 @@
 //! to the front door stops being counted there (`unspectate`); and `unspectate` never gives
 //! up a seat its player holds.
 
-mod chromium;
+use crate::chromium;
 
 use chromium::{js, open, press, wait_js, Driver};
 use orion_tests::{start_room, Client, TestServer};

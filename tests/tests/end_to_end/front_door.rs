@@ -11,7 +11,7 @@
 //! With `ORION_SCREENSHOTS=1` the first test also writes the front door's screenshots
 //! (desktop 1280x900, phone 390x844) into `docs/`.
 
-mod chromium;
+use crate::chromium;
 
 use chromium::{
     axe_source, axe_violations, js, keys, open, press, tab_to, text, type_into, wait_js, Driver,

@@ -5,7 +5,7 @@
 //! HTTP answers refuse what they should in words; axe-core finds no serious or critical
 //! violation on `/learn` and on a lesson.
 
-mod chromium;
+use crate::chromium;
 
 use chromium::{axe_source, axe_violations, js, open, press, text, wait_js, wait_text, Driver};
 use fantoccini::Client as Browser;

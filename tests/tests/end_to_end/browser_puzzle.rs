@@ -4,7 +4,7 @@
 //! the half to press are lit) to the finish; the result says the solve used hints and is not
 //! on the board.
 
-mod chromium;
+use crate::chromium;
 
 use chromium::{js, keys, open, press, wait_js, wait_text, Driver};
 use fantoccini::Client as Browser;

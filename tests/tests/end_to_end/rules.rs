@@ -4,7 +4,7 @@
 //! lesson and starts a game against the computer; an unknown game gets a 404 in words; the
 //! lessons link the rules; axe-core finds no serious or critical violation.
 
-mod chromium;
+use crate::chromium;
 
 use chromium::{axe_source, axe_violations, js, open, press, text, wait_js, wait_text, Driver};
 use orion_tests::progress::http;
