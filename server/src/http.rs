@@ -542,6 +542,60 @@ mod tests {
         }
     }
 
+    /// Behind a TLS-terminating proxy: the page is `https://orion.example`, the proxy asks
+    /// the server for `127.0.0.1:7878` over http and says so in its headers.
+    #[test]
+    fn behind_a_trusted_proxy_the_forwarded_host_and_scheme_are_the_pages() {
+        let headers = |pairs: &[(&'static str, &'static str)]| {
+            let mut h = HeaderMap::new();
+            for (k, v) in pairs {
+                h.append(*k, HeaderValue::from_static(v));
+            }
+            h
+        };
+        let proxy: std::net::IpAddr = "127.0.0.1".parse().unwrap();
+        let trusted = vec!["127.0.0.1/32".parse().unwrap()];
+        let forwarded = [
+            ("origin", "https://orion.example"),
+            ("host", "127.0.0.1:7878"),
+            ("x-forwarded-host", "orion.example"),
+            ("x-forwarded-proto", "https"),
+        ];
+        let h = headers(&forwarded);
+        let from = proxy::forwarded(proxy, &h, &trusted);
+        assert!(check_origin(&h, &[], &from).is_ok());
+        // Not trusted: the headers are ignored, and the page is not this host's.
+        let from = proxy::forwarded(proxy, &h, &[]);
+        assert!(check_origin(&h, &[], &from).is_err());
+        // The proxy says the client came over http: a page that says https is not it.
+        let h = headers(&[
+            ("origin", "https://orion.example"),
+            ("x-forwarded-host", "orion.example"),
+            ("x-forwarded-proto", "http"),
+        ]);
+        let from = proxy::forwarded(proxy, &h, &trusted);
+        assert!(check_origin(&h, &[], &from).is_err());
+        // `$host` drops the port; `--public-url` names the page's origin instead.
+        let h = headers(&[("origin", "http://127.0.0.1:8080"), ("host", "127.0.0.1")]);
+        let from = proxy::forwarded(proxy, &h, &[]);
+        assert!(check_origin(&h, &[], &from).is_err());
+        let public = origin_of("http://127.0.0.1:8080/").unwrap();
+        assert!(check_origin(&h, &[public], &from).is_ok());
+    }
+
+    #[test]
+    fn the_public_url_gives_its_origin() {
+        assert_eq!(
+            origin_of("https://Orion.example/play?x=1").as_deref(),
+            Some("https://orion.example")
+        );
+        assert_eq!(
+            origin_of("https://orion.example:8443").as_deref(),
+            Some("https://orion.example:8443")
+        );
+        assert_eq!(origin_of("orion.example"), None);
+    }
+
     #[test]
     fn websocket_keys_are_checked_for_shape() {
         assert!(is_websocket_key(b"dGhlIHNhbXBsZSBub25jZQ=="));

@@ -9,8 +9,8 @@
 //! its right end, the hop the trusted proxy added, past every trusted proxy: the first address
 //! that is not one is the client (an address the client wrote itself, further left, is never
 //! believed). An entry that is not an address (`unknown`, an obfuscated name) ends the walk at
-//! the last proxy. This one address is what every per-address policy keys by: the password
-//! throttle, connection limits and bans.
+//! the last proxy. This one address is what every per-address policy keys by (the password
+//! throttle, and whatever else keys by address): `connection.rs`'s `peer`.
 
 use hyper::header::HeaderMap;
 use ipnet::IpNet;
