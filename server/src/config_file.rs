@@ -84,7 +84,6 @@ fn with_file(mut command: clap::Command, path: &Path) -> Result<clap::Command, C
         path: path.to_owned(),
         message: e.to_string(),
     })?;
-    command.build();
     for (key, value) in table {
         let bad = |message: String| ConfigError::BadValue {
             path: path.to_owned(),

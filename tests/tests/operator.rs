@@ -101,29 +101,27 @@ async fn check_restored(server: &TestServer, before: &Before) {
     assert_eq!(board(&mut reader, "hydra-2").await, before.board);
 }
 
-/// `LOAD_ROOMS` pairs of guests each play a Hydra for Two through; returns once every room
-/// has started, with the tasks playing on and each room's id. Each task ends with its room
-/// over.
-async fn load(
-    server: &TestServer,
-) -> (Vec<String>, Vec<tokio::task::JoinHandle<(Client, Client)>>) {
+/// `LOAD_ROOMS` pairs of guests, each in a Hydra for Two of its own three moves in: every
+/// room is mid-game.
+async fn load(server: &TestServer) -> Vec<(String, Client, Client)> {
     let mut rooms = Vec::new();
-    let mut tasks = Vec::new();
     for i in 0..LOAD_ROOMS {
         let mut players = vec![
             server.player(&format!("s{i}")).await,
             server.player(&format!("n{i}")).await,
         ];
         let room = start_room(&mut players, "hydra-2", json!({})).await;
-        rooms.push(room.clone());
         let [mut s, mut n] = <[Client; 2]>::try_from(players).ok().expect("two");
-        tasks.push(tokio::spawn(async move {
-            play_moves(&mut s, &mut n, &room, HYDRA_TWO, true).await;
-            n.expect_event(&room, "over").await;
-            (s, n)
-        }));
+        play_moves(&mut s, &mut n, &room, &HYDRA_TWO[..3], false).await;
+        rooms.push((room, s, n));
     }
-    (rooms, tasks)
+    rooms
+}
+
+/// Plays the rest of a load room's game, to its end.
+async fn play_on((room, mut s, mut n): (String, Client, Client)) {
+    play_moves(&mut s, &mut n, &room, &HYDRA_TWO[3..], true).await;
+    n.expect_event(&room, "over").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -138,24 +136,30 @@ async fn a_backup_taken_while_games_are_played_restores_every_game_account_and_r
     let board_before = board(&mut reader, "hydra-2").await;
     assert_eq!(board_before.len(), 2, "{board_before:?}");
 
-    let (rooms, tasks) = load(&server).await;
-    // What every load room's players had been sent by now is stored.
-    let mut seen = Vec::new();
-    for room in &rooms {
-        let (events, _) = history(&mut reader, room).await;
-        seen.push(events.len() as u64);
-    }
-    // The backup, of the running store, while the rooms play on.
-    let (from, to) = (db.clone(), copy.clone());
-    let copied =
-        tokio::task::spawn_blocking(move || orion_server::backup(&from, std::path::Path::new(&to)))
-            .await
-            .expect("the backup thread")
-            .expect("the backup");
+    let load = load(&server).await;
+    let rooms: Vec<String> = load.iter().map(|(room, _, _)| room.clone()).collect();
+    // The backup, of the running store, while every load room plays on to its end. What
+    // each room's players had been sent when it began is stored, so must be in the copy.
+    let backup = async {
+        let mut seen = Vec::new();
+        for room in &rooms {
+            let (events, _) = history(&mut reader, room).await;
+            seen.push(events.len() as u64);
+        }
+        let (from, to) = (db.clone(), copy.clone());
+        let copied = tokio::task::spawn_blocking(move || {
+            orion_server::backup(&from, std::path::Path::new(&to))
+        })
+        .await
+        .expect("the backup thread")
+        .expect("the backup");
+        (seen, copied)
+    };
+    let (_, (seen, copied)) = tokio::join!(
+        futures::future::join_all(load.into_iter().map(play_on)),
+        backup
+    );
     assert!(copied.accounts >= 2, "{copied}");
-    for task in tasks {
-        task.await.expect("a load room played to its end");
-    }
     // The finished game is whole in the backup; each load room has at least what its
     // players had been sent when the backup began.
     let mut histories = vec![history(&mut reader, &finished).await.0];

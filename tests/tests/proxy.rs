@@ -9,12 +9,32 @@
 mod chromium;
 
 use orion_tests::nginx::Nginx;
-use orion_tests::{http_get, play_moves, start_room, Client, TestServer, HYDRA_TWO};
+use orion_tests::{play_moves, start_room, Client, TestServer, HYDRA_TWO, PATIENCE};
 use serde_json::{json, Value};
 use std::net::IpAddr;
 
 /// nginx's address, trusted as a proxy by the servers that are told to.
 const PROXY: &str = "127.0.0.1/32";
+
+/// `GET path` through the proxy, asking it to close the connection after (nginx keeps a
+/// client's connection alive otherwise): the whole response.
+async fn get_via(nginx: &Nginx, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(nginx.addr)
+        .await
+        .expect("connect to nginx");
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nhost: {}\r\nconnection: close\r\n\r\n",
+        nginx.addr
+    );
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut out = String::new();
+    tokio::time::timeout(PATIENCE, stream.read_to_string(&mut out))
+        .await
+        .expect("the page in time")
+        .expect("read");
+    out
+}
 
 /// A client of the proxy at `from`, its page's origin the proxy's, said hello as `name`.
 async fn player_via(
@@ -81,7 +101,7 @@ async fn a_game_is_played_through_nginx_which_is_trusted_for_the_client_address(
     let nginx = Nginx::start(server.addr);
 
     // The page, through the proxy.
-    let page = http_get(nginx.addr, "/").await;
+    let page = get_via(&nginx, "/").await;
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     assert!(page.contains("<html"), "{page}");
 

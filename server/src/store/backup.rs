@@ -29,10 +29,10 @@ const BUSY: Duration = Duration::from_secs(30);
 pub enum BackupError {
     /// `--store` names a PostgreSQL database.
     #[error(
-        "{0} is a PostgreSQL store: back it up with pg_dump and restore it with pg_restore \
-         (README, Backups)"
+        "the store is a PostgreSQL database: back it up with pg_dump and restore it with \
+         pg_restore (README, Backups)"
     )]
-    Postgres(String),
+    Postgres,
     /// The store (or the backup) is not there.
     #[error("there is no file {0}")]
     Missing(PathBuf),
@@ -92,6 +92,9 @@ impl std::fmt::Display for Copied {
 /// must not exist). See the module doc for why the copy is consistent.
 pub fn backup(store: &str, file: &Path) -> Result<Copied, BackupError> {
     let source_path = sqlite_path(store)?;
+    if !source_path.exists() {
+        return Err(BackupError::Missing(source_path));
+    }
     if file.exists() {
         return Err(BackupError::Exists(file.to_owned()));
     }
@@ -183,7 +186,7 @@ pub fn restore(file: &Path, store: &str) -> Result<Copied, BackupError> {
 /// The file a SQLite `store` names; refused for PostgreSQL, `:memory:` or a missing file.
 fn sqlite_path(store: &str) -> Result<PathBuf, BackupError> {
     if store.starts_with("postgres://") || store.starts_with("postgresql://") {
-        return Err(BackupError::Postgres(crate::config_file::mask_url(store)));
+        return Err(BackupError::Postgres);
     }
     if store == ":memory:" {
         return Err(BackupError::NotAStore(
