@@ -111,11 +111,7 @@ pub fn backup(store: &str, file: &Path) -> Result<Copied, BackupError> {
     let _ = std::fs::remove_file(&partial);
     let mut copy = Connection::open(&partial)?;
     let copied = (|| -> Result<Copied, BackupError> {
-        rusqlite::backup::Backup::new(&source, &mut copy)?.run_to_completion(
-            -1,
-            Duration::ZERO,
-            None,
-        )?;
+        copy_whole(&source, &mut copy)?;
         // (3) What the commit log held, filed as a restart would; then one file, no WAL.
         file_rows(&mut copy, &pending)?;
         copy.pragma_update(None, "journal_mode", "DELETE")?;
@@ -162,11 +158,7 @@ pub fn restore(file: &Path, store: &str) -> Result<Copied, BackupError> {
     let _ = std::fs::remove_file(&partial);
     let mut copy = Connection::open(&partial)?;
     let copied = (|| -> Result<Copied, BackupError> {
-        rusqlite::backup::Backup::new(&source, &mut copy)?.run_to_completion(
-            -1,
-            Duration::ZERO,
-            None,
-        )?;
+        copy_whole(&source, &mut copy)?;
         count(&copy, &target)
     })();
     drop(copy);
@@ -179,6 +171,31 @@ pub fn restore(file: &Path, store: &str) -> Result<Copied, BackupError> {
         Err(e) => {
             let _ = std::fs::remove_file(&partial);
             Err(e)
+        }
+    }
+}
+
+/// Copies the whole database `from` into `to` with SQLite's online backup API in one step
+/// (`-1` pages: all of them), which holds one read transaction on `from`: one consistent
+/// snapshot, whatever other connections write meanwhile. While a writer holds a lock the
+/// step cannot take, it is tried again, for at most [`BUSY`].
+fn copy_whole(from: &Connection, to: &mut Connection) -> Result<(), BackupError> {
+    use rusqlite::backup::{Backup, StepResult};
+    let backup = Backup::new(from, to)?;
+    let began = std::time::Instant::now();
+    loop {
+        match backup.step(-1)? {
+            StepResult::Done => return Ok(()),
+            StepResult::More => {}
+            StepResult::Busy | StepResult::Locked if began.elapsed() < BUSY => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            StepResult::Busy | StepResult::Locked => {
+                return Err(BackupError::Store(StoreError::Corrupt(format!(
+                    "the store stayed locked for {BUSY:?}: try again"
+                ))));
+            }
+            _ => {}
         }
     }
 }
