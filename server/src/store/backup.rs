@@ -42,6 +42,9 @@ pub enum BackupError {
     /// The target exists: nothing is overwritten.
     #[error("{0} exists already: move it away first (nothing is overwritten)")]
     Exists(PathBuf),
+    /// The running server held a lock the copy needed for longer than it waits.
+    #[error("the store stayed locked for {0:?}: try again")]
+    Locked(Duration),
     /// Reading or writing failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -190,11 +193,7 @@ fn copy_whole(from: &Connection, to: &mut Connection) -> Result<(), BackupError>
             StepResult::Busy | StepResult::Locked if began.elapsed() < BUSY => {
                 std::thread::sleep(Duration::from_millis(10));
             }
-            StepResult::Busy | StepResult::Locked => {
-                return Err(BackupError::Store(StoreError::Corrupt(format!(
-                    "the store stayed locked for {BUSY:?}: try again"
-                ))));
-            }
+            StepResult::Busy | StepResult::Locked => return Err(BackupError::Locked(BUSY)),
             _ => {}
         }
     }
