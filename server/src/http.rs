@@ -20,11 +20,16 @@
 //!   from then, in place of the handshake's: a reader that stops reading holds some 32 KiB
 //!   until it is dropped then;
 //! * a browser may open the WebSocket only from a page of this server (its `Origin` names the
-//!   `Host` it asks) or from an origin listed with `--allow-origin`; any other gets 403. A
-//!   request with no `Origin` is not from a browser (terminal client, bots) and is let in.
+//!   `Host` it asks, or the host and scheme a trusted proxy forwards, `proxy`), of
+//!   `--public-url`, or from an origin listed with `--allow-origin`; any other gets 403. A
+//!   request with no `Origin` is not from a browser (terminal client, bots) and is let in;
+//! * `GET /readyz` answers 200 only when the store (and the bus, in a cluster) answers within
+//!   `readiness::PATIENCE`, 503 with the reason otherwise; `/healthz` answers while the
+//!   process serves HTTP at all.
 
 use crate::assets::{self, Asset};
 use crate::connection;
+use crate::proxy::{self, Forwarded};
 use crate::records::RecordBody;
 use crate::shared::Shared;
 use http_body_util::{Either, Full};
@@ -36,6 +41,7 @@ use hyper::upgrade::OnUpgrade;
 use hyper::{Method, Request, Response, StatusCode, Version};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
+use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::Duration;
 use tokio::net::TcpStream;
@@ -87,16 +93,18 @@ pub enum HandshakeError {
 /// WebSocket, `Ok(None)` when it got a plain answer (or the server is shutting down).
 pub async fn handshake(
     stream: TcpStream,
+    peer: IpAddr,
     shared: &Shared,
-) -> Result<Option<Socket>, HandshakeError> {
+) -> Result<Option<(Socket, IpAddr)>, HandshakeError> {
     let timeout = shared.handshake_timeout;
-    // Filled by the service when it accepts an upgrade; read once the 101 is out.
-    let upgrade: Mutex<Option<OnUpgrade>> = Mutex::new(None);
+    // Filled by the service when it accepts an upgrade, with the client's address (`proxy`);
+    // read once the 101 is out.
+    let upgrade: Mutex<Option<(OnUpgrade, IpAddr)>> = Mutex::new(None);
     // Set by the service when it answers with a record: the exchange's new deadline.
     let (deadline, mut new_deadline) = watch::channel(None::<Instant>);
     let service = service_fn(|req| {
         let (upgrade, deadline) = (&upgrade, &deadline);
-        async move { Ok::<_, Infallible>(answer(req, shared, upgrade, deadline).await) }
+        async move { Ok::<_, Infallible>(answer(req, peer, shared, upgrade, deadline).await) }
     });
     let conn = http1::Builder::new()
         .timer(TokioTimer::new())
@@ -132,7 +140,7 @@ pub async fn handshake(
         }
     }
     let pending = upgrade.lock().ok().and_then(|mut slot| slot.take());
-    let Some(pending) = pending else {
+    let Some((pending, client)) = pending else {
         return Ok(None);
     };
     let upgraded = pending.await.map_err(HandshakeError::Upgrade)?;
@@ -150,14 +158,16 @@ pub async fn handshake(
         let early = parts.read_buf.to_vec();
         WebSocketStream::from_partially_read(stream, early, Role::Server, config).await
     };
-    Ok(Some(socket))
+    Ok(Some((socket, client)))
 }
 
-/// The response to one request; an accepted upgrade also leaves its `OnUpgrade` in `upgrade`.
+/// The response to one request from TCP peer `peer`; an accepted upgrade also leaves its
+/// `OnUpgrade` and the client's address in `upgrade`.
 async fn answer(
     req: Request<Incoming>,
+    peer: IpAddr,
     shared: &Shared,
-    upgrade: &Mutex<Option<OnUpgrade>>,
+    upgrade: &Mutex<Option<(OnUpgrade, IpAddr)>>,
     deadline: &watch::Sender<Option<Instant>>,
 ) -> Answer {
     let path = req.uri().path();
@@ -181,14 +191,26 @@ async fn answer(
     if path == "/api/rules" || path.starts_with("/api/rules/") {
         return crate::rules::answer(&req, shared).map(Either::Left);
     }
-    plain_answer(req, shared, upgrade).map(Either::Left)
+    if path == "/readyz" && req.method() == Method::GET {
+        return match crate::readiness::check(shared).await {
+            Ok(()) => plain(StatusCode::OK, "text/plain", "ready\n".into()),
+            Err(reason) => plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "text/plain",
+                format!("not ready: {reason}\n"),
+            ),
+        }
+        .map(Either::Left);
+    }
+    plain_answer(req, peer, shared, upgrade).map(Either::Left)
 }
 
 /// Every answer but a record's.
 fn plain_answer(
     mut req: Request<Incoming>,
+    peer: IpAddr,
     shared: &Shared,
-    upgrade: &Mutex<Option<OnUpgrade>>,
+    upgrade: &Mutex<Option<(OnUpgrade, IpAddr)>>,
 ) -> Response<Full<Bytes>> {
     let path = req.uri().path();
     if req.method() == Method::GET {
@@ -203,15 +225,18 @@ fn plain_answer(
         }
     }
     match (req.method(), path) {
-        (&Method::GET, "/ws") => match check_upgrade(&req, &shared.allowed_origins) {
-            Ok(accept) => {
-                if let Ok(mut slot) = upgrade.lock() {
-                    *slot = Some(hyper::upgrade::on(&mut req));
+        (&Method::GET, "/ws") => {
+            let from = proxy::forwarded(peer, req.headers(), &shared.trusted_proxies);
+            match check_upgrade(&req, &shared.allowed_origins, &from) {
+                Ok(accept) => {
+                    if let Ok(mut slot) = upgrade.lock() {
+                        *slot = Some((hyper::upgrade::on(&mut req), from.client));
+                    }
+                    switching_protocols(accept)
                 }
-                switching_protocols(accept)
+                Err(refused) => refused.into_response(),
             }
-            Err(refused) => refused.into_response(),
-        },
+        }
         (&Method::GET, "/healthz") => plain(StatusCode::OK, "text/plain", "ok\n".into()),
         (&Method::GET, "/catalogue.json") => plain(
             StatusCode::OK,
@@ -223,7 +248,7 @@ fn plain_answer(
             "text/plain; version=0.0.4",
             shared.metrics.render(&shared.lobby.counts()),
         ),
-        (_, "/ws" | "/healthz" | "/metrics") => {
+        (_, "/ws" | "/healthz" | "/readyz" | "/metrics") => {
             let mut response = plain(
                 StatusCode::METHOD_NOT_ALLOWED,
                 "text/plain",
@@ -310,7 +335,11 @@ impl Refused {
 
 /// Checks an upgrade request (RFC 6455 section 4.2.1, then the Origin policy) and returns the
 /// `Sec-WebSocket-Accept` value for its 101.
-fn check_upgrade(req: &Request<Incoming>, allowed: &[String]) -> Result<HeaderValue, Refused> {
+fn check_upgrade(
+    req: &Request<Incoming>,
+    allowed: &[String],
+    from: &Forwarded,
+) -> Result<HeaderValue, Refused> {
     let bad = |reason: &str| Refused::new(StatusCode::BAD_REQUEST, reason);
     let headers = req.headers();
     if req.version() != Version::HTTP_11 {
@@ -340,13 +369,14 @@ fn check_upgrade(req: &Request<Incoming>, allowed: &[String]) -> Result<HeaderVa
             ))
         }
     };
-    check_origin(headers, allowed)?;
+    check_origin(headers, allowed, from)?;
     let accept = derive_accept_key(key.as_bytes());
     HeaderValue::from_str(&accept).map_err(|_| bad("unusable `Sec-WebSocket-Key`"))
 }
 
-/// The Origin policy (see the module doc).
-fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), Refused> {
+/// The Origin policy (see the module doc); `from` says what a trusted proxy said of the host
+/// and scheme the client asked for.
+fn check_origin(headers: &HeaderMap, allowed: &[String], from: &Forwarded) -> Result<(), Refused> {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return Ok(());
     };
@@ -366,9 +396,17 @@ fn check_origin(headers: &HeaderMap, allowed: &[String]) -> Result<(), Refused> 
     if allowed.contains(&origin) {
         return Ok(());
     }
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let host = match &from.host {
+        Some(host) => Some(host.as_str()),
+        None => headers.get(header::HOST).and_then(|h| h.to_str().ok()),
+    };
+    // Behind a proxy that says which scheme the client used, the page's must be that one.
+    let scheme_ok = match &from.proto {
+        Some(proto) => origin.starts_with(&format!("{proto}://")),
+        None => true,
+    };
     match host {
-        Some(host) if same_origin(&origin, host) => Ok(()),
+        Some(host) if scheme_ok && same_origin(&origin, host) => Ok(()),
         _ => Err(forbidden(&origin)),
     }
 }
@@ -392,6 +430,18 @@ fn same_origin(origin: &str, host: &str) -> bool {
 /// trailing slash.
 pub fn normalise_origin(origin: &str) -> String {
     origin.trim().trim_end_matches('/').to_ascii_lowercase()
+}
+
+/// The origin of `--public-url` (`https://orion.example/play` gives `https://orion.example`),
+/// whose pages may open a WebSocket here: the page players load names it, whatever host
+/// and scheme a proxy in between passes on.
+pub fn origin_of(url: &str) -> Option<String> {
+    let url = url.trim();
+    let start = url.find("://")? + 3;
+    let end = url[start..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |i| start + i);
+    (end > start).then(|| normalise_origin(&url[..end]))
 }
 
 /// Whether the comma-separated header `name` holds `token` (case-insensitive).
@@ -490,6 +540,60 @@ mod tests {
         ] {
             assert_eq!(same_origin(origin, host), same, "{origin} on {host}");
         }
+    }
+
+    /// Behind a TLS-terminating proxy: the page is `https://orion.example`, the proxy asks
+    /// the server for `127.0.0.1:7878` over http and says so in its headers.
+    #[test]
+    fn behind_a_trusted_proxy_the_forwarded_host_and_scheme_are_the_pages() {
+        let headers = |pairs: &[(&'static str, &'static str)]| {
+            let mut h = HeaderMap::new();
+            for (k, v) in pairs {
+                h.append(*k, HeaderValue::from_static(v));
+            }
+            h
+        };
+        let proxy: std::net::IpAddr = "127.0.0.1".parse().unwrap();
+        let trusted = vec!["127.0.0.1/32".parse().unwrap()];
+        let forwarded = [
+            ("origin", "https://orion.example"),
+            ("host", "127.0.0.1:7878"),
+            ("x-forwarded-host", "orion.example"),
+            ("x-forwarded-proto", "https"),
+        ];
+        let h = headers(&forwarded);
+        let from = proxy::forwarded(proxy, &h, &trusted);
+        assert!(check_origin(&h, &[], &from).is_ok());
+        // Not trusted: the headers are ignored, and the page is not this host's.
+        let from = proxy::forwarded(proxy, &h, &[]);
+        assert!(check_origin(&h, &[], &from).is_err());
+        // The proxy says the client came over http: a page that says https is not it.
+        let h = headers(&[
+            ("origin", "https://orion.example"),
+            ("x-forwarded-host", "orion.example"),
+            ("x-forwarded-proto", "http"),
+        ]);
+        let from = proxy::forwarded(proxy, &h, &trusted);
+        assert!(check_origin(&h, &[], &from).is_err());
+        // `$host` drops the port; `--public-url` names the page's origin instead.
+        let h = headers(&[("origin", "http://127.0.0.1:8080"), ("host", "127.0.0.1")]);
+        let from = proxy::forwarded(proxy, &h, &[]);
+        assert!(check_origin(&h, &[], &from).is_err());
+        let public = origin_of("http://127.0.0.1:8080/").unwrap();
+        assert!(check_origin(&h, &[public], &from).is_ok());
+    }
+
+    #[test]
+    fn the_public_url_gives_its_origin() {
+        assert_eq!(
+            origin_of("https://Orion.example/play?x=1").as_deref(),
+            Some("https://orion.example")
+        );
+        assert_eq!(
+            origin_of("https://orion.example:8443").as_deref(),
+            Some("https://orion.example:8443")
+        );
+        assert_eq!(origin_of("orion.example"), None);
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod bots;
 mod catalogue;
 mod clock;
 mod cluster;
+mod config_file;
 mod connection;
 mod export;
 mod http;
@@ -24,11 +25,14 @@ mod lessons;
 mod lobby;
 mod metrics;
 mod notify;
+mod options;
 mod outbox;
 mod password;
 mod player;
 mod protocol;
+mod proxy;
 mod rating;
+mod readiness;
 mod records;
 mod retention;
 mod revocations;
@@ -48,6 +52,7 @@ mod token;
 pub use bots::{BOT_WAIT, CLAIM_REACTION, MAX_BOT_GAMES};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use cluster::{serve_cluster, ClusterConfig, LEASE_TTL, RENEW_EVERY};
+pub use config_file::{mask_url, parse as parse_options, printed as printed_options, ConfigError};
 pub use connection::{HELLO_TIMEOUT, MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};
 pub use http::{HANDSHAKE_TIMEOUT, RECORD_TIMEOUT};
 pub use lobby::{Directory, LocalDirectory};
@@ -55,11 +60,13 @@ pub use lobby::{LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS, MAX_ROOMS, MAX_SEATS_PER_PLA
 pub use notify::{
     Notice, Notifier, NotifyConfig, EMAIL_TOKEN_LIFE, MAX_EMAIL_REQUESTS, MAX_PUSH_SUBSCRIPTIONS,
 };
+pub use options::{LogFormat, Options, SyncMode, Tool};
 pub use outbox::MAX_OUT_FRAME;
 pub use retention::DEFAULT_RETAIN;
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MAX_SPECTATORS, MIN_TURN_CLOCK, WAITING_HOLD};
 pub use server::{run, serve, serve_with, Config, MAX_CONNECTIONS};
 pub use session::{GAMES_PAGE, HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
+pub use store::{backup, restore, BackupError, Copied};
 pub use store::{AccountRecord, AccountStore, MAX_TOKENS_PER_ACCOUNT};
 pub use store::{
     ActionRecord, Append, ArchivedRoom, ArchivedSeat, Commit, Durability, Fences, GamesQuery,

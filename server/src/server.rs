@@ -68,6 +68,8 @@ pub struct Config {
     /// How players are told of their games outside the page (`--smtp`, `--mail-from`,
     /// `--public-url`, `--allow-push-endpoint`; `notify/`).
     pub notify: crate::notify::NotifyConfig,
+    /// Reverse proxies whose forwarding headers are believed (`--trust-proxy`; `proxy.rs`).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 impl Default for Config {
@@ -89,6 +91,7 @@ impl Default for Config {
             max_bot_games: crate::bots::MAX_BOT_GAMES,
             bot_wait: crate::bots::BOT_WAIT,
             notify: crate::notify::NotifyConfig::default(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -159,7 +162,15 @@ pub async fn serve_with(
             .allowed_origins
             .iter()
             .map(|o| http::normalise_origin(o))
+            .chain(
+                config
+                    .notify
+                    .public_url
+                    .as_deref()
+                    .and_then(http::origin_of),
+            )
             .collect(),
+        trusted_proxies: config.trusted_proxies.clone(),
         records,
         record_timeout: config.record_timeout,
         bots: crate::bots::Pool::new(config.bot_threads, config.max_bot_games),
@@ -247,7 +258,7 @@ async fn handle(stream: TcpStream, peer: IpAddr, shared: Arc<Shared>) -> anyhow:
     let _ = stream.set_nodelay(true);
     // Boxed so that hyper's connection state is freed once the exchange is over, instead of
     // sitting inside this task's future for the WebSocket's whole life.
-    let Some(ws) = Box::pin(http::handshake(stream, &shared)).await? else {
+    let Some((ws, peer)) = Box::pin(http::handshake(stream, peer, &shared)).await? else {
         return Ok(());
     };
     shared.metrics.connections.inc();

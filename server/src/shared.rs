@@ -43,6 +43,8 @@ pub struct Shared {
     pub max_spectators: usize,
     /// Foreign origins allowed to open a WebSocket, normalised (`http::normalise_origin`).
     pub allowed_origins: Vec<String>,
+    /// Reverse proxies whose forwarding headers are believed (`--trust-proxy`; `proxy.rs`).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Finished games' records, built once (`records.rs`).
     pub records: crate::records::Records,
     /// How long a `/g/ROOM.txt` exchange has, once its record is ready, to be taken.

@@ -6,6 +6,7 @@
 pub mod cluster;
 pub mod nats;
 pub mod nemesis;
+pub mod nginx;
 pub mod pg;
 pub mod progress;
 
@@ -250,6 +251,39 @@ impl Client {
             request.headers_mut().insert(*name, value);
         }
         let (ws, _) = tokio_tungstenite::connect_async(request).await?;
+        Ok(Client::from_ws(ws))
+    }
+
+    /// Connects to `url` from the local address `from` (any of 127.0.0.0/8, so a test can
+    /// be several clients of a proxy), with extra request headers; the error is the
+    /// handshake's.
+    pub async fn connect_from(
+        url: &str,
+        from: std::net::IpAddr,
+        headers: &[(&'static str, &str)],
+    ) -> Result<Client, tokio_tungstenite::tungstenite::Error> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        use tokio_tungstenite::tungstenite::http::HeaderValue;
+        let mut request = url.into_client_request()?;
+        for (name, value) in headers {
+            let value = HeaderValue::from_str(value).expect("a header value");
+            request.headers_mut().insert(*name, value);
+        }
+        let uri = request.uri();
+        let to: SocketAddr = format!(
+            "{}:{}",
+            uri.host().unwrap_or_default(),
+            uri.port_u16().unwrap_or(80)
+        )
+        .parse()
+        .expect("a ws://IP:PORT url");
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket
+            .bind(SocketAddr::new(from, 0))
+            .expect("bind the client's address");
+        let stream = socket.connect(to).await?;
+        let (ws, _) =
+            tokio_tungstenite::client_async(request, MaybeTlsStream::Plain(stream)).await?;
         Ok(Client::from_ws(ws))
     }
 

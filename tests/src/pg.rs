@@ -89,6 +89,34 @@ impl Postgres {
         format!("postgres://postgres@127.0.0.1:{}/{DATABASE}", self.port)
     }
 
+    /// The URL of another database `name` on this server (made with [`Postgres::createdb`]).
+    pub fn url_of(&self, name: &str) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/{name}", self.port)
+    }
+
+    /// A client program of this PostgreSQL (`pg_dump`, `pg_restore`, `createdb`, `psql`),
+    /// of the same version as the server, pointed at it (`-h`, `-p`, `-U postgres`).
+    pub fn client(&self, name: &str) -> Command {
+        let mut cmd = Command::new(self.bin.join(name));
+        cmd.args(["-h", "127.0.0.1", "-U", "postgres", "-p"])
+            .arg(self.port.to_string());
+        cmd
+    }
+
+    /// Creates the empty database `name`.
+    pub fn createdb(&self, name: &str) {
+        let out = self
+            .client("createdb")
+            .arg(name)
+            .output()
+            .expect("run createdb");
+        assert!(
+            out.status.success(),
+            "createdb failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
     /// Stops the server (fast shutdown: sessions are cut, committed data kept).
     pub fn stop(&mut self) {
         let Some(mut child) = self.child.take() else {
@@ -113,6 +141,11 @@ impl Postgres {
     /// Starts the server again on the same data and port.
     pub fn restart(&mut self) {
         self.stop();
+        self.run();
+    }
+
+    /// Starts the server again after [`Postgres::stop`], on the same data and port.
+    pub fn start_again(&mut self) {
         self.run();
     }
 

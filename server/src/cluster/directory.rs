@@ -65,6 +65,13 @@ impl Node {
 
 #[async_trait::async_trait]
 impl Directory for ClusterDirectory {
+    fn ready(&self) -> Result<(), String> {
+        match self.node.bus.client.connection_state() {
+            async_nats::connection::State::Connected => Ok(()),
+            state => Err(format!("the bus (NATS) is {state}")),
+        }
+    }
+
     async fn insert(&self, room: RoomHandle) -> Result<(), NotInserted> {
         match self.node.leases.take(&room.id, room.code.as_deref()).await {
             Ok(Some(epoch)) => self.node.fences.hold(&room.id, epoch),

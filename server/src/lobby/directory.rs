@@ -86,6 +86,11 @@ pub trait Directory: Send + Sync + 'static {
     fn serving(&self, _room: &str) -> bool {
         true
     }
+    /// `Ok` while this directory can reach the other servers (a cluster's bus is
+    /// connected), the reason otherwise (`GET /readyz`). A lone server's always can.
+    fn ready(&self) -> Result<(), String> {
+        Ok(())
+    }
     /// Metrics of this directory for `/metrics` (a cluster's: rooms owned, failovers …).
     fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {
         Vec::new()

@@ -152,6 +152,42 @@ pub fn replay(prefix: &Path, store_id: u64) -> io::Result<Replay> {
     Ok(out)
 }
 
+/// Reads, without changing any file, every good record of the segments under `prefix` that
+/// belong to the store `store_id`, in order, up to the first record that does not check (the
+/// end of the segment a running writer is writing, or a torn one): what a backup of a running
+/// server takes from the commit log. A segment deleted while it is read had every row in
+/// SQLite already, and is skipped.
+pub fn read_live(prefix: &Path, store_id: u64) -> io::Result<Vec<(Arc<str>, Row)>> {
+    let mut rows = Vec::new();
+    for (_, path) in list(prefix)? {
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
+        };
+        if bytes.len() < HEADER {
+            break;
+        }
+        if &bytes[..8] != MAGIC || read_u64(&bytes[8..16]) != store_id {
+            continue;
+        }
+        let mut at = HEADER;
+        while let Some((room, row, next)) = decode(&bytes, at) {
+            rows.push((room, row));
+            at = next;
+        }
+        if at < bytes.len() {
+            break;
+        }
+    }
+    Ok(rows)
+}
+
+/// Whether any segment (or set-aside segment) of a database at `prefix` exists.
+pub fn any_segment(prefix: &Path) -> io::Result<bool> {
+    Ok(!list(prefix)?.is_empty())
+}
+
 /// Removes segment `number`.
 pub fn remove(prefix: &Path, number: u64) -> io::Result<()> {
     std::fs::remove_file(segment_path(prefix, number))

@@ -21,6 +21,7 @@ mod accounts_pg;
 mod accounts_sqlite;
 mod accounts_upgrade;
 mod archiver;
+mod backup;
 mod commit;
 mod commit_log;
 mod error;
@@ -43,6 +44,7 @@ pub use accounts::{
     AccountRecord, AccountStore, Claimed, PairWindow, RatedLine, RatingRecord, Recorded,
     SolvedLine, MAX_TOKENS_PER_ACCOUNT,
 };
+pub use backup::{backup, restore, BackupError, Copied};
 pub use commit::Commit;
 pub use commit_log::Durability;
 pub use error::StoreError;
@@ -127,6 +129,11 @@ pub trait Store: AccountStore + NotifyStore + Send + Sync + 'static {
     /// Keeps `text` as `room`'s record, unless one is kept already (a record never changes:
     /// the first one written stays). Pruned with the room.
     async fn keep_record(&self, room: &str, text: &str) -> Result<(), StoreError>;
+    /// Answers once the store can serve a read (`GET /readyz`): by default, a lookup of a
+    /// token no player has.
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.player("").await.map(|_| ())
+    }
 }
 
 /// Most rooms, and most players, one [`Store::prune`] deletes.

@@ -5,7 +5,7 @@
 //! `open` opens the files and files what a kill left in the commit log; `writer` is the commit
 //! path; `queries` the store's calls, each run on the archiver's thread in queue order.
 
-mod open;
+pub(super) mod open;
 mod queries;
 #[cfg(test)]
 pub(super) mod test_support;

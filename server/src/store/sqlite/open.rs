@@ -91,14 +91,13 @@ impl SqliteStore {
     }
 }
 
-/// Files what the commit log's segments under `prefix` hold into `log` (one row per append,
-/// skipping appends a chunk already holds and rooms that are gone), makes that durable, and
-/// deletes the segments. Returns the number of the next segment.
-fn refile(conn: &mut Connection, prefix: &std::path::Path, id: u64) -> Result<u64, StoreError> {
-    let replay = commit_log::replay(prefix, id)?;
-    if replay.rows.is_empty() && replay.segments.is_empty() {
-        return Ok(replay.last_number + 1);
-    }
+/// Files commit log rows into `log`, in one transaction: one row (a chunk of one) per append,
+/// skipping appends a chunk already holds and rooms that are gone; so filing the same rows
+/// twice, or rows SQLite already holds, changes nothing.
+pub(in crate::store) fn file_rows(
+    conn: &mut Connection,
+    rows: &[(std::sync::Arc<str>, super::super::journal::Row)],
+) -> Result<(), StoreError> {
     let tx = conn.transaction()?;
     {
         let mut stmt = tx.prepare(
@@ -108,7 +107,7 @@ fn refile(conn: &mut Connection, prefix: &std::path::Path, id: u64) -> Result<u6
                AND ?2 > COALESCE((SELECT last_n FROM log
                                   WHERE room = ?1 ORDER BY n DESC LIMIT 1), 0)",
         )?;
-        for (room, r) in &replay.rows {
+        for (room, r) in rows {
             stmt.execute(params![
                 &**room,
                 r.n as i64,
@@ -119,6 +118,18 @@ fn refile(conn: &mut Connection, prefix: &std::path::Path, id: u64) -> Result<u6
         }
     }
     tx.commit()?;
+    Ok(())
+}
+
+/// Files what the commit log's segments under `prefix` hold into `log` (one row per append,
+/// skipping appends a chunk already holds and rooms that are gone), makes that durable, and
+/// deletes the segments. Returns the number of the next segment.
+fn refile(conn: &mut Connection, prefix: &std::path::Path, id: u64) -> Result<u64, StoreError> {
+    let replay = commit_log::replay(prefix, id)?;
+    if replay.rows.is_empty() && replay.segments.is_empty() {
+        return Ok(replay.last_number + 1);
+    }
+    file_rows(conn, &replay.rows)?;
     let (frames, copied) = passive_checkpoint(conn)?;
     if copied >= frames {
         for path in &replay.segments {

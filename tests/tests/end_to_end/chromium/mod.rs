@@ -78,6 +78,8 @@ impl Driver {
                     "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                     "--disable-background-networking", "--disable-component-update",
                     "--disable-sync", "--no-first-run", "--hide-scrollbars",
+                    // The self-signed certificate of a test's TLS proxy (`nginx.rs`).
+                    "--ignore-certificate-errors",
                     format!("--window-size={width},{height}"),
                     format!("--user-data-dir={}", profile.display()),
                 ]
