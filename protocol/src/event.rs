@@ -184,6 +184,9 @@ pub enum Event<'a> {
         name: Text<'a>,
         /// The line.
         text: Text<'a>,
+        /// A moderator deleted the line: `text` is empty (an addition: README).
+        #[serde(default, skip_serializing_if = "fields::is_false")]
+        deleted: bool,
     },
     /// A move of another game system (Orbit, Orbs).
     Move {
@@ -500,10 +503,16 @@ impl Event<'_> {
                 tries,
                 hits,
             },
-            Event::Chat { seat, name, text } => Event::Chat {
+            Event::Chat {
+                seat,
+                name,
+                text,
+                deleted,
+            } => Event::Chat {
                 seat,
                 name: o(name),
                 text: o(text),
+                deleted,
             },
             Event::Move {
                 seat,

@@ -357,6 +357,7 @@ impl Room {
             seat: seat.map(Seat::wire),
             name: (*player.name).into(),
             text: text.into(),
+            deleted: false,
         };
         if let Err(e) = self.emit(vec![ev.to_json()], None).await {
             self.refuse(&re, &outbox, Code::Server, e.to_string());
