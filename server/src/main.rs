@@ -24,6 +24,10 @@ struct Args {
     /// bots) need none.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allow_origin: Vec<String>,
+    /// An account that administers the site: a moderator, who may also make other accounts
+    /// moderators (`promote`); repeatable. The name is claimed with `register` as any other.
+    #[arg(long = "admin", value_name = "NAME")]
+    admin: Vec<String>,
     /// When a commit counts as stored, before its events are sent (SQLite store):
     /// `normal`, once written to the operating system (survives the server being killed; a
     /// power cut may lose the last seconds); `full`, once on the disk (an fdatasync per group
@@ -95,6 +99,7 @@ async fn main() -> anyhow::Result<()> {
         db: args.store,
         retain: (args.retain_days > 0).then(|| args.retain_days.saturating_mul(24 * 3_600_000)),
         allowed_origins: args.allow_origin,
+        admins: args.admin,
         sync: match args.sync {
             SyncMode::Normal => orion_server::Durability::Normal,
             SyncMode::Full => orion_server::Durability::Full,

@@ -431,8 +431,19 @@ impl Room {
         }
         match self.shared.store.events(&self.id, since, limit).await {
             Ok(events) => {
+                // Chat lines a moderator deleted are replayed without their text.
+                let chat = events.iter().any(|(_, ev)| ev.contains("\"kind\":\"chat\""));
+                let deleted = match chat {
+                    true => (self.shared.store.redactions(&self.id).await).unwrap_or_default(),
+                    false => Vec::new(),
+                };
                 for (seq, ev) in events {
-                    outbox.send(protocol::event_frame(&self.id, seq, &ev));
+                    if deleted.contains(&seq) {
+                        let ev = crate::moderation::redact_frame_text(&ev);
+                        outbox.send(protocol::event_frame(&self.id, seq, &ev));
+                    } else {
+                        outbox.send(protocol::event_frame(&self.id, seq, &ev));
+                    }
                 }
             }
             Err(e) => {
