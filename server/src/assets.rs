@@ -65,6 +65,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("boards/orbs.js", "text/javascript; charset=utf-8"),
     asset!("icon.svg", "image/svg+xml"),
     asset!("notify.js", "text/javascript; charset=utf-8"),
+    asset!("moderation.js", "text/javascript; charset=utf-8"),
     asset!("icon-192.png", "image/png"),
     asset!("icon-512.png", "image/png"),
 ];
@@ -77,12 +78,14 @@ pub const MANIFEST: Asset = asset!("manifest.webmanifest", "application/manifest
 
 /// The file a request path names: the page for `/`, `/r/ROOM`, `/i/CODE`, `/g/ROOM` (a
 /// finished game's replay, from its record `/g/ROOM.txt`), `/learn` and `/learn/ID` (the
-/// lessons), `/rules` and `/rules/GAME` (the rules pages), an asset for
+/// lessons), `/rules` and `/rules/GAME` (the rules pages), `/moderation` (the moderators'
+/// view), an asset for
 /// `/assets/NAME`; `None` for anything else.
 pub fn find(path: &str) -> Option<&'static Asset> {
     if path == "/"
         || path == "/learn"
         || path == "/rules"
+        || path == "/moderation"
         || is_link(path, "/r/")
         || is_link(path, "/i/")
         || is_link(path, "/g/")
