@@ -402,3 +402,63 @@ async fn mute_kick_ban_and_unban_take_effect_at_once_on_every_node() {
     let (_, w) = hello_again(&a.url(), "troll", &troll.token).await;
     assert_eq!(w["t"], "welcome", "{w}");
 }
+
+mod chromium;
+
+/// The page: a player's name in a room opens a dialog to report him; the report reaches the
+/// moderators' view (`/moderation`), whose action form mutes him; axe-core finds nothing
+/// serious on the dialog or the view.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_report_dialog_reaches_the_moderators_view_which_mutes() {
+    use chromium::{axe_source, axe_violations, js, open, press, type_into, wait_js, wait_text};
+    let axe = axe_source();
+    let server = admin_server(":memory:", Arc::new(ManualClock::new(T0)));
+    let url = server.url();
+    let base = format!("http://{}", server.addr);
+    account(&url, ADMIN).await;
+    let mut troll = guest(&url, "troll").await;
+    let troll_id = troll.seat.clone();
+    let made = troll.request(json!({"t": "create", "game": "hydra-2"})).await;
+    let room = made["room"].as_str().expect("room").to_string();
+
+    let mut driver = chromium::Driver::start();
+    let page = driver.browser(1280, 900).await;
+    open(&page, &base, &format!("/r/{room}"), "ann").await;
+    press(&page, "#seats [data-seat=S] button.about").await;
+    wait_js(&page, "document.getElementById('player-dialog')?.open", "the dialog").await;
+    wait_text(&page, "#player-dialog-title", "troll").await;
+    type_into(&page, "#report-reason", "calls everyone names").await;
+    press(&page, "#report-send").await;
+    wait_text(&page, "#player-note", "moderators will look").await;
+    let found = axe_violations(&page, &axe).await;
+    assert!(found.is_empty(), "the report dialog: {found:?}");
+
+    // The administrator's page: logged in, it shows the report and mutes from it.
+    let boss = driver.browser(1280, 900).await;
+    boss.goto(&format!("{base}/moderation?name={ADMIN}"))
+        .await
+        .expect("page loads");
+    type_into(&boss, "#claimed-login-password", PASSWORD).await;
+    press(&boss, "#claimed-login button[type=submit]").await;
+    wait_js(
+        &boss,
+        "!document.getElementById('moderation-link').hidden",
+        "the moderation link",
+    )
+    .await;
+    wait_text(&boss, "#mod-reports", "calls everyone names").await;
+    wait_text(&boss, "#mod-reports", &troll_id).await;
+    press(&boss, "#mod-reports button").await;
+    js(&boss, "document.getElementById('mod-minutes').value = '15'; return 1").await;
+    type_into(&boss, "#mod-reason", "name-calling").await;
+    press(&boss, "#mod-do").await;
+    wait_text(&boss, "#mod-note", "Done: mute").await;
+    wait_text(&boss, "#mod-audit", "name-calling").await;
+    let e = troll
+        .refused(json!({"t": "chat", "room": room, "text": "hey"}))
+        .await;
+    assert_eq!(e["code"], "muted", "{e}");
+    assert_eq!(e["retry_ms"], 15 * 60_000, "{e}");
+    let found = axe_violations(&boss, &axe).await;
+    assert!(found.is_empty(), "the moderators' view: {found:?}");
+}

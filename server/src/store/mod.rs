@@ -30,6 +30,7 @@ mod journal;
 mod lines;
 mod moderation;
 mod moderation_pg;
+mod moderation_schema;
 mod moderation_sqlite;
 mod notify;
 mod notify_pg;

@@ -1,5 +1,5 @@
-//! [`ModerationStore`] on PostgreSQL: its tables (migration 11, `MIGRATION`), every call run
-//! on the store's writer task like the rest of the store.
+//! [`ModerationStore`] on PostgreSQL (its tables: migration 11, `moderation_schema.rs`), every
+//! call run on the store's writer task like the rest of the store.
 
 use super::error::StoreError;
 use super::moderation::{
@@ -10,61 +10,6 @@ use super::postgres::PostgresStore;
 use crate::clock::Millis;
 use tokio_postgres::Row;
 
-/// Migration 11: the moderation tables (SQLite's are `moderation_sqlite::SCHEMA`).
-pub(super) const MIGRATION: &str = "
-    -- Moderation (store/moderation.rs): accounts an administrator made moderators; the
-    -- sanctions in force (kind 'ban' or 'mute' of a player id, 'address' of a banned guest's
-    -- address; until NULL: for good); players' reports, open until resolved; the moderators'
-    -- audit log; each account's blocked players; chat lines a moderator deleted.
-    CREATE TABLE moderators (
-        account TEXT PRIMARY KEY,
-        at BIGINT NOT NULL
-    );
-    CREATE TABLE sanctions (
-        kind TEXT NOT NULL,
-        target TEXT NOT NULL,
-        until BIGINT,
-        reason TEXT NOT NULL,
-        by_player TEXT NOT NULL,
-        at BIGINT NOT NULL,
-        PRIMARY KEY (kind, target)
-    );
-    CREATE TABLE reports (
-        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        reporter TEXT NOT NULL,
-        reporter_name TEXT NOT NULL,
-        player TEXT NOT NULL,
-        room TEXT,
-        reason TEXT NOT NULL,
-        at BIGINT NOT NULL,
-        resolved_at BIGINT
-    );
-    CREATE INDEX reports_open ON reports (id) WHERE resolved_at IS NULL;
-    CREATE INDEX reports_by ON reports (reporter, at);
-    CREATE TABLE audit (
-        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        moderator TEXT NOT NULL,
-        moderator_name TEXT NOT NULL,
-        action TEXT NOT NULL,
-        target TEXT NOT NULL,
-        detail TEXT,
-        reason TEXT NOT NULL,
-        at BIGINT NOT NULL
-    );
-    CREATE TABLE blocks (
-        account TEXT NOT NULL,
-        player TEXT NOT NULL,
-        name TEXT NOT NULL,
-        at BIGINT NOT NULL,
-        PRIMARY KEY (account, player)
-    );
-    CREATE TABLE redactions (
-        room TEXT NOT NULL,
-        seq BIGINT NOT NULL,
-        at BIGINT NOT NULL,
-        PRIMARY KEY (room, seq)
-    );
-";
 
 fn ms(v: i64) -> Millis {
     v.max(0) as Millis

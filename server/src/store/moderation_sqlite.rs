@@ -1,5 +1,5 @@
-//! [`ModerationStore`] on SQLite: its tables (made on open, `SCHEMA`), every call run on the
-//! archiver's thread like the rest of the store.
+//! [`ModerationStore`] on SQLite (its tables: `moderation_schema.rs`, made on open), every call
+//! run on the archiver's thread like the rest of the store.
 
 use super::error::StoreError;
 use super::moderation::{
@@ -10,57 +10,6 @@ use super::sqlite::SqliteStore;
 use crate::clock::Millis;
 use rusqlite::{params, OptionalExtension};
 
-/// The moderation tables (PostgreSQL's are migration 11, `moderation_pg.rs`).
-pub(super) const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS moderators (
-    account TEXT PRIMARY KEY,
-    at INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sanctions (
-    kind TEXT NOT NULL,
-    target TEXT NOT NULL,
-    until INTEGER,
-    reason TEXT NOT NULL,
-    by_player TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    PRIMARY KEY (kind, target)
-);
-CREATE TABLE IF NOT EXISTS reports (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    reporter TEXT NOT NULL,
-    reporter_name TEXT NOT NULL,
-    player TEXT NOT NULL,
-    room TEXT,
-    reason TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    resolved_at INTEGER
-);
-CREATE INDEX IF NOT EXISTS reports_open ON reports (id) WHERE resolved_at IS NULL;
-CREATE INDEX IF NOT EXISTS reports_by ON reports (reporter, at);
-CREATE TABLE IF NOT EXISTS audit (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    moderator TEXT NOT NULL,
-    moderator_name TEXT NOT NULL,
-    action TEXT NOT NULL,
-    target TEXT NOT NULL,
-    detail TEXT,
-    reason TEXT NOT NULL,
-    at INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS blocks (
-    account TEXT NOT NULL,
-    player TEXT NOT NULL,
-    name TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    PRIMARY KEY (account, player)
-);
-CREATE TABLE IF NOT EXISTS redactions (
-    room TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    at INTEGER NOT NULL,
-    PRIMARY KEY (room, seq)
-);
-";
 
 fn ms(v: i64) -> Millis {
     v.max(0) as Millis
