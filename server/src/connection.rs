@@ -208,6 +208,14 @@ pub async fn serve<S>(
                             }
                             continue;
                         }
+                        if matches!(revocation, Revocation::Recheck) {
+                            if let Some(refusal) = session.banned_now().await {
+                                outbox.refuse(&None, &refusal);
+                                outbox.close(1008, "banned");
+                                closing = Some(Instant::now() + CLOSE_GRACE);
+                                continue;
+                            }
+                        }
                         if session.revoked_by(&revocation).await {
                             outbox.refuse(&None, &Refusal::new(
                                 Code::NotFound,

@@ -4,8 +4,9 @@
 //! it (`Session::sanctioned`: a kick or ban of its player closes it; a deleted chat line of a
 //! room it is in is taken off its page); a node acts on its own rooms ([`follow`]: a banned
 //! player's seats are given up, resigning his games; a closed room ends). What a node missed
-//! (a lagging receiver, a bus cut) is still in the store: a ban is checked at every `hello`,
-//! a mute at every chat line, a deleted line whenever events are shown again.
+//! (a lagging receiver, a bus cut) is still in the store: a ban is checked at every `hello`
+//! and by every connection at a `Recheck`, a mute at every chat line, a deleted line whenever
+//! events are shown again.
 
 use crate::clock::Millis;
 use crate::outbox::Outbox;

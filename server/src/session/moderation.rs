@@ -586,6 +586,14 @@ impl Session {
         Ok(())
     }
 
+    /// Sanctions may have been missed (`Revocation::Recheck`): the refusal to close this
+    /// connection with if its player is banned now.
+    pub async fn banned_now(&self) -> Option<Refusal> {
+        let player = self.player.as_ref()?;
+        let refused = self.check_not_banned(&player.id, true).await.err()?;
+        (refused.code == Code::Banned).then_some(refused)
+    }
+
     /// A moderator's action concerns this connection: a kick or a ban of its player closes
     /// it (the refusal to send and the close frame's reason); a deleted chat line of a room it
     /// is in is taken off its page.
