@@ -128,7 +128,7 @@ export class ModerationView {
     if (t === 'ban' && n('mod-days')) req.days = n('mod-days');
     if (t === 'close_room' || t === 'delete_chat') req.room = v('mod-room');
     if (t === 'delete_chat') req.seq = n('mod-seq');
-    if (t === 'resolve_report') req.id = n('mod-report');
+    if (t === 'resolve_report') req.report = n('mod-report');
     const m = await this.net.request(req);
     this.note.textContent = m.t === 'ok' ? `Done: ${t}.` : (m.message || m.code);
     if (m.t === 'ok') this.load();

@@ -376,7 +376,7 @@ export class Room {
    *  moderator deleted says so instead of its text. */
   chatLine(ev, seq) {
     const o = ev.seat && this.s.seats[ev.seat];
-    const who = { player: o ? o.player : null, name: ev.name };
+    const who = { player: ev.player || (o ? o.player : null), name: ev.name };
     return h('li', { 'data-seq': seq },
       h('button', { type: 'button', class: 'name-button', 'aria-label': `${ev.name}${ev.seat ? ` (${ev.seat})` : ''}: report or block`, on: { click: () => this.about(who) } },
         `${ev.name}${ev.seat ? ` (${ev.seat})` : ''}`), ': ',

@@ -187,6 +187,10 @@ pub enum Event<'a> {
         /// A moderator deleted the line: `text` is empty (an addition: README).
         #[serde(default, skip_serializing_if = "fields::is_false")]
         deleted: bool,
+        /// The speaker's player id, to report or block him by (an addition: README; absent in
+        /// lines stored before it was sent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<Text<'a>>,
     },
     /// A move of another game system (Orbit, Orbs).
     Move {
@@ -508,11 +512,13 @@ impl Event<'_> {
                 name,
                 text,
                 deleted,
+                player,
             } => Event::Chat {
                 seat,
                 name: o(name),
                 text: o(text),
                 deleted,
+                player: player.map(o),
             },
             Event::Move {
                 seat,

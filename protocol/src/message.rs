@@ -298,7 +298,7 @@ pub enum Message<'a> {
         done: String,
         /// For `report`: the new report's id.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        id: Option<u64>,
+        report: Option<u64>,
     },
     /// The answer to `reports`: open reports, oldest first.
     Reports {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 /// A report of a player, open until a moderator resolves it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReportEntry {
-    /// The report's id (for `resolve_report`).
+    /// The report's id (`report` in `resolve_report`).
     pub id: u64,
     /// Who reported (player id).
     pub reporter: String,

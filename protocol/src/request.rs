@@ -435,10 +435,11 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         after: Option<u64>,
     },
-    /// A moderator closes a report (reply: `ok`).
+    /// A moderator closes a report (reply: `ok`). (`report`, not `id`: a request's `id` is
+    /// the envelope's.)
     ResolveReport {
         /// The report's id.
-        id: u64,
+        report: u64,
         /// Why, for the audit log.
         reason: String,
     },

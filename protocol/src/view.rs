@@ -634,6 +634,7 @@ mod tests {
                     name: "w".into(),
                     text: i.to_string().into(),
                     deleted: false,
+                    player: None,
                 },
             );
         }

@@ -47,6 +47,7 @@ async fn hello_again(url: &str, name: &str, token: &str) -> (Client, Value) {
     let w = c
         .request(json!({"t": "hello", "name": name, "version": 1, "token": token}))
         .await;
+    c.token = token.to_string();
     (c, w)
 }
 
@@ -73,7 +74,7 @@ async fn a_report_reaches_a_moderator_and_only_moderators_act() {
         .request(json!({"t": "report", "player": troll_id, "reason": "insults in chat"}))
         .await;
     assert_eq!(filed["t"], "ok", "{filed}");
-    let id = filed["id"].as_u64().expect("a report id");
+    let id = filed["report"].as_u64().expect("a report id");
 
     // Nobody but a moderator reads reports or acts.
     for req in [
@@ -82,7 +83,7 @@ async fn a_report_reaches_a_moderator_and_only_moderators_act() {
         json!({"t": "mute", "player": troll_id, "minutes": 5, "reason": "r"}),
         json!({"t": "kick", "player": troll_id, "reason": "r"}),
         json!({"t": "ban", "player": troll_id, "reason": "r"}),
-        json!({"t": "resolve_report", "id": id, "reason": "r"}),
+        json!({"t": "resolve_report", "report": id, "reason": "r"}),
         json!({"t": "promote", "player": "ann", "reason": "r"}),
     ] {
         let e = ann.refused(req.clone()).await;
@@ -118,7 +119,7 @@ async fn a_report_reaches_a_moderator_and_only_moderators_act() {
 
     // Resolved, it leaves the open list; the audit log says who, what, when and why.
     let done = boss
-        .request(json!({"t": "resolve_report", "id": id, "reason": "warned him"}))
+        .request(json!({"t": "resolve_report", "report": id, "reason": "warned him"}))
         .await;
     assert_eq!(done["t"], "ok", "{done}");
     let reports = boss.request(json!({"t": "reports"})).await;

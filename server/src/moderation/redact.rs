@@ -19,11 +19,14 @@ pub fn redact_logged(logged: &mut Logged<'_>, deleted: &[u64]) {
 /// comes back as it was).
 pub fn redact_frame_text(ev: &str) -> String {
     match serde_json::from_str::<Event<'_>>(ev) {
-        Ok(Event::Chat { seat, name, .. }) => Event::Chat {
+        Ok(Event::Chat {
+            seat, name, player, ..
+        }) => Event::Chat {
             seat,
             name,
             text: "".into(),
             deleted: true,
+            player,
         }
         .to_json(),
         _ => ev.to_owned(),

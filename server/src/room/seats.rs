@@ -358,6 +358,7 @@ impl Room {
             name: (*player.name).into(),
             text: text.into(),
             deleted: false,
+            player: Some((*player.id).into()),
         };
         if let Err(e) = self.emit(vec![ev.to_json()], None).await {
             self.refuse(&re, &outbox, Code::Server, e.to_string());

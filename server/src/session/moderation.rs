@@ -185,7 +185,7 @@ impl Session {
                     .send(protocol::reply(re, Message::Audit { entries, more }));
                 Ok(())
             }
-            Request::ResolveReport { id, reason: why } => {
+            Request::ResolveReport { report: id, reason: why } => {
                 let why = reason(&why)?;
                 if !store.resolve_report(id, now).await.map_err(server)? {
                     return Err(Refusal::new(
@@ -499,7 +499,7 @@ impl Session {
     fn ok(&self, re: &ReplyTo, done: &str, id: Option<u64>) -> Handled {
         let ok = Message::Ok {
             done: done.to_string(),
-            id,
+            report: id,
         };
         self.outbox.send(protocol::reply(re, ok));
         Ok(())
@@ -510,7 +510,7 @@ impl Session {
         let players = self.shared.store.blocks(&me.id).await.map_err(server)?;
         self.outbox
             .blocked()
-            .set(players.iter().map(|b| b.name.as_str()));
+            .set(players.iter().map(|b| b.player.as_str()));
         self.outbox
             .send(protocol::reply(re, Message::Blocks { players }));
         Ok(())
@@ -525,7 +525,7 @@ impl Session {
         let players = self.shared.store.blocks(id).await.map_err(server)?;
         self.outbox
             .blocked()
-            .set(players.iter().map(|b| b.name.as_str()));
+            .set(players.iter().map(|b| b.player.as_str()));
         Ok(())
     }
 
