@@ -439,12 +439,11 @@ impl Room {
                     false => Vec::new(),
                 };
                 for (seq, ev) in events {
-                    if deleted.contains(&seq) {
-                        let ev = crate::moderation::redact_frame_text(&ev);
-                        outbox.send(protocol::event_frame(&self.id, seq, &ev));
-                    } else {
-                        outbox.send(protocol::event_frame(&self.id, seq, &ev));
-                    }
+                    let ev = match deleted.contains(&seq) {
+                        true => crate::moderation::redact_frame_text(&ev),
+                        false => ev,
+                    };
+                    outbox.send(protocol::event_frame(&self.id, seq, &ev));
                 }
             }
             Err(e) => {
