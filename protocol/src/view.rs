@@ -356,9 +356,7 @@ impl RoomView {
                 self.turn.used = u32::from(*tries);
                 self.scores.insert(*seat, u32::from(*hits));
             }
-            Event::Chat {
-                deleted: true, ..
-            } => {}
+            Event::Chat { deleted: true, .. } => {}
             Event::Chat {
                 seat, name, text, ..
             } => {

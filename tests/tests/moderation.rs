@@ -9,9 +9,7 @@ use orion_server::{ManualClock, CHAT_PER_MINUTE, MAX_REPORTS_PER_HOUR};
 use orion_tests::cluster::ClusterNode;
 use orion_tests::nats::Nats;
 use orion_tests::pg::Postgres;
-use orion_tests::{
-    play_moves, remove_db, start_room, temp_db, Client, TestServer, HYDRA_TWO, T0,
-};
+use orion_tests::{play_moves, remove_db, start_room, temp_db, Client, TestServer, HYDRA_TWO, T0};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -124,7 +122,11 @@ async fn a_report_reaches_a_moderator_and_only_moderators_act() {
     assert_eq!(done["t"], "ok", "{done}");
     let reports = boss.request(json!({"t": "reports"})).await;
     assert!(
-        reports["reports"].as_array().unwrap().iter().all(|r| r["id"] != id),
+        reports["reports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["id"] != id),
         "{reports}"
     );
     let audit = boss.request(json!({"t": "audit"})).await;
@@ -165,9 +167,7 @@ async fn blocking_hides_chat_mutes_and_floods_are_refused_with_the_wait() {
     }
 
     // ann blocks troll: his line never reaches her, bob's after it does.
-    let blocks = ann
-        .request(json!({"t": "block", "player": troll_id}))
-        .await;
+    let blocks = ann.request(json!({"t": "block", "player": troll_id})).await;
     assert_eq!(blocks["players"][0]["player"], troll_id, "{blocks}");
     troll
         .send(json!({"t": "chat", "room": room, "text": "you are all bad"}))
@@ -188,16 +188,22 @@ async fn blocking_hides_chat_mutes_and_floods_are_refused_with_the_wait() {
     troll
         .send(json!({"t": "chat", "room": room, "text": "still here"}))
         .await;
-    bob.send(json!({"t": "chat", "room": room, "text": "bye"})).await;
+    bob.send(json!({"t": "chat", "room": room, "text": "bye"}))
+        .await;
     let line = ann2.expect_event(&room, "chat").await;
-    assert_eq!(line["ev"]["text"], "bye", "troll's line reached ann's new login");
+    assert_eq!(
+        line["ev"]["text"], "bye",
+        "troll's line reached ann's new login"
+    );
     let unblocked = ann2
         .request(json!({"t": "unblock", "player": troll_id}))
         .await;
     assert_eq!(unblocked["players"], json!([]), "{unblocked}");
 
     // A delete: everyone present is told, and the history keeps the line without its text.
-    let said = bob.expect(|m| m["t"] == "event" && m["ev"]["text"] == "hello ann").await;
+    let said = bob
+        .expect(|m| m["t"] == "event" && m["ev"]["text"] == "hello ann")
+        .await;
     let seq = said["seq"].as_u64().unwrap();
     let ok = boss
         .request(json!({"t": "delete_chat", "room": room, "seq": seq, "reason": "spam"}))
@@ -249,7 +255,10 @@ async fn blocking_hides_chat_mutes_and_floods_are_refused_with_the_wait() {
             .send_with_id(json!({"t": "chat", "room": r, "text": format!("line {i}")}))
             .await;
         let reply = bob
-            .expect(|m| m["re"] == json!(id) || (m["t"] == "event" && m["ev"]["text"] == format!("line {i}")))
+            .expect(|m| {
+                m["re"] == json!(id)
+                    || (m["t"] == "event" && m["ev"]["text"] == format!("line {i}"))
+            })
             .await;
         if reply["t"] == "error" {
             refused = Some((i, reply));
@@ -260,7 +269,10 @@ async fn blocking_hides_chat_mutes_and_floods_are_refused_with_the_wait() {
     let (i, e) = refused.expect("the flood was refused");
     assert_eq!(i, CHAT_PER_MINUTE, "{e}");
     assert_eq!(e["code"], "rate_limited", "{e}");
-    assert!(e["retry_ms"].as_u64().is_some_and(|w| w > 0 && w <= 60_000), "{e}");
+    assert!(
+        e["retry_ms"].as_u64().is_some_and(|w| w > 0 && w <= 60_000),
+        "{e}"
+    );
     assert!(e["message"].as_str().unwrap().contains("a minute"), "{e}");
 
     // A closed room's game ends for everyone in it.
@@ -288,12 +300,16 @@ async fn blocking_hides_chat_mutes_and_floods_are_refused_with_the_wait() {
     let actions: Vec<&str> = (audit["entries"].as_array().unwrap().iter())
         .map(|e| e["action"].as_str().unwrap())
         .collect();
-    assert_eq!(actions, ["ban", "close_room", "mute", "delete_chat"], "{audit}");
+    assert_eq!(
+        actions,
+        ["ban", "close_room", "mute", "delete_chat"],
+        "{audit}"
+    );
 }
 
 #[tokio::test]
-async fn a_banned_players_game_ends_as_his_resignation_and_his_token_stays_refused_after_a_restart(
-) {
+async fn a_banned_players_game_ends_as_his_resignation_and_his_token_stays_refused_after_a_restart()
+{
     let db = temp_db("moderation-ban");
     let clock = Arc::new(ManualClock::new(T0));
     let server = admin_server(&db, clock.clone());
@@ -309,12 +325,17 @@ async fn a_banned_players_game_ends_as_his_resignation_and_his_token_stays_refus
         .await;
     assert_eq!(ok["t"], "ok", "{ok}");
     let e = cheat.expect(|m| m["code"] == "banned").await;
-    assert!(e["message"].as_str().unwrap().contains("used an engine"), "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("used an engine"),
+        "{e}"
+    );
     assert_eq!(cheat.expect_close().await, Some(1008));
     let over = fair.expect_event(&room, "over").await;
     assert_eq!(over["ev"]["reason"], "left", "{over}");
     assert_eq!(over["ev"]["result"]["winner"], json!(fair.seat), "{over}");
-    let gained = over["ev"]["ratings"][&fair.seat]["delta"].as_i64().expect("rated");
+    let gained = over["ev"]["ratings"][&fair.seat]["delta"]
+        .as_i64()
+        .expect("rated");
     assert!(gained > 0, "{over}");
     drop(boss);
     server.shutdown();
@@ -356,7 +377,9 @@ async fn mute_kick_ban_and_unban_take_effect_at_once_on_every_node() {
     let b = ClusterNode::start_with(bin, &pg.url(), &nats.url(), "b", &flags);
     let mut boss = account(&a.url(), ADMIN).await;
     let mut troll = account(&b.url(), "troll").await;
-    let made = troll.request(json!({"t": "create", "game": "hydra-2"})).await;
+    let made = troll
+        .request(json!({"t": "create", "game": "hydra-2"}))
+        .await;
     let room = made["room"].as_str().expect("room").to_string();
 
     // A mute given on a: troll's next line on b is refused.
@@ -387,7 +410,10 @@ async fn mute_kick_ban_and_unban_take_effect_at_once_on_every_node() {
     assert_eq!(ok["t"], "ok", "{ok}");
     let e = troll.expect(|m| m["t"] == "error").await;
     assert_eq!(e["code"], "banned", "{e}");
-    assert!(e["message"].as_str().unwrap().contains("for good: threats"), "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("for good: threats"),
+        "{e}"
+    );
     assert_eq!(troll.expect_close().await, Some(1008));
     for node in [&a, &b] {
         let (_, e) = hello_again(&node.url(), "troll", &troll.token).await;
@@ -422,14 +448,21 @@ async fn the_report_dialog_reaches_the_moderators_view_which_mutes() {
     account(&url, ADMIN).await;
     let mut troll = guest(&url, "troll").await;
     let troll_id = troll.seat.clone();
-    let made = troll.request(json!({"t": "create", "game": "hydra-2"})).await;
+    let made = troll
+        .request(json!({"t": "create", "game": "hydra-2"}))
+        .await;
     let room = made["room"].as_str().expect("room").to_string();
 
     let mut driver = chromium::Driver::start();
     let page = driver.browser(1280, 900).await;
     open(&page, &base, &format!("/r/{room}"), "ann").await;
     press(&page, "#seats [data-seat=S] button.about").await;
-    wait_js(&page, "document.getElementById('player-dialog')?.open", "the dialog").await;
+    wait_js(
+        &page,
+        "document.getElementById('player-dialog')?.open",
+        "the dialog",
+    )
+    .await;
     wait_text(&page, "#player-dialog-title", "troll").await;
     type_into(&page, "#report-reason", "calls everyone names").await;
     press(&page, "#report-send").await;
@@ -453,7 +486,11 @@ async fn the_report_dialog_reaches_the_moderators_view_which_mutes() {
     wait_text(&boss, "#mod-reports", "calls everyone names").await;
     wait_text(&boss, "#mod-reports", &troll_id).await;
     press(&boss, "#mod-reports button").await;
-    js(&boss, "document.getElementById('mod-minutes').value = '15'; return 1").await;
+    js(
+        &boss,
+        "document.getElementById('mod-minutes').value = '15'; return 1",
+    )
+    .await;
     type_into(&boss, "#mod-reason", "name-calling").await;
     press(&boss, "#mod-do").await;
     wait_text(&boss, "#mod-note", "Done: mute").await;

@@ -257,9 +257,10 @@ impl Command {
             // fills the room it made itself with bots, as a rematch does the room it made; a
             // moderator's close is heard by every node (`moderation/sanction.rs`) and sent by
             // the node that runs the room.
-            RoomCmd::Lost | RoomCmd::Close | RoomCmd::FillBots { .. } | RoomCmd::SeatBots { .. } => {
-                (Command::Detach, 0)
-            }
+            RoomCmd::Lost
+            | RoomCmd::Close
+            | RoomCmd::FillBots { .. }
+            | RoomCmd::SeatBots { .. } => (Command::Detach, 0),
         }
     }
 

@@ -54,7 +54,11 @@ mod tests {
             assert_eq!(limit.take("p1", 1_000 + i), Ok(()));
         }
         assert_eq!(limit.take("p1", 2_000), Err(59_000));
-        assert_eq!(limit.take("p2", 2_000), Ok(()), "another player is not held");
+        assert_eq!(
+            limit.take("p2", 2_000),
+            Ok(()),
+            "another player is not held"
+        );
         assert_eq!(limit.take("p1", 61_000), Ok(()));
     }
 }

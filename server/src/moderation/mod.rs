@@ -49,7 +49,10 @@ impl Admins {
     /// The accounts named `names`.
     pub fn new(names: &[String]) -> Admins {
         Admins {
-            keys: names.iter().map(|n| crate::text::name_key(n.trim())).collect(),
+            keys: names
+                .iter()
+                .map(|n| crate::text::name_key(n.trim()))
+                .collect(),
         }
     }
 

@@ -433,7 +433,9 @@ impl Room {
         match self.shared.store.events(&self.id, since, limit).await {
             Ok(events) => {
                 // Chat lines a moderator deleted are replayed without their text.
-                let chat = events.iter().any(|(_, ev)| ev.contains("\"kind\":\"chat\""));
+                let chat = events
+                    .iter()
+                    .any(|(_, ev)| ev.contains("\"kind\":\"chat\""));
                 let deleted = match chat {
                     true => (self.shared.store.redactions(&self.id).await).unwrap_or_default(),
                     false => Vec::new(),

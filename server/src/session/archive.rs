@@ -154,10 +154,7 @@ impl Session {
             });
         }
         let more = total > list.len();
-        if list
-            .iter()
-            .any(|l| matches!(l.ev, Event::Chat { .. }))
-        {
+        if list.iter().any(|l| matches!(l.ev, Event::Chat { .. })) {
             let deleted = store.redactions(room).await.map_err(server)?;
             for logged in &mut list {
                 crate::moderation::redact_logged(logged, &deleted);

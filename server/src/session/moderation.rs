@@ -151,12 +151,14 @@ impl Session {
                 self.an_account("blocks")?;
                 self.blocks(re, &me).await
             }
-            Request::Promote { player, reason: why } => {
-                self.promote(re, me, &player, &why, true, now).await
-            }
-            Request::Demote { player, reason: why } => {
-                self.promote(re, me, &player, &why, false, now).await
-            }
+            Request::Promote {
+                player,
+                reason: why,
+            } => self.promote(re, me, &player, &why, true, now).await,
+            Request::Demote {
+                player,
+                reason: why,
+            } => self.promote(re, me, &player, &why, false, now).await,
             other => self.moderate(re, me, other, now).await,
         }
     }
@@ -185,13 +187,13 @@ impl Session {
                     .send(protocol::reply(re, Message::Audit { entries, more }));
                 Ok(())
             }
-            Request::ResolveReport { report: id, reason: why } => {
+            Request::ResolveReport {
+                report: id,
+                reason: why,
+            } => {
                 let why = reason(&why)?;
                 if !store.resolve_report(id, now).await.map_err(server)? {
-                    return Err(Refusal::new(
-                        Code::NotFound,
-                        format!("no open report {id}"),
-                    ));
+                    return Err(Refusal::new(Code::NotFound, format!("no open report {id}")));
                 }
                 self.audit(&me, "resolve_report", id.to_string(), None, why, now)
                     .await?;
@@ -237,7 +239,10 @@ impl Session {
                     .await?;
                 self.ok(re, "mute", None)
             }
-            Request::Kick { player, reason: why } => {
+            Request::Kick {
+                player,
+                reason: why,
+            } => {
                 let why = reason(&why)?;
                 let target = self.target(&player).await?;
                 self.audit(&me, "kick", target.id.clone(), None, why, now)
@@ -280,8 +285,15 @@ impl Session {
                     Some(u) => format!("until {}", moderation::when(u)),
                     None => "for good".to_string(),
                 };
-                self.audit(&me, "ban", target.id.clone(), Some(detail), why.clone(), now)
-                    .await?;
+                self.audit(
+                    &me,
+                    "ban",
+                    target.id.clone(),
+                    Some(detail),
+                    why.clone(),
+                    now,
+                )
+                .await?;
                 self.sanction(Sanction::Ban {
                     player: target.id,
                     reason: why,
@@ -289,7 +301,10 @@ impl Session {
                 });
                 self.ok(re, "ban", None)
             }
-            Request::Unban { player, reason: why } => {
+            Request::Unban {
+                player,
+                reason: why,
+            } => {
                 let why = reason(&why)?;
                 let target = self.target(&player).await?;
                 let lifted = store
@@ -374,7 +389,10 @@ impl Session {
         if !target.account {
             return Err(Refusal::new(
                 Code::BadRequest,
-                format!("{} is a guest: only an account can be a moderator", target.name),
+                format!(
+                    "{} is a guest: only an account can be a moderator",
+                    target.name
+                ),
             ));
         }
         let store = &self.shared.store;
@@ -418,17 +436,19 @@ impl Session {
         if self.is_moderator(me).await {
             return Ok(());
         }
-        Err(Refusal::new(
-            Code::Forbidden,
-            "only moderators may do this",
-        ))
+        Err(Refusal::new(Code::Forbidden, "only moderators may do this"))
     }
 
     /// The player `who` names: a player id, or an account's name.
     async fn target(&self, who: &str) -> Result<Target, Refusal> {
         let who = who.trim();
-        if who.is_empty() || who.chars().count() > crate::text::MAX_NAME.max(crate::protocol::MAX_ID) {
-            return Err(Refusal::new(Code::BadRequest, "name a player by his id or his account's name"));
+        if who.is_empty()
+            || who.chars().count() > crate::text::MAX_NAME.max(crate::protocol::MAX_ID)
+        {
+            return Err(Refusal::new(
+                Code::BadRequest,
+                "name a player by his id or his account's name",
+            ));
         }
         let store = &self.shared.store;
         if crate::text::looks_like_id(who) {
@@ -480,11 +500,7 @@ impl Session {
             reason,
             at: now,
         };
-        self.shared
-            .store
-            .add_audit(&entry)
-            .await
-            .map_err(server)?;
+        self.shared.store.add_audit(&entry).await.map_err(server)?;
         tracing::info!(moderator = %me.id, action, target = %entry.target, "moderation");
         Ok(())
     }

@@ -71,8 +71,7 @@ pub trait ModerationStore: Send + Sync + 'static {
     /// Makes `account` a moderator (`on`) or an ordinary account again.
     async fn set_moderator(&self, account: &str, on: bool, at: Millis) -> Result<(), StoreError>;
     /// Puts a sanction in force, replacing one of the same kind on the same target.
-    async fn put_sanction(&self, kind: SanctionKind, s: &SanctionRecord)
-        -> Result<(), StoreError>;
+    async fn put_sanction(&self, kind: SanctionKind, s: &SanctionRecord) -> Result<(), StoreError>;
     /// The sanction of `kind` on `target` in force at `now`, if any.
     async fn sanction(
         &self,
@@ -90,8 +89,7 @@ pub trait ModerationStore: Send + Sync + 'static {
         most: u32,
     ) -> Result<Option<u64>, StoreError>;
     /// Up to `limit` open reports with an id above `after`, oldest first.
-    async fn open_reports(&self, after: u64, limit: usize)
-        -> Result<Vec<ReportEntry>, StoreError>;
+    async fn open_reports(&self, after: u64, limit: usize) -> Result<Vec<ReportEntry>, StoreError>;
     /// Closes an open report; false if there is no open report `id`.
     async fn resolve_report(&self, id: u64, at: Millis) -> Result<bool, StoreError>;
     /// Adds a line to the audit log (its `id` is given by the store and returned).

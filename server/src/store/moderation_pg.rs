@@ -10,7 +10,6 @@ use super::postgres::PostgresStore;
 use crate::clock::Millis;
 use tokio_postgres::Row;
 
-
 fn ms(v: i64) -> Millis {
     v.max(0) as Millis
 }
@@ -89,11 +88,7 @@ impl ModerationStore for PostgresStore {
         .await
     }
 
-    async fn put_sanction(
-        &self,
-        kind: SanctionKind,
-        s: &SanctionRecord,
-    ) -> Result<(), StoreError> {
+    async fn put_sanction(&self, kind: SanctionKind, s: &SanctionRecord) -> Result<(), StoreError> {
         let s = s.clone();
         self.call(move |db| {
             Box::pin(async move {
@@ -195,11 +190,7 @@ impl ModerationStore for PostgresStore {
         .await
     }
 
-    async fn open_reports(
-        &self,
-        after: u64,
-        limit: usize,
-    ) -> Result<Vec<ReportEntry>, StoreError> {
+    async fn open_reports(&self, after: u64, limit: usize) -> Result<Vec<ReportEntry>, StoreError> {
         self.call(move |db| {
             Box::pin(async move {
                 let rows = db

@@ -10,7 +10,6 @@ use super::sqlite::SqliteStore;
 use crate::clock::Millis;
 use rusqlite::{params, OptionalExtension};
 
-
 fn ms(v: i64) -> Millis {
     v.max(0) as Millis
 }
@@ -41,18 +40,17 @@ impl ModerationStore for SqliteStore {
                     params![account, at as i64],
                 )?;
             } else {
-                c.execute("DELETE FROM moderators WHERE account = ?1", params![account])?;
+                c.execute(
+                    "DELETE FROM moderators WHERE account = ?1",
+                    params![account],
+                )?;
             }
             Ok(())
         })
         .await
     }
 
-    async fn put_sanction(
-        &self,
-        kind: SanctionKind,
-        s: &SanctionRecord,
-    ) -> Result<(), StoreError> {
+    async fn put_sanction(&self, kind: SanctionKind, s: &SanctionRecord) -> Result<(), StoreError> {
         let s = s.clone();
         self.call(move |c, _| {
             c.execute(
@@ -131,7 +129,14 @@ impl ModerationStore for SqliteStore {
             tx.execute(
                 "INSERT INTO reports (reporter, reporter_name, player, room, reason, at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![r.reporter, r.reporter_name, r.player, r.room, r.reason, r.at as i64],
+                params![
+                    r.reporter,
+                    r.reporter_name,
+                    r.player,
+                    r.room,
+                    r.reason,
+                    r.at as i64
+                ],
             )?;
             let id = tx.last_insert_rowid();
             tx.commit()?;
@@ -140,11 +145,7 @@ impl ModerationStore for SqliteStore {
         .await
     }
 
-    async fn open_reports(
-        &self,
-        after: u64,
-        limit: usize,
-    ) -> Result<Vec<ReportEntry>, StoreError> {
+    async fn open_reports(&self, after: u64, limit: usize) -> Result<Vec<ReportEntry>, StoreError> {
         self.call(move |c, _| {
             let mut stmt = c.prepare(
                 "SELECT id, reporter, reporter_name, player, room, reason, at FROM reports

@@ -29,7 +29,9 @@ async fn main() -> anyhow::Result<()> {
             .init();
     }
     let (Some(store), Some(bus)) = (store, bus) else {
-        anyhow::bail!("usage: orion-node --store postgres://… --bus nats://… [--node NAME] [--admin NAME]");
+        anyhow::bail!(
+            "usage: orion-node --store postgres://… --bus nats://… [--node NAME] [--admin NAME]"
+        );
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     println!("listening {}", listener.local_addr()?);

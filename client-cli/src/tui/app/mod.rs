@@ -386,9 +386,9 @@ impl App {
                 "logged out on every other device ({revoked} tokens revoked)"
             )),
             // The connection task resumes the room on its new server node by itself.
-            Incoming::ChatDeleted { room, seq } => {
-                self.info(format!("a moderator deleted chat line {seq} of room {room}"))
-            }
+            Incoming::ChatDeleted { room, seq } => self.info(format!(
+                "a moderator deleted chat line {seq} of room {room}"
+            )),
             Incoming::Moved { room } => {
                 self.info(format!("room {room} moved to another server: resuming"))
             }
