@@ -59,7 +59,7 @@ impl Admins {
     /// Whether the account named `name` is an administrator.
     pub fn contains(&self, name: &str) -> bool {
         let key = crate::text::name_key(name);
-        self.keys.iter().any(|k| *k == key)
+        self.keys.contains(&key)
     }
 }
 
