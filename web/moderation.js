@@ -7,6 +7,10 @@
 
 import { h } from './dom.js';
 
+if (!document.getElementById('moderation-css')) {
+  document.head.append(h('link', { id: 'moderation-css', rel: 'stylesheet', href: '/assets/moderation.css' }));
+}
+
 /** Opens the dialog about a player (`who`: `player` id if known, `name`, `room`). */
 export async function playerDialog(net, who) {
   const old = document.getElementById('player-dialog');

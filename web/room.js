@@ -230,8 +230,8 @@ export class Room {
     }
     if (m.t === 'moved' && m.room === this.room) { this.follow(); return; }
     if (m.t === 'chat_deleted' && m.room === this.room) {
-      const line = this.el.chat.querySelector(`li[data-seq="${m.seq}"]`);
-      if (line) line.lastChild.replaceWith(h('i', {}, 'deleted by a moderator'));
+      const li = this.el.chat.querySelector(`li[data-seq="${m.seq}"]`);
+      if (li) li.lastChild.replaceWith(h('i', {}, 'deleted by a moderator'));
       return;
     }
     if (m.t === 'spectators' && m.room === this.room) {
@@ -372,8 +372,7 @@ export class Room {
     this.board.event(ev, at, live, s);
   }
 
-  /** A chat line: the speaker's name opens the menu about him (report, block); a line a
-   *  moderator deleted says so instead of its text. */
+  /** A chat line; its name opens the menu about the speaker. */
   chatLine(ev, seq) {
     const o = ev.seat && this.s.seats[ev.seat];
     const who = { player: ev.player || (o ? o.player : null), name: ev.name };
@@ -383,7 +382,7 @@ export class Room {
       ev.deleted ? h('i', {}, 'deleted by a moderator') : ev.text);
   }
 
-  /** The menu about a player: report him, block him (moderation.js, loaded on first use). */
+  /** Report or block a player (moderation.js, loaded on use). */
   about(who) {
     import('./moderation.js').then((m) => m.playerDialog(this.net, { ...who, room: this.room }));
   }

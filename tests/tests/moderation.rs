@@ -2,8 +2,9 @@
 //! moderator and nobody else may read it; a moderator's mute, kick, ban and unban take effect
 //! at once on every node of a two-node cluster; a banned account's token is refused after a
 //! restart with the reason and the end; a banned player's game ends as his resignation;
-//! blocking hides a player's chat; the chat and report bounds answer with the wait; a deleted
-//! chat line leaves every page and the history; a closed room's game ends.
+//! blocking hides a player's chat; the chat limit answers with the wait and the report bound
+//! says itself; a deleted chat line leaves every page and the history; a closed room's game
+//! ends; and on the page, the report dialog and the moderators' view.
 
 use orion_server::{ManualClock, CHAT_PER_MINUTE, MAX_REPORTS_PER_HOUR};
 use orion_tests::cluster::ClusterNode;
