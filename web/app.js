@@ -1,7 +1,8 @@
 // The page: picks the player's name (`?name=` on any link, else the saved one, else a guest
 // name), opens the socket and shows the lobby (`/`), a room (`/r/ROOM`, `/i/CODE`) or a
 // finished game's record (`/g/ROOM`), the lessons (`/learn`, `/learn/ID`: learn.js), the rules
-// pages (`/rules`, `/rules/GAME`: rules.js).
+// pages (`/rules`, `/rules/GAME`: rules.js), the moderators' view (`/moderation`:
+// moderation.js, its link shown to moderators).
 // Moving between them keeps the one socket (history.pushState). The server's catalogue of
 // games is loaded first: every view reads it. A saved name that an account has claimed gets
 // a log-in prompt (account.js), not a reconnecting loop.
@@ -52,7 +53,8 @@ function route() {
   const record = /^\/g\/([\w-]+)$/.exec(location.pathname);
   const learn = /^\/learn(?:\/([\w-]+))?$/.exec(location.pathname);
   const rules = /^\/rules(?:\/([\w-]+))?$/.exec(location.pathname);
-  if (learn) view = lessons(learn[1]);
+  if (location.pathname === '/moderation') view = lazy(import('./moderation.js'), (m) => new m.ModerationView(main, net));
+  else if (learn) view = lessons(learn[1]);
   else if (rules) view = rulesPages(rules[1]);
   else if (record) view = new Record(main, record[1], toast);
   else if (room) view = new Room(main, net, { room: room[1] }, toast);
@@ -115,6 +117,7 @@ net.listen((m) => {
   document.getElementById('me').textContent = m.account ? `${name} \u2713` : name;
   hooks.player = m.player;
   hooks.account = !!m.account;
+  document.getElementById('moderation-link').hidden = !m.moderator;
 });
 net.onUp = (welcome) => {
   document.getElementById('me').textContent = welcome.account ? `${welcome.name} \u2713` : welcome.name;

@@ -229,6 +229,11 @@ export class Room {
       return;
     }
     if (m.t === 'moved' && m.room === this.room) { this.follow(); return; }
+    if (m.t === 'chat_deleted' && m.room === this.room) {
+      const li = this.el.chat.querySelector(`li[data-seq="${m.seq}"]`);
+      if (li) li.lastChild.replaceWith(h('i', {}, 'deleted by a moderator'));
+      return;
+    }
     if (m.t === 'spectators' && m.room === this.room) {
       if (this.s) { this.s.spectators = m.count; this.render(); }
       return;
@@ -353,7 +358,7 @@ export class Room {
         if (live && ev.move === 'pass' && ev.seat !== this.seat) this.note(`${ev.seat} passes${ev.forced ? ' (no move)' : ''}`);
         break;
       case 'chat':
-        if (live) this.el.chat.append(h('li', {}, h('b', {}, `${ev.name}${ev.seat ? ` (${ev.seat})` : ''}: `), ev.text));
+        if (live) this.el.chat.append(this.chatLine(ev, this.seq));
         break;
       case 'over':
         s.status = 'finished';
@@ -365,6 +370,21 @@ export class Room {
       default: break;
     }
     this.board.event(ev, at, live, s);
+  }
+
+  /** A chat line; its name opens the menu about the speaker. */
+  chatLine(ev, seq) {
+    const o = ev.seat && this.s.seats[ev.seat];
+    const who = { player: ev.player || (o ? o.player : null), name: ev.name };
+    return h('li', { 'data-seq': seq },
+      h('button', { type: 'button', class: 'name-button', 'aria-label': `${ev.name}${ev.seat ? ` (${ev.seat})` : ''}: report or block`, on: { click: () => this.about(who) } },
+        `${ev.name}${ev.seat ? ` (${ev.seat})` : ''}`), ': ',
+      ev.deleted ? h('i', {}, 'deleted by a moderator') : ev.text);
+  }
+
+  /** Report or block a player (moderation.js, loaded on use). */
+  about(who) {
+    import('./moderation.js').then((m) => m.playerDialog(this.net, { ...who, room: this.room }));
   }
 
   /** A computer player's mark on its seat: its level, and before the start a way to remove it. */
@@ -406,6 +426,9 @@ export class Room {
       return h('li', { class: `${s.turn.seat === k && s.status === 'playing' ? 'moving' : ''} ${o && o.connected === false ? 'away' : ''}`, 'data-seat': k },
         h('i', { class: 'swatch', style: `background:${this.board.swatch(colour)}` }),
         `${k} `, h('b', {}, o ? o.name : 'free'),
+        o && !o.bot && k !== this.seat
+          ? h('button', { type: 'button', class: 'small about', 'aria-label': `report or block ${o.name}`, on: { click: () => this.about({ player: o.player, name: o.name }) } }, '\u2691')
+          : '',
         o && o.rating !== undefined && o.rating !== null ? h('span', { class: 'rating' }, ` ${o.rating}`) : '',
         o && k === this.seat ? ' (you)' : '',
         o && o.connected === false ? ' \u00b7 away' : '', score,

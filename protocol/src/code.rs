@@ -33,11 +33,17 @@ pub enum Code {
     Server,
     /// `unqueue` from a connection waiting for no quick match (an addition: README).
     NotQueued,
+    /// A moderator's request from someone who is not one (an addition: README).
+    Forbidden,
+    /// A banned player's `hello` or `login`, with the reason and the end (an addition: README).
+    Banned,
+    /// A muted player's chat, with the time left in `retry_ms` (an addition: README).
+    Muted,
 }
 
 impl Code {
     /// Every code, for metrics.
-    pub const ALL: [Code; 13] = [
+    pub const ALL: [Code; 16] = [
         Code::BadJson,
         Code::BadRequest,
         Code::UnknownType,
@@ -51,6 +57,9 @@ impl Code {
         Code::RateLimited,
         Code::Server,
         Code::NotQueued,
+        Code::Forbidden,
+        Code::Banned,
+        Code::Muted,
     ];
 
     /// The code as sent on the wire.
@@ -69,6 +78,9 @@ impl Code {
             Code::RateLimited => "rate_limited",
             Code::Server => "server",
             Code::NotQueued => "not_queued",
+            Code::Forbidden => "forbidden",
+            Code::Banned => "banned",
+            Code::Muted => "muted",
         }
     }
 

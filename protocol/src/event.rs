@@ -184,6 +184,13 @@ pub enum Event<'a> {
         name: Text<'a>,
         /// The line.
         text: Text<'a>,
+        /// A moderator deleted the line: `text` is empty (an addition: README).
+        #[serde(default, skip_serializing_if = "fields::is_false")]
+        deleted: bool,
+        /// The speaker's player id, to report or block him by (an addition: README; absent in
+        /// lines stored before it was sent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<Text<'a>>,
     },
     /// A move of another game system (Orbit, Orbs).
     Move {
@@ -500,10 +507,18 @@ impl Event<'_> {
                 tries,
                 hits,
             },
-            Event::Chat { seat, name, text } => Event::Chat {
+            Event::Chat {
+                seat,
+                name,
+                text,
+                deleted,
+                player,
+            } => Event::Chat {
                 seat,
                 name: o(name),
                 text: o(text),
+                deleted,
+                player: player.map(o),
             },
             Event::Move {
                 seat,

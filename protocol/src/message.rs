@@ -4,6 +4,7 @@
 use crate::code::Code;
 use crate::event::{Event, Text};
 use crate::fields;
+use crate::moderation::{AuditEntry, BlockedPlayer, ReportEntry};
 use crate::notice::{NoticeKind, NotifySettings};
 use crate::request::RequestId;
 use crate::room::{Millis, RoomSummary, Snapshot, Status};
@@ -75,6 +76,9 @@ pub enum Message<'a> {
         /// `pushManager.subscribe` (an addition: README); sent to accounts only.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         vapid_key: Option<String>,
+        /// The account is a moderator (an addition: README); absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        moderator: Option<bool>,
     },
     /// A page of the public rooms.
     Lobby {
@@ -288,6 +292,41 @@ pub enum Message<'a> {
         /// The games.
         games: Vec<MyGame>,
     },
+    /// A moderation request was carried out (an addition: README).
+    Ok {
+        /// The request it answers (`report`, `mute`, `ban` …).
+        done: String,
+        /// For `report`: the new report's id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        report: Option<u64>,
+    },
+    /// The answer to `reports`: open reports, oldest first.
+    Reports {
+        /// The reports.
+        reports: Vec<ReportEntry>,
+        /// More follow: ask again with `after` set to the last id.
+        more: bool,
+    },
+    /// The answer to `audit`: moderators' actions, newest first.
+    Audit {
+        /// The entries.
+        entries: Vec<AuditEntry>,
+        /// More follow: ask again with `before` set to the last id.
+        more: bool,
+    },
+    /// The answer to `block`, `unblock` and `blocks`: every player the account blocks.
+    Blocks {
+        /// The players.
+        players: Vec<BlockedPlayer>,
+    },
+    /// Unasked: a moderator deleted a chat line of a room the client is in; it shows it no
+    /// more (the room's history no longer holds its text either).
+    ChatDeleted {
+        /// Room id.
+        room: String,
+        /// The chat event's `seq`.
+        seq: u64,
+    },
 }
 
 impl Message<'_> {
@@ -321,6 +360,11 @@ impl Message<'_> {
             Message::EmailSent { .. } => "email_sent",
             Message::Moved { .. } => "moved",
             Message::Mine { .. } => "mine",
+            Message::Ok { .. } => "ok",
+            Message::Reports { .. } => "reports",
+            Message::Audit { .. } => "audit",
+            Message::Blocks { .. } => "blocks",
+            Message::ChatDeleted { .. } => "chat_deleted",
         }
     }
 }

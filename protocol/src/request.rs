@@ -418,11 +418,118 @@ pub enum Request {
         /// The address.
         address: String,
     },
+    /// Report a player to the moderators (an addition: README; reply: `ok` with the report's
+    /// `id`). Bounded per reporter per hour.
+    Report {
+        /// The player id (or an account's name).
+        player: String,
+        /// The room the report is about, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<String>,
+        /// What he did.
+        reason: String,
+    },
+    /// A moderator: the open reports, oldest first, a page at a time (reply: `reports`).
+    Reports {
+        /// The page after this report id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        after: Option<u64>,
+    },
+    /// A moderator closes a report (reply: `ok`). (`report`, not `id`: a request's `id` is
+    /// the envelope's.)
+    ResolveReport {
+        /// The report's id.
+        report: u64,
+        /// Why, for the audit log.
+        reason: String,
+    },
+    /// A moderator mutes a player's chat for `minutes` (0 lifts a mute; reply: `ok`).
+    Mute {
+        /// The player id (or an account's name).
+        player: String,
+        /// For how long.
+        minutes: u32,
+        /// Why, for the audit log.
+        reason: String,
+    },
+    /// A moderator closes every connection of a player, on every node (reply: `ok`).
+    Kick {
+        /// The player id (or an account's name).
+        player: String,
+        /// Why, for the audit log.
+        reason: String,
+    },
+    /// A moderator bans a player for `days` (left out: for good; reply: `ok`).
+    Ban {
+        /// The player id (or an account's name).
+        player: String,
+        /// For how long.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        days: Option<u32>,
+        /// Why: shown to him, and kept in the audit log.
+        reason: String,
+    },
+    /// A moderator lifts a ban (reply: `ok`).
+    Unban {
+        /// The player id (or an account's name).
+        player: String,
+        /// Why, for the audit log.
+        reason: String,
+    },
+    /// A moderator ends a room: its game aborted, unrated (reply: `ok`).
+    CloseRoom {
+        /// Room id.
+        room: String,
+        /// Why, for the audit log.
+        reason: String,
+    },
+    /// A moderator deletes one chat line of a room, for everyone and from its history (reply:
+    /// `ok`; members get `chat_deleted`).
+    DeleteChat {
+        /// Room id.
+        room: String,
+        /// The chat event's `seq`.
+        seq: u64,
+        /// Why, for the audit log.
+        reason: String,
+    },
+    /// A moderator reads the audit log, newest first, a page at a time (reply: `audit`).
+    Audit {
+        /// The page before this entry id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        before: Option<u64>,
+    },
+    /// An administrator (`--admin`) makes an account a moderator (reply: `ok`).
+    Promote {
+        /// The account's player id or name.
+        player: String,
+        /// Why, for the audit log.
+        reason: String,
+    },
+    /// An administrator makes a moderator an ordinary account again (reply: `ok`).
+    Demote {
+        /// The account's player id or name.
+        player: String,
+        /// Why, for the audit log.
+        reason: String,
+    },
+    /// An account stops hearing a player: his chat no longer reaches it (reply: `blocks`).
+    Block {
+        /// The player id (or an account's name).
+        player: String,
+    },
+    /// An account hears a player again (reply: `blocks`).
+    Unblock {
+        /// The player id.
+        player: String,
+    },
+    /// The players this account blocks (reply: `blocks`).
+    Blocks,
 }
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 41] = [
+    pub const TYPES: [&'static str; 56] = [
         "hello",
         "lobby",
         "create",
@@ -464,6 +571,21 @@ impl Request {
         "push_unsubscribe",
         "notify_settings",
         "email",
+        "report",
+        "reports",
+        "resolve_report",
+        "mute",
+        "kick",
+        "ban",
+        "unban",
+        "close_room",
+        "delete_chat",
+        "audit",
+        "promote",
+        "demote",
+        "block",
+        "unblock",
+        "blocks",
     ];
 
     /// The request's `t` on the wire.
@@ -510,6 +632,21 @@ impl Request {
             Request::PushUnsubscribe { .. } => "push_unsubscribe",
             Request::NotifySettings { .. } => "notify_settings",
             Request::Email { .. } => "email",
+            Request::Report { .. } => "report",
+            Request::Reports { .. } => "reports",
+            Request::ResolveReport { .. } => "resolve_report",
+            Request::Mute { .. } => "mute",
+            Request::Kick { .. } => "kick",
+            Request::Ban { .. } => "ban",
+            Request::Unban { .. } => "unban",
+            Request::CloseRoom { .. } => "close_room",
+            Request::DeleteChat { .. } => "delete_chat",
+            Request::Audit { .. } => "audit",
+            Request::Promote { .. } => "promote",
+            Request::Demote { .. } => "demote",
+            Request::Block { .. } => "block",
+            Request::Unblock { .. } => "unblock",
+            Request::Blocks => "blocks",
         }
     }
 
@@ -537,6 +674,19 @@ impl Request {
             | Request::PushUnsubscribe { .. }
             | Request::NotifySettings { .. }
             | Request::Email { .. }
+            | Request::Report { .. }
+            | Request::Reports { .. }
+            | Request::ResolveReport { .. }
+            | Request::Mute { .. }
+            | Request::Kick { .. }
+            | Request::Ban { .. }
+            | Request::Unban { .. }
+            | Request::Audit { .. }
+            | Request::Promote { .. }
+            | Request::Demote { .. }
+            | Request::Block { .. }
+            | Request::Unblock { .. }
+            | Request::Blocks
             | Request::Ping => None,
             Request::Join { room, .. } => room.as_deref(),
             Request::Spectate { room, .. }
@@ -562,7 +712,9 @@ impl Request {
             | Request::AddBot { room, .. }
             | Request::RemoveBot { room, .. }
             | Request::Undo { room }
-            | Request::Hint { room } => Some(room),
+            | Request::Hint { room }
+            | Request::CloseRoom { room, .. }
+            | Request::DeleteChat { room, .. } => Some(room),
         }
     }
 }

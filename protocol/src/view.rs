@@ -356,7 +356,10 @@ impl RoomView {
                 self.turn.used = u32::from(*tries);
                 self.scores.insert(*seat, u32::from(*hits));
             }
-            Event::Chat { seat, name, text } => {
+            Event::Chat { deleted: true, .. } => {}
+            Event::Chat {
+                seat, name, text, ..
+            } => {
                 if self.chat.len() >= CHAT_TAIL {
                     self.chat.pop_front();
                 }
@@ -628,6 +631,8 @@ mod tests {
                     seat: None,
                     name: "w".into(),
                     text: i.to_string().into(),
+                    deleted: false,
+                    player: None,
                 },
             );
         }

@@ -14,6 +14,8 @@
 //!   sends nothing itself);
 //! * a connection whose token another device revoked (`logout_all`) gets `not_found` and
 //!   close 1008;
+//! * a connection whose player a moderator kicks or bans gets `forbidden` (kick) or `banned`
+//!   (with the reason and the end) and close 1008 (`moderation/`);
 //! * a full send queue disconnects the client at once (it may reconnect and `resume`);
 //! * a reply over `MAX_OUT_FRAME` is not sent: the client gets a `server` error in its place.
 
@@ -198,6 +200,22 @@ pub async fn serve<S>(
                             // Never while `shared` lives, which it does as long as we do.
                             Err(broadcast::error::RecvError::Closed) => return End::Gone,
                         };
+                        if let Revocation::Sanction(sanction) = &revocation {
+                            if let Some((refusal, reason)) = session.sanctioned(sanction).await {
+                                outbox.refuse(&None, &refusal);
+                                outbox.close(1008, reason);
+                                closing = Some(Instant::now() + CLOSE_GRACE);
+                            }
+                            continue;
+                        }
+                        if matches!(revocation, Revocation::Recheck) {
+                            if let Some(refusal) = session.banned_now().await {
+                                outbox.refuse(&None, &refusal);
+                                outbox.close(1008, "banned");
+                                closing = Some(Instant::now() + CLOSE_GRACE);
+                                continue;
+                            }
+                        }
                         if session.revoked_by(&revocation).await {
                             outbox.refuse(&None, &Refusal::new(
                                 Code::NotFound,

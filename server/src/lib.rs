@@ -24,6 +24,7 @@ mod lag;
 mod lessons;
 mod lobby;
 mod metrics;
+mod moderation;
 mod notify;
 mod options;
 mod outbox;
@@ -57,6 +58,10 @@ pub use connection::{HELLO_TIMEOUT, MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUE
 pub use http::{HANDSHAKE_TIMEOUT, RECORD_TIMEOUT};
 pub use lobby::{Directory, LocalDirectory};
 pub use lobby::{LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS, MAX_ROOMS, MAX_SEATS_PER_PLAYER};
+pub use moderation::{
+    ADDRESS_BAN, CHAT_PER_MINUTE, MAX_BAN_DAYS, MAX_BLOCKS, MAX_MUTE_MINUTES, MAX_REASON,
+    MAX_REPORTS_PER_HOUR,
+};
 pub use notify::{
     Notice, Notifier, NotifyConfig, EMAIL_TOKEN_LIFE, MAX_EMAIL_REQUESTS, MAX_PUSH_SUBSCRIPTIONS,
 };

@@ -99,6 +99,15 @@ pub struct Options {
     /// proxy that changes the host or the scheme); by default `http://` and the listen address.
     #[arg(long, value_name = "URL", env = "ORION_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// An account that administers the site: a moderator, who may also make other accounts
+    /// moderators (`promote`); repeatable. The name is claimed with `register` as any other.
+    #[arg(
+        long = "admin",
+        value_name = "NAME",
+        env = "ORION_ADMIN",
+        value_delimiter = ','
+    )]
+    pub admin: Vec<String>,
     /// A Web Push endpoint prefix taken without the checks (https, not an address of this
     /// network): a push service run inside it, or a test's (`http://127.0.0.1:`); repeatable.
     #[arg(
@@ -189,6 +198,7 @@ impl Options {
             db: self.store.clone(),
             retain: (self.retain_days > 0).then(|| self.retain_days.saturating_mul(24 * 3_600_000)),
             allowed_origins: self.allow_origin.clone(),
+            admins: self.admin.clone(),
             sync: match self.sync {
                 SyncMode::Normal => crate::Durability::Normal,
                 SyncMode::Full => crate::Durability::Full,

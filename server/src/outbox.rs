@@ -36,6 +36,8 @@ pub struct Outbox {
     /// Its frames cross a bus that may drop some (a cluster relay, `cluster::fanout`); the
     /// far end skips a `seq` it has delivered already, so a room may send one again.
     lossy: bool,
+    /// The players its account blocks: their chat lines are not sent (`moderation/blocked.rs`).
+    blocked: Arc<crate::moderation::Blocked>,
 }
 
 impl Outbox {
@@ -48,6 +50,7 @@ impl Outbox {
             kick: Arc::new(Notify::new()),
             metrics,
             lossy: false,
+            blocked: Arc::default(),
         };
         (outbox, rx)
     }
@@ -70,6 +73,9 @@ impl Outbox {
     /// Queues a frame without waiting. False if the client is gone or too slow; a slow
     /// client is disconnected. A frame over `MAX_OUT_FRAME` is replaced by an error saying so.
     pub fn send(&self, frame: Frame) -> bool {
+        if self.blocked.hides(&frame) {
+            return true;
+        }
         let frame = if frame.len() > MAX_OUT_FRAME {
             self.oversized(&frame)
         } else {
@@ -116,6 +122,11 @@ impl Outbox {
         );
         self.metrics.error(refusal.code);
         protocol::error(&re, &refusal)
+    }
+
+    /// The players whose chat this connection is not sent.
+    pub fn blocked(&self) -> &crate::moderation::Blocked {
+        &self.blocked
     }
 
     /// Queues an error reply.

@@ -5,6 +5,7 @@
 //! revocations to the others and hears theirs (`cluster/revoked.rs`). Where revocations may
 //! have been missed (a lagging receiver, a bus that lost messages, a node that stalled), a
 //! `Recheck` makes every account's connection ask the store whether its token still stands.
+//! Moderators' actions (a kick, a ban, a deleted chat line, a closed room) travel the same way.
 
 use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc};
@@ -30,6 +31,9 @@ pub enum Revocation {
     },
     /// Revocations may have been missed: every account connection checks its own token.
     Recheck,
+    /// A moderator acted (`moderation/sanction.rs`): the connections and rooms concerned act
+    /// on it, on every node.
+    Sanction(Arc<crate::moderation::Sanction>),
 }
 
 /// The broadcast of revocations, and where this node's own go to reach other nodes.

@@ -65,6 +65,8 @@ pub struct Config {
     pub max_bot_games: usize,
     /// How long `quick` with `bots` waits for people, in ms (`--bot-wait`, `bots::BOT_WAIT`).
     pub bot_wait: Millis,
+    /// The administrators' account names (`--admin`, `moderation/`).
+    pub admins: Vec<String>,
     /// How players are told of their games outside the page (`--smtp`, `--mail-from`,
     /// `--public-url`, `--allow-push-endpoint`; `notify/`).
     pub notify: crate::notify::NotifyConfig,
@@ -92,6 +94,7 @@ impl Default for Config {
             bot_wait: crate::bots::BOT_WAIT,
             notify: crate::notify::NotifyConfig::default(),
             trusted_proxies: Vec::new(),
+            admins: Vec::new(),
         }
     }
 }
@@ -176,8 +179,15 @@ pub async fn serve_with(
         bots: crate::bots::Pool::new(config.bot_threads, config.max_bot_games),
         bot_wait: config.bot_wait,
         notifier,
+        admins: crate::moderation::Admins::new(&config.admins),
+        chat_limit: crate::moderation::ChatLimit::default(),
         _drain: drain,
     });
+    tokio::spawn(crate::moderation::follow(
+        Arc::downgrade(&shared),
+        shared.revocations.subscribe(),
+        shared.shutdown(),
+    ));
     tokio::spawn(flush_listing(Arc::downgrade(&shared)));
     if let Some(peers) = shared.lobby.peer_listing() {
         tokio::spawn(follow_peers(Arc::downgrade(&shared), peers));

@@ -4,13 +4,14 @@
 //! (hello), `accounts.rs` (register, login, logout_all), `rooms.rs` (lobby, membership and
 //! game actions, forwarded to the room's task) and `archive.rs` (games, history, export,
 //! leaderboard: answered from the store) and `notify.rs` (Web Push subscriptions, notification
-//! settings, the e-mail address).
+//! settings, the e-mail address) and `moderation.rs` (reports, blocks, moderators' actions).
 
 mod accounts;
 mod archive;
 mod bots;
 mod identity;
 mod mine;
+mod moderation;
 mod notify;
 mod rooms;
 
@@ -98,6 +99,7 @@ impl Session {
         match revocation {
             Revocation::AllBut { account, keep } => *player.id == **account && **hash != **keep,
             Revocation::Pruned { account } if *player.id != **account => false,
+            Revocation::Sanction(_) => false,
             Revocation::Pruned { .. } | Revocation::Recheck => {
                 matches!(self.shared.store.account_by_token(hash).await, Ok(None))
             }
@@ -243,6 +245,21 @@ impl Session {
                 self.notify_settings(re, player()?, set).await
             }
             Request::Email { address } => self.email(re, player()?, address).await,
+            request @ (Request::Report { .. }
+            | Request::Reports { .. }
+            | Request::ResolveReport { .. }
+            | Request::Mute { .. }
+            | Request::Kick { .. }
+            | Request::Ban { .. }
+            | Request::Unban { .. }
+            | Request::CloseRoom { .. }
+            | Request::DeleteChat { .. }
+            | Request::Audit { .. }
+            | Request::Promote { .. }
+            | Request::Demote { .. }
+            | Request::Block { .. }
+            | Request::Unblock { .. }
+            | Request::Blocks) => self.moderation(re, player()?, request).await,
         }
     }
 

@@ -58,6 +58,10 @@ pub struct Shared {
     pub notifier: crate::notify::Notifier,
     /// Held by every task through this struct: when the last `Shared` is dropped the
     /// receiver in `serve` sees the channel close, and shutdown is complete.
+    /// The administrators (`--admin`): moderators who may make others moderators.
+    pub admins: crate::moderation::Admins,
+    /// Each player's recent chat lines, for the chat rate limit (`moderation::CHAT_PER_MINUTE`).
+    pub chat_limit: crate::moderation::ChatLimit,
     pub(crate) _drain: mpsc::Sender<()>,
 }
 

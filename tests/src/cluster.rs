@@ -29,14 +29,28 @@ pub struct ClusterNode {
     child: Option<Child>,
     /// How it was started, to start it again: binary, store, bus, name.
     how: [String; 4],
+    /// Further flags it was started with (`--admin NAME`).
+    extra: Vec<String>,
 }
 
 impl ClusterNode {
     /// Starts `bin` (the test's `env!("CARGO_BIN_EXE_orion-node")`) as node `name` on the
     /// store `store` and the bus `bus`, and waits until it listens.
     pub fn start(bin: &str, store: &str, bus: &str, name: &str) -> ClusterNode {
+        ClusterNode::start_with(bin, store, bus, name, &[])
+    }
+
+    /// [`ClusterNode::start`] with further flags (`["--admin", "boss"]`).
+    pub fn start_with(
+        bin: &str,
+        store: &str,
+        bus: &str,
+        name: &str,
+        extra: &[&str],
+    ) -> ClusterNode {
         let mut child = Command::new(bin)
             .args(["--store", store, "--bus", bus, "--node", name])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -67,6 +81,7 @@ impl ClusterNode {
             addr,
             child: Some(child),
             how: [bin, store, bus, name].map(str::to_owned),
+            extra: extra.iter().map(|e| e.to_string()).collect(),
         }
     }
 
@@ -74,7 +89,8 @@ impl ClusterNode {
     pub fn restart(&mut self) {
         self.kill();
         let [bin, store, bus, name] = &self.how;
-        *self = ClusterNode::start(bin, store, bus, name);
+        let extra: Vec<&str> = self.extra.iter().map(String::as_str).collect();
+        *self = ClusterNode::start_with(bin, store, bus, name, &extra);
     }
 
     /// Whether the process runs (it was not killed).

@@ -111,7 +111,14 @@ impl Base {
                     format!("{who} to move by {}", crate::dates::minute(*at))
                 }
             }
-            Ev::Chat { seat, name, text } => {
+            Ev::Chat {
+                name,
+                deleted: true,
+                ..
+            } => format!("<{name}> (a line a moderator deleted)"),
+            Ev::Chat {
+                seat, name, text, ..
+            } => {
                 let from = seat.map_or("watching".to_string(), |s| s.to_string());
                 format!("<{name} {from}> {text}")
             }

@@ -124,6 +124,7 @@ fn outbox_of(cmd: &RoomCmd) -> Option<&crate::outbox::Outbox> {
         RoomCmd::Detach { .. }
         | RoomCmd::Describe { .. }
         | RoomCmd::Lost
+        | RoomCmd::Close
         | RoomCmd::FillBots { .. }
         | RoomCmd::SeatBots { .. } => None,
     }

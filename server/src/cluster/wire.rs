@@ -254,10 +254,13 @@ impl Command {
                 0,
             ),
             // Never forwarded: a node tells only its own rooms they are lost, and a quick match
-            // fills the room it made itself with bots, as a rematch does the room it made.
-            RoomCmd::Lost | RoomCmd::FillBots { .. } | RoomCmd::SeatBots { .. } => {
-                (Command::Detach, 0)
-            }
+            // fills the room it made itself with bots, as a rematch does the room it made; a
+            // moderator's close is heard by every node (`moderation/sanction.rs`) and sent by
+            // the node that runs the room.
+            RoomCmd::Lost
+            | RoomCmd::Close
+            | RoomCmd::FillBots { .. }
+            | RoomCmd::SeatBots { .. } => (Command::Detach, 0),
         }
     }
 

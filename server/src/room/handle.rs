@@ -142,6 +142,9 @@ pub enum RoomCmd {
         /// Its id.
         conn: u64,
     },
+    /// A moderator closed the room (`close_room`): a game in progress ends aborted and
+    /// unrated, a waiting room ends. Sent only by the node that runs the room.
+    Close,
     /// On a cluster: another node holds the room's lease now. The room tells its members it
     /// has moved (`moved`) and ends here without storing anything more.
     Lost,
@@ -173,6 +176,7 @@ impl RoomCmd {
                 let _ = done.send(None);
             }
             RoomCmd::Detach { .. }
+            | RoomCmd::Close
             | RoomCmd::Lost
             | RoomCmd::FillBots { .. }
             | RoomCmd::SeatBots { .. } => {}

@@ -367,6 +367,7 @@ impl Room {
             }
             RoomCmd::Detach { conn } => self.detach(conn),
             RoomCmd::Lost => self.lost = true,
+            RoomCmd::Close => self.close_by_moderator().await,
         }
     }
 

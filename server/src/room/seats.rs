@@ -357,6 +357,8 @@ impl Room {
             seat: seat.map(Seat::wire),
             name: (*player.name).into(),
             text: text.into(),
+            deleted: false,
+            player: Some((*player.id).into()),
         };
         if let Err(e) = self.emit(vec![ev.to_json()], None).await {
             self.refuse(&re, &outbox, Code::Server, e.to_string());
@@ -430,7 +432,19 @@ impl Room {
         }
         match self.shared.store.events(&self.id, since, limit).await {
             Ok(events) => {
+                // Chat lines a moderator deleted are replayed without their text.
+                let chat = events
+                    .iter()
+                    .any(|(_, ev)| ev.contains("\"kind\":\"chat\""));
+                let deleted = match chat {
+                    true => (self.shared.store.redactions(&self.id).await).unwrap_or_default(),
+                    false => Vec::new(),
+                };
                 for (seq, ev) in events {
+                    let ev = match deleted.contains(&seq) {
+                        true => crate::moderation::redact_frame_text(&ev),
+                        false => ev,
+                    };
                     outbox.send(protocol::event_frame(&self.id, seq, &ev));
                 }
             }

@@ -202,6 +202,14 @@ impl Room {
         }
     }
 
+    /// A moderator closed the room (`close_room`): a game not yet over ends as an abort
+    /// (unrated, nobody wins), a waiting room ends the same way.
+    pub(super) async fn close_by_moderator(&mut self) {
+        if matches!(self.status, Status::Waiting | Status::Playing) {
+            self.abort().await;
+        }
+    }
+
     /// Ends a rated game that does not count yet: `over` with no winner and `reason`
     /// `aborted`, unrated, sent to every member.
     pub(super) async fn abort(&mut self) {

@@ -154,6 +154,12 @@ impl Session {
             });
         }
         let more = total > list.len();
+        if list.iter().any(|l| matches!(l.ev, Event::Chat { .. })) {
+            let deleted = store.redactions(room).await.map_err(server)?;
+            for logged in &mut list {
+                crate::moderation::redact_logged(logged, &deleted);
+            }
+        }
         let status = match status.as_str() {
             "waiting" => Status::Waiting,
             "playing" => Status::Playing,

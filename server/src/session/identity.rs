@@ -119,6 +119,7 @@ impl Session {
         name: String,
         account: bool,
     ) -> Handled {
+        self.check_not_banned(&id, account).await?;
         let record = PlayerRecord {
             id: id.clone(),
             name: name.clone(),
@@ -149,10 +150,15 @@ impl Session {
         if account {
             self.shared.notifier.attach(&player.id, self.outbox.clone());
         }
+        self.load_blocks(&id, account).await?;
         self.player = Some(player);
         self.token = Some(token.clone());
         self.token_hash = Some(hash);
         self.account = account;
+        let moderator = match &self.player {
+            Some(p) => self.is_moderator(p).await,
+            None => false,
+        };
         self.outbox.send(protocol::reply(
             re,
             Message::Welcome {
@@ -162,6 +168,7 @@ impl Session {
                 rooms,
                 account: account.then_some(true),
                 vapid_key: account.then(|| self.shared.notifier.vapid_key()),
+                moderator: moderator.then_some(true),
             },
         ));
         Ok(())

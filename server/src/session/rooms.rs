@@ -362,6 +362,7 @@ impl Session {
         text: &str,
     ) -> Handled {
         let text = crate::text::chat(text)?;
+        self.may_chat(&player).await?;
         let outbox = self.outbox.clone();
         let re = re.clone();
         self.forward(

@@ -29,6 +29,10 @@ mod fence;
 mod group_commit;
 mod journal;
 mod lines;
+mod moderation;
+mod moderation_pg;
+mod moderation_schema;
+mod moderation_sqlite;
 mod notify;
 mod notify_pg;
 mod notify_sqlite;
@@ -49,6 +53,7 @@ pub use commit::Commit;
 pub use commit_log::Durability;
 pub use error::StoreError;
 pub use fence::Fences;
+pub use moderation::{ModerationStore, NewReport, SanctionKind, SanctionRecord};
 pub use notify::{NotifyRecord, NotifyStore, PushRecord, Subscribed};
 pub use postgres::PostgresStore;
 pub use record::{
@@ -73,12 +78,13 @@ pub fn open_with(
 }
 
 /// The event log and the player tokens (and, through [`AccountStore`], claimed names;
-/// through [`NotifyStore`], notification settings).
+/// through [`NotifyStore`], notification settings; through [`ModerationStore`], moderators,
+/// sanctions, reports, the audit log, blocks and deleted chat lines).
 /// Async (through `async_trait`, which boxes each call's future, so the trait stays usable as
 /// `dyn Store`): a store on the network waits without holding a runtime worker, and one on a
 /// local thread answers through a oneshot.
 #[async_trait::async_trait]
-pub trait Store: AccountStore + NotifyStore + Send + Sync + 'static {
+pub trait Store: AccountStore + NotifyStore + ModerationStore + Send + Sync + 'static {
     /// Records a new room.
     async fn create_room(&self, room: &RoomRecord) -> Result<(), StoreError>;
     /// Appends one room's events and the action that caused them, atomically and durably;

@@ -235,6 +235,7 @@ pub(super) const MIGRATIONS: &[(i32, &str)] = &[
     );
     ",
     ),
+    (11, super::moderation_schema::PG_MIGRATION),
 ];
 
 /// Any number, the same on every node: the advisory lock migrations hold.

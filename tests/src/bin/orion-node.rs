@@ -1,5 +1,5 @@
 //! A cluster node for the cluster tests, run as a process of its own so a test can
-//! `kill -9` it: `orion-node --store postgres://… --bus nats://… --node NAME`. Listens on a
+//! `kill -9` it: `orion-node --store postgres://… --bus nats://… --node NAME [--admin NAME]…`. Listens on a
 //! free port of 127.0.0.1 and prints `listening ADDR` on its first line of output.
 //! `ORION_LOG=info` (or any filter) logs to stderr.
 
@@ -10,6 +10,7 @@ async fn main() -> anyhow::Result<()> {
     let mut store = None;
     let mut bus = None;
     let mut node = None;
+    let mut admins = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next();
@@ -17,6 +18,7 @@ async fn main() -> anyhow::Result<()> {
             "--store" => store = value,
             "--bus" => bus = value,
             "--node" => node = value,
+            "--admin" => admins.extend(value),
             other => anyhow::bail!("unknown flag {other}"),
         }
     }
@@ -27,7 +29,9 @@ async fn main() -> anyhow::Result<()> {
             .init();
     }
     let (Some(store), Some(bus)) = (store, bus) else {
-        anyhow::bail!("usage: orion-node --store postgres://… --bus nats://… [--node NAME]");
+        anyhow::bail!(
+            "usage: orion-node --store postgres://… --bus nats://… [--node NAME] [--admin NAME]"
+        );
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     println!("listening {}", listener.local_addr()?);
@@ -35,6 +39,7 @@ async fn main() -> anyhow::Result<()> {
     let config = orion_server::Config {
         db: store,
         retain: None,
+        admins,
         ..Default::default()
     };
     let cluster = orion_server::ClusterConfig { bus, node };

@@ -27,6 +27,7 @@ mod hardening;
 mod hints;
 mod learn;
 mod limits;
+mod moderation;
 mod notify;
 mod operator;
 mod ops;

@@ -350,11 +350,13 @@ fn the_schema_is_migrated_once_and_a_newer_one_is_refused() {
 
 /// Takes a database of this build back to how the build before hashed tokens left the
 /// tables migration 7 changes (tokens in clear, one per account, no skeletons), with rows;
-/// the later migrations (8: lease epochs) are undone too, to be run again.
+/// the later migrations (8: lease epochs; 9, 10, 11: their tables) are undone too, to be run
+/// again.
 const BACK_BEFORE_HASHED_TOKENS: &str = "
     DELETE FROM schema_version WHERE version >= 7;
     DROP TABLE notify_accounts, push_subscriptions, notify_secrets;
     DROP TABLE lesson_progress;
+    DROP TABLE moderators, sanctions, reports, audit, blocks, redactions;
     ALTER TABLE room_leases DROP COLUMN epoch;
     DROP TABLE account_tokens;
     DROP INDEX accounts_skeleton;

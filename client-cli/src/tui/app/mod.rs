@@ -386,6 +386,9 @@ impl App {
                 "logged out on every other device ({revoked} tokens revoked)"
             )),
             // The connection task resumes the room on its new server node by itself.
+            Incoming::ChatDeleted { room, seq } => self.info(format!(
+                "a moderator deleted chat line {seq} of room {room}"
+            )),
             Incoming::Moved { room } => {
                 self.info(format!("room {room} moved to another server: resuming"))
             }
@@ -404,6 +407,10 @@ impl App {
             | Incoming::PushUnsubscribed { .. }
             | Incoming::NotifySettings(_)
             | Incoming::EmailSent { .. }
+            | Incoming::Ok { .. }
+            | Incoming::Reports { .. }
+            | Incoming::Audit { .. }
+            | Incoming::Blocks { .. }
             | Incoming::Pong => {}
         }
     }

@@ -47,6 +47,7 @@ impl SqliteStore {
         upgrade_log(&mut conn, SCHEMA)?;
         super::super::accounts_upgrade::sqlite(&mut conn)?;
         conn.execute_batch(journal::SCHEMA)?;
+        conn.execute_batch(super::super::moderation_schema::SQLITE)?;
         let journal = Journal::open(&mut conn)?;
         let (log, segments) = if in_memory {
             (None, None)
