@@ -53,17 +53,22 @@ impl Node {
     /// from now on takes no room. Returns whether there was a node to hand them to.
     pub(super) async fn drain(self: &Arc<Self>) -> bool {
         self.draining.store(true, Ordering::SeqCst);
-        let targets = self.peers.live();
+        // Heard from lately, and answering now: a node heard a moment ago may have stopped
+        // since (the last one restarted, its new run not up yet).
+        let heard = self.peers.live();
+        let answers =
+            futures::future::join_all(heard.iter().map(|node| self.bus.alive(node))).await;
+        let targets: Vec<String> = (heard.into_iter().zip(answers))
+            .filter_map(|(node, alive)| alive.then_some(node))
+            .collect();
         if targets.is_empty() {
             tracing::info!("no other node is live: the rooms stay in the store for the next start");
             return false;
         }
         let rooms = self.local.handles();
         tracing::info!(rooms = rooms.len(), nodes = targets.len(), "handing the rooms to the other nodes");
-        let jobs = rooms.into_iter().enumerate().map(|(i, room)| {
-            let to = targets[i % targets.len()].clone();
-            self.hand_over(room, to)
-        });
+        let targets = &targets;
+        let jobs = (rooms.into_iter().enumerate()).map(|(i, room)| self.hand_over(room, targets, i));
         futures::stream::iter(jobs)
             .for_each_concurrent(AT_ONCE, |job| job)
             .await;
@@ -71,41 +76,49 @@ impl Node {
         true
     }
 
-    /// Ends `room`'s task here and hands its lease to `to`, which restores it.
-    async fn hand_over(self: &Arc<Self>, handle: RoomHandle, to: String) {
+    /// Ends `room`'s task here and hands its lease to `targets[first]`, which restores it;
+    /// to the next target if that one will not, and so on; if none will, its lease expires
+    /// and the room is taken over at the next scan.
+    async fn hand_over(self: &Arc<Self>, handle: RoomHandle, targets: &[String], first: usize) {
         let room = handle.id.clone();
         if self.fences.epoch(&room).is_none() {
             return; // Lost meanwhile: another node has it.
         }
+        let to = targets[first % targets.len()].clone();
         let (ended, epoch) = oneshot::channel();
-        self.handoffs.insert(room.clone(), Handoff { to: to.clone(), ended });
+        self.handoffs.insert(room.clone(), Handoff { to, ended });
         // Its members are told `moved` and followed through this node from now on (as when a
-        // room is lost); they find it on `to` once it is restored there.
+        // room is lost); they find it on its new node once it is restored there.
         if handle.tx.send(RoomCmd::Lost).await.is_err() {
             self.handoffs.remove(&room);
             return;
         }
-        let Ok(Ok(epoch)) = tokio::time::timeout(END_TIMEOUT, epoch).await else {
+        let Ok(Ok(mut epoch)) = tokio::time::timeout(END_TIMEOUT, epoch).await else {
             self.handoffs.remove(&room);
             tracing::warn!(%room, "the room's task did not end: left to the failover");
             return;
         };
-        let handed = match self.leases.hand(&room, epoch, &to).await {
-            Ok(Some(handed)) => handed,
-            Ok(None) => return, // Taken meanwhile (its lease had lapsed): it has an owner.
-            Err(e) => {
-                tracing::warn!(%room, "could not hand the room's lease over: {e}");
-                if let Err(e) = self.leases.release(&room, epoch).await {
-                    tracing::warn!(%room, "could not let the room's lease go: {e}");
+        let mut holder = self.name.to_string();
+        for k in 0..targets.len() {
+            let to = &targets[(first + k) % targets.len()];
+            match self.leases.hand(&room, &holder, epoch, to).await {
+                Ok(Some(handed)) => epoch = handed,
+                // Taken meanwhile (its lease had lapsed): it has an owner.
+                Ok(None) => return,
+                Err(e) => {
+                    tracing::warn!(%room, "could not hand the room's lease over: {e}");
+                    break;
                 }
+            }
+            holder.clone_from(to);
+            if self.ask_to_adopt(&room, to).await {
                 return;
             }
-        };
-        if !self.ask_to_adopt(&room, &to).await {
-            tracing::warn!(%room, node = %to, "the node did not take the room: its lease expires now");
-            if let Err(e) = self.leases.expire_handed(&room, handed, &to).await {
-                tracing::warn!(%room, "could not expire the room's lease: {e}");
-            }
+            tracing::warn!(%room, node = %to, "the node did not take the room");
+        }
+        tracing::warn!(%room, "no node took the room: its lease expires now");
+        if let Err(e) = self.leases.expire(&room, &holder, epoch).await {
+            tracing::warn!(%room, "could not expire the room's lease: {e}");
         }
     }
 

@@ -153,9 +153,10 @@ pub async fn serve_cluster(
     let commands = bus.client.subscribe(bus::cmd_subject(&name)).await?;
     let frames = bus.client.subscribe(bus::frames_subject(&name)).await?;
     let moves = bus.client.subscribe(bus::MOVED_SUBJECT).await?;
+    // Before the pings: a node that answers a ping takes handoffs.
+    let adoptions = bus.client.subscribe(bus::adopt_subject(&name)).await?;
     let pings = bus.client.subscribe(bus::ping_subject(&name)).await?;
     let revoked_elsewhere = bus.client.subscribe(bus::REVOKED_SUBJECT).await?;
-    let adoptions = bus.client.subscribe(bus::adopt_subject(&name)).await?;
     let matchmaker = Arc::new(ClusterMatchmaker::new(
         name.clone(),
         leases,
