@@ -225,6 +225,10 @@ impl Directory for ClusterDirectory {
         self.handed.store(handed, Ordering::SeqCst);
     }
 
+    fn handing_over(&self, room: &str) -> bool {
+        self.node.handoffs.contains_key(room)
+    }
+
     fn handed_off(&self) -> bool {
         self.handed.load(Ordering::SeqCst)
     }
