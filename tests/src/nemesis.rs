@@ -574,12 +574,17 @@ impl Game {
         let room = self.room.clone();
         let req = json!({"t": "end_turn", "room": room});
         let want = p / 2 + 1;
-        let (south, to) = if p % 2 == 0 { (true, "N") } else { (false, "S") };
+        let (south, to) = if p % 2 == 0 {
+            (true, "N")
+        } else {
+            (false, "S")
+        };
         let from = if south { "S" } else { "N" };
         let me = if south { &mut self.s } else { &mut self.n };
         // His turn first (the other's pass seen), as a client waits for it.
         me.until("the turn", |m| {
-            m.seen.values().any(|ev| ev["kind"] == "start") && count(m, "turn", from) >= p.div_ceil(2)
+            m.seen.values().any(|ev| ev["kind"] == "start")
+                && count(m, "turn", from) >= p.div_ceil(2)
         })
         .await;
         let began = Instant::now();

@@ -115,10 +115,19 @@ async fn a_rolling_restart_of_every_node_loses_no_event_and_stops_no_game() {
         pauses.push(slowest);
     }
     // The rooms were handed over as the nodes stopped, never left to lapse and taken over.
-    assert_eq!(failovers, 0, "rooms were taken over after their leases lapsed");
-    assert!(handoffs >= games as u64, "only {handoffs} rooms were handed over");
+    assert_eq!(
+        failovers, 0,
+        "rooms were taken over after their leases lapsed"
+    );
+    assert!(
+        handoffs >= games as u64,
+        "only {handoffs} rooms were handed over"
+    );
     // Every member's connection was on a node that stopped at one time: told 1012.
-    assert!(restarts as usize >= 3 * games, "{restarts} connections closed with 1012");
+    assert!(
+        restarts as usize >= 3 * games,
+        "{restarts} connections closed with 1012"
+    );
     pauses.sort();
     let ms = |d: &Duration| d.as_millis();
     println!(

@@ -66,9 +66,14 @@ impl Node {
             return false;
         }
         let rooms = self.local.handles();
-        tracing::info!(rooms = rooms.len(), nodes = targets.len(), "handing the rooms to the other nodes");
+        tracing::info!(
+            rooms = rooms.len(),
+            nodes = targets.len(),
+            "handing the rooms to the other nodes"
+        );
         let targets = &targets;
-        let jobs = (rooms.into_iter().enumerate()).map(|(i, room)| self.hand_over(room, targets, i));
+        let jobs =
+            (rooms.into_iter().enumerate()).map(|(i, room)| self.hand_over(room, targets, i));
         futures::stream::iter(jobs)
             .for_each_concurrent(AT_ONCE, |job| job)
             .await;
@@ -129,7 +134,12 @@ impl Node {
         }) else {
             return false;
         };
-        match self.bus.client.request(adopt_subject(to), payload.into()).await {
+        match self
+            .bus
+            .client
+            .request(adopt_subject(to), payload.into())
+            .await
+        {
             Ok(reply) => serde_json::from_slice::<Adopted>(&reply.payload).is_ok_and(|a| a.taken),
             Err(e) => {
                 tracing::warn!(%room, node = %to, "no answer to the handoff: {e}");

@@ -231,7 +231,10 @@ impl Room {
             // its new node), not left unanswered.
             let moving = Refusal::new(
                 Code::Server,
-                format!("room {} is moving to another server: try again in a moment", self.id),
+                format!(
+                    "room {} is moving to another server: try again in a moment",
+                    self.id
+                ),
             );
             while let Ok(cmd) = rx.try_recv() {
                 cmd.refuse(&moving);
