@@ -574,7 +574,7 @@ impl Game {
         let room = self.room.clone();
         let req = json!({"t": "end_turn", "room": room});
         let want = p / 2 + 1;
-        let (south, to) = if p % 2 == 0 {
+        let (south, to) = if p.is_multiple_of(2) {
             (true, "N")
         } else {
             (false, "S")

@@ -76,17 +76,17 @@ async fn a_rolling_restart_of_every_node_loses_no_event_and_stops_no_game() {
     let mut failovers = 0;
     let mut handoffs = 0;
     let every_game = |seen: u64| move |n: &Vec<u64>| n.iter().all(|p| *p >= seen);
-    for i in 0..nodes.len() {
+    for (i, node) in nodes.iter_mut().enumerate() {
         // Every game plays on between restarts.
         seen += PASSES_BETWEEN;
         progress.wait_for(every_game(seen)).await.expect("games");
         // This run of the node is about to end: its counters are read now.
-        failovers += counter(nodes[i].addr, "orion_failovers_total").await;
-        handoffs += counter(nodes[i].addr, "orion_handoffs_total").await;
-        let exit = tokio::task::block_in_place(|| nodes[i].terminate());
+        failovers += counter(node.addr, "orion_failovers_total").await;
+        handoffs += counter(node.addr, "orion_handoffs_total").await;
+        let exit = tokio::task::block_in_place(|| node.terminate());
         assert!(exit.success(), "node {i} stopped with {exit}");
-        tokio::task::block_in_place(|| nodes[i].restart());
-        urls.lock().expect("urls")[i] = nodes[i].url();
+        tokio::task::block_in_place(|| node.restart());
+        urls.lock().expect("urls")[i] = node.url();
     }
     seen += PASSES_BETWEEN;
     progress.wait_for(every_game(seen)).await.expect("games");
