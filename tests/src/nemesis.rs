@@ -51,9 +51,6 @@ pub struct Member {
     log: Vec<String>,
     /// The `resume` in flight (`moved`, a reconnection) and when it was sent.
     resuming: Option<(u64, Instant)>,
-    /// The `hints` sent right after that resume: its reply comes after every event the
-    /// resume replays, so once it is in (and those events with it) the resume has landed.
-    probe: Option<u64>,
     /// When to resume again (the room was still between nodes).
     resume_due: Option<Instant>,
     /// `moved` messages received.
@@ -81,7 +78,6 @@ impl Member {
             seen: BTreeMap::new(),
             log: Vec::new(),
             resuming: None,
-            probe: None,
             resume_due: None,
             moved: 0,
             reconnects: 0,
@@ -215,7 +211,6 @@ impl Member {
             .send(json!({"t": "resume", "room": room, "since": since}))
             .await;
         self.resuming = Some((id, Instant::now()));
-        self.probe = Some(self.send(json!({"t": "hints", "room": room})).await);
     }
 
     /// The next message within `wait` (`None`: none came), after taking in what it says of
@@ -274,17 +269,6 @@ impl Member {
                         self.resume_due = Some(self.resume_due.map_or(again, |d| d.min(again)));
                     }
                     _ => self.resume().await,
-                }
-            }
-            Some("hints") if msg["re"].as_u64().is_some() && msg["re"].as_u64() == self.probe => {
-                self.probe = None;
-                // The resume before it has landed, and nothing it replays is still to come.
-                if msg["seq"].as_u64().is_some_and(|head| self.last() >= head) {
-                    self.resuming = None;
-                    // A `moved` that came meanwhile waited for this resume to land: now.
-                    if self.resume_due.is_some() {
-                        self.resume_due = Some(Instant::now());
-                    }
                 }
             }
             Some("error") => {
