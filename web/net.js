@@ -1,10 +1,12 @@
 // The socket: one WebSocket to this page's server, `hello` with the saved token, requests with
-// ids and their replies, and reconnection. After every (re)connection `onUp(welcome)` runs
+// ids and their replies, and reconnection (at once after a close 1012, a restarting node). After every (re)connection `onUp(welcome)` runs
 // before queued requests go out, so the room can `resume` from its last seq (or a spectator
 // re-`spectate`) first. A name that is claimed by an account is not retried: `onClaimed(error)`
 // asks the player to log in (`login`, which needs no hello) or to choose another name.
 
 const TOKEN = 'orion.token';
+/** The close code of a node that stops after handing its rooms to others (Service Restart). */
+const RESTART = 1012;
 
 export class Net {
   constructor(name) {
@@ -37,11 +39,14 @@ export class Net {
       try { msg = JSON.parse(m.data); } catch { return; }
       this.receive(msg, at);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.up = false;
       if (this.onDown) this.onDown();
-      const wait = Math.min(4000, 200 * 2 ** this.retry++);
+      // 1012: the server is restarting and its rooms already run on another node of the
+      // cluster: reconnect at once (behind the site's address, another node answers) and
+      // resume. Anything else: back off.
+      const wait = ev.code === RESTART ? 0 : Math.min(4000, 200 * 2 ** this.retry++);
       setTimeout(() => this.connect(), wait);
     };
   }

@@ -1,6 +1,7 @@
 //! The connection to a server: one task owns the WebSocket, says `hello` with the token saved
 //! from an earlier session, and after a dropped connection reconnects on its own, says
-//! `hello` with the same token and `resume`s every room it was in from the last `seq` seen.
+//! `hello` with the same token and `resume`s every room it was in from the last `seq` seen
+//! (at once after a close 1012, a cluster node restarting; with backoff after anything else).
 //! The UI and the bots talk to it through two bounded channels.
 
 use futures::{SinkExt, StreamExt};
@@ -15,6 +16,9 @@ use tokio_tungstenite::tungstenite::Message;
 pub const REQUEST_QUEUE: usize = 64;
 /// Messages read but not yet taken by the UI or bot; the reader waits when it is full.
 pub const MESSAGE_QUEUE: usize = 1024;
+/// The close code of a cluster node that stops after handing its rooms to the others
+/// (RFC 6455's Service Restart): the client reconnects at once, without backoff.
+pub const RESTART_CLOSE: u16 = 1012;
 /// Reconnection attempts after a drop before giving up.
 pub const RECONNECT_TRIES: u32 = 20;
 /// How often, and how many times, a room that moved to another server node (`moved`) is
@@ -163,6 +167,7 @@ pub async fn connect(url: &str, name: &str, tokens: TokenStore) -> Result<Client
         token: welcome.token,
         rooms: HashMap::new(),
         following: HashMap::new(),
+        restarting: false,
         tx: ev_tx,
     };
     tokio::spawn(task.run(ws, req_rx));
@@ -256,6 +261,8 @@ struct Task {
     /// Rooms that moved to another server node (`moved`), with the resumes left to send
     /// while the cluster still answers `server`.
     following: HashMap<String, u8>,
+    /// The last close was 1012 (a restarting node): the next reconnection starts at once.
+    restarting: bool,
     tx: mpsc::Sender<NetEvent>,
 }
 
@@ -323,6 +330,8 @@ impl Task {
                         Some(Err(e)) => return Some(format!("connection lost: {e}")),
                         Some(Ok(Message::Text(t))) => t,
                         Some(Ok(Message::Close(f))) => {
+                            // 1012: a cluster node restarting, its rooms already elsewhere.
+                            self.restarting = f.as_ref().is_some_and(|f| u16::from(f.code) == RESTART_CLOSE);
                             return Some(f.map_or("the server closed the connection".to_string(),
                                 |f| format!("the server closed the connection: {}", f.reason)));
                         }
@@ -404,8 +413,13 @@ impl Task {
     /// Reconnects with the saved token and resumes every room; `None` after too many tries.
     async fn reconnect(&mut self) -> Option<Ws> {
         let mut delay = Duration::from_millis(100);
+        // A restarting node's rooms run on another node already: at once, no backoff.
+        if std::mem::take(&mut self.restarting) {
+            delay = Duration::ZERO;
+        }
         for _ in 0..RECONNECT_TRIES {
             tokio::time::sleep(delay).await;
+            delay = delay.max(Duration::from_millis(100));
             delay = (delay * 2).min(Duration::from_secs(5));
             let Ok((mut ws, welcome)) = open(&self.url, &self.name, Some(self.token.clone())).await
             else {

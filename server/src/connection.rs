@@ -62,6 +62,12 @@ const FRAME_OVERHEAD: usize = 1024;
 
 /// Frames the write loop hands to the socket before one flush.
 const WRITE_BATCH: usize = 64;
+/// The close code of a cluster node's connections when it stops after handing its rooms to
+/// other nodes (`SIGTERM`): RFC 6455's 1012, Service Restart. Clients reconnect at once, with
+/// no backoff, to any node, and resume their rooms there.
+pub const RESTART_CLOSE: u16 = 1012;
+/// Its reason.
+pub const RESTART_REASON: &str = "server restarting: reconnect now";
 /// How long the write loop may take to deliver a final close frame.
 const CLOSE_GRACE: Duration = Duration::from_secs(1);
 
@@ -187,7 +193,12 @@ pub async fn serve<S>(
                     }
                     _ = &mut stopping, if closing.is_none() => {
                         outbox.refuse(&None, &Refusal::new(Code::Server, "the server is shutting down"));
-                        outbox.close(1001, "server shutting down");
+                        if shared.lobby.rooms.handed_off() {
+                            // 1012, Service Restart: the rooms run on other nodes already.
+                            outbox.close(RESTART_CLOSE, RESTART_REASON);
+                        } else {
+                            outbox.close(1001, "server shutting down");
+                        }
                         closing = Some(Instant::now() + CLOSE_GRACE);
                         continue;
                     }

@@ -226,6 +226,9 @@ pub async fn serve_with(
         _ = shutdown => tracing::info!("shutting down"),
     }
     drop(listener);
+    // On a cluster the rooms go to other nodes first, while their members are still
+    // connected here: they follow them (`moved`) before their connections close.
+    shared.lobby.rooms.drain().await;
     let _ = notify.send(true);
     drop(shared);
     if tokio::time::timeout(DRAIN_TIMEOUT, drained.recv())

@@ -1,5 +1,6 @@
 //! A cluster node for a test: the `orion-node` binary (this crate's) run as a child process
-//! on the test's PostgreSQL and NATS, so a test can `kill -9` it like a machine dying.
+//! on the test's PostgreSQL and NATS, so a test can `kill -9` it like a machine dying, or
+//! stop it with `SIGTERM` as an operator does.
 
 use crate::nats::Nats;
 use crate::pg::Postgres;
@@ -85,12 +86,21 @@ impl ClusterNode {
         }
     }
 
-    /// Starts the node again after a kill, under the same name (on a new port).
+    /// Starts the node again after a kill (or a [`ClusterNode::terminate`]), under the same
+    /// name (on a new port).
     pub fn restart(&mut self) {
         self.kill();
         let [bin, store, bus, name] = &self.how;
         let extra: Vec<&str> = self.extra.iter().map(String::as_str).collect();
         *self = ClusterNode::start_with(bin, store, bus, name, &extra);
+    }
+
+    /// `SIGTERM`, as an operator (or systemd, or Kubernetes) stops a node; waits until the
+    /// process has exited and returns how. [`ClusterNode::restart`] starts it again.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        self.signal(libc::SIGTERM);
+        let mut child = self.child.take().expect("the node runs");
+        child.wait().expect("wait for the node")
     }
 
     /// Whether the process runs (it was not killed).

@@ -59,6 +59,8 @@ pub struct Member {
     pub reconnects: u32,
     /// Requests refused with `server` (and retried).
     pub refused: u32,
+    /// Connections closed with 1012 (the node stopped, its rooms handed over).
+    pub restarts: u32,
 }
 
 impl Member {
@@ -80,6 +82,7 @@ impl Member {
             moved: 0,
             reconnects: 0,
             refused: 0,
+            restarts: 0,
         }
     }
 
@@ -226,6 +229,14 @@ impl Member {
             Ok(Some(Ok(Message::Text(t)))) => {
                 self.note("<", &t);
                 serde_json::from_str::<Value>(&t).ok()?
+            }
+            Ok(Some(Ok(Message::Close(Some(frame))))) if u16::from(frame.code) == 1012 => {
+                // The node is stopping and its rooms run elsewhere: the next node, at once.
+                self.note("<", "(closed: 1012, restarting)");
+                self.restarts += 1;
+                self.at += 1;
+                self.ws = None;
+                return None;
             }
             Ok(Some(Ok(Message::Close(_)) | Err(_)) | None) => {
                 self.note("<", "(closed)");
@@ -554,6 +565,32 @@ impl Game {
                     .await;
             }
         }
+    }
+
+    /// Pass number `p` of a game where both players only pass (South first, so even passes
+    /// are South's), sent until seen applied; returns how long from the mover's first
+    /// `end_turn` until he saw the turn pass.
+    pub async fn pass(&mut self, p: usize) -> Duration {
+        let room = self.room.clone();
+        let req = json!({"t": "end_turn", "room": room});
+        let want = p / 2 + 1;
+        let (south, to) = if p.is_multiple_of(2) {
+            (true, "N")
+        } else {
+            (false, "S")
+        };
+        let from = if south { "S" } else { "N" };
+        let me = if south { &mut self.s } else { &mut self.n };
+        // His turn first (the other's pass seen), as a client waits for it.
+        me.until("the turn", |m| {
+            m.seen.values().any(|ev| ev["kind"] == "start")
+                && count(m, "turn", from) >= p.div_ceil(2)
+        })
+        .await;
+        let began = Instant::now();
+        self.act(south, req, move |m| count(m, "turn", to) >= want)
+            .await;
+        began.elapsed()
     }
 
     /// Plays the whole game from move `from` to South's win, seen by all three.

@@ -8,6 +8,8 @@
 //! * `orion.node.<node>.lobby`: `<node>`'s whole lobby table, a page at a time (request/reply).
 //! * `orion.moved`: a room restored on a node after another ran it (`moved`).
 //! * `orion.revoked`: an account's tokens revoked (`logout_all`) on a node (`revoked`).
+//! * `orion.node.<node>.adopt`: a room a draining node handed to `<node>`, to restore at once
+//!   (request/reply; `handoff`).
 //! * `orion.node.<node>.ping`: answered at once while `<node>` lives (request/reply; a dead
 //!   node's has no responder, which NATS says at once).
 
@@ -65,6 +67,11 @@ pub const LOBBY_SUBJECT: &str = "orion.lobby";
 /// The subject `node` answers requests for its lobby table on.
 pub fn table_subject(node: &str) -> String {
     format!("orion.node.{node}.lobby")
+}
+
+/// The subject `node` is asked to restore a room handed to it on (`handoff`).
+pub fn adopt_subject(node: &str) -> String {
+    format!("orion.node.{node}.adopt")
 }
 
 /// The subject `node` takes room commands on.

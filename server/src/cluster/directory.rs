@@ -4,6 +4,7 @@
 //! (its fencing token). A room whose task ends here lets its lease go at once, so a room still
 //! unfinished (the node is shutting down) is taken over by another node at its next scan; a
 //! room restored here after another node had it tells every node it has moved (`moved`).
+//! A node stopping hands its rooms over first and takes no new one (`handoff`).
 
 use super::remote::{self, Located};
 use super::Node;
@@ -12,6 +13,7 @@ use crate::outbox::Outbox;
 use crate::player::RoomId;
 use crate::revocations::Revocations;
 use crate::room::RoomHandle;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -26,6 +28,8 @@ pub struct ClusterDirectory {
     pub(super) matchmaker: Arc<super::matchmaker::ClusterMatchmaker>,
     /// The node's background tasks (leases, bus subscriptions), stopped with it.
     pub(super) tasks: Vec<JoinHandle<()>>,
+    /// Its rooms were handed to other nodes as it stopped (`drain`).
+    pub(super) handed: AtomicBool,
 }
 
 impl Drop for ClusterDirectory {
@@ -73,6 +77,10 @@ impl Directory for ClusterDirectory {
     }
 
     async fn insert(&self, room: RoomHandle) -> Result<(), NotInserted> {
+        if self.node.is_draining() {
+            // Stopping: the room is made (or restored) on another node.
+            return Err(NotInserted::Unavailable);
+        }
         match self.node.leases.take(&room.id, room.code.as_deref()).await {
             Ok(Some(epoch)) => self.node.fences.hold(&room.id, epoch),
             Ok(None) => {
@@ -152,6 +160,9 @@ impl Directory for ClusterDirectory {
                 return;
             };
             self.node.fences.drop_epoch(id, epoch);
+            if self.node.handoff_ended(id, epoch) {
+                return; // Its lease goes to another node (`handoff`).
+            }
             self.node.leases.release(id, epoch).await
         } else {
             // Taken over and found ended: nobody needs the lease any more.
@@ -214,5 +225,18 @@ impl Directory for ClusterDirectory {
 
     fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {
         self.node.metrics.collectors()
+    }
+
+    async fn drain(&self) {
+        let handed = self.node.drain().await;
+        self.handed.store(handed, Ordering::SeqCst);
+    }
+
+    fn handing_over(&self, room: &str) -> bool {
+        self.node.handoffs.contains_key(room)
+    }
+
+    fn handed_off(&self) -> bool {
+        self.handed.load(Ordering::SeqCst)
     }
 }

@@ -169,6 +169,47 @@ impl Leases {
         Ok(())
     }
 
+    /// Hands `room`, held by node `from` (this one, whose task of it has ended, or one that
+    /// would not take it) under `epoch`, to node `to`: the lease is `to`'s under a new epoch,
+    /// fresh for a whole [`LEASE_TTL`]. Locked `FOR UPDATE` first, as [`Leases::take`], after
+    /// any append still in flight. The new epoch, or `None` if `from` no longer held the room
+    /// under `epoch` (another node took it meanwhile).
+    pub async fn hand(
+        &self,
+        room: &str,
+        from: &str,
+        epoch: u64,
+        to: &str,
+    ) -> Result<Option<u64>, LeaseError> {
+        let c = self.client().await?;
+        let row = c
+            .query_opt(
+                "WITH locked AS (SELECT room FROM room_leases WHERE room = $1 FOR UPDATE)
+                 UPDATE room_leases SET node = $4, epoch = epoch + 1,
+                     expires_at = now() + $5::float8 * interval '1 millisecond'
+                 FROM (SELECT count(*) FROM locked) AS waited
+                 WHERE room = $1 AND node = $2 AND epoch = $3
+                 RETURNING epoch",
+                &[&room, &from, &(epoch as i64), &to, &Self::ttl_ms()],
+            )
+            .await?;
+        Ok(row.map(|r| r.get::<_, i64>(0) as u64))
+    }
+
+    /// Expires the lease of `room` held by node `node` under `epoch` (handed to it, and it
+    /// did not take the room up): the next scan of any node takes the room over. A node that
+    /// took it meanwhile has made a new epoch, which this leaves alone.
+    pub async fn expire(&self, room: &str, node: &str, epoch: u64) -> Result<(), LeaseError> {
+        let c = self.client().await?;
+        c.execute(
+            "UPDATE room_leases SET expires_at = now() - interval '1 second'
+             WHERE room = $1 AND node = $2 AND epoch = $3",
+            &[&room, &node, &(epoch as i64)],
+        )
+        .await?;
+        Ok(())
+    }
+
     /// Deletes this node's lease on `room` (it has ended for good).
     pub async fn forget(&self, room: &str) -> Result<(), LeaseError> {
         let c = self.client().await?;

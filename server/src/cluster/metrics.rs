@@ -1,5 +1,5 @@
 //! What `/metrics` shows of a cluster node: the rooms it owns, the rooms it took over from
-//! dead nodes, how long a forwarded command waits for its owner (the bus's lag, with the
+//! dead nodes, the rooms draining nodes handed it, how long a forwarded command waits for its owner (the bus's lag, with the
 //! owner's work), the events refilled from the store after a gap in `seq`, and the frames
 //! relayed to other nodes with the bus messages that carried them.
 
@@ -13,6 +13,8 @@ pub struct ClusterMetrics {
     pub rooms_owned: IntGauge,
     /// Rooms taken over after their node's lease expired (`orion_failovers_total`).
     pub failovers: IntCounter,
+    /// Rooms a draining node handed to this one (`orion_handoffs_total`).
+    pub handoffs: IntCounter,
     /// Round trip of a command forwarded to a room's owner (`orion_bus_request_seconds`).
     pub bus_request: Histogram,
     /// Events a node read from the store to fill a gap in what the bus delivered
@@ -43,6 +45,10 @@ impl ClusterMetrics {
                 "orion_failovers_total",
                 "Rooms this node took over after their node's lease expired.",
             ),
+            handoffs: counter(
+                "orion_handoffs_total",
+                "Rooms a draining node handed to this node.",
+            ),
             bus_request: Histogram::with_opts(
                 HistogramOpts::new(
                     "orion_bus_request_seconds",
@@ -71,6 +77,7 @@ impl ClusterMetrics {
         vec![
             Box::new(self.rooms_owned.clone()),
             Box::new(self.failovers.clone()),
+            Box::new(self.handoffs.clone()),
             Box::new(self.bus_request.clone()),
             Box::new(self.refills.clone()),
             Box::new(self.relayed.clone()),

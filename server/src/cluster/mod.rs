@@ -4,6 +4,7 @@
 //! elsewhere through proxies (`remote`) that forward their commands over the bus (`bus`,
 //! `wire`) to the owner (`host`), which sends the room's frames back to each remote
 //! member's node, where gaps in `seq` are refilled from the store (`fanout`). A node that
+//! stops (`SIGTERM`) hands each room to another node at once (`handoff`); one that
 //! dies stops renewing its leases; another takes each room over once its lease has expired
 //! and restores it from the store, like a restart, under a new epoch that fences the old
 //! owner's appends out; members anywhere are told to resume it there (`moved`). Every node
@@ -17,6 +18,7 @@
 mod bus;
 mod directory;
 mod fanout;
+mod handoff;
 mod host;
 mod lease;
 mod matchmaker;
@@ -83,6 +85,10 @@ pub struct Node {
     /// Rooms being restored here that another node ran before (taken over, or found on
     /// start): once live, every node is told they moved.
     taking: DashMap<RoomId, ()>,
+    /// Stopping: it takes no new room and no expired lease (`handoff`).
+    draining: std::sync::atomic::AtomicBool,
+    /// Rooms being handed to other nodes, until their tasks have ended here.
+    handoffs: DashMap<RoomId, handoff::Handoff>,
 }
 
 /// Runs a cluster node on `listener` until `shutdown` completes: the PostgreSQL store
@@ -133,6 +139,8 @@ pub async fn serve_cluster(
         fences,
         revocations,
         taking: DashMap::new(),
+        draining: std::sync::atomic::AtomicBool::new(false),
+        handoffs: DashMap::new(),
     });
     let host = Arc::new(host::Host::new(
         bus.clone(),
@@ -145,6 +153,8 @@ pub async fn serve_cluster(
     let commands = bus.client.subscribe(bus::cmd_subject(&name)).await?;
     let frames = bus.client.subscribe(bus::frames_subject(&name)).await?;
     let moves = bus.client.subscribe(bus::MOVED_SUBJECT).await?;
+    // Before the pings: a node that answers a ping takes handoffs.
+    let adoptions = bus.client.subscribe(bus::adopt_subject(&name)).await?;
     let pings = bus.client.subscribe(bus::ping_subject(&name)).await?;
     let revoked_elsewhere = bus.client.subscribe(bus::REVOKED_SUBJECT).await?;
     let matchmaker = Arc::new(ClusterMatchmaker::new(
@@ -171,6 +181,7 @@ pub async fn serve_cluster(
         tokio::spawn(host.clone().serve(commands)),
         tokio::spawn(node.members.clone().serve(frames)),
         tokio::spawn(node.clone().resume_after_losses(host.clone(), losses)),
+        tokio::spawn(handoff::adopt(node.clone(), adoptions, taken_tx.clone())),
         tokio::spawn(keep_leases(
             node.clone(),
             matchmaker.clone(),
@@ -184,6 +195,7 @@ pub async fn serve_cluster(
         takeovers: Mutex::new(Some(taken_rx)),
         matchmaker,
         tasks,
+        handed: std::sync::atomic::AtomicBool::new(false),
     });
     serve_with(listener, config, store, directory, shutdown).await
 }
@@ -233,6 +245,9 @@ async fn keep_leases(
         }
         if let Err(e) = matchmaker.refresh().await {
             tracing::warn!("could not refresh the quick-match queue: {e}");
+        }
+        if node.is_draining() {
+            continue; // Its rooms go to other nodes; it takes none.
         }
         match node.leases.take_expired().await {
             Ok(rooms) => {

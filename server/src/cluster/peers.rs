@@ -193,6 +193,9 @@ pub struct NodePeers {
     list: watch::Sender<Arc<PublicList>>,
     /// The other nodes' rooms each player holds a seat in.
     seats: Mutex<HashMap<PlayerId, Vec<RoomId>>>,
+    /// The other nodes heard from lately (their heartbeats), by name: where a draining
+    /// node hands its rooms (`handoff`).
+    live: Mutex<Vec<String>>,
     /// Nodes this one heard of another way (a command forwarded from them), to follow.
     noticed: mpsc::UnboundedSender<String>,
     /// Its receiving end, taken by the task that follows the nodes.
@@ -217,6 +220,7 @@ impl NodePeers {
             wake: Notify::new(),
             list: watch::Sender::new(Arc::new(PublicList::new())),
             seats: Mutex::new(HashMap::new()),
+            live: Mutex::new(Vec::new()),
         }
     }
 
@@ -436,12 +440,29 @@ impl NodePeers {
                         }
                         alive
                     });
+                    self.set_live(&peers);
                     if dirty || peers.len() != before {
                         self.rebuild(&peers);
                         dirty = false;
                     }
                 }
             }
+        }
+    }
+
+    /// The other nodes heard from within a lease (their heartbeats), in name order.
+    pub fn live(&self) -> Vec<String> {
+        self.live.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+
+    fn set_live(&self, peers: &HashMap<String, Peer>) {
+        let mut live: Vec<String> = (peers.iter())
+            .filter(|(_, p)| p.epoch != UNKNOWN_RUN)
+            .map(|(node, _)| node.clone())
+            .collect();
+        live.sort();
+        if let Ok(mut l) = self.live.lock() {
+            *l = live;
         }
     }
 

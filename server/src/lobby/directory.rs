@@ -95,6 +95,20 @@ pub trait Directory: Send + Sync + 'static {
     fn collectors(&self) -> Vec<Box<dyn prometheus::core::Collector>> {
         Vec::new()
     }
+    /// The server is stopping (its listener closed, its connections still open): a cluster's
+    /// node hands each room it runs to another node and takes no new one; a server alone has
+    /// nowhere to hand them and keeps them in its store, restored when it starts again.
+    async fn drain(&self) {}
+    /// Whether `room`, ending here, is being handed to another server (its members are told
+    /// `moved` by that server once it runs there).
+    fn handing_over(&self, _room: &str) -> bool {
+        false
+    }
+    /// Whether the rooms went to other servers ([`Directory::drain`] handed them over): the
+    /// connections are then closed with 1012 ("reconnect now, to any node") instead of 1001.
+    fn handed_off(&self) -> bool {
+        false
+    }
 }
 
 /// The directory in this process.

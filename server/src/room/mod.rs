@@ -225,17 +225,34 @@ impl Room {
         }
         // Closed before the directory forgets the room: it forgets this copy only, never a
         // newer one restored meanwhile under the same id (`Directory::remove`).
+        rx.close();
+        if self.lost {
+            // What was queued behind is refused at once (sent again once the room runs on
+            // its new node), not left unanswered.
+            let moving = Refusal::new(
+                Code::Server,
+                format!(
+                    "room {} is moving to another server: try again in a moment",
+                    self.id
+                ),
+            );
+            while let Ok(cmd) = rx.try_recv() {
+                cmd.refuse(&moving);
+            }
+        }
         drop(rx);
         if self.lost {
             // Its members resume it on the node that has it; its seats and listing are that
-            // node's now.
+            // node's now. A room handed over as its node stops is announced by its new node
+            // once it runs there: its members are told then, not before.
             let moved = protocol::moved(&self.id);
-            for o in self.seats.values() {
+            let handed = self.shared.lobby.rooms.handing_over(&self.id);
+            for o in self.seats.values().filter(|_| !handed) {
                 if let Some(conn) = &o.conn {
                     conn.send(moved.clone());
                 }
             }
-            for conn in self.spectators.values() {
+            for conn in self.spectators.values().filter(|_| !handed) {
                 conn.send(moved.clone());
             }
             tracing::warn!(room = %self.id, "another node has taken the room over: its members were told");

@@ -39,5 +39,6 @@ mod puzzle_help;
 mod puzzles;
 mod ratings;
 mod records;
+mod rolling_restart;
 mod rules;
 mod your_games;
