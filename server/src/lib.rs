@@ -51,7 +51,9 @@ pub use cluster::{serve_cluster, ClusterConfig, LEASE_TTL, RENEW_EVERY};
 pub use connection::{HELLO_TIMEOUT, MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};
 pub use http::{HANDSHAKE_TIMEOUT, RECORD_TIMEOUT};
 pub use lobby::{Directory, LocalDirectory};
-pub use lobby::{LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS, MAX_ROOMS, MAX_SEATS_PER_PLAYER};
+pub use lobby::{
+    LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS, MAX_CORRESPONDENCE_SEATS, MAX_ROOMS, MAX_SEATS_PER_PLAYER,
+};
 pub use notify::{
     Notice, Notifier, NotifyConfig, EMAIL_TOKEN_LIFE, MAX_EMAIL_REQUESTS, MAX_PUSH_SUBSCRIPTIONS,
 };

@@ -37,6 +37,7 @@ impl App {
                     game,
                     players,
                     bots: None,
+                    days_per_move: None,
                 });
             }
             Command::Create {
