@@ -314,14 +314,22 @@ async fn a_seek_waits_across_a_restart_and_is_taken_a_day_later(store: &str) {
     assert_eq!(offer["options"]["days_per_move"], 3, "{offer}");
     assert_eq!(offer["seats"], json!({"S": "alice", "N": null}), "{offer}");
     assert!(rooms.iter().any(|r| r["room"] == json!(withdrawn)));
+    // Withdrawn, it leaves the lobby: a watcher of the list is sent one without it.
+    guest
+        .request(json!({"t": "lobby", "watch": true}))
+        .await;
     let left = carol
         .request(json!({"t": "leave", "room": withdrawn}))
         .await;
     assert_eq!(left["t"], "left", "{left}");
-    let rooms = listed(&mut guest).await;
+    let without = |m: &Value| {
+        m["t"] == "lobby"
+            && (m["rooms"].as_array()).is_some_and(|r| !r.iter().any(|r| r["room"] == json!(withdrawn)))
+    };
+    let pushed = guest.expect(without).await;
     assert!(
-        !rooms.iter().any(|r| r["room"] == json!(withdrawn)),
-        "a withdrawn seek is not offered: {rooms:?}"
+        (pushed["rooms"].as_array()).is_some_and(|r| r.iter().any(|r| r["room"] == json!(room))),
+        "{pushed}"
     );
     let token = alice.token.clone();
     drop((alice, carol, guest));
