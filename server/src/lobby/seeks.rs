@@ -21,6 +21,9 @@ impl Lobby {
                             && s.options.days_per_move == Some(days)
                             && s.seats.len() == usize::from(players)
                             && s.seats.values().any(Option::is_none)
+                            // Its owner still there: a room its last player just left is
+                            // listed until its task ends, and is no one's offer.
+                            && s.seats.values().any(Option::is_some)
                             && !s.seats.values().flatten().any(|n| n == name)
                     })
             })
