@@ -47,6 +47,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("tv.js", "text/javascript; charset=utf-8"),
     asset!("icons.js", "text/javascript; charset=utf-8"),
     asset!("room.js", "text/javascript; charset=utf-8"),
+    asset!("plan.js", "text/javascript; charset=utf-8"),
     asset!("replay.js", "text/javascript; charset=utf-8"),
     asset!("movelist.js", "text/javascript; charset=utf-8"),
     asset!("words.js", "text/javascript; charset=utf-8"),

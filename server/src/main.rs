@@ -108,6 +108,7 @@ async fn main() -> anyhow::Result<()> {
             mail_from: args.mail_from,
             public_url: args.public_url,
             allow_push_endpoints: args.allow_push_endpoint,
+            relay: None,
         },
         ..Default::default()
     };

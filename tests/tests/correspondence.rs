@@ -338,6 +338,8 @@ async fn a_seek_waits_across_a_restart_and_is_taken_a_day_later(store: &str) {
     server.kill();
     let server = TestServer::start_on(store, clock.clone());
     clock.advance(DAY);
+    // Alice has the site open, not the room.
+    let (mut alice, _) = server.reconnect("alice", &token).await;
     let mut bob = claimed(&server, "bob").await;
     let rooms = listed(&mut bob).await;
     assert!(
@@ -365,8 +367,13 @@ async fn a_seek_waits_across_a_restart_and_is_taken_a_day_later(store: &str) {
         (json!("S"), json!(T0 + DAY + 3 * DAY)),
         "{first}"
     );
-    // Alice, back, finds the game in `mine`, hers to play.
-    let (mut alice, _) = server.reconnect("alice", &token).await;
+    // Alice is told it is her turn, and finds the game in `mine`, hers to play.
+    let told = alice.expect_t("notify").await;
+    assert_eq!(
+        (told["kind"].clone(), told["room"].clone()),
+        (json!("your_turn"), json!(room)),
+        "{told}"
+    );
     let mine = alice.request(json!({"t": "mine"})).await;
     assert_eq!(mine["games"][0]["room"], json!(room), "{mine}");
     assert_eq!(mine["games"][0]["your_turn"], true, "{mine}");

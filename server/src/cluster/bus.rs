@@ -8,6 +8,8 @@
 //! * `orion.node.<node>.lobby`: `<node>`'s whole lobby table, a page at a time (request/reply).
 //! * `orion.moved`: a room restored on a node after another ran it (`moved`).
 //! * `orion.revoked`: an account's tokens revoked (`logout_all`) on a node (`revoked`).
+//! * `orion.notify`: `notify` messages for an account's connections on other nodes
+//!   (`notified`).
 //! * `orion.node.<node>.ping`: answered at once while `<node>` lives (request/reply; a dead
 //!   node's has no responder, which NATS says at once).
 
@@ -92,6 +94,9 @@ pub const MOVED_SUBJECT: &str = "orion.moved";
 
 /// The subject a node that revoked an account's tokens says so on.
 pub const REVOKED_SUBJECT: &str = "orion.revoked";
+
+/// The subject a node relays the `notify` messages it delivered on.
+pub const NOTIFY_SUBJECT: &str = "orion.notify";
 
 /// The subject `node` answers pings on.
 pub fn ping_subject(node: &str) -> String {

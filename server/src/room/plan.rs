@@ -34,12 +34,13 @@ impl Room {
         if self.status != Status::Playing {
             return self.refuse(re, outbox, Code::Illegal, "the game is not being played");
         }
-        if actions.is_empty() || actions.len() > MAX_PLAN {
+        // No action: the room as it is (what a page puts back when its plan is dropped).
+        if actions.len() > MAX_PLAN {
             return self.refuse(
                 re,
                 outbox,
                 Code::BadRequest,
-                format!("a plan holds 1 to {MAX_PLAN} actions, not {}", actions.len()),
+                format!("a plan holds at most {MAX_PLAN} actions, not {}", actions.len()),
             );
         }
         let now = self.shared.clock.now_ms();

@@ -333,6 +333,7 @@ impl Room {
             self.tell_deadline(false).await;
         }
         self.set_status("playing").await;
+        self.tell_away_starter();
     }
 
     pub(super) async fn chat(&mut self, re: ReplyTo, player: Player, text: String, outbox: Outbox) {
