@@ -196,7 +196,9 @@ async fn a_correspondence_turn_is_planned_click_by_click_then_sent() {
     // South's page, his account's (its token, as a device he logged in on keeps it).
     let mut driver = Driver::start();
     let page = driver.browser(1280, 900).await;
-    open(&page, &base, "/", south_name).await;
+    page.goto(&format!("{base}/?name={south_name}"))
+        .await
+        .expect("page loads");
     js(
         &page,
         &format!(
@@ -205,7 +207,9 @@ async fn a_correspondence_turn_is_planned_click_by_click_then_sent() {
         ),
     )
     .await;
-    open(&page, &base, &format!("/r/{room}"), south_name).await;
+    page.goto(&format!("{base}/r/{room}"))
+        .await
+        .expect("page loads");
     wait_text(&page, "#turn", "Your turn").await;
     press(&page, "#plan-turn").await;
     press(&page, "[data-click=\"B2L\"]").await;
