@@ -8,6 +8,7 @@ pub mod nats;
 pub mod nemesis;
 pub mod pg;
 pub mod progress;
+pub mod solo;
 
 use futures::{SinkExt, StreamExt};
 use orion_protocol::{Envelope, Request, RequestId};
