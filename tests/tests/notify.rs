@@ -732,6 +732,7 @@ async fn a_correspondence_game_across_kill_9s_tells_each_player_by_push_and_mail
     let joined = alice.request(seek.clone()).await;
     assert_eq!(joined["seat"], "S", "{joined}");
     let room = joined["room"].as_str().expect("room").to_string();
+    alice.expect_event(&room, "ready").await;
     drop(alice);
     server.kill_and_restart();
 

@@ -51,19 +51,26 @@ impl Session {
                 outbox: outbox.clone(),
                 done,
             };
-            self.send(&handle, join).await?;
-            if entered.await.unwrap_or(false) {
-                self.rooms.insert(handle.id.clone(), handle.clone());
-                let ready = RoomCmd::Ready {
-                    re: re.clone(),
-                    player,
-                    outbox,
-                };
-                return self.send(&handle, ready).await;
+            if self.send(&handle, join).await.is_err() {
+                continue; // gone meanwhile: the next seek, or a room of his own
             }
-            // Taken (or closed) in the meantime: the join's refusal went out; no other seek
-            // is tried, so the seeker is told one thing.
-            return Ok(());
+            match entered.await {
+                Ok(true) => {
+                    self.rooms.insert(handle.id.clone(), handle.clone());
+                    let ready = RoomCmd::Ready {
+                        re: re.clone(),
+                        player,
+                        outbox,
+                    };
+                    return self.send(&handle, ready).await;
+                }
+                // Refused (taken meanwhile): the room said why; nothing else is tried, so
+                // the seeker is told one thing.
+                Ok(false) => return Ok(()),
+                // The room ended before it read the join (its last seat just went): no
+                // answer came, so the next seek is tried, or a room of his own made.
+                Err(_) => continue,
+            }
         }
         if !self.shared.lobby.may_open_waiting_room() {
             return Err(Refusal::new(
