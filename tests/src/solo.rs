@@ -46,7 +46,9 @@ impl SoloServer {
                 }
             }
         });
-        let line = answers.recv_timeout(PATIENCE * 3).expect("the server starts");
+        let line = answers
+            .recv_timeout(PATIENCE * 3)
+            .expect("the server starts");
         let addr = line
             .trim()
             .strip_prefix("listening ")

@@ -183,10 +183,16 @@ async fn a_correspondence_turn_is_planned_click_by_click_then_sent() {
         players.push(c);
     }
     let room = orion_tests::start_room(&mut players, "hydra-2", json!({"days_per_move": 2})).await;
-    let (s, n) = if players[0].seat == "S" { (0, 1) } else { (1, 0) };
+    let (s, n) = if players[0].seat == "S" {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
     let south_name = if s == 0 { "alice" } else { "bob" };
     // South's one-click opening, North passes: South's second move is two clicks.
-    players[s].play(&room, "click", json!({"click": "A2L"})).await;
+    players[s]
+        .play(&room, "click", json!({"click": "A2L"}))
+        .await;
     players[n].play(&room, "end_turn", json!({})).await;
     let mut watcher = server.player("watcher").await;
     let before = watcher

@@ -316,7 +316,11 @@ async fn an_account_on_one_node_is_told_of_its_turn_in_a_room_another_node_runs(
     }
     // A correspondence game run by node a.
     let room = orion_tests::start_room(&mut players, "hydra-2", json!({"days_per_move": 2})).await;
-    let (s, n) = if players[0].seat == "S" { (0, 1) } else { (1, 0) };
+    let (s, n) = if players[0].seat == "S" {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
     let north_name = if n == 0 { "alice" } else { "bob" };
     let north_seat = players[n].seat.clone();
     // North closes his page on a and opens the site on b, not the room.

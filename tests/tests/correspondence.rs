@@ -296,7 +296,10 @@ async fn a_seek_waits_across_a_restart_and_is_taken_a_day_later(store: &str) {
     let mut guest = server.player("guest").await;
     let e = guest.refused(seek(3)).await;
     assert!(
-        e["message"].as_str().unwrap_or("").contains("claimed names"),
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("claimed names"),
         "{e}"
     );
     let mut alice = claimed(&server, "alice").await;
@@ -315,16 +318,15 @@ async fn a_seek_waits_across_a_restart_and_is_taken_a_day_later(store: &str) {
     assert_eq!(offer["seats"], json!({"S": "alice", "N": null}), "{offer}");
     assert!(rooms.iter().any(|r| r["room"] == json!(withdrawn)));
     // Withdrawn, it leaves the lobby: a watcher of the list is sent one without it.
-    guest
-        .request(json!({"t": "lobby", "watch": true}))
-        .await;
+    guest.request(json!({"t": "lobby", "watch": true})).await;
     let left = carol
         .request(json!({"t": "leave", "room": withdrawn}))
         .await;
     assert_eq!(left["t"], "left", "{left}");
     let without = |m: &Value| {
         m["t"] == "lobby"
-            && (m["rooms"].as_array()).is_some_and(|r| !r.iter().any(|r| r["room"] == json!(withdrawn)))
+            && (m["rooms"].as_array())
+                .is_some_and(|r| !r.iter().any(|r| r["room"] == json!(withdrawn)))
     };
     let pushed = guest.expect(without).await;
     assert!(
@@ -343,7 +345,9 @@ async fn a_seek_waits_across_a_restart_and_is_taken_a_day_later(store: &str) {
     let mut bob = claimed(&server, "bob").await;
     let rooms = listed(&mut bob).await;
     assert!(
-        rooms.iter().any(|r| r["room"] == json!(room) && r["status"] == "waiting"),
+        rooms
+            .iter()
+            .any(|r| r["room"] == json!(room) && r["status"] == "waiting"),
         "{rooms:?}"
     );
     // Bob's seek for another number of days does not take it; his for three days does, and
@@ -356,7 +360,11 @@ async fn a_seek_waits_across_a_restart_and_is_taken_a_day_later(store: &str) {
     assert_eq!(left["t"], "left", "{left}");
     let taken = bob.request(seek(3)).await;
     assert_eq!(
-        (taken["t"].clone(), taken["room"].clone(), taken["seat"].clone()),
+        (
+            taken["t"].clone(),
+            taken["room"].clone(),
+            taken["seat"].clone()
+        ),
         (json!("joined"), json!(room), json!("N")),
         "{taken}"
     );
@@ -421,12 +429,18 @@ async fn correspondence_seats_have_a_bound_of_their_own_seeks_included() {
         .await;
     assert_eq!(e["code"], "full", "{e}");
     assert!(
-        e["message"].as_str().unwrap_or("").contains("50 correspondence games"),
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("50 correspondence games"),
         "{e}"
     );
     let e = third.refused(seek(1)).await;
     assert!(
-        e["message"].as_str().unwrap_or("").contains("50 correspondence games"),
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("50 correspondence games"),
         "{e}"
     );
     // Nor may she take a seat in someone else's.
@@ -438,7 +452,10 @@ async fn correspondence_seats_have_a_bound_of_their_own_seeks_included() {
         .refused(json!({"t": "join", "room": theirs["room"]}))
         .await;
     assert!(
-        e["message"].as_str().unwrap_or("").contains("50 correspondence games"),
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("50 correspondence games"),
         "{e}"
     );
     // Live games count apart: eight of them still, the ninth refused naming that bound.
@@ -486,7 +503,11 @@ async fn a_turn_is_planned_on_a_copy_of_the_room_then_sent() {
         claimed(&server, "bob").await,
     ];
     let room = start_room(&mut players, "hydra-2", json!({"days_per_move": 1})).await;
-    let (s, n) = if players[0].seat == "S" { (0, 1) } else { (1, 0) };
+    let (s, n) = if players[0].seat == "S" {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
     let mut watcher = server.player("watcher").await;
     let before = watcher
         .request(json!({"t": "spectate", "room": room}))

@@ -790,9 +790,7 @@ async fn a_correspondence_game_across_kill_9s_tells_each_player_by_push_and_mail
     to.sort();
     assert_eq!(to, ["alice@example.org", "bob@example.org"]);
     let mut reader = server.player("reader", None).await;
-    let history = reader
-        .request(json!({"t": "history", "room": room}))
-        .await;
+    let history = reader.request(json!({"t": "history", "room": room})).await;
     assert_eq!(history["status"], "finished", "{history}");
     let events = history["events"].as_array().expect("events");
     let over = events.last().expect("an end");
@@ -809,7 +807,11 @@ async fn a_correspondence_game_across_kill_9s_tells_each_player_by_push_and_mail
         .filter(|e| e["ev"]["kind"] == "deadline" && e["ev"]["seat"] == "S")
         .filter(|e| e["ev"]["round"] == 2 && e["ev"]["at"] == json!(moved + 2 * DAY))
         .collect();
-    assert_eq!(last_turn.len(), 2, "told as it began, warned once: {last_turn:?}");
+    assert_eq!(
+        last_turn.len(),
+        2,
+        "told as it began, warned once: {last_turn:?}"
+    );
     assert_eq!(last_turn[1]["ev"]["warning"], true, "{last_turn:?}");
     drop(server);
     remove_db(&db);

@@ -226,15 +226,16 @@ fn command(line: &str) -> Result<Command, String> {
             return Ok(Command::Say(text.to_string()));
         }
         "quick" => {
-            let (system, game) =
-                quick_game(&arg(0, "game (quick hydra-2 [players] [days=N])")?)?;
+            let (system, game) = quick_game(&arg(0, "game (quick hydra-2 [players] [days=N])")?)?;
             let (low, high) = system.players(&game);
             let mut players = None;
             let mut days = None;
             for w in rest.iter().skip(1) {
                 if let Some(d) = w.strip_prefix("days=") {
                     days = Some(d.parse::<u8>().map_err(|_| {
-                        format!("quick: days=N takes the days a turn (1, 2, 3, 5, 7 or 14), not `{d}`")
+                        format!(
+                            "quick: days=N takes the days a turn (1, 2, 3, 5, 7 or 14), not `{d}`"
+                        )
                     })?);
                 } else {
                     players = Some(

@@ -23,9 +23,9 @@ mod lease;
 mod matchmaker;
 mod metrics;
 mod moved;
+mod notified;
 mod peers;
 mod remote;
-mod notified;
 mod revoked;
 mod wire;
 

@@ -55,7 +55,10 @@ impl Lobby {
             if rooms.contains(room) {
                 return true;
             }
-            let here = rooms.iter().filter(|r| is_correspondence(r) == kind).count();
+            let here = rooms
+                .iter()
+                .filter(|r| is_correspondence(r) == kind)
+                .count();
             let others = elsewhere
                 .iter()
                 .filter(|r| *r != room && !rooms.contains(*r) && is_correspondence(r) == kind)

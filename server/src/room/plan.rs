@@ -22,13 +22,22 @@ pub const MAX_PLAN: usize = 32;
 const PLANNABLE: [&str; 3] = ["click", "place", "move"];
 
 impl Room {
-    pub(super) fn plan(&mut self, re: &ReplyTo, player: &Player, actions: &[Value], outbox: &Outbox) {
+    pub(super) fn plan(
+        &mut self,
+        re: &ReplyTo,
+        player: &Player,
+        actions: &[Value],
+        outbox: &Outbox,
+    ) {
         let Some(seat) = self.seat_of(&player.id) else {
             return self.refuse(
                 re,
                 outbox,
                 Code::NotAPlayer,
-                format!("you hold no seat in room {}: only its players plan a turn", self.id),
+                format!(
+                    "you hold no seat in room {}: only its players plan a turn",
+                    self.id
+                ),
             );
         };
         if self.status != Status::Playing {
@@ -40,7 +49,10 @@ impl Room {
                 re,
                 outbox,
                 Code::BadRequest,
-                format!("a plan holds at most {MAX_PLAN} actions, not {}", actions.len()),
+                format!(
+                    "a plan holds at most {MAX_PLAN} actions, not {}",
+                    actions.len()
+                ),
             );
         }
         let now = self.shared.clock.now_ms();

@@ -37,7 +37,10 @@ impl Session {
         };
         let options = RoomOptions::parse(Some(&wire), &*system, &info, Some(players))?;
         self.shared.lobby.may_sit(&player.id, true)?;
-        let open = self.shared.lobby.seeks(info.id, players, days, &player.name);
+        let open = self
+            .shared
+            .lobby
+            .seeks(info.id, players, days, &player.name);
         for room in open {
             let Ok(handle) = self.room(&room).await else {
                 continue;
@@ -83,9 +86,16 @@ impl Session {
             outbox: self.outbox.clone(),
             re: re.clone(),
         };
-        let handle =
-            room::create(&self.shared, &system, &info, options, false, false, vec![(first, None)])
-                .await?;
+        let handle = room::create(
+            &self.shared,
+            &system,
+            &info,
+            options,
+            false,
+            false,
+            vec![(first, None)],
+        )
+        .await?;
         self.rooms.insert(handle.id.clone(), handle.clone());
         let ready = RoomCmd::Ready {
             re: re.clone(),

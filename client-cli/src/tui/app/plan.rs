@@ -68,12 +68,15 @@ impl App {
         ends_turn: bool,
         snapshot: Box<Snapshot>,
     ) {
-        let Some(plan) = self.plan.as_mut().filter(|p| p.room == room && p.sending.is_none())
+        let Some(plan) = self
+            .plan
+            .as_mut()
+            .filter(|p| p.room == room && p.sending.is_none())
         else {
             return;
         };
         let preview = systems::room(&snapshot, self.seat);
-        let live = std::mem::replace(&mut self.room, Some(preview));
+        let live = self.room.replace(preview);
         if plan.live.is_none() {
             plan.live = live;
         }
