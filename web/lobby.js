@@ -3,7 +3,9 @@
 // finished rooms apart; "Play now" by game (quick match with the game's defaults, a cancel and
 // the count waiting), a room with the engine's options behind "More options"; puzzles with
 // their goal; "Play the computer" (a room of one's own with computer players in the other
-// seats, at a chosen level, the visitor at the seat he chooses); and the visitor's name, account and past games (account.js). The room list is
+// seats, at a chosen level, the visitor at the seat he chooses); correspondence seeks (listed
+// with "Take it", or "Withdraw" for one's own; a seek form by game and days a move); and the
+// visitor's name, account and past games (account.js). The room list is
 // the `lobby` watch, one page at a time.
 
 import { games, puzzles, game, gameName, systemOf, systemOptions, serverOptions, isPuzzle, seatsOf } from './catalogue.js';
@@ -127,6 +129,14 @@ export class Lobby {
 
     const computer = this.computerForm();
 
+    // A correspondence seek: listed in the lobby for days until someone takes it.
+    const sGame = h('select', { id: 'seek-game', 'aria-label': 'game' }, ...games().map((g) => h('option', { value: g.id }, g.name)));
+    const sDays = h('select', { id: 'seek-days', 'aria-label': 'days a move' }, ...[1, 2, 3, 5, 7, 14].map((d) => h('option', { value: d, selected: d === 3 }, `${d} day${d > 1 ? 's' : ''} a move`)));
+    const seek = h('form', { id: 'seek', class: 'inline', on: { submit: (e) => {
+      e.preventDefault();
+      this.net.send({ t: 'quick', game: sGame.value, days_per_move: Number(sDays.value) });
+    } } }, sGame, sDays, h('button', { type: 'submit' }, 'Seek'));
+
     const joinText = h('input', { id: 'join-text', placeholder: 'room id or invite code', 'aria-label': 'room id or invite code' });
     const join = h('form', { id: 'join', class: 'inline', on: { submit: (e) => {
       e.preventDefault();
@@ -173,6 +183,9 @@ export class Lobby {
             h('p', { class: 'hint' }, 'Pick a game: you are matched with the next player who picks it.'),
             h('ul', { class: 'tiles' }, ...tiles),
             h('details', { id: 'more-options' }, h('summary', {}, 'More options: a room of your own'), create),
+            h('h3', {}, 'Play by correspondence'),
+            h('p', { class: 'hint' }, 'Days for each move, nobody needs to stay: your seek waits here until someone takes it (claimed names only).'),
+            seek,
             h('h3', {}, 'Play the computer'), computer,
             h('h3', {}, 'Join a friend'), join)),
         this.tv.el),
@@ -275,6 +288,7 @@ export class Lobby {
       this.go(m.code ? `/i/${m.code}` : `/r/${m.room}`);
       return;
     }
+    if (m.t === 'left') { this.mine(); return; }
     if (m.t === 'lobby') this.rooms(m);
   }
 
@@ -354,6 +368,18 @@ export class Lobby {
       : r.status === 'playing' ? `${r.spectators || 0} watching` : 'finished';
     const action = r.status === 'waiting' && free ? 'Join' : r.status === 'finished' ? 'Record' : 'Watch';
     const href = r.status === 'finished' ? `/g/${r.room}` : `/r/${r.room}`;
+    const days = r.options && r.options.days_per_move;
+    if (days && r.status === 'waiting' && free) {
+      // A correspondence seek: taken with a seek of the same game and days (seated and
+      // ready at once), withdrawn by its owner.
+      const mine = seats.some(([, n]) => n === this.net.name);
+      const act = mine
+        ? h('button', { type: 'button', class: 'withdraw-seek', on: { click: () => this.net.send({ t: 'leave', room: r.room }) } }, 'Withdraw')
+        : h('button', { type: 'button', class: 'take-seek', on: { click: () => this.net.send({ t: 'quick', game: r.game, players: seats.length, days_per_move: days }) } }, 'Take it');
+      return h('li', { 'data-room': r.room, 'data-status': r.status, 'data-seek': String(days) },
+        h('span', {}, h('b', {}, gameName(r.game)), ` ${names.join(' vs ')}`),
+        h('span', { class: 'what' }, `seeks a game, ${days} day${days > 1 ? 's' : ''} a move`), act);
+    }
     return h('li', { 'data-room': r.room, 'data-status': r.status },
       h('span', {}, h('b', {}, gameName(r.game)), ` ${names.length ? names.join(' vs ') : 'empty'}`),
       h('span', { class: 'what' }, what),

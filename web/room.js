@@ -11,6 +11,7 @@ import { game as gameOf, gameName, isPuzzle, seatColour, systemOf, seatsOf } fro
 import { Replay } from './replay.js';
 import { h } from './dom.js';
 import { MoveList } from './movelist.js';
+import { Plan } from './plan.js';
 import { announcement, nameAt, resultWords, scoresShown, turnWords } from './words.js';
 
 const mmss = (ms) => {
@@ -36,6 +37,7 @@ export class Room {
     this.waitingHints = []; // taps waiting for the hints of the current seq
     this.hooks = window.__orion || (window.__orion = {});
     this.hooks.room = this;
+    this.plan = new Plan(this);
     this.build(host);
     this.replay = new Replay(this);
     this.el.replay.replaceWith(this.replay.el);
@@ -88,6 +90,10 @@ export class Room {
       rematch: btn('rematch', 'Rematch', () => this.act({ t: 'rematch' }), 'big'),
       declineRematch: btn('decline-rematch', 'No rematch', () => this.act({ t: 'rematch', accept: false })),
       addBot: btn('add-bot', 'Add a computer player', () => this.act({ t: 'add_bot', level: Number(this.el.botLevel.value) })),
+      // Correspondence: a whole turn clicked as a preview the server checks, then sent.
+      planTurn: btn('plan-turn', 'Plan the turn', () => this.plan.start()),
+      sendTurn: btn('send-turn', 'Send turn', () => this.plan.send(), 'big'),
+      dropPlan: btn('drop-plan', 'Drop plan', () => this.plan.drop('Plan dropped.')),
     };
     // The level of the computer player "Add a computer player" seats (4, the middle, unless chosen).
     this.el.botLevel = h('select', { id: 'bot-level', 'aria-label': 'computer player level', hidden: true },
@@ -119,7 +125,7 @@ export class Room {
     this.boardHost.className = `board-host ${system || ''}`;
     this.board = new (boardOf(system))(this.boardHost, this);
     const b = this.btn;
-    this.el.actions.replaceChildren(...this.board.controls(this.button), b.ready, this.el.botLevel, b.addBot, b.leave, b.rematch, b.declineRematch);
+    this.el.actions.replaceChildren(...this.board.controls(this.button), b.planTurn, b.sendTurn, b.dropPlan, b.ready, this.el.botLevel, b.addBot, b.leave, b.rematch, b.declineRematch);
   }
 
   /** The connection is up (first time, or again after a drop). */
@@ -160,6 +166,7 @@ export class Room {
 
   act(req) {
     if (!this.room) return;
+    if (this.plan.takes(req)) { this.plan.add(req); return; }
     this.net.send({ ...req, room: this.room });
   }
 
@@ -224,6 +231,7 @@ export class Room {
         setTimeout(() => this.follow(), 1000);
         return;
       }
+      if (this.plan.refused(m)) return;
       if (m.re === undefined || m.re !== this.quiet) this.toast(m.message || m.code);
       if (this.board.refused) this.board.refused(m);
       return;
@@ -295,6 +303,7 @@ export class Room {
     this.announce(m.ev);
     this.hooks.seq = this.seq;
     this.render();
+    this.plan.event(m.ev);
   }
 
   /** A finished room's replay loaded its history: the move list from it. */
@@ -438,6 +447,10 @@ export class Room {
         s.out && s.out.includes(k) ? ' \u00b7 out' : '');
     }));
     this.btn.ready.hidden = !(s.status === 'waiting' && this.seat);
+    const plan = this.plan;
+    this.btn.planTurn.hidden = !(plan.offered() && !plan.on && !plan.sending);
+    this.btn.sendTurn.hidden = !(plan.on && plan.actions.length);
+    this.btn.dropPlan.hidden = !plan.on;
     const free = Object.values(s.seats).some((o) => !o);
     this.btn.addBot.hidden = this.el.botLevel.hidden = !(s.status === 'waiting' && this.seat && free && !puzzle);
     this.btn.leave.hidden = !(this.seat && s.status !== 'finished');

@@ -156,6 +156,7 @@ pub async fn run(config: BotConfig) -> Result<Report, String> {
             game: game.clone(),
             players: *players,
             bots: None,
+            days_per_move: None,
         },
         Entry::Room(room) => Request::Join {
             room: Some(room.clone()),

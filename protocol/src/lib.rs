@@ -26,7 +26,7 @@ mod view;
 
 pub use code::Code;
 pub use event::{Event, OverReason, Seed, Text, WinningChain};
-pub use message::{ArchivedGame, Logged, Message, MyGame, Reply, Waiting};
+pub use message::{ArchivedGame, Logged, Message, MyGame, PlanRefused, Reply, Waiting};
 pub use moderation::{AuditEntry, BlockedPlayer, ReportEntry};
 pub use notice::{NoticeKind, NotifySettings, PushKeys, PushSubscription};
 pub use parse::{from_value, parse_reply, parse_request, peek_id, ParseError, RequestError};

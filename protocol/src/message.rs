@@ -327,6 +327,37 @@ pub enum Message<'a> {
         /// The chat event's `seq`.
         seq: u64,
     },
+    /// The answer to `plan` (an addition: README): where the planned actions lead. Nothing
+    /// was stored or sent to anyone else.
+    Planned {
+        /// Room id.
+        room: String,
+        /// The room's last event the plan starts from.
+        seq: u64,
+        /// How many of the actions the rules took, from the first.
+        taken: u32,
+        /// The first action refused, when one was: its index (from 0) and why.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        refused: Option<PlanRefused>,
+        /// Whether the taken actions end the turn (then the next turn's allowance is not
+        /// shown: `snapshot.turn` is still the planner's).
+        ends_turn: bool,
+        /// The room as it would be after the taken actions, seen from the asker's seat.
+        snapshot: Box<Snapshot>,
+        /// What the asker's page may highlight from there (as `hints`'), while his turn lasts.
+        hints: BTreeMap<String, Vec<String>>,
+    },
+}
+
+/// The first action of a `plan` the room refused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanRefused {
+    /// Its index in `actions`, from 0.
+    pub index: u32,
+    /// Why, as an `error`'s code.
+    pub code: Code,
+    /// Why, in words.
+    pub message: String,
 }
 
 impl Message<'_> {
@@ -365,6 +396,7 @@ impl Message<'_> {
             Message::Audit { .. } => "audit",
             Message::Blocks { .. } => "blocks",
             Message::ChatDeleted { .. } => "chat_deleted",
+            Message::Planned { .. } => "planned",
         }
     }
 }

@@ -150,6 +150,12 @@ pub enum Request {
         /// (an addition: README).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bots: Option<bool>,
+        /// A correspondence seek (an addition: README): the days each turn may take. It
+        /// joins a waiting correspondence room of the same game, players and days if one is
+        /// open, else opens one, listed in the lobby until someone takes it (`leave`
+        /// withdraws it). Claimed names only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        days_per_move: Option<u8>,
     },
     /// Stop waiting for a quick match (an addition: README); answered `unqueued`, or
     /// `not_queued` when the sender waits for none.
@@ -382,6 +388,16 @@ pub enum Request {
     /// Every game where the asker holds a seat, live or by correspondence, his turn first
     /// (an addition: README; reply: `mine`).
     Mine,
+    /// A turn planned before it is sent (an addition: README; reply: `planned`): the room
+    /// applies `actions` (click, place or move requests, in order) as the asker's to a copy
+    /// of its position, stores nothing and changes nothing, and answers the position they
+    /// lead to, or the first the rules refuse and why.
+    Plan {
+        /// Room id.
+        room: String,
+        /// The actions, each a request object (its `room` may be left out).
+        actions: Vec<serde_json::Value>,
+    },
     /// An account subscribes this browser to Web Push (an addition: README; reply:
     /// `push_subscribed`).
     PushSubscribe {
@@ -529,7 +545,7 @@ pub enum Request {
 
 impl Request {
     /// Every request type, to tell an unknown `t` from a malformed known one.
-    pub const TYPES: [&'static str; 56] = [
+    pub const TYPES: [&'static str; 57] = [
         "hello",
         "lobby",
         "create",
@@ -586,6 +602,7 @@ impl Request {
         "block",
         "unblock",
         "blocks",
+        "plan",
     ];
 
     /// The request's `t` on the wire.
@@ -628,6 +645,7 @@ impl Request {
             Request::Hint { .. } => "hint",
             Request::Unspectate { .. } => "unspectate",
             Request::Mine => "mine",
+            Request::Plan { .. } => "plan",
             Request::PushSubscribe { .. } => "push_subscribe",
             Request::PushUnsubscribe { .. } => "push_unsubscribe",
             Request::NotifySettings { .. } => "notify_settings",
@@ -714,7 +732,8 @@ impl Request {
             | Request::Undo { room }
             | Request::Hint { room }
             | Request::CloseRoom { room, .. }
-            | Request::DeleteChat { room, .. } => Some(room),
+            | Request::DeleteChat { room, .. }
+            | Request::Plan { room, .. } => Some(room),
         }
     }
 }

@@ -57,7 +57,9 @@ pub use config_file::{mask_url, parse as parse_options, printed as printed_optio
 pub use connection::{HELLO_TIMEOUT, MAX_FRAME, MAX_STRIKES, RATE_BURST, SEND_QUEUE};
 pub use http::{HANDSHAKE_TIMEOUT, RECORD_TIMEOUT};
 pub use lobby::{Directory, LocalDirectory};
-pub use lobby::{LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS, MAX_ROOMS, MAX_SEATS_PER_PLAYER};
+pub use lobby::{
+    LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS, MAX_CORRESPONDENCE_SEATS, MAX_ROOMS, MAX_SEATS_PER_PLAYER,
+};
 pub use moderation::{
     ADDRESS_BAN, CHAT_PER_MINUTE, MAX_BAN_DAYS, MAX_BLOCKS, MAX_MUTE_MINUTES, MAX_REASON,
     MAX_REPORTS_PER_HOUR,

@@ -212,6 +212,7 @@ impl Options {
                 mail_from: self.mail_from.clone(),
                 public_url: self.public_url.clone(),
                 allow_push_endpoints: self.allow_push_endpoint.clone(),
+                relay: None,
             },
             trusted_proxies: self.trust_proxy.clone(),
             ..Default::default()

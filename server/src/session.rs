@@ -4,7 +4,9 @@
 //! (hello), `accounts.rs` (register, login, logout_all), `rooms.rs` (lobby, membership and
 //! game actions, forwarded to the room's task) and `archive.rs` (games, history, export,
 //! leaderboard: answered from the store) and `notify.rs` (Web Push subscriptions, notification
-//! settings, the e-mail address) and `moderation.rs` (reports, blocks, moderators' actions).
+//! settings, the e-mail address), `moderation.rs` (reports, blocks, moderators' actions) and
+//! `seek.rs` (`quick` with `days_per_move`: a correspondence seek, which is a waiting
+//! correspondence room).
 
 mod accounts;
 mod archive;
@@ -14,6 +16,7 @@ mod mine;
 mod moderation;
 mod notify;
 mod rooms;
+mod seek;
 
 pub use archive::{GAMES_PAGE, HISTORY_PAGE_BYTES};
 pub use rooms::MAX_ROOMS_PER_CONNECTION;
@@ -178,9 +181,10 @@ impl Session {
                 game,
                 players,
                 bots,
+                days_per_move,
             } => {
                 let bots = bots.unwrap_or(false);
-                let queued = self.quick(re, player()?, &game, players, bots).await;
+                let queued = (self.quick(re, player()?, &game, players, bots, days_per_move)).await;
                 self.shared.lobby.refresh_waiting().await;
                 queued
             }
@@ -206,7 +210,8 @@ impl Session {
             | Request::AddBot { .. }
             | Request::RemoveBot { .. }
             | Request::Undo { .. }
-            | Request::Hint { .. }) => self.act(re, player()?, request).await,
+            | Request::Hint { .. }
+            | Request::Plan { .. }) => self.act(re, player()?, request).await,
             Request::Unspectate { room } => self.unspectate(re, player()?, room).await,
             Request::Chat { room, text } => self.chat(re, player()?, &room, &text).await,
             Request::Resume { room, since } => self.resume(re, player()?, &room, since).await,

@@ -9,6 +9,7 @@ pub mod nemesis;
 pub mod nginx;
 pub mod pg;
 pub mod progress;
+pub mod solo;
 
 use futures::{SinkExt, StreamExt};
 use orion_protocol::{Envelope, Request, RequestId};

@@ -277,7 +277,8 @@ mod tests {
             parse("quick Orbs 5"),
             Ok(Some(Command::Quick {
                 game: "orbs".into(),
-                players: Some(5)
+                players: Some(5),
+                days: None,
             }))
         );
         assert!(parse("quick orbs 7").unwrap_err().contains("2 to 6"));

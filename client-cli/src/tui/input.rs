@@ -14,13 +14,22 @@ pub enum Command {
     Say(String),
     /// Stop waiting for a quick match.
     Unqueue,
-    /// Quick match.
+    /// Quick match; with `days`, a correspondence seek (`quick hydra-2 days=3`).
     Quick {
         /// Game id.
         game: String,
         /// Players.
         players: Option<u8>,
+        /// Days a turn: a correspondence seek, waiting in the lobby until taken.
+        days: Option<u8>,
     },
+    /// Plan a whole turn (`turn A2L B2L`): the moves are tried on the server's copy of the
+    /// room and the board they lead to shown; nothing is played until `send`.
+    Turn(Vec<String>),
+    /// Send the planned turn, its moves in order.
+    SendPlan,
+    /// Drop the planned turn.
+    DropPlan,
     /// Open a room.
     Create {
         /// Game id.
@@ -217,21 +226,43 @@ fn command(line: &str) -> Result<Command, String> {
             return Ok(Command::Say(text.to_string()));
         }
         "quick" => {
-            let (system, game) = quick_game(&arg(0, "game (quick hydra-2 [players])")?)?;
+            let (system, game) = quick_game(&arg(0, "game (quick hydra-2 [players] [days=N])")?)?;
             let (low, high) = system.players(&game);
-            let players = match rest.get(1) {
-                Some(n) => Some(
-                    n.parse::<u8>()
-                        .ok()
-                        .filter(|n| (low..=high).contains(n))
-                        .ok_or_else(|| {
-                            format!("quick: players must be {low} to {high}, not `{n}`")
-                        })?,
-                ),
-                None => None,
-            };
-            return Ok(Command::Quick { game, players });
+            let mut players = None;
+            let mut days = None;
+            for w in rest.iter().skip(1) {
+                if let Some(d) = w.strip_prefix("days=") {
+                    days = Some(d.parse::<u8>().map_err(|_| {
+                        format!(
+                            "quick: days=N takes the days a turn (1, 2, 3, 5, 7 or 14), not `{d}`"
+                        )
+                    })?);
+                } else {
+                    players = Some(
+                        w.parse::<u8>()
+                            .ok()
+                            .filter(|n| (low..=high).contains(n))
+                            .ok_or_else(|| {
+                                format!("quick: players must be {low} to {high}, not `{w}`")
+                            })?,
+                    );
+                }
+            }
+            return Ok(Command::Quick {
+                game,
+                players,
+                days,
+            });
         }
+        "turn" | "plan" => {
+            if rest.is_empty() {
+                return Err("turn: which moves? (turn B2L C2R)".to_string());
+            }
+            let moves = rest.iter().map(|w| w.trim_matches(',').to_string());
+            return Ok(Command::Turn(moves.filter(|w| !w.is_empty()).collect()));
+        }
+        "send" if rest.is_empty() => return Ok(Command::SendPlan),
+        "drop" if rest.is_empty() => return Ok(Command::DropPlan),
         "create" | "new" => {
             let (system, game) = room_game(&arg(0, "game or puzzle (create orion players=3)")?)?;
             let mut private = false;
@@ -426,9 +457,23 @@ mod tests {
             parse("quick hydra 2"),
             Ok(Some(Command::Quick {
                 game: "hydra-2".into(),
-                players: Some(2)
+                players: Some(2),
+                days: None,
             }))
         );
+        assert_eq!(
+            parse("quick hydra days=3"),
+            Ok(Some(Command::Quick {
+                game: "hydra-2".into(),
+                players: None,
+                days: Some(3),
+            }))
+        );
+        assert_eq!(
+            parse("turn B2L, C2R"),
+            Ok(Some(Command::Turn(vec!["B2L".into(), "C2R".into()])))
+        );
+        assert_eq!(parse("send"), Ok(Some(Command::SendPlan)));
         assert_eq!(
             parse("create orion private players=3 claim_window=auto"),
             Ok(Some(Command::Create {

@@ -10,6 +10,8 @@
 //! * `orion.revoked`: an account's tokens revoked (`logout_all`) on a node (`revoked`).
 //! * `orion.node.<node>.adopt`: a room a draining node handed to `<node>`, to restore at once
 //!   (request/reply; `handoff`).
+//! * `orion.notify`: `notify` messages for an account's connections on other nodes
+//!   (`notified`).
 //! * `orion.node.<node>.ping`: answered at once while `<node>` lives (request/reply; a dead
 //!   node's has no responder, which NATS says at once).
 
@@ -99,6 +101,9 @@ pub const MOVED_SUBJECT: &str = "orion.moved";
 
 /// The subject a node that revoked an account's tokens says so on.
 pub const REVOKED_SUBJECT: &str = "orion.revoked";
+
+/// The subject a node relays the `notify` messages it delivered on.
+pub const NOTIFY_SUBJECT: &str = "orion.notify";
 
 /// The subject `node` answers pings on.
 pub fn ping_subject(node: &str) -> String {

@@ -11,7 +11,8 @@
 //! tells the others of its rooms (their lobby summaries and seated players) and lists
 //! theirs with its own (`peers`); a node gone silent has its players marked away on every
 //! owner and its quick-match entries dropped (`host`, `matchmaker`). A `logout_all` on one
-//! node closes the account's other connections on every node (`revoked`).
+//! node closes the account's other connections on every node (`revoked`); a `notify` message
+//! reaches the account's connections on every node (`notified`).
 //! The core sees all this only as a [`Directory`](crate::lobby::Directory) (`directory`),
 //! given to `serve_with`.
 
@@ -24,6 +25,7 @@ mod lease;
 mod matchmaker;
 mod metrics;
 mod moved;
+mod notified;
 mod peers;
 mod remote;
 mod revoked;
@@ -95,7 +97,7 @@ pub struct Node {
 /// `config.db` names, the bus and leases of `cluster`.
 pub async fn serve_cluster(
     listener: TcpListener,
-    config: Config,
+    mut config: Config,
     cluster: ClusterConfig,
     shutdown: impl Future,
 ) -> anyhow::Result<()> {
@@ -157,6 +159,9 @@ pub async fn serve_cluster(
     let adoptions = bus.client.subscribe(bus::adopt_subject(&name)).await?;
     let pings = bus.client.subscribe(bus::ping_subject(&name)).await?;
     let revoked_elsewhere = bus.client.subscribe(bus::REVOKED_SUBJECT).await?;
+    let notified_elsewhere = bus.client.subscribe(bus::NOTIFY_SUBJECT).await?;
+    let (notify_relay, notify_bus) = crate::notify::relay::NotifyRelay::new();
+    config.notify.relay = Some(notify_relay);
     let matchmaker = Arc::new(ClusterMatchmaker::new(
         name.clone(),
         leases,
@@ -176,6 +181,12 @@ pub async fn serve_cluster(
             name.clone(),
             node.revocations.clone(),
             revoked_elsewhere,
+        )),
+        tokio::spawn(notified::relay(
+            bus.clone(),
+            name.clone(),
+            notify_bus,
+            notified_elsewhere,
         )),
         tokio::spawn(moved::bury(gone_rx, host.clone(), matchmaker.clone())),
         tokio::spawn(host.clone().serve(commands)),

@@ -1,11 +1,13 @@
 //! The lobby: the directory of live rooms, the public listing that `lobby` watchers follow,
-//! which rooms each player holds a seat in, and the quick-match queues.
+//! which rooms each player holds a seat in, and the quick-match queues and correspondence
+//! seeks.
 
 mod directory;
 mod listing;
 mod matchmaker;
 mod peers;
 mod seats;
+mod seeks;
 
 use crate::player::{PlayerId, RoomId};
 use crate::protocol::Frame;
@@ -18,7 +20,10 @@ pub use directory::{Directory, LocalDirectory, NotInserted, MAX_ROOMS};
 pub use listing::{PublicList, LISTING_EVERY, LOBBY_PAGE_BYTES, LOBBY_PAGE_ROOMS};
 pub use matchmaker::{LocalMatchmaker, Matchmaker, Queued};
 pub use peers::Peers;
-pub use seats::MAX_SEATS_PER_PLAYER;
+pub use seats::{
+    is_correspondence, seat_bound_refusal, CORRESPONDENCE_PREFIX, MAX_CORRESPONDENCE_SEATS,
+    MAX_SEATS_PER_PLAYER,
+};
 
 /// Rooms waiting for players are at most half of all rooms: past it `create` is refused with
 /// `full`, so rooms made and held open can never take the room a quick match or a started

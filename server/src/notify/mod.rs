@@ -9,11 +9,13 @@
 //! move or a hidden choice. Accounts only: a guest cannot subscribe or give an address.
 //!
 //! `endpoint.rs` says which push endpoints the server posts to; `routes.rs` serves the
-//! links mails carry (`/email/confirm`, `/email/unsubscribe`).
+//! links mails carry (`/email/confirm`, `/email/unsubscribe`); `relay.rs` carries `notify`
+//! messages to the account's connections on a cluster's other nodes.
 
 mod endpoint;
 mod mail;
 mod push;
+pub mod relay;
 pub mod routes;
 
 use endpoint::Allowed;
@@ -63,6 +65,8 @@ pub struct NotifyConfig {
     pub public_url: Option<String>,
     /// Push endpoint prefixes taken without checks (`--allow-push-endpoint`).
     pub allow_push_endpoints: Vec<String>,
+    /// On a cluster node: `notify` messages to and from the other nodes (`relay.rs`).
+    pub relay: Option<relay::NotifyRelay>,
 }
 
 /// Something that happened in a room, for one player.
@@ -173,6 +177,8 @@ struct Inner {
     link_key: Vec<u8>,
     /// Each account's recent `email` requests (server times), for [`MAX_EMAIL_REQUESTS`].
     email_requests: Mutex<HashMap<String, Vec<Millis>>>,
+    /// On a cluster: where `notify` frames for the other nodes' connections go.
+    relay: Option<relay::NotifyRelay>,
 }
 
 /// A lock that outlives a panic elsewhere (the maps stay consistent: each change is one call).
@@ -229,8 +235,12 @@ impl Notifier {
             public_url,
             link_key,
             email_requests: Mutex::new(HashMap::new()),
+            relay: config.relay.clone(),
         });
         let (jobs, queue) = mpsc::channel(QUEUE);
+        if let Some(heard) = config.relay.as_ref().and_then(|r| r.take_incoming()) {
+            tokio::spawn(deliver_relayed(inner.clone(), heard, shutdown.clone()));
+        }
         tokio::spawn(deliver_loop(inner.clone(), queue, shutdown));
         Ok(Notifier { jobs, inner })
     }
@@ -520,6 +530,9 @@ impl Inner {
         for outbox in self.connections(account) {
             outbox.send(frame.clone());
         }
+        if let Some(relay) = &self.relay {
+            relay.relay(&Arc::from(account), &frame);
+        }
         if record.push {
             self.push(account, notice, &text, &url).await;
         }
@@ -583,6 +596,26 @@ impl Inner {
 
 /// The delivery task: takes jobs in order, runs up to [`MAX_DELIVERIES`] at once, ends at
 /// shutdown (deliveries still running are dropped).
+/// Delivers the `notify` frames other nodes relay to this node's connections of each account,
+/// until `shutdown` turns true or the bus's side closes.
+async fn deliver_relayed(
+    inner: Arc<Inner>,
+    mut heard: mpsc::Receiver<relay::Relayed>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    loop {
+        tokio::select! {
+            _ = shutdown.wait_for(|s| *s) => break,
+            relayed = heard.recv() => {
+                let Some(relayed) = relayed else { break };
+                for outbox in inner.connections(&relayed.account) {
+                    outbox.send(relayed.frame.clone());
+                }
+            }
+        }
+    }
+}
+
 async fn deliver_loop(
     inner: Arc<Inner>,
     mut queue: mpsc::Receiver<Job>,

@@ -44,7 +44,13 @@ pub async fn create(
             return Err(Refusal::new(Code::BadRequest, why));
         }
     }
-    let id: RoomId = Arc::from(format!("r{:08x}", rand::thread_rng().gen::<u32>()));
+    // A correspondence room's id says so: every node counts its seats against their own
+    // bound from the id alone (`lobby::seats`).
+    let kind = match options.days_per_move {
+        Some(_) => crate::lobby::CORRESPONDENCE_PREFIX,
+        None => 'r',
+    };
+    let id: RoomId = Arc::from(format!("{kind}{:08x}", rand::thread_rng().gen::<u32>()));
     let code: Option<Arc<str>> = private.then(invite_code);
     let salt = hex::encode(rand::thread_rng().gen::<[u8; 16]>());
     let wire_options = options.to_wire();

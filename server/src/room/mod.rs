@@ -9,7 +9,8 @@
 //! resuming, starting), `play` (game actions and their events), `clock` (turn clocks, holds),
 //! `view` (snapshots and the lobby listing), `event` (the room's own events, typed),
 //! `rematch` (the next game with the same players), `bots` (computer players: seated, and
-//! their decisions asked of the bot pool and played).
+//! their decisions asked of the bot pool and played), `plan` (a turn tried on a copy of the
+//! table before it is sent).
 
 mod bots;
 mod clock;
@@ -18,6 +19,7 @@ mod hints;
 mod lifecycle;
 mod notices;
 mod options;
+mod plan;
 mod play;
 mod puzzle;
 mod rematch;

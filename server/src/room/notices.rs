@@ -38,6 +38,19 @@ impl Room {
         self.shared.notifier.send(&away.player.id, notice);
     }
 
+    /// A correspondence game started (a seek taken while its owner was away): the first
+    /// mover is told it is his turn if he is not here to see it.
+    pub(super) fn tell_away_starter(&self) {
+        if self.options.days_per_move.is_none() {
+            return;
+        }
+        let first = self.table.turn().seat;
+        // Any other seat as "before": the turn is new to the first mover.
+        if let Some(other) = (self.table.seats().iter()).find(|s| s.seat.wire() != first) {
+            self.tell_away_mover(other.seat.wire());
+        }
+    }
+
     /// A correspondence mover with a day (or half his turn) left is told, wherever he is.
     pub(super) fn tell_deadline_near(&self) {
         let Some((seat, _)) = self.clock.turn else {

@@ -29,6 +29,7 @@ impl Room {
             Request::Undo { .. } => return self.undo(&re, &player, &outbox).await,
             Request::Hint { .. } => return self.hint(&re, &player, &outbox),
             Request::Unspectate { .. } => return self.unspectate(&re, &outbox),
+            Request::Plan { actions, .. } => return self.plan(&re, &player, &actions, &outbox),
             _ => {}
         }
         let action = match self.system.action(&request) {

@@ -117,15 +117,8 @@ impl Room {
             },
         };
         if !self.shared.lobby.take_seat(&player.id, &self.id) {
-            self.refuse(
-                &re,
-                &outbox,
-                Code::Full,
-                format!(
-                    "you hold seats in {} rooms already",
-                    crate::lobby::MAX_SEATS_PER_PLAYER
-                ),
-            );
+            let bound = crate::lobby::seat_bound_refusal(crate::lobby::is_correspondence(&self.id));
+            outbox.refuse(&re, &bound);
             return false;
         }
         let rating = self.rating_of(&player.id).await;
@@ -340,6 +333,7 @@ impl Room {
             self.tell_deadline(false).await;
         }
         self.set_status("playing").await;
+        self.tell_away_starter();
     }
 
     pub(super) async fn chat(&mut self, re: ReplyTo, player: Player, text: String, outbox: Outbox) {

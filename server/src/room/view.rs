@@ -13,6 +13,11 @@ impl Room {
     /// The room as it is now, for one recipient: `seat` gets his own hidden choices (Algol's
     /// secret man), if he made them, and nobody else's.
     pub(super) fn snapshot(&self, re: &ReplyTo, seat: Option<Seat>) -> Frame {
+        protocol::reply(re, Message::Snapshot(Box::new(self.snapshot_of(seat))))
+    }
+
+    /// The room now, as `seat` (or a spectator, `None`) may see it.
+    pub(super) fn snapshot_of(&self, seat: Option<Seat>) -> Snapshot {
         let seats = self
             .table
             .seats()
@@ -54,7 +59,7 @@ impl Room {
             owner.is_some() && owner == self.seats.get(s).map(|o| &o.player.id)
         });
         self.table.view(chooser, &mut snapshot);
-        protocol::reply(re, Message::Snapshot(Box::new(snapshot)))
+        snapshot
     }
 
     /// `player`'s line in `mine`, while the room waits or plays and he holds a seat: whether

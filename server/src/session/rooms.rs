@@ -41,7 +41,7 @@ impl Session {
         Ok((system, info))
     }
 
-    fn check_room_cap(&self) -> Handled {
+    pub(super) fn check_room_cap(&self) -> Handled {
         if self.rooms.len() >= MAX_ROOMS_PER_CONNECTION {
             return Err(Refusal::new(
                 Code::Full,
@@ -63,15 +63,7 @@ impl Session {
         self.check_room_cap()?;
         let (system, info) = self.find_game(game)?;
         let options = RoomOptions::parse(options.as_ref(), &*system, &info, None)?;
-        if self.shared.lobby.seats_of(&player.id).len() >= crate::lobby::MAX_SEATS_PER_PLAYER {
-            return Err(Refusal::new(
-                Code::Full,
-                format!(
-                    "you hold seats in {} rooms already",
-                    crate::lobby::MAX_SEATS_PER_PLAYER
-                ),
-            ));
-        }
+        (self.shared.lobby).may_sit(&player.id, options.days_per_move.is_some())?;
         // A puzzle's one seat is the creator's: it starts at once, no `ready` needed.
         let solo = info.solo;
         if !solo && !self.shared.lobby.may_open_waiting_room() {
@@ -178,9 +170,20 @@ impl Session {
         game: &str,
         players: Option<u8>,
         bots: bool,
+        days: Option<u8>,
     ) -> Handled {
         self.check_room_cap()?;
         let (system, info) = self.find_match(game)?;
+        if let Some(days) = days {
+            if bots {
+                return Err(Refusal::new(
+                    Code::BadRequest,
+                    "a correspondence seek waits for people: leave bots out",
+                ));
+            }
+            let n = players.unwrap_or(info.default_players);
+            return self.seek(re, player, game, n, days).await;
+        }
         if bots {
             self.check_bots(&system)?;
         }

@@ -2,7 +2,8 @@
 //! `chromedriver`, as `browser.rs`): whose turn it is, in words and names; each seat's ready
 //! mark as it is said; the watchers counted on every page; the move list; leaving a game in
 //! progress asks first, resigns, and the other page is told it won and why; a spectator who
-//! reloads a game in progress stays a spectator.
+//! reloads a game in progress stays a spectator; in a correspondence room, a turn planned
+//! click by click (the server's preview, nothing played) and then sent.
 
 use crate::chromium;
 
@@ -166,4 +167,77 @@ async fn a_spectator_who_reloads_a_game_in_progress_stays_a_spectator() {
             .all(|(_, s)| s.is_null() || s["name"] != "carol"),
         "{snap}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_correspondence_turn_is_planned_click_by_click_then_sent() {
+    let server = TestServer::start();
+    let base = format!("http://{}", server.addr);
+    let mut players = Vec::new();
+    for name in ["alice", "bob"] {
+        let mut c = server.player(name).await;
+        let w = c
+            .request(json!({"t": "register", "password": "correct horse battery"}))
+            .await;
+        assert_eq!(w["account"], true, "{w}");
+        players.push(c);
+    }
+    let room = orion_tests::start_room(&mut players, "hydra-2", json!({"days_per_move": 2})).await;
+    let (s, n) = if players[0].seat == "S" {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
+    let south_name = if s == 0 { "alice" } else { "bob" };
+    // South's one-click opening, North passes: South's second move is two clicks.
+    players[s]
+        .play(&room, "click", json!({"click": "A2L"}))
+        .await;
+    players[n].play(&room, "end_turn", json!({})).await;
+    let mut watcher = server.player("watcher").await;
+    let before = watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+
+    // South's page, his account's (its token, as a device he logged in on keeps it).
+    let mut driver = Driver::start();
+    let page = driver.browser(1280, 900).await;
+    page.goto(&format!("{base}/?name={south_name}"))
+        .await
+        .expect("page loads");
+    js(
+        &page,
+        &format!(
+            "localStorage.setItem('orion.token', {}); return 1",
+            json!(players[s].token)
+        ),
+    )
+    .await;
+    page.goto(&format!("{base}/r/{room}"))
+        .await
+        .expect("page loads");
+    wait_text(&page, "#turn", "Your turn").await;
+    press(&page, "#plan-turn").await;
+    press(&page, "[data-click=\"B2L\"]").await;
+    wait_text(&page, "#note", "Planned: 1 move.").await;
+    press(&page, "[data-click=\"C2R\"]").await;
+    wait_text(&page, "#note", "Planned: 2 moves, ending your turn").await;
+    // Planned, not played: the room is as it was.
+    let now = server
+        .player("late")
+        .await
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+    assert_eq!(
+        (now["seq"].clone(), now["position"].clone()),
+        (before["seq"].clone(), before["position"].clone())
+    );
+    press(&page, "#send-turn").await;
+    for click in ["B2L", "C2R"] {
+        let ev = watcher.expect_event(&room, "click").await;
+        assert_eq!(ev["ev"]["click"], click, "{ev}");
+    }
+    wait_text(&page, "#note", "Turn sent.").await;
+    wait_text(&page, "#turn", "Waiting for").await;
+    let _ = page.close().await;
 }

@@ -1,6 +1,7 @@
 //! The lobby across nodes (real PostgreSQL and NATS, each node an `orion-node` process): any
 //! node lists every room of the cluster and counts a player's seats on every node, and a
-//! player connected to one node who leaves a room run by another is seen away there.
+//! player connected to one node who leaves a room run by another is seen away there; an
+//! account connected to one node is told (`notify`) of its turn in a room another node runs.
 
 use orion_tests::cluster::{resume_until_taken, start_cluster, ClusterNode};
 use orion_tests::Client;
@@ -298,5 +299,58 @@ async fn a_rooms_events_reach_many_watchers_on_another_node_in_one_message_each(
     assert!(
         messages * 4 <= frames,
         "{messages} messages for {frames} frames"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_account_on_one_node_is_told_of_its_turn_in_a_room_another_node_runs() {
+    let (_pg, _nats, [a, b]) = start_cluster(NODE, ["a", "b"]);
+    let mut players = Vec::new();
+    for name in ["alice", "bob"] {
+        let mut c = a.player(name).await;
+        let w = c
+            .request(json!({"t": "register", "password": "correct horse battery"}))
+            .await;
+        assert_eq!(w["account"], true, "{w}");
+        players.push(c);
+    }
+    // A correspondence game run by node a.
+    let room = orion_tests::start_room(&mut players, "hydra-2", json!({"days_per_move": 2})).await;
+    let (s, n) = if players[0].seat == "S" {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
+    let north_name = if n == 0 { "alice" } else { "bob" };
+    let north_seat = players[n].seat.clone();
+    // North closes his page on a and opens the site on b, not the room.
+    let token = players[n].token.clone();
+    let mut south = players.remove(s);
+    drop(players);
+    let mut watcher = a.player("watcher").await;
+    for _ in 0..500 {
+        let snap = watcher
+            .request(json!({"t": "spectate", "room": room, "quiet": true}))
+            .await;
+        watcher
+            .request(json!({"t": "unspectate", "room": room}))
+            .await;
+        if snap["seats"][&north_seat]["connected"] == json!(false) {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    let mut north = b.reconnect(north_name, &token).await;
+    // South moves on a: the turn is North's, and b tells him.
+    south.play(&room, "click", json!({"click": "A2L"})).await;
+    let told = north.expect_t("notify").await;
+    assert_eq!(
+        (told["kind"].clone(), told["room"].clone()),
+        (json!("your_turn"), json!(room)),
+        "{told}"
+    );
+    assert!(
+        told["text"].as_str().unwrap_or("").contains("Your turn"),
+        "{told}"
     );
 }

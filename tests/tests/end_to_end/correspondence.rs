@@ -1,8 +1,12 @@
 //! Correspondence rooms (`days_per_move`): a game between two accounts that lasts days with
 //! nobody connected between moves, the deadline told as each turn begins and warned a day
-//! before, a loss when the days run out, and all of it kept across a restart. Time is the
-//! server's manual clock.
+//! before, a loss when the days run out, and all of it kept across a restart; seeks (`quick`
+//! with `days_per_move`) that wait in the lobby for days and across a restart, on SQLite and
+//! PostgreSQL, until another seek takes them; the bound of 50 correspondence seats, apart
+//! from the 8 live ones; a turn planned on a copy of the room (`plan`) before it is sent.
+//! Time is the server's manual clock.
 
+use orion_tests::pg::Postgres;
 use orion_tests::{remove_db, start_room, temp_db, Client, TestServer, T0};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -270,4 +274,306 @@ async fn mine_lists_a_players_games_his_turn_first_with_the_deadline_and_last_mo
     assert_eq!(theirs["games"][0]["last_move"], json!(T0 + 3_600_000));
     let hers = alice.request(json!({"t": "mine"})).await;
     assert_eq!(hers["games"][0]["your_turn"], false, "{hers}");
+}
+
+/// The public rooms of a `lobby` reply, by id.
+async fn listed(c: &mut Client) -> Vec<Value> {
+    let lobby = c.request(json!({"t": "lobby"})).await;
+    lobby["rooms"].as_array().cloned().unwrap_or_default()
+}
+
+/// A seek for Hydra for Two with `days` a turn.
+fn seek(days: u8) -> Value {
+    json!({"t": "quick", "game": "hydra-2", "days_per_move": days})
+}
+
+/// A seek waits in the lobby with its owner gone, through a restart of the server on
+/// `store`; a withdrawn one leaves the lobby; a day later another account's seek for the same
+/// game and days takes it and the game starts at once, the owner finding it his turn.
+async fn a_seek_waits_across_a_restart_and_is_taken_a_day_later(store: &str) {
+    let clock = Arc::new(orion_server::ManualClock::new(T0));
+    let server = TestServer::start_on(store, clock.clone());
+    let mut guest = server.player("guest").await;
+    let e = guest.refused(seek(3)).await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("claimed names"),
+        "{e}"
+    );
+    let mut alice = claimed(&server, "alice").await;
+    let joined = alice.request(seek(3)).await;
+    assert_eq!(joined["t"], "joined", "{joined}");
+    let room = joined["room"].as_str().expect("room").to_string();
+    // Carol seeks a week a move, then thinks better of it.
+    let mut carol = claimed(&server, "carol").await;
+    let hers = carol.request(seek(7)).await;
+    let withdrawn = hers["room"].as_str().expect("room").to_string();
+    let rooms = listed(&mut guest).await;
+    let offer = rooms.iter().find(|r| r["room"] == json!(room));
+    let offer = offer.unwrap_or_else(|| panic!("{room} is not listed: {rooms:?}"));
+    assert_eq!(offer["status"], "waiting", "{offer}");
+    assert_eq!(offer["options"]["days_per_move"], 3, "{offer}");
+    assert_eq!(offer["seats"], json!({"S": "alice", "N": null}), "{offer}");
+    assert!(rooms.iter().any(|r| r["room"] == json!(withdrawn)));
+    // Withdrawn, it leaves the lobby: a watcher of the list is sent one without it.
+    guest.request(json!({"t": "lobby", "watch": true})).await;
+    let left = carol
+        .request(json!({"t": "leave", "room": withdrawn}))
+        .await;
+    assert_eq!(left["t"], "left", "{left}");
+    let without = |m: &Value| {
+        m["t"] == "lobby"
+            && (m["rooms"].as_array())
+                .is_some_and(|r| !r.iter().any(|r| r["room"] == json!(withdrawn)))
+    };
+    let pushed = guest.expect(without).await;
+    assert!(
+        (pushed["rooms"].as_array()).is_some_and(|r| r.iter().any(|r| r["room"] == json!(room))),
+        "{pushed}"
+    );
+    let token = alice.token.clone();
+    drop((alice, carol, guest));
+
+    // The server dies; a day later the seek is still there, its owner away.
+    server.kill();
+    let server = TestServer::start_on(store, clock.clone());
+    clock.advance(DAY);
+    // Alice has the site open, not the room.
+    let (mut alice, _) = server.reconnect("alice", &token).await;
+    let mut bob = claimed(&server, "bob").await;
+    let rooms = listed(&mut bob).await;
+    assert!(
+        rooms
+            .iter()
+            .any(|r| r["room"] == json!(room) && r["status"] == "waiting"),
+        "{rooms:?}"
+    );
+    // Bob's seek for another number of days does not take it; his for three days does, and
+    // the game starts at once.
+    let other = bob.request(seek(5)).await;
+    assert_ne!(other["room"], json!(room), "{other}");
+    let left = bob
+        .request(json!({"t": "leave", "room": other["room"]}))
+        .await;
+    assert_eq!(left["t"], "left", "{left}");
+    let taken = bob.request(seek(3)).await;
+    assert_eq!(
+        (
+            taken["t"].clone(),
+            taken["room"].clone(),
+            taken["seat"].clone()
+        ),
+        (json!("joined"), json!(room), json!("N")),
+        "{taken}"
+    );
+    bob.expect_event(&room, "start").await;
+    let first = deadline(&mut bob, &room).await;
+    assert_eq!(
+        (first["seat"].clone(), first["at"].clone()),
+        (json!("S"), json!(T0 + DAY + 3 * DAY)),
+        "{first}"
+    );
+    // Alice is told it is her turn, and finds the game in `mine`, hers to play.
+    let told = alice.expect_t("notify").await;
+    assert_eq!(
+        (told["kind"].clone(), told["room"].clone()),
+        (json!("your_turn"), json!(room)),
+        "{told}"
+    );
+    let mine = alice.request(json!({"t": "mine"})).await;
+    assert_eq!(mine["games"][0]["room"], json!(room), "{mine}");
+    assert_eq!(mine["games"][0]["your_turn"], true, "{mine}");
+    assert_eq!(mine["games"][0]["status"], "playing", "{mine}");
+    drop(server);
+}
+
+#[tokio::test]
+async fn a_seek_waits_for_days_across_a_restart_on_sqlite() {
+    let db = temp_db("seek");
+    a_seek_waits_across_a_restart_and_is_taken_a_day_later(&db).await;
+    remove_db(&db);
+}
+
+#[tokio::test]
+async fn a_seek_waits_for_days_across_a_restart_on_postgres() {
+    let pg = Postgres::start();
+    a_seek_waits_across_a_restart_and_is_taken_a_day_later(&pg.url()).await;
+}
+
+#[tokio::test]
+async fn correspondence_seats_have_a_bound_of_their_own_seeks_included() {
+    let server = TestServer::start();
+    let mut alice = claimed(&server, "alice").await;
+    let token = alice.token.clone();
+    // One connection may be in 32 rooms, and each has its own request rate: three of them.
+    let (mut second, _) = server.reconnect("alice", &token).await;
+    let (mut third, _) = server.reconnect("alice", &token).await;
+    let days = [1, 2, 3, 5, 7, 14];
+    for i in 0..orion_server::MAX_CORRESPONDENCE_SEATS {
+        let c = if i < 25 { &mut alice } else { &mut second };
+        let j = if i % 2 == 0 {
+            let options = json!({"days_per_move": days[i % 6]});
+            c.request(json!({"t": "create", "game": "hydra-2", "options": options}))
+                .await
+        } else {
+            c.request(seek(days[i % 6])).await
+        };
+        assert_eq!(j["t"], "joined", "game {i}: {j}");
+    }
+    assert_eq!(orion_server::MAX_CORRESPONDENCE_SEATS, 50);
+    // The 51st, a room or a seek, is refused naming the bound.
+    let e = third
+        .refused(json!({"t": "create", "game": "hydra-2", "options": {"days_per_move": 2}}))
+        .await;
+    assert_eq!(e["code"], "full", "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("50 correspondence games"),
+        "{e}"
+    );
+    let e = third.refused(seek(1)).await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("50 correspondence games"),
+        "{e}"
+    );
+    // Nor may she take a seat in someone else's.
+    let mut bob = claimed(&server, "bob").await;
+    let theirs = bob
+        .request(json!({"t": "create", "game": "hydra-2", "options": {"days_per_move": 2}}))
+        .await;
+    let e = third
+        .refused(json!({"t": "join", "room": theirs["room"]}))
+        .await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("50 correspondence games"),
+        "{e}"
+    );
+    // Live games count apart: eight of them still, the ninth refused naming that bound.
+    for i in 0..orion_server::MAX_SEATS_PER_PLAYER {
+        let j = third
+            .request(json!({"t": "create", "game": "hydra-2"}))
+            .await;
+        assert_eq!(j["t"], "joined", "live game {i}: {j}");
+    }
+    let e = third
+        .refused(json!({"t": "create", "game": "hydra-2"}))
+        .await;
+    assert!(
+        e["message"].as_str().unwrap_or("").contains("8 rooms"),
+        "{e}"
+    );
+    // A seek withdrawn frees its seat for another.
+    let mine = third.request(json!({"t": "mine"})).await;
+    let games = mine["games"].as_array().expect("games");
+    assert_eq!(games.len(), 58, "{mine}");
+    let letter = (games.iter())
+        .find(|g| g.get("days_per_move").is_some())
+        .and_then(|g| g["room"].as_str())
+        .expect("a correspondence game")
+        .to_string();
+    let left = third.request(json!({"t": "leave", "room": letter})).await;
+    assert_eq!(left["t"], "left", "{left}");
+    let j = third.request(seek(14)).await;
+    assert_eq!(j["t"], "joined", "{j}");
+}
+
+/// A `plan` of `clicks` in `room`.
+fn plan(room: &str, clicks: &[&str]) -> Value {
+    let actions: Vec<Value> = (clicks.iter())
+        .map(|c| json!({"t": "click", "click": c}))
+        .collect();
+    json!({"t": "plan", "room": room, "actions": actions})
+}
+
+#[tokio::test]
+async fn a_turn_is_planned_on_a_copy_of_the_room_then_sent() {
+    let server = TestServer::start();
+    let mut players = vec![
+        claimed(&server, "alice").await,
+        claimed(&server, "bob").await,
+    ];
+    let room = start_room(&mut players, "hydra-2", json!({"days_per_move": 1})).await;
+    let (s, n) = if players[0].seat == "S" {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
+    let mut watcher = server.player("watcher").await;
+    let before = watcher
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+
+    // North may not plan South's turn; nothing but moves may be planned.
+    let theirs = players[n].request(plan(&room, &["A2L"])).await;
+    assert_eq!(theirs["t"], "planned", "{theirs}");
+    assert_eq!(theirs["taken"], 0, "{theirs}");
+    assert_eq!(theirs["refused"]["index"], 0, "{theirs}");
+    assert_eq!(theirs["refused"]["code"], "not_your_turn", "{theirs}");
+    let roll = players[s]
+        .request(json!({"t": "plan", "room": room, "actions": [{"t": "roll"}]}))
+        .await;
+    assert_eq!(roll["refused"]["code"], "bad_request", "{roll}");
+
+    // South's first move is one click: planned, it ends his turn; a second is refused.
+    let one = players[s].request(plan(&room, &["A2L", "B2L"])).await;
+    assert_eq!(one["taken"], 1, "{one}");
+    assert_eq!(one["ends_turn"], true, "{one}");
+    assert_eq!(one["refused"]["index"], 1, "{one}");
+    assert_eq!(one["refused"]["code"], "not_your_turn", "{one}");
+    assert_ne!(
+        one["snapshot"]["position"], before["position"],
+        "the plan's board shows the click: {one}"
+    );
+    assert_eq!(one["snapshot"]["turn"]["seat"], "S", "{one}");
+    // Nothing happened in the room: the watcher's view is as it was, no event sent.
+    let after = server
+        .player("late")
+        .await
+        .request(json!({"t": "spectate", "room": room}))
+        .await;
+    assert_eq!(after["position"], before["position"]);
+    assert_eq!(after["seq"], before["seq"]);
+
+    // The turn sent: the room takes it; North passes.
+    players[s]
+        .play(&room, "click", json!({"click": "A2L"}))
+        .await;
+    assert_eq!(
+        players[s].events.last().map(|e| e["ev"]["kind"].clone()),
+        Some(json!("click"))
+    );
+    players[n].play(&room, "end_turn", json!({})).await;
+    // South's second move is two clicks: one planned, his turn goes on, with where to click.
+    let half = players[s].request(plan(&room, &["B2L"])).await;
+    assert_eq!(
+        (half["taken"].clone(), half["ends_turn"].clone()),
+        (json!(1), json!(false)),
+        "{half}"
+    );
+    assert_eq!(half["snapshot"]["turn"]["used"], 1, "{half}");
+    assert!(half.get("refused").is_none(), "{half}");
+    // A click on no rotor is refused in words, naming the action.
+    let bad = players[s].request(plan(&room, &["B2L", "Z9Q"])).await;
+    assert_eq!(bad["taken"], 1, "{bad}");
+    assert_eq!(bad["refused"]["index"], 1, "{bad}");
+    assert!(
+        !bad["refused"]["message"].as_str().unwrap_or("").is_empty(),
+        "{bad}"
+    );
+    let whole = players[s].request(plan(&room, &["B2L", "C2R"])).await;
+    assert_eq!(
+        (whole["taken"].clone(), whole["ends_turn"].clone()),
+        (json!(2), json!(true)),
+        "{whole}"
+    );
 }

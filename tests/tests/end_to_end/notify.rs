@@ -3,7 +3,9 @@
 //! endpoint answering 410 dropped; endpoints of this machine's network refused unless
 //! `--allow-push-endpoint` allows them; mail through a real SMTP server (Debian's aiosmtpd)
 //! with its confirmation and unsubscribe links followed over HTTP; the page's service worker
-//! and in-page notice in Chromium.
+//! and in-page notice in Chromium; a correspondence game between two accounts across `kill -9`s
+//! of a real server process, each player told by push and by mail that it is his turn, the
+//! loser warned a day before his days run out, days of it driven by the server's manual clock.
 //!
 //! The trigger is the live rooms' own: when the turn passes to a player whose connection to
 //! the room is gone (his seat held), the room tells the notifier. Nothing here is sent to any
@@ -18,7 +20,8 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request as HttpRequest, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use orion_tests::{http_get, start_room, Client, TestServer, PATIENCE};
+use orion_tests::solo::SoloServer;
+use orion_tests::{http_get, remove_db, start_room, temp_db, Client, TestServer, PATIENCE, T0};
 use serde_json::{json, Value};
 use std::io::BufRead;
 use std::process::{Child, Command, Stdio};
@@ -642,4 +645,174 @@ async fn the_page_registers_its_service_worker_and_shows_a_notice_that_arrives()
         json!(format!("/r/{room}"))
     );
     let _ = page.close().await;
+}
+
+/// The server binary the correspondence game kills and starts again.
+const NODE: &str = env!("CARGO_BIN_EXE_orion-node");
+const DAY: u64 = 24 * 3_600_000;
+
+/// An account on `server` named `name`, with a browser subscribed at `endpoint` and the
+/// address `name@example.org` confirmed through `smtp`: its client, token and keys.
+async fn subscribed(
+    server: &SoloServer,
+    smtp: &Smtp,
+    name: &str,
+    endpoint: &str,
+) -> (Client, BrowserKeys) {
+    let mut c = server.player(name, None).await;
+    let w = c
+        .request(json!({"t": "register", "password": PASSWORD}))
+        .await;
+    assert_eq!(w["account"], true, "{w}");
+    let keys = BrowserKeys::new();
+    let r = c
+        .request(json!({"t": "push_subscribe", "subscription": keys.subscription(endpoint)}))
+        .await;
+    assert_eq!(r["t"], "push_subscribed", "{r}");
+    let address = format!("{name}@example.org");
+    let r = c.request(json!({"t": "email", "address": address})).await;
+    assert_eq!(r["t"], "email_sent", "{r}");
+    let confirm = link(&smtp.next(), "/email/confirm?token=");
+    let page = http_get(server.addr, &path_of(&confirm)).await;
+    assert!(page.contains("Address confirmed"), "{page}");
+    (c, keys)
+}
+
+/// The next push to `posts`, decrypted with `keys`: it is of `kind` and for `room`.
+async fn pushed(
+    posts: &mut mpsc::UnboundedReceiver<Posted>,
+    keys: &BrowserKeys,
+    kind: &str,
+    room: &str,
+) {
+    let payload = keys.decrypt(&next_post(posts).await.body);
+    assert_eq!(
+        (payload["kind"].clone(), payload["room"].clone()),
+        (json!(kind), json!(room)),
+        "{payload}"
+    );
+}
+
+/// The next mail: to `to`, its subject naming `room`.
+fn mailed(smtp: &Smtp, to: &str, room: &str) -> String {
+    let mail = decode(&smtp.next());
+    assert!(mail.contains(&format!("To: {to}")), "{mail}");
+    assert!(
+        mail.lines()
+            .any(|l| l.starts_with("Subject:") && l.contains(room)),
+        "{mail}"
+    );
+    mail
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_correspondence_game_across_kill_9s_tells_each_player_by_push_and_mail() {
+    let smtp = Smtp::start();
+    let (alice_endpoint, mut alice_posts) = push_endpoint(201).await;
+    let (bob_endpoint, mut bob_posts) = push_endpoint(201).await;
+    let db = temp_db("correspondence-kill");
+    let flags: Vec<String> = [
+        "--smtp",
+        &format!("smtp://127.0.0.1:{}", smtp.port),
+        "--mail-from",
+        "Orion Online <orion@example.org>",
+        "--allow-push-endpoint",
+        "http://127.0.0.1:",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut server = SoloServer::start(NODE, &db, T0, &flags);
+    let (mut alice, alice_keys) = subscribed(&server, &smtp, "alice", &alice_endpoint).await;
+    let (bob, bob_keys) = subscribed(&server, &smtp, "bob", &bob_endpoint).await;
+    let (alice_token, bob_token) = (alice.token.clone(), bob.token.clone());
+    drop(bob);
+
+    // Alice seeks a game, two days a move, and goes; the server is killed.
+    let seek = json!({"t": "quick", "game": "hydra-2", "days_per_move": 2});
+    let joined = alice.request(seek.clone()).await;
+    assert_eq!(joined["seat"], "S", "{joined}");
+    let room = joined["room"].as_str().expect("room").to_string();
+    alice.expect_event(&room, "ready").await;
+    drop(alice);
+    server.kill_and_restart();
+
+    // A day later Bob takes it: the game starts, and Alice, away, is told it is her turn.
+    server.advance(DAY);
+    let mut bob = server.player("bob", Some(&bob_token)).await;
+    let taken = bob.request(seek).await;
+    assert_eq!(taken["room"], json!(room), "{taken}");
+    bob.expect_event(&room, "start").await;
+    pushed(&mut alice_posts, &alice_keys, "your_turn", &room).await;
+    mailed(&smtp, "alice@example.org", &room);
+    drop(bob);
+
+    // Alice comes back, moves, goes: Bob, away, is told.
+    let mut watcher = server.player("watcher", None).await;
+    until_away(&mut watcher, &room, "N").await;
+    let mut alice = server.player("alice", Some(&alice_token)).await;
+    alice.seat = "S".into();
+    alice
+        .send(json!({"t": "resume", "room": room, "since": 0}))
+        .await;
+    alice.expect_event(&room, "start").await;
+    alice.play(&room, "click", json!({"click": "A2L"})).await;
+    drop(alice);
+    pushed(&mut bob_posts, &bob_keys, "your_turn", &room).await;
+    mailed(&smtp, "bob@example.org", &room);
+    // Bob answers (he passes) and goes: Alice, away, is told.
+    until_away(&mut watcher, &room, "S").await;
+    let mut bob = server.player("bob", Some(&bob_token)).await;
+    bob.seat = "N".into();
+    bob.send(json!({"t": "resume", "room": room, "since": 0}))
+        .await;
+    bob.expect_event(&room, "click").await;
+    bob.play(&room, "end_turn", json!({})).await;
+    let moved = server.now;
+    pushed(&mut alice_posts, &alice_keys, "your_turn", &room).await;
+    mailed(&smtp, "alice@example.org", &room);
+    drop((bob, watcher));
+
+    // Killed again; Alice does not come back. A day before her time is up she is warned, by
+    // push and mail; then she loses on time, and both are told.
+    server.kill_and_restart();
+    server.advance(DAY);
+    pushed(&mut alice_posts, &alice_keys, "deadline", &room).await;
+    mailed(&smtp, "alice@example.org", &room);
+    server.advance(DAY);
+    pushed(&mut alice_posts, &alice_keys, "over", &room).await;
+    pushed(&mut bob_posts, &bob_keys, "over", &room).await;
+    let mut to = [smtp.next(), smtp.next()].map(|m| {
+        let m = decode(&m);
+        m.lines()
+            .find_map(|l| l.strip_prefix("To: ").map(str::to_owned))
+            .unwrap_or_default()
+    });
+    to.sort();
+    assert_eq!(to, ["alice@example.org", "bob@example.org"]);
+    let mut reader = server.player("reader", None).await;
+    let history = reader.request(json!({"t": "history", "room": room})).await;
+    assert_eq!(history["status"], "finished", "{history}");
+    let events = history["events"].as_array().expect("events");
+    let over = events.last().expect("an end");
+    assert_eq!(
+        (
+            over["ev"]["reason"].clone(),
+            over["ev"]["seat"].clone(),
+            over["ev"]["result"]["winner"].clone()
+        ),
+        (json!("time"), json!("S"), json!("N")),
+        "{over}"
+    );
+    let last_turn: Vec<&Value> = (events.iter())
+        .filter(|e| e["ev"]["kind"] == "deadline" && e["ev"]["seat"] == "S")
+        .filter(|e| e["ev"]["round"] == 2 && e["ev"]["at"] == json!(moved + 2 * DAY))
+        .collect();
+    assert_eq!(
+        last_turn.len(),
+        2,
+        "told as it began, warned once: {last_turn:?}"
+    );
+    assert_eq!(last_turn[1]["ev"]["warning"], true, "{last_turn:?}");
+    drop(server);
+    remove_db(&db);
 }

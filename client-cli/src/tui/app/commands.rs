@@ -32,13 +32,21 @@ impl App {
             }),
             Command::Quit => self.quit = true,
             Command::Unqueue => self.out.push(Request::Unqueue),
-            Command::Quick { game, players } => {
+            Command::Quick {
+                game,
+                players,
+                days,
+            } => {
                 self.out.push(Request::Quick {
                     game,
                     players,
                     bots: None,
+                    days_per_move: days,
                 });
             }
+            Command::Turn(words) => self.plan_turn(words),
+            Command::SendPlan => self.send_plan(),
+            Command::DropPlan => self.drop_plan(),
             Command::Create {
                 game,
                 options,

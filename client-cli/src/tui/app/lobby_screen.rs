@@ -52,8 +52,19 @@ impl App {
             lines.push(Line::from(" no open rooms yet: quick GAME or create GAME"));
         }
         for (i, r) in self.rooms.iter().enumerate() {
+            // A waiting correspondence room is a seek: taken with `quick GAME days=N`.
+            let seek = match r.options.days_per_move {
+                Some(d) if r.status.as_str() == "waiting" => {
+                    format!(
+                        " · seeks a game, {d} days a move: quick {} days={d}",
+                        r.game
+                    )
+                }
+                Some(d) => format!(" · {d} days a move"),
+                None => String::new(),
+            };
             let text = format!(
-                " {:<10} {:<16} {:<9} {:<6} {:<3} {}",
+                " {:<10} {:<16} {:<9} {:<6} {:<3} {}{seek}",
                 r.room,
                 r.game,
                 r.status.as_str(),

@@ -4,11 +4,13 @@
 //! and frames to draw; no terminal or socket in here, so tests drive it directly.
 //!
 //! This file holds the state and what the network brings; `commands` what the player types
-//! and presses; `frame`, `lobby_screen` and `room_screen` what is drawn.
+//! and presses; `plan` a whole turn tried on the server, shown, then sent; `frame`,
+//! `lobby_screen` and `room_screen` what is drawn.
 
 mod commands;
 mod frame;
 mod lobby_screen;
+mod plan;
 mod room_screen;
 
 pub use super::key::Key;
@@ -87,6 +89,8 @@ pub struct App {
     pub waiting: Vec<orion_protocol::Waiting>,
     /// This client waits for a quick match (`cancel` stops it).
     pub queued: bool,
+    /// A turn planned (`turn …`), on screen or being sent.
+    plan: Option<plan::Plan>,
 }
 
 impl App {
@@ -119,6 +123,7 @@ impl App {
             help: false,
             scroll: 0,
             computer: None,
+            plan: None,
         }
     }
 
@@ -281,6 +286,7 @@ impl App {
             }
             Incoming::Snapshot(snap) => {
                 if self.room_id.as_deref() == Some(snap.room.as_str()) {
+                    self.plan_forget();
                     // `play --computer`: the room asked for is here; bots take its free seats.
                     if let Some(level) = self.computer.take() {
                         for _ in snap.seats.values().filter(|s| s.is_none()) {
@@ -306,6 +312,7 @@ impl App {
             }
             Incoming::Event { room, seq, ev } => {
                 if self.room_id.as_deref() == Some(&*room) {
+                    self.plan_sees(&ev);
                     if self.queue.len() >= MAX_QUEUED {
                         self.flush();
                     }
@@ -319,6 +326,9 @@ impl App {
                 } else {
                     message
                 };
+                if self.plan_refused(&text) {
+                    return;
+                }
                 if let Some(r) = self.room.as_mut() {
                     r.base_mut().say(format!("! {text}"));
                 }
@@ -400,6 +410,14 @@ impl App {
             }
             // A notice about another of the account's games (its turn there, the game over).
             Incoming::Notify { text, .. } => self.info(text),
+            Incoming::Planned {
+                room,
+                taken,
+                refused,
+                ends_turn,
+                snapshot,
+                ..
+            } => self.on_planned(&room, taken, refused, ends_turn, snapshot),
             Incoming::Welcome { .. }
             | Incoming::History { .. }
             | Incoming::Hints { .. }
