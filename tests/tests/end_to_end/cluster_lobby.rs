@@ -13,8 +13,8 @@ const NODE: &str = env!("CARGO_BIN_EXE_orion-node");
 
 /// How long a change on one node may take to show on another: the stated bound (a change is
 /// told at once, batched by 100 ms; a lost one is repaired at the next heartbeat, 1 s), with
-/// room for a loaded test machine.
-const SHOWN_WITHIN: Duration = Duration::from_secs(3);
+/// room for a loaded test machine (3 s was passed by a box loaded to 10–20 by other builds).
+const SHOWN_WITHIN: Duration = Duration::from_secs(10);
 
 /// Asks `c` for the lobby every 50 ms until `done` holds for its rooms; returns them and how
 /// long it took. Panics past [`SHOWN_WITHIN`].
