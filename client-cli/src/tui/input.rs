@@ -175,6 +175,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
                 | "bot"
                 | "watch"
                 | "spectate"
+                | "turn"
+                | "plan"
         )
         || (alone
             && matches!(
@@ -190,6 +192,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
                     | "q"
                     | "cancel"
                     | "unqueue"
+                    | "send"
+                    | "drop"
             ));
     if is_command {
         command(line).map(Some)
