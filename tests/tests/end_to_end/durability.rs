@@ -116,20 +116,20 @@ async fn a_client_that_stops_reading_is_dropped_and_never_delays_the_room() {
     let mut sleepy = server.small_player("sleepy").await;
     let snap = sleepy.request(json!({"t": "spectate", "room": room})).await;
     let sleepy_from = snap["seq"].as_u64().unwrap();
-    // From here on sleepy reads nothing. Two more watchers and the players fill the room
-    // with big chat lines (2 KB each), reading their own sockets as they go (and staying
-    // under the rate limit).
+    // From here on sleepy reads nothing. Eighteen watchers fill the room with big chat lines
+    // (2 KB each), six of them a burst, reading their own sockets as they go (each under the
+    // chat limit of 20 lines a minute).
     let mut chatty = Vec::new();
-    for i in 0..4 {
+    for i in 0..18 {
         let mut c = server.player(&format!("chatty{i}")).await;
         c.request(json!({"t": "spectate", "room": room})).await;
         chatty.push(c);
     }
     let text: String = "\u{1FA90}".repeat(500);
     let mut expected = s.last_seq(&room).max(n.last_seq(&room)).max(sleepy_from);
-    for _ in 0..3 {
+    for burst in 0..3 {
         // A burst of 48 events: under the 64-frame queue of everyone who reads.
-        for c in chatty.iter_mut().chain([&mut s, &mut n]) {
+        for c in &mut chatty[burst * 6..burst * 6 + 6] {
             for _ in 0..8 {
                 c.send(json!({"t": "chat", "room": room, "text": text}))
                     .await;

@@ -129,20 +129,21 @@ async fn history_is_paged_by_size_and_reaches_its_reader_whole() {
         .request(json!({"t": "create", "game": "hydra-2"}))
         .await;
     let room = j["room"].as_str().unwrap().to_string();
-    // Eight watchers post 38 long chat lines each (2 KB: within their rate limits): 600 KB of
-    // events, once a single `history` frame that cut its reader off.
+    // Sixteen watchers post 19 long chat lines each (2 KB: within their rate limits, 20 lines
+    // a minute a player): 600 KB of events, once a single `history` frame that cut its reader
+    // off.
     let text: String = "\u{1FA90}".repeat(500);
     let mut watchers = Vec::new();
-    for i in 0..8 {
+    for i in 0..16 {
         let mut w = server.player(&format!("w{i}")).await;
         w.request(json!({"t": "spectate", "room": room})).await;
-        for _ in 0..38 {
+        for _ in 0..19 {
             w.send(json!({"t": "chat", "room": room, "text": text}))
                 .await;
         }
         watchers.push(w);
     }
-    let last = 1 + 8 * 38;
+    let last = 1 + 16 * 19;
     host.sync_to(&room, last).await;
     let mut reader = server.player("reader").await;
     let (mut since, mut chats, mut pages) = (0, 0, 0);
@@ -169,7 +170,7 @@ async fn history_is_paged_by_size_and_reaches_its_reader_whole() {
         }
     }
     assert_eq!(since, last);
-    assert_eq!(chats, 8 * 38);
+    assert_eq!(chats, 16 * 19);
     assert!(pages > 10, "{pages} pages");
 }
 

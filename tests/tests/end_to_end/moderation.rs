@@ -476,6 +476,12 @@ async fn the_report_dialog_reaches_the_moderators_view_which_mutes() {
     boss.goto(&format!("{base}/moderation?name={ADMIN}"))
         .await
         .expect("page loads");
+    wait_js(
+        &boss,
+        "!!document.getElementById('claimed-login-password')",
+        "the log-in prompt of a claimed name",
+    )
+    .await;
     type_into(&boss, "#claimed-login-password", PASSWORD).await;
     press(&boss, "#claimed-login button[type=submit]").await;
     wait_js(
