@@ -72,6 +72,25 @@ impl Session {
                 "too many rooms are waiting for players: join one, or ask for a quick match",
             ));
         }
+        let seat = seat.map(|s| s.as_str().to_string());
+        let opened = (system, info, options);
+        self.open_room(re, player, opened, private, solo, seat)
+            .await?;
+        Ok(())
+    }
+
+    /// A new room of `game` (its system, its info and the options parsed) with `player`
+    /// seated first (at `seat`, or the first free), kept among this connection's rooms: what
+    /// `create` and a correspondence seek that found none to take both do.
+    pub(super) async fn open_room(
+        &mut self,
+        re: &ReplyTo,
+        player: Player,
+        (system, info, options): (Arc<dyn GameSystem>, GameInfo, RoomOptions),
+        private: bool,
+        auto_start: bool,
+        seat: Option<String>,
+    ) -> Result<RoomHandle, Refusal> {
         let first = Queued {
             player,
             outbox: self.outbox.clone(),
@@ -83,12 +102,12 @@ impl Session {
             &info,
             options,
             private,
-            solo,
-            vec![(first, seat.map(|s| s.as_str().to_string()))],
+            auto_start,
+            vec![(first, seat)],
         )
         .await?;
-        self.rooms.insert(handle.id.clone(), handle);
-        Ok(())
+        self.rooms.insert(handle.id.clone(), handle.clone());
+        Ok(handle)
     }
 
     pub(super) async fn join(

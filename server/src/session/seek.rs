@@ -7,10 +7,9 @@
 //! is taken, whoever is connected then.
 
 use super::{Handled, Session};
-use crate::lobby::Queued;
 use crate::player::Player;
 use crate::protocol::{Code, Refusal, ReplyTo};
-use crate::room::{self, RoomCmd, RoomOptions};
+use crate::room::{RoomCmd, RoomOptions};
 use orion_protocol::RoomOptions as WireOptions;
 
 impl Session {
@@ -81,22 +80,8 @@ impl Session {
                 "too many rooms are waiting for players: take a seek from the lobby instead",
             ));
         }
-        let first = Queued {
-            player: player.clone(),
-            outbox: self.outbox.clone(),
-            re: re.clone(),
-        };
-        let handle = room::create(
-            &self.shared,
-            &system,
-            &info,
-            options,
-            false,
-            false,
-            vec![(first, None)],
-        )
-        .await?;
-        self.rooms.insert(handle.id.clone(), handle.clone());
+        let opened = (system, info, options);
+        let handle = (self.open_room(re, player.clone(), opened, false, false, None)).await?;
         let ready = RoomCmd::Ready {
             re: re.clone(),
             player,
