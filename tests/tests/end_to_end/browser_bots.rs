@@ -320,7 +320,9 @@ async fn the_front_door_plays_the_computer_and_the_bot_answers_the_page() {
         .await;
     assert_eq!(snap["seats"]["N"]["bot"], 1, "{snap}");
     // Three rounds: the page clicks (the opening's first move is one click) or passes, and the
-    // bot moves back each time through the room's own events.
+    // bot answers each time through the room's own events: its turn begins, and ends with the
+    // turn given back to the page (a level-1 bot may pass as well as click).
+    let mut bot_clicks = Vec::new();
     for round in 0..3 {
         wait_text(&page, "#turn", "Your turn").await;
         if round == 0 {
@@ -329,9 +331,22 @@ async fn the_front_door_plays_the_computer_and_the_bot_answers_the_page() {
             press(&page, "#end-turn").await;
         }
         watcher
-            .expect(|m| m["ev"]["kind"] == "click" && m["ev"]["seat"] == "N")
+            .expect(|m| m["ev"]["kind"] == "turn" && m["ev"]["seat"] == "N")
             .await;
+        let back = watcher
+            .expect(|m| {
+                m["ev"]["kind"] == "turn" && m["ev"]["seat"] == "S"
+                    || m["ev"]["kind"] == "click" && m["ev"]["seat"] == "N"
+            })
+            .await;
+        if back["ev"]["kind"] == "click" {
+            bot_clicks.push(back["ev"]["click"].clone());
+            watcher
+                .expect(|m| m["ev"]["kind"] == "turn" && m["ev"]["seat"] == "S")
+                .await;
+        }
     }
+    println!("the bot's clicks in three rounds: {bot_clicks:?}");
     // The page resigns: the bot wins, and the page says so.
     wait_text(&page, "#turn", "Your turn").await;
     press(&page, "#leave").await;
