@@ -63,6 +63,9 @@ pub enum Command {
         player: Who,
         /// The seat wanted.
         seat: Option<String>,
+        /// Ready as he sits (absent from nodes of a build before it: false).
+        #[serde(default)]
+        ready: bool,
     },
     /// [`RoomCmd::Spectate`].
     Spectate {
@@ -156,12 +159,14 @@ impl Command {
                 player,
                 seat,
                 outbox,
+                ready,
                 ..
             } => (
                 Command::Join {
                     re: re.clone(),
                     player: player.into(),
                     seat: seat.clone(),
+                    ready: *ready,
                 },
                 outbox.id,
             ),
@@ -269,11 +274,17 @@ impl Command {
     pub fn into_room_cmd(self, outbox: Outbox) -> (RoomCmd, Option<oneshot::Receiver<bool>>) {
         let (done, entered) = oneshot::channel();
         let cmd = match self {
-            Command::Join { re, player, seat } => RoomCmd::Join {
+            Command::Join {
+                re,
+                player,
+                seat,
+                ready,
+            } => RoomCmd::Join {
                 re,
                 player: player.into(),
                 seat,
                 outbox,
+                ready,
                 done,
             },
             Command::Spectate { re, player, quiet } => RoomCmd::Spectate {

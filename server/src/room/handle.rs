@@ -33,6 +33,9 @@ pub enum RoomCmd {
         seat: Option<String>,
         /// His connection.
         outbox: Outbox,
+        /// Ready as he sits: his seat and `ready` stored in one append (a correspondence
+        /// seek taking a waiting one).
+        ready: bool,
         /// True once he is a member.
         done: oneshot::Sender<bool>,
     },

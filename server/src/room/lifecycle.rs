@@ -18,6 +18,29 @@ use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
+/// One of a new room's first seats: who, the seat he asked for (else the first free), and
+/// whether he is ready as he sits (a correspondence seek: his seat and his `ready` are
+/// stored in one append, so no restart can keep the one without the other).
+pub struct FirstSeat {
+    /// Who, and where his `joined` goes.
+    pub queued: Queued,
+    /// The seat asked for, by name.
+    pub seat: Option<String>,
+    /// Ready as he sits.
+    pub ready: bool,
+}
+
+impl FirstSeat {
+    /// A seat anywhere, not yet ready (a quick match's player: the room starts when full).
+    pub fn anywhere(queued: Queued) -> FirstSeat {
+        FirstSeat {
+            queued,
+            seat: None,
+            ready: false,
+        }
+    }
+}
+
 /// Creates a room for `game` of `system`, seats `first` in order (the creator, or a quick
 /// match's players), stores it and starts its task.
 pub async fn create(
@@ -27,12 +50,12 @@ pub async fn create(
     options: RoomOptions,
     private: bool,
     auto_start: bool,
-    first: Vec<(Queued, Option<String>)>,
+    first: Vec<FirstSeat>,
 ) -> Result<RoomHandle, Refusal> {
     let seed: u64 = rand::thread_rng().gen();
     let table = system.table(game, &options.game, seed)?;
     // A seat asked for must be one of this game's: refused before anything is stored.
-    for want in first.iter().filter_map(|(_, seat)| seat.as_deref()) {
+    for want in first.iter().filter_map(|f| f.seat.as_deref()) {
         let seats: Vec<&str> = table.seats().iter().map(|s| s.seat.0).collect();
         if !seats.iter().any(|s| s.eq_ignore_ascii_case(want)) {
             let want: String = want.chars().take(8).collect();
@@ -260,7 +283,7 @@ pub async fn restore(shared: &Arc<Shared>, saved: SavedRoom) -> Result<RoomHandl
 /// rematch), and without the box the compiler would chase the room's future through itself.
 fn task(
     room: Room,
-    first: Option<Vec<(Queued, Option<String>)>>,
+    first: Option<Vec<FirstSeat>>,
     rx: tokio::sync::mpsc::Receiver<crate::room::RoomCmd>,
 ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
     Box::pin(room.run(first, rx))

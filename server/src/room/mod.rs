@@ -29,7 +29,6 @@ mod view;
 mod watchers;
 
 use crate::clock::Millis;
-use crate::lobby::Queued;
 use crate::outbox::Outbox;
 use crate::player::{Player, PlayerId, RoomId};
 use crate::protocol::{self, Code, Frame, Refusal, ReplyTo};
@@ -42,7 +41,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 pub use handle::{RoomCmd, RoomHandle};
-pub use lifecycle::{create, restore};
+pub use lifecycle::{create, restore, FirstSeat};
 pub use options::{RoomOptions, DAYS_PER_MOVE, DEFAULT_SEAT_HOLD, MAX_CLOCK, MIN_TURN_CLOCK};
 
 /// Commands queued for one room before senders wait (a flooder is bounded by its rate limit
@@ -188,13 +187,14 @@ impl Room {
     /// (a block around it would keep a second copy).
     pub(super) async fn run(
         mut self,
-        first: Option<Vec<(Queued, Option<String>)>>,
+        first: Option<Vec<FirstSeat>>,
         mut rx: mpsc::Receiver<RoomCmd>,
     ) {
         if let Some(first) = first {
             // Boxed like the commands below: the room's future keeps no room for them.
-            for (q, seat) in first {
-                Box::pin(self.join(q.re, q.player, seat, q.outbox)).await;
+            for f in first {
+                let q = f.queued;
+                Box::pin(self.join(q.re, q.player, f.seat, q.outbox, f.ready)).await;
             }
             Box::pin(self.maybe_start()).await;
             self.publish();
@@ -328,9 +328,10 @@ impl Room {
                 player,
                 seat,
                 outbox,
+                ready,
                 done,
             } => {
-                let ok = self.join(re, player, seat, outbox).await;
+                let ok = self.join(re, player, seat, outbox, ready).await;
                 let _ = done.send(ok);
                 self.maybe_start().await;
                 self.publish();

@@ -160,7 +160,11 @@ impl Room {
                 // `rematch` event naming the room).
                 re: None,
             };
-            first.push((queued, Some(next.0.to_string())));
+            first.push(super::FirstSeat {
+                queued,
+                seat: Some(next.0.to_string()),
+                ready: false,
+            });
         }
         let (system, game) = self
             .shared

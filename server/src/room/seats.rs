@@ -18,6 +18,7 @@ impl Room {
         player: Player,
         want: Option<String>,
         outbox: Outbox,
+        ready: bool,
     ) -> bool {
         if let Some(seat) = self.seat_of(&player.id) {
             self.attach(seat, outbox.clone());
@@ -129,7 +130,11 @@ impl Room {
             rating,
             bot: None,
         };
-        if let Err(e) = self.emit(vec![ev.to_json()], None).await {
+        let mut evs = vec![ev.to_json()];
+        if ready {
+            evs.push(Event::Ready { seat: seat.wire() }.to_json());
+        }
+        if let Err(e) = self.emit(evs, None).await {
             self.shared.lobby.free_seat(&player.id, &self.id);
             self.refuse(&re, &outbox, Code::Server, e.to_string());
             return false;
@@ -143,7 +148,7 @@ impl Room {
             Occupant {
                 player,
                 conn,
-                ready: false,
+                ready,
                 hold_until,
                 bot: None,
             },

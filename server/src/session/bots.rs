@@ -8,7 +8,7 @@ use super::{Handled, Session};
 use crate::lobby::Queued;
 use crate::player::Player;
 use crate::protocol::{Code, Refusal, ReplyTo};
-use crate::room::{self, RoomCmd, RoomOptions};
+use crate::room::{self, FirstSeat, RoomCmd, RoomOptions};
 use crate::shared::Shared;
 use crate::system::{GameInfo, GameSystem};
 use std::sync::Arc;
@@ -40,11 +40,7 @@ impl Session {
         options: RoomOptions,
     ) {
         let shared = self.shared.clone();
-        let entry = Queued {
-            player,
-            outbox: self.outbox.clone(),
-            re: re.clone(),
-        };
+        let entry = self.queued(re, player);
         // Timed from the request, not from when the task first runs.
         let at = shared.clock.now_ms().saturating_add(shared.bot_wait);
         tokio::spawn(async move {
@@ -89,7 +85,7 @@ async fn fill(
     let Ok(level) = orion_ai::Level::new(level) else {
         return;
     };
-    let first = vec![(entry, None)];
+    let first = vec![FirstSeat::anywhere(entry)];
     match room::create(shared, system, info, options, false, true, first).await {
         Ok(handle) => {
             let _ = handle.tx.send(RoomCmd::FillBots { level, game }).await;

@@ -9,7 +9,7 @@ use crate::outbox::Outbox;
 use crate::player::Player;
 use crate::protocol::{self, check_id, Code, Refusal, ReplyTo};
 use crate::room::handle::RoomHandle;
-use crate::room::{self, RoomCmd, RoomOptions};
+use crate::room::{self, FirstSeat, RoomCmd, RoomOptions};
 use crate::system::{GameInfo, GameSystem};
 use orion_protocol::{Message, Request, RoomOptions as WireOptions, Seat};
 use std::sync::Arc;
@@ -72,30 +72,35 @@ impl Session {
                 "too many rooms are waiting for players: join one, or ask for a quick match",
             ));
         }
-        let seat = seat.map(|s| s.as_str().to_string());
-        let opened = (system, info, options);
-        self.open_room(re, player, opened, private, solo, seat)
+        let first = FirstSeat {
+            queued: self.queued(re, player),
+            seat: seat.map(|s| s.as_str().to_string()),
+            ready: false,
+        };
+        self.open_room(first, (system, info, options), private, solo)
             .await?;
         Ok(())
     }
 
-    /// A new room of `game` (its system, its info and the options parsed) with `player`
-    /// seated first (at `seat`, or the first free), kept among this connection's rooms: what
-    /// `create` and a correspondence seek that found none to take both do.
-    pub(super) async fn open_room(
-        &mut self,
-        re: &ReplyTo,
-        player: Player,
-        (system, info, options): (Arc<dyn GameSystem>, GameInfo, RoomOptions),
-        private: bool,
-        auto_start: bool,
-        seat: Option<String>,
-    ) -> Result<RoomHandle, Refusal> {
-        let first = Queued {
+    /// This connection's player, answered `re`, as a room's first seat or a quick match's.
+    pub(super) fn queued(&self, re: &ReplyTo, player: Player) -> Queued {
+        Queued {
             player,
             outbox: self.outbox.clone(),
             re: re.clone(),
-        };
+        }
+    }
+
+    /// A new room of `game` (its system, its info and the options parsed) with this
+    /// connection's player seated `first`, kept among this connection's rooms: what `create`
+    /// and a correspondence seek that found none to take both do.
+    pub(super) async fn open_room(
+        &mut self,
+        first: FirstSeat,
+        (system, info, options): (Arc<dyn GameSystem>, GameInfo, RoomOptions),
+        private: bool,
+        auto_start: bool,
+    ) -> Result<RoomHandle, Refusal> {
         let handle = room::create(
             &self.shared,
             &system,
@@ -103,7 +108,7 @@ impl Session {
             options,
             private,
             auto_start,
-            vec![(first, seat)],
+            vec![first],
         )
         .await?;
         self.rooms.insert(handle.id.clone(), handle.clone());
@@ -159,6 +164,7 @@ impl Session {
             player,
             seat,
             outbox,
+            ready: false,
             done,
         })
         .await
@@ -220,11 +226,7 @@ impl Session {
         }
         let options = RoomOptions::parse(None, &*system, &info, Some(n))?;
         let waiter = bots.then(|| (player.clone(), options.clone()));
-        let entry = Queued {
-            player,
-            outbox: self.outbox.clone(),
-            re: re.clone(),
-        };
+        let entry = self.queued(re, player);
         let queued = protocol::reply(
             re,
             Message::Queued {
@@ -259,7 +261,7 @@ impl Session {
                     .filter(|q| q.outbox.id != self.outbox.id)
                     .map(|q| (q.outbox.clone(), q.re.clone()))
                     .collect();
-                let first = group.into_iter().map(|q| (q, None)).collect();
+                let first = group.into_iter().map(FirstSeat::anywhere).collect();
                 let made =
                     room::create(&self.shared, &system, &info, options, false, true, first).await;
                 if let Err(refusal) = made {

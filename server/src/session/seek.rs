@@ -3,13 +3,14 @@
 //! lobby, its seat kept a week (`SEEK_HOLD`) with its owner away, withdrawn with `leave`,
 //! and counted in the owner's correspondence seats. A seek first looks for one that matches
 //! (same game, players and days, a free seat, someone else's) and takes it; else it opens
-//! its own. Either way the seeker says `ready` at once, so the game starts as the last seat
-//! is taken, whoever is connected then.
+//! its own. Either way the seeker is ready as he sits (his `joined` and `ready` stored in
+//! one append, so a restart between them cannot leave a seek whose owner is not ready), and
+//! the game starts as the last seat is taken, whoever is connected then.
 
 use super::{Handled, Session};
 use crate::player::Player;
 use crate::protocol::{Code, Refusal, ReplyTo};
-use crate::room::{RoomCmd, RoomOptions};
+use crate::room::{FirstSeat, RoomCmd, RoomOptions};
 use orion_protocol::RoomOptions as WireOptions;
 
 impl Session {
@@ -51,6 +52,7 @@ impl Session {
                 player: player.clone(),
                 seat: None,
                 outbox: outbox.clone(),
+                ready: true,
                 done,
             };
             if self.send(&handle, join).await.is_err() {
@@ -59,12 +61,7 @@ impl Session {
             match entered.await {
                 Ok(true) => {
                     self.rooms.insert(handle.id.clone(), handle.clone());
-                    let ready = RoomCmd::Ready {
-                        re: re.clone(),
-                        player,
-                        outbox,
-                    };
-                    return self.send(&handle, ready).await;
+                    return Ok(());
                 }
                 // Refused (taken meanwhile): the room said why; nothing else is tried, so
                 // the seeker is told one thing.
@@ -80,13 +77,13 @@ impl Session {
                 "too many rooms are waiting for players: take a seek from the lobby instead",
             ));
         }
-        let opened = (system, info, options);
-        let handle = (self.open_room(re, player.clone(), opened, false, false, None)).await?;
-        let ready = RoomCmd::Ready {
-            re: re.clone(),
-            player,
-            outbox: self.outbox.clone(),
+        let first = FirstSeat {
+            queued: self.queued(re, player),
+            seat: None,
+            ready: true,
         };
-        self.send(&handle, ready).await
+        self.open_room(first, (system, info, options), false, false)
+            .await?;
+        Ok(())
     }
 }

@@ -727,14 +727,20 @@ async fn a_correspondence_game_across_kill_9s_tells_each_player_by_push_and_mail
     let (alice_token, bob_token) = (alice.token.clone(), bob.token.clone());
     drop(bob);
 
-    // Alice seeks a game, two days a move, and goes; the server is killed.
+    // Alice seeks a game, two days a move, and goes; the server is killed the moment she is
+    // answered. Her seat and her `ready` were stored together, before the answer: the
+    // snapshot that comes with it says so, and the restarted server starts the game as
+    // soon as the seek is taken.
     let seek = json!({"t": "quick", "game": "hydra-2", "days_per_move": 2});
     let joined = alice.request(seek.clone()).await;
     assert_eq!(joined["seat"], "S", "{joined}");
     let room = joined["room"].as_str().expect("room").to_string();
-    alice.expect_event(&room, "ready").await;
-    drop(alice);
+    let snapshot = alice
+        .expect(|m| m["t"] == "snapshot" && m["room"] == json!(room))
+        .await;
     server.kill_and_restart();
+    assert_eq!(snapshot["seats"]["S"]["ready"], true, "{snapshot}");
+    drop(alice);
 
     // A day later Bob takes it: the game starts, and Alice, away, is told it is her turn.
     server.advance(DAY);
