@@ -1,7 +1,8 @@
 //! The lobby across nodes (real PostgreSQL and NATS, each node an `orion-node` process): any
 //! node lists every room of the cluster and counts a player's seats on every node, and a
 //! player connected to one node who leaves a room run by another is seen away there; an
-//! account connected to one node is told (`notify`) of its turn in a room another node runs.
+//! account connected to one node is told (`notify`) of its turn in a room another node runs;
+//! the bound of 50 correspondence seats holds across nodes.
 
 use orion_tests::cluster::{resume_until_taken, start_cluster, ClusterNode};
 use orion_tests::Client;
@@ -126,6 +127,67 @@ async fn either_node_lists_every_room_of_the_cluster_and_a_spectator_joins_from_
     })
     .await;
     eprintln!("a room ended on a left b's lobby after {took:?}");
+}
+
+/// The bound of 50 correspondence seats holds across nodes: an account seated in 50 on one
+/// node (rooms and seeks) is refused the 51st on the other, a room made there or a seek, with
+/// the bound named; a live room is still his to make (the two bounds are apart).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifty_correspondence_seats_on_one_node_are_the_bound_on_every_node() {
+    let (_pg, _nats, [a, b]) = start_cluster(NODE, ["a", "b"]);
+    let mut alice = a.player("alice").await;
+    let w = alice
+        .request(json!({"t": "register", "password": "correct horse battery"}))
+        .await;
+    assert_eq!(w["account"], true, "{w}");
+    // One connection may be in 32 rooms: the other 18 from a second one.
+    let mut second = a.reconnect("alice", &alice.token).await;
+    let bound = orion_server::MAX_CORRESPONDENCE_SEATS;
+    for i in 0..bound {
+        let c = if i < 25 { &mut alice } else { &mut second };
+        let days = [1, 2, 3, 5, 7, 14][i % 6];
+        let j = if i % 2 == 0 {
+            let options = json!({"days_per_move": days});
+            c.request(json!({"t": "create", "game": "hydra-2", "options": options}))
+                .await
+        } else {
+            c.request(json!({"t": "quick", "game": "hydra-2", "days_per_move": days}))
+                .await
+        };
+        assert_eq!(j["t"], "joined", "seat {i}: {j}");
+    }
+    let mut on_b = b.reconnect("alice", &alice.token).await;
+    let began = Instant::now();
+    loop {
+        let options = json!({"days_per_move": 2});
+        let e = on_b
+            .request(json!({"t": "create", "game": "hydra-2", "options": options}))
+            .await;
+        if e["t"] == "error" {
+            assert_eq!(e["code"], "full", "{e}");
+            assert!(
+                (e["message"].as_str()).is_some_and(|m| m.contains("50 correspondence games")),
+                "{e}"
+            );
+            break;
+        }
+        // b had not heard of all 50 yet: that room is one too many, given back at once.
+        let left = on_b.request(json!({"t": "leave", "room": e["room"]})).await;
+        assert_eq!(left["t"], "left", "{left}");
+        assert!(
+            began.elapsed() < SHOWN_WITHIN,
+            "b let alice make a 51st correspondence room"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let e = on_b
+        .request(json!({"t": "quick", "game": "hydra-2", "days_per_move": 3}))
+        .await;
+    assert_eq!(e["code"], "full", "{e}");
+    let live = on_b
+        .request(json!({"t": "create", "game": "hydra-2"}))
+        .await;
+    assert_eq!(live["t"], "joined", "{live}");
 }
 
 #[tokio::test]
