@@ -1,5 +1,6 @@
 //! The terminal UI end to end, driven in tmux: `orion play` in a detached tmux session
-//! against a real server (in-process, port 0) and a greedy bot; keys go in with
+//! against a real server (in-process, port 0) and a greedy bot, or two of them playing a
+//! correspondence game (a seek taken, a turn planned then sent); keys go in with
 //! `tmux send-keys`, the screen comes back with `tmux capture-pane`.
 //!
 //! It needs tmux (`.ci/run` installs it when missing) and fails, never skips, without it.
@@ -55,5 +56,69 @@ async fn play_a_turn_in_the_terminal_ui() {
     bot.abort();
     // The token was saved for the next session.
     assert!(config.join("tokens.json").exists());
+    let _ = std::fs::remove_dir_all(config);
+}
+
+/// `orion play` as `name` in a tmux session of its own, against `url`.
+fn terminal(url: &str, name: &str, config: &std::path::Path) -> Session {
+    let command = format!(
+        "env ORION_CONFIG_DIR={} {} play --server {url} --name {name}",
+        config.join(name).display(),
+        env!("CARGO_BIN_EXE_orion")
+    );
+    Session::start(
+        &format!("orion-test-{}-{name}", std::process::id()),
+        &command,
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_correspondence_turn_is_planned_then_sent_from_the_terminal() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+    let (_stop, rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(orion_server::run(listener, async {
+        let _ = rx.await;
+    }));
+    let config = std::env::temp_dir().join(format!("orion-tui-plan-{}", std::process::id()));
+    // Two claimed names: Ann's seek waits, Bob's takes it and the game starts.
+    let ann = terminal(&url, "ann", &config);
+    let bob = terminal(&url, "bob", &config);
+    for s in [&ann, &bob] {
+        s.wait_for("ORION ONLINE").await;
+        s.line("register correct-horse-battery");
+    }
+    ann.wait_for("claimed").await;
+    bob.wait_for("claimed").await;
+    // Ann's seek waits, her seat ready as it sat: the screen says so, not "type ready".
+    ann.line("quick hydra-2 days=3");
+    ann.wait_for("waiting for 1 more player(s); you are ready")
+        .await;
+    bob.line("quick hydra-2 days=3");
+    ann.wait_for("YOUR TURN").await;
+    // The opening's first move is one click; Bob passes.
+    ann.line("A2L");
+    bob.wait_for("YOUR TURN").await;
+    bob.line("end");
+    ann.wait_for("YOUR TURN").await;
+    // Ann plans her turn: tried on the server's copy, nothing played, Bob sees nothing.
+    ann.line("turn A2L A2L");
+    ann.wait_for("plan (not played): 2 moves").await;
+    let clicks = |screen: &str| screen.matches("ann: A2L").count();
+    let before = bob.screen();
+    assert_eq!(
+        clicks(&before),
+        1,
+        "only the opening click is played:\n{before}"
+    );
+    // Sent, both clicks are played in order and Bob's turn comes, with its days.
+    ann.line("send");
+    ann.wait_for("turn sent").await;
+    let after = bob
+        .wait_until("ann's two clicks and Bob's turn", |s| {
+            clicks(s) == 3 && s.contains("YOUR TURN · round 2")
+        })
+        .await;
+    assert!(after.contains("bob to move by"), "{after}");
     let _ = std::fs::remove_dir_all(config);
 }

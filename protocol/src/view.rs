@@ -30,6 +30,8 @@ pub struct Sitter {
     pub rating: Option<i32>,
     /// A computer player's level.
     pub bot: Option<u8>,
+    /// Before the start: he said `ready` (a snapshot's, then `ready` events).
+    pub ready: bool,
 }
 
 /// One chat line.
@@ -143,6 +145,7 @@ impl RoomView {
                         connected: v.connected,
                         rating: v.rating,
                         bot: v.bot,
+                        ready: v.ready,
                     });
                     (seat, sitter)
                 })
@@ -225,11 +228,15 @@ impl RoomView {
                         connected: true,
                         rating: *rating,
                         bot: *bot,
+                        ready: false,
                     }),
                 );
             }
-            // The terminal client shows who is ready only by the start.
-            Event::Ready { .. } => {}
+            Event::Ready { seat } => {
+                if let Some(Some(s)) = self.seats.get_mut(seat) {
+                    s.ready = true;
+                }
+            }
             Event::Left { seat } => {
                 if let Some(s) = self.seats.get_mut(seat) {
                     *s = None;

@@ -29,6 +29,12 @@ impl Base {
         }
     }
 
+    /// Whether this client's seat has said `ready` (before the start).
+    pub fn ready(&self) -> bool {
+        let seat = self.me.as_ref().and_then(|me| self.view.seats.get(me));
+        seat.and_then(Option::as_ref).is_some_and(|s| s.ready)
+    }
+
     /// Room id.
     pub fn room(&self) -> &str {
         &self.view.room

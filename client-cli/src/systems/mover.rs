@@ -386,7 +386,7 @@ impl<C: GameCopy> Room for MoveRoom<C> {
                 let free = (self.copy.seat_order().iter())
                     .filter(|s| view.seats.get(s).and_then(Option::as_ref).is_none())
                     .count();
-                out.push(clock.waiting(free));
+                out.push(clock.waiting(free, self.base.ready()));
             }
             Status::Finished | Status::Closed => {
                 out.push(common::over(common::over_text(&self.base)))

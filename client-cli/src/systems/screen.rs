@@ -37,9 +37,13 @@ impl TurnClock<'_> {
         }
     }
 
-    /// A room still filling up: the seats free, and the invite code of a private one.
-    pub fn waiting(&self, free: usize) -> Line<'static> {
-        let mut l = format!("waiting for {free} more player(s); type ready when set");
+    /// A room still filling up: the seats free, whether this client's seat said `ready`
+    /// (a correspondence seek's has, as it sat), and the invite code of a private one.
+    pub fn waiting(&self, free: usize, ready: bool) -> Line<'static> {
+        let mut l = match ready {
+            true => format!("waiting for {free} more player(s); you are ready"),
+            false => format!("waiting for {free} more player(s); type ready when set"),
+        };
         if let Some(code) = self.invite {
             l.push_str(&format!(" · invite code {code}"));
         }

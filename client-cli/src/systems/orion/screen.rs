@@ -110,7 +110,7 @@ impl OrionRoom {
         match room.status() {
             Status::Waiting => {
                 let free = room.seats().iter().filter(|s| s.name.is_none()).count();
-                out.push(clock.waiting(free));
+                out.push(clock.waiting(free, room.base.ready()));
             }
             Status::Finished | Status::Closed => {
                 let l = match room.puzzle() {
