@@ -49,6 +49,12 @@ pub enum Sanction {
         /// Room id.
         room: String,
     },
+    /// Not a moderator's: `player` blocked or unblocked someone, and his other connections,
+    /// on every node, take up whom he blocks now (it travels here to reach them at once).
+    Blocks {
+        /// Player id.
+        player: String,
+    },
 }
 
 /// Acts on the sanctions that concern this node's rooms until the server shuts down.
@@ -83,7 +89,7 @@ pub async fn follow(
                     }
                 }
             }
-            Sanction::Kick { .. } | Sanction::DeleteChat { .. } => {}
+            Sanction::Kick { .. } | Sanction::DeleteChat { .. } | Sanction::Blocks { .. } => {}
         }
     }
 }

@@ -128,6 +128,9 @@ impl Session {
                     .set_block(&me.id, &blocked, true, now)
                     .await
                     .map_err(server)?;
+                self.sanction(Sanction::Blocks {
+                    player: me.id.to_string(),
+                });
                 self.blocks(re, &me).await
             }
             Request::Unblock { player } => {
@@ -145,6 +148,9 @@ impl Session {
                     .set_block(&me.id, &blocked, false, now)
                     .await
                     .map_err(server)?;
+                self.sanction(Sanction::Blocks {
+                    player: me.id.to_string(),
+                });
                 self.blocks(re, &me).await
             }
             Request::Blocks => {
@@ -612,7 +618,9 @@ impl Session {
 
     /// A moderator's action concerns this connection: a kick or a ban of its player closes
     /// it (the refusal to send and the close frame's reason); a deleted chat line of a room it
-    /// is in is taken off its page.
+    /// is in is taken off its page. And its player's blocks changed on another connection:
+    /// whom he blocks is loaded again, so their chat is hidden here too, and sent unasked
+    /// (`blocks`).
     pub async fn sanctioned(&self, sanction: &Sanction) -> Option<(Refusal, &'static str)> {
         let player = self.player.as_ref()?;
         match sanction {
@@ -656,6 +664,13 @@ impl Session {
                         seq: *seq,
                     };
                     self.outbox.send(protocol::reply(&None, deleted));
+                }
+                None
+            }
+            Sanction::Blocks { player: p } if **p == *player.id && self.account => {
+                // The list as it is now, to hide chat by and to tell the page (unasked).
+                if let Err(e) = self.blocks(&None, player).await {
+                    tracing::warn!("could not load a player's blocks again: {}", e.message);
                 }
                 None
             }

@@ -200,6 +200,17 @@ async fn blocking_hides_chat_mutes_and_floods_are_refused_with_the_wait() {
         .request(json!({"t": "unblock", "player": troll_id}))
         .await;
     assert_eq!(unblocked["players"], json!([]), "{unblocked}");
+    // Her first connection is told at once (an unasked `blocks`, as each of her connections
+    // was of her block), and hears troll again.
+    ann.expect(|m| m["t"] == "blocks" && m["players"] == json!([]))
+        .await;
+    troll
+        .send(json!({"t": "chat", "room": room, "text": "sorry"}))
+        .await;
+    let line = ann
+        .expect(|m| m["t"] == "event" && m["ev"]["kind"] == "chat" && m["ev"]["text"] != "bye")
+        .await;
+    assert_eq!(line["ev"]["text"], "sorry", "{line}");
 
     // A delete: everyone present is told, and the history keeps the line without its text.
     let said = bob
