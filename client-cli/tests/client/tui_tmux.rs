@@ -5,7 +5,7 @@
 //!
 //! It needs tmux (`.ci/run` installs it when missing) and fails, never skips, without it.
 
-mod common;
+use crate::common;
 
 use common::tmux::Session;
 use orion_cli::autoplay::{self, BotConfig, Entry};

@@ -7,7 +7,7 @@
 //!
 //! It needs tmux (`.ci/run` installs it when missing) and fails, never skips, without it.
 
-mod common;
+use crate::common;
 
 use common::tmux::Session;
 use serde_json::Value;

@@ -1,6 +1,6 @@
 //! The board and the screens drawn on fixed positions, compared with golden text files in
 //! `tests/golden/`. After a deliberate change of the drawing, regenerate them with
-//! `UPDATE_GOLDEN=1 cargo test -p orion-cli --test screens` and review the diff.
+//! `UPDATE_GOLDEN=1 cargo test -p orion-cli --test client screens::` and review the diff.
 
 use orion_cli::net::NetEvent;
 use orion_cli::systems::orion::board::{self, Board};
