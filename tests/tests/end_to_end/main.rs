@@ -10,6 +10,7 @@ mod browser;
 mod browser_bots;
 mod browser_keys;
 mod browser_puzzle;
+mod browser_restart;
 mod browser_room;
 mod catalogue;
 mod chromium;
