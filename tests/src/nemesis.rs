@@ -304,8 +304,9 @@ impl Member {
             self.resume().await;
         }
         // A resume due sooner is not kept waiting for a message.
-        let wait = (self.resume_due)
-            .map_or(wait, |at| wait.min(at.saturating_duration_since(Instant::now())));
+        let wait = (self.resume_due).map_or(wait, |at| {
+            wait.min(at.saturating_duration_since(Instant::now()))
+        });
         let ws = self.ws.as_mut()?;
         let msg = match tokio::time::timeout(wait, ws.next()).await {
             Err(_) => return None,
