@@ -1,10 +1,11 @@
 //! The parts of the cluster's fault tests: members (players and spectators) that keep at
 //! their game through any fault the way the clients do (they reconnect to another node,
-//! resume a room at once when told it `moved`, and retry what the cluster refuses with
-//! `server`) while recording every event they receive; a game driver that plays a Hydra for
-//! Two to its end through them; a nemesis that pauses, kills and restarts nodes and restarts
-//! PostgreSQL and NATS; and a checker that holds what every member received against the
-//! stored history.
+//! resume a room at once when told it `moved`, learn that a resume has landed from the
+//! reply to a `hints` sent right behind it, and retry what the cluster refuses with `server`
+//! after a short, doubling wait) while recording every event they receive; a game driver
+//! that plays a Hydra for Two to its end through them; a nemesis that pauses, kills and
+//! restarts nodes and restarts PostgreSQL and NATS; and a checker that holds what every
+//! member received against the stored history.
 
 use crate::cluster::ClusterNode;
 use crate::nats::Nats;
