@@ -14,6 +14,7 @@ mod browser_restart;
 mod browser_room;
 mod catalogue;
 mod chromium;
+mod cli_restart;
 mod cluster;
 mod cluster_faults;
 mod cluster_lobby;
