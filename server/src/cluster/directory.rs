@@ -48,7 +48,12 @@ impl Node {
         }
         match self.leases.owner(room).await {
             Ok(Some((owner, _))) if *owner != *self.name => Located::There(owner),
-            Ok(_) => Located::Nowhere,
+            // Ours, on its way here: once it runs.
+            Ok(Some(_)) => match self.landing.wait(room).await {
+                Some(handle) => Located::Here(handle),
+                None => Located::Nowhere,
+            },
+            Ok(None) => Located::Nowhere,
             Err(e) => {
                 tracing::warn!(%room, "could not read the room's lease: {e}");
                 Located::Nowhere
@@ -100,7 +105,7 @@ impl Directory for ClusterDirectory {
             }
             return Err(why);
         }
-        if self.node.taking.remove(&id).is_some() {
+        if self.node.landing.settle(&id) {
             self.node.announce_moved(&id).await;
         }
         Ok(())
@@ -122,8 +127,8 @@ impl Directory for ClusterDirectory {
             }
         };
         if *owner == *self.node.name {
-            // Ours, being restored: not live yet.
-            return None;
+            // Ours, being restored: once it runs (if it does soon).
+            return self.node.landing.wait(id).await;
         }
         Some(self.node.proxy(id, code, owner))
     }
@@ -178,7 +183,7 @@ impl Directory for ClusterDirectory {
             Ok(taken) => {
                 if taken.is_some() {
                     // Restarted: members elsewhere were this room's before; they resume it.
-                    self.node.taking.insert(Arc::from(id), ());
+                    self.node.landing.expect(Arc::from(id));
                 }
                 taken.is_some()
             }

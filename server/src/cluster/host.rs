@@ -52,6 +52,8 @@ pub struct Host {
     send_queue: usize,
     /// The lobby across nodes, told of the node of each new relay.
     peers: Arc<super::peers::NodePeers>,
+    /// Rooms on their way here: a command for one waits for it to run.
+    landing: Arc<super::landing::Landing>,
 }
 
 impl Host {
@@ -63,6 +65,7 @@ impl Host {
         counts: ClusterMetrics,
         fences: Arc<Fences>,
         peers: Arc<super::peers::NodePeers>,
+        landing: Arc<super::landing::Landing>,
     ) -> Host {
         Host {
             bus,
@@ -76,6 +79,7 @@ impl Host {
             counts,
             send_queue,
             peers,
+            landing,
         }
     }
 
@@ -102,7 +106,7 @@ impl Host {
     }
 
     async fn run(&self, fwd: Forward) -> Answer {
-        let Some(handle) = self.local.get(&fwd.room).await else {
+        let Some(handle) = self.landing.wait(&fwd.room).await else {
             return Answer::NoRoom;
         };
         let key = (fwd.node, fwd.conn);

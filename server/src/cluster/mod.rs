@@ -21,6 +21,7 @@ mod directory;
 mod fanout;
 mod handoff;
 mod host;
+mod landing;
 mod lease;
 mod matchmaker;
 mod metrics;
@@ -84,9 +85,10 @@ pub struct Node {
     fences: Arc<Fences>,
     /// Tokens revoked, told to this node's connections (and relayed to the other nodes).
     revocations: Revocations,
-    /// Rooms being restored here that another node ran before (taken over, or found on
-    /// start): once live, every node is told they moved.
-    taking: DashMap<RoomId, ()>,
+    /// Rooms being restored here that another node ran before (handed over, taken over, or
+    /// found on start): requests for them wait for them; once live, every node is told they
+    /// moved.
+    landing: Arc<landing::Landing>,
     /// Stopping: it takes no new room and no expired lease (`handoff`).
     draining: std::sync::atomic::AtomicBool,
     /// Rooms being handed to other nodes, until their tasks have ended here.
@@ -122,6 +124,7 @@ pub async fn serve_cluster(
     );
     let (bus, losses) = Bus::connect(&cluster.bus, &name).await?;
     let local = Arc::new(LocalDirectory::new(config.max_rooms));
+    let landing = Arc::new(landing::Landing::new(local.clone()));
     let leases = Arc::new(Leases::new(&url, name.clone()));
     let metrics = ClusterMetrics::new();
     let (revocations, revoked_here) = Revocations::relayed();
@@ -140,7 +143,7 @@ pub async fn serve_cluster(
         peers: Arc::new(NodePeers::new(name.clone())),
         fences,
         revocations,
-        taking: DashMap::new(),
+        landing: landing.clone(),
         draining: std::sync::atomic::AtomicBool::new(false),
         handoffs: DashMap::new(),
     });
@@ -151,6 +154,7 @@ pub async fn serve_cluster(
         node.metrics.clone(),
         node.fences.clone(),
         node.peers.clone(),
+        landing,
     ));
     let commands = bus.client.subscribe(bus::cmd_subject(&name)).await?;
     let frames = bus.client.subscribe(bus::frames_subject(&name)).await?;
@@ -265,7 +269,7 @@ async fn keep_leases(
                 for room in rooms {
                     let room: RoomId = Arc::from(room);
                     node.metrics.failovers.inc();
-                    node.taking.insert(room.clone(), ());
+                    node.landing.expect(room.clone());
                     // Our own room whose lease lapsed and that we took again: its task may
                     // have missed nothing, but another node may have run it meanwhile; it
                     // ends, and the room is restored from the store once it has.
