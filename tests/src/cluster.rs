@@ -217,3 +217,23 @@ pub async fn until_heard(x: &mut Client, x_room: &str, y: &mut Client, y_room: &
         }
     }
 }
+
+/// Sends `req` until it is not refused with a `server` error (what a client is told while
+/// the bus or the database is away), then waits for `done`; panics on any other refusal or
+/// if it takes too long.
+pub async fn until_accepted(c: &mut Client, req: Value, done: impl Fn(&Value) -> bool) -> Value {
+    let began = std::time::Instant::now();
+    loop {
+        let id = c.send_with_id(req.clone()).await;
+        let reply = c.expect(|m| m["re"] == json!(id) || done(m)).await;
+        if reply["t"] != "error" {
+            return reply;
+        }
+        assert_eq!(reply["code"], "server", "{req}: {reply}");
+        assert!(
+            began.elapsed().as_secs() < 20,
+            "{req} still refused: {reply}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}

@@ -7,7 +7,9 @@
 use crate::chromium;
 
 use chromium::{js, open, press, wait_js, wait_text, Driver};
-use orion_tests::cluster::{resume_until_taken, start_cluster, until_heard, ClusterNode};
+use orion_tests::cluster::{
+    resume_until_taken, start_cluster, until_accepted, until_heard, ClusterNode,
+};
 use orion_tests::nginx::Nginx;
 use serde_json::json;
 
@@ -33,15 +35,15 @@ async fn a_page_whose_node_stops_reconnects_through_nginx_to_another_and_plays_o
     // Bob, a client of node a, makes a Hydra for Two (he is South); alice's page joins it
     // through nginx (North).
     let mut bob = nodes[0].player("bob").await;
-    let made = bob.request(json!({"t": "create", "game": "hydra-2"})).await;
+    // A room is refused with `server` while its lease cannot be taken (a loaded database).
+    let create = json!({"t": "create", "game": "hydra-2"});
+    let made = until_accepted(&mut bob, create.clone(), |m| m["t"] == "joined").await;
     assert_eq!(made["seat"], "S", "{made}");
     let room = made["room"].as_str().expect("room").to_string();
     // Dave, a client of node b, makes a room there; each node lists the other's, so the node
     // stopped below knows where to hand its rooms.
     let mut dave = nodes[1].player("dave").await;
-    let other = dave
-        .request(json!({"t": "create", "game": "hydra-2"}))
-        .await;
+    let other = until_accepted(&mut dave, create, |m| m["t"] == "joined").await;
     let other = other["room"].as_str().expect("room").to_string();
     until_heard(&mut bob, &room, &mut dave, &other).await;
     open(&alice, &base, &format!("/r/{room}"), "alice").await;

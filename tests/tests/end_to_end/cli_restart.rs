@@ -7,7 +7,9 @@
 
 use orion_cli::net::{self, NetEvent, TokenStore};
 use orion_protocol::{Message, Request};
-use orion_tests::cluster::{resume_until_taken, start_cluster, until_heard, ClusterNode};
+use orion_tests::cluster::{
+    resume_until_taken, start_cluster, until_accepted, until_heard, ClusterNode,
+};
 use orion_tests::nginx::Nginx;
 use orion_tests::PATIENCE;
 use serde_json::json;
@@ -62,14 +64,14 @@ async fn the_terminal_clients_node_stops_and_it_reconnects_through_nginx_and_pla
     // Bob, a client of node a, makes a Hydra for Two (South); carol's terminal client joins
     // it through nginx (North).
     let mut bob = nodes[0].player("bob").await;
-    let made = bob.request(json!({"t": "create", "game": "hydra-2"})).await;
+    // A room is refused with `server` while its lease cannot be taken (a loaded database).
+    let create = json!({"t": "create", "game": "hydra-2"});
+    let made = until_accepted(&mut bob, create.clone(), |m| m["t"] == "joined").await;
     let room = made["room"].as_str().expect("room").to_string();
     // Dave, a client of node b, makes a room there; each node lists the other's, so the node
     // stopped below knows where to hand its rooms.
     let mut dave = nodes[1].player("dave").await;
-    let other = dave
-        .request(json!({"t": "create", "game": "hydra-2"}))
-        .await;
+    let other = until_accepted(&mut dave, create, |m| m["t"] == "joined").await;
     let other = other["room"].as_str().expect("room").to_string();
     until_heard(&mut bob, &room, &mut dave, &other).await;
     let mut carol = net::connect(&nginx.ws_url(), "carol", TokenStore::Memory)

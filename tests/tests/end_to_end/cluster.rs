@@ -2,7 +2,7 @@
 //! its own processes), each node an `orion-node` process: players on different nodes play
 //! one game, watched from a third connection; a node `kill -9`ed mid-game loses no game.
 
-use orion_tests::cluster::{resume_until_taken, start_cluster, ClusterNode};
+use orion_tests::cluster::{resume_until_taken, start_cluster, until_accepted, ClusterNode};
 use orion_tests::{finish_hydra_two_from_mid_move, play_moves, Client, HYDRA_TWO};
 use serde_json::{json, Value};
 
@@ -216,26 +216,6 @@ async fn a_quick_match_is_made_of_players_on_different_nodes() {
     three.request(quick.clone()).await;
     let again = three.request(quick).await;
     assert_eq!(again["t"], "error", "{again}");
-}
-
-/// Sends `req` until it is not refused with a `server` error (what a client is told while
-/// the bus or the database is away), then waits for `done`; panics on any other refusal or
-/// if it takes too long.
-async fn until_accepted(c: &mut Client, req: Value, done: impl Fn(&Value) -> bool) -> Value {
-    let began = std::time::Instant::now();
-    loop {
-        let id = c.send_with_id(req.clone()).await;
-        let reply = c.expect(|m| m["re"] == json!(id) || done(m)).await;
-        if reply["t"] != "error" {
-            return reply;
-        }
-        assert_eq!(reply["code"], "server", "{req}: {reply}");
-        assert!(
-            began.elapsed().as_secs() < 20,
-            "{req} still refused: {reply}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    }
 }
 
 /// Two players on two nodes, a Hydra for Two started and `moves` of `HYDRA_TWO` played
