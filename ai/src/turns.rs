@@ -50,6 +50,9 @@ struct End<S: State> {
 
 /// The search's working set: the random source, the positions judged, the budget.
 struct Search {
+    /// The player searching: his own turns and outcomes are judged by [`State::judge_for`],
+    /// the others' turns by [`State::evaluate_for`] (`greedy`'s, so its reply is foreseen).
+    me: usize,
     rng: ChaCha8Rng,
     /// The seed of the dice thrown inside turns: the same throws at the same ply for every
     /// candidate (common random numbers), so no candidate looks best for a lucky throw of
@@ -86,6 +89,7 @@ pub fn turn_search<V: View>(
 ) -> Option<<V::State as State>::Action> {
     let me = view.player();
     let mut search = Search {
+        me,
         rng: ChaCha8Rng::seed_from_u64(seed),
         dice: seed ^ 0xd1ce_5eed,
         evaluations: 0,
@@ -238,13 +242,13 @@ fn judge_turns<S: State>(
 fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mut Search) -> f64 {
     let mover = match state.to_act() {
         ToAct::Player(p) => p,
-        _ => return value(state, me),
+        _ => return value(state, me, search.me),
     };
     let n = state.players();
     // The others reply once each; then me once more if the shape says so.
     let last = if shape.again { n + 1 } else { n };
     if ply >= last || (mover == me && !shape.again) || search.spent() {
-        return value(state, me);
+        return value(state, me, search.me);
     }
     // Past two players one reply each: three repliers' worst of two would be eight looks a
     // candidate for little (the repliers judge by their own value, as `greedy` does).
@@ -252,13 +256,13 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
     let want = if mover == me { 1 } else { replies };
     let ends = turn_ends(state, mover, shape.reply_beam, want, &[], ply, search);
     if ends.is_empty() {
-        return value(state, me);
+        return value(state, me, search.me);
     }
     if mover == me {
         // My own turn again: my best.
         return ends
             .iter()
-            .map(|e| own_value(e, me))
+            .map(|e| own_value(e, me, search.me))
             .fold(f64::NEG_INFINITY, f64::max);
     }
     // His plausible turns (his best by his own judgement): the worst for me is assumed. A
@@ -266,7 +270,7 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
     let mut worst = f64::INFINITY;
     for end in ends.iter().take(replies) {
         let v = if end.state.to_act() == ToAct::Over {
-            value(&end.state, me)
+            value(&end.state, me, search.me)
         } else {
             foresee(&end.state, me, ply + 1, shape, search)
         };
@@ -276,8 +280,8 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
 }
 
 /// A whole turn's end as `me` values it (`me` played it).
-fn own_value<S: State>(end: &End<S>, me: usize) -> f64 {
-    value(&end.state, me)
+fn own_value<S: State>(end: &End<S>, me: usize, searcher: usize) -> f64 {
+    value(&end.state, me, searcher)
 }
 
 /// The `want` best whole turns of `mover` from `state`, best first by his value of their
@@ -317,11 +321,11 @@ fn turn_ends<S: State>(
                 let jitter = search.rng.gen::<f64>() * 1e-6;
                 search.evaluations += 1;
                 if after.to_act() == ToAct::Player(mover) {
-                    next.push((value(&after, mover) + jitter, after, Some(first)));
+                    next.push((value(&after, mover, search.me) + jitter, after, Some(first)));
                     continue;
                 }
                 let after = settle(after);
-                let v = value(&after, mover) + jitter - sooner;
+                let v = value(&after, mover, search.me) + jitter - sooner;
                 ends.push(End {
                     value: v,
                     state: after,
@@ -346,7 +350,7 @@ fn turn_ends<S: State>(
     for (at, first) in frontier {
         if let Some(first) = first {
             ends.push(End {
-                value: value(&at, mover) - 1.0,
+                value: value(&at, mover, search.me) - 1.0,
                 state: at,
                 first,
             });
@@ -386,8 +390,9 @@ fn turn_ends<S: State>(
 const CONTEMPT: f64 = 0.15;
 
 /// The value of a state for `me`: a win [`WIN`], a loss `1 - WIN`, a draw its share less
-/// [`CONTEMPT`], else the evaluation (in `0..1`).
-fn value<S: State>(state: &S, me: usize) -> f64 {
+/// [`CONTEMPT`], else the evaluation (in `0..1`): the levels' own ([`State::judge_for`])
+/// where `me` is the `searcher`, `greedy`'s otherwise.
+fn value<S: State>(state: &S, me: usize, searcher: usize) -> f64 {
     match state.to_act() {
         ToAct::Over => {
             let r = state.returns()[me];
@@ -399,6 +404,7 @@ fn value<S: State>(state: &S, me: usize) -> f64 {
                 r - CONTEMPT
             }
         }
+        _ if me == searcher => state.judge_for(me),
         _ => state.evaluate_for(me),
     }
 }
