@@ -46,6 +46,8 @@ const SHAPES: [Shape; 4] = [
         reply_beam: 48,
         replies: 1,
         again: false,
+        threats: false,
+        proofs: 0,
         guesses: 2,
     },
     Shape {
@@ -53,6 +55,8 @@ const SHAPES: [Shape; 4] = [
         reply_beam: 48,
         replies: 1,
         again: false,
+        threats: false,
+        proofs: 0,
         guesses: 3,
     },
     Shape {
@@ -60,13 +64,17 @@ const SHAPES: [Shape; 4] = [
         reply_beam: 48,
         replies: 2,
         again: false,
+        threats: false,
+        proofs: 0,
         guesses: 4,
     },
     Shape {
-        candidates: 16,
+        candidates: 40,
         reply_beam: 48,
         replies: 2,
         again: true,
+        threats: true,
+        proofs: 3,
         guesses: 4,
     },
 ];
