@@ -4,9 +4,12 @@
 //! best whole turns by the same beam (his `replies` best by his own evaluation, of which the
 //! one worst for the mover is assumed: paranoid among the plausible, so against `greedy` it
 //! foresees exactly the turn greedy plays); the deepest levels add the mover's own best turn
-//! after the replies. The turn whose worst outcome is best is chosen and its first action
-//! played. A die inside a turn is thrown by the search's random source, one face a turn (as
-//! `greedy` does); hidden information (Algol's secret men) is guessed from the player's view
+//! after the replies (checked for a win the next player could make at once), and with two
+//! players who see everything they prove the chosen turn leaves no forced win
+//! (`proof`). The searching player's own turns and outcomes are judged by
+//! [`State::judge_for`], the others' by `greedy`'s evaluation. The turn whose worst outcome
+//! is best is chosen and its first action played. A die inside a turn is thrown by the
+//! search's random source, one face a turn (as `greedy` does); hidden information (Algol's secret men) is guessed from the player's view
 //! ([`View::determinize`]) a few times and the guesses' values averaged, so the search never
 //! reads another seat's secret. The budget is positions evaluated (deterministic for a seed),
 //! with a wall-clock cap on top in play; candidates are looked at best first, so a search cut
