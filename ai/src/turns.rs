@@ -34,8 +34,9 @@ pub struct Shape {
     pub replies: usize,
     /// Whether the mover's own next turn is looked at after the replies.
     pub again: bool,
-    /// With `again`: his best few next turns are looked at, each checked for a win the next
-    /// player could make at once after it (a threat the evaluation cannot see).
+    /// With `again` and two players: his best few next turns are looked at, each checked
+    /// for a win the other could make at once after it (a threat the evaluation cannot see),
+    /// and every reply `greedy` calls equal to its best is looked at.
     pub threats: bool,
     /// Two players who see everything: the chosen turn is proven not to leave the other a
     /// win he can force within this many of his turns (0: no proof).
@@ -345,10 +346,13 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
     // Past two players one reply each: three repliers' worst of two would be eight looks a
     // candidate for little (the repliers judge by their own value, as `greedy` does).
     let replies = if n > 2 { 1 } else { shape.replies.max(1) };
-    let want = match (mover == me, shape.threats) {
+    // Threats and tied replies with two players only: among more, each reply is one turn of
+    // three and the look is already the costliest (Hydra for Four).
+    let threats = shape.threats && n == 2;
+    let want = match (mover == me, threats) {
         (true, true) => THREAT_LOOKS,
         (true, false) => 1,
-        _ if n == 2 && shape.threats => replies.max(TIED_REPLIES),
+        _ if threats => replies.max(TIED_REPLIES),
         _ => replies,
     };
     let ends = turn_ends(state, mover, shape.reply_beam, want, &[], ply, search);
@@ -361,11 +365,7 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
         let mut best = f64::NEG_INFINITY;
         for end in &ends {
             let mut v = own_value(end, me, search.me);
-            if shape.threats
-                && v > best
-                && v < WIN
-                && loses_at_once(&end.state, me, ply, shape, search)
-            {
+            if threats && v > best && v < WIN && loses_at_once(&end.state, me, ply, shape, search) {
                 v = 1.0 - WIN;
             }
             best = best.max(v);
