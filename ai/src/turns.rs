@@ -289,7 +289,7 @@ fn judge_turns<S: State>(
                     _ => break,
                 }
             };
-            if checked[k] || values[k].is_some_and(|v| v > 1.5) {
+            if checked[k] || values[k].is_some_and(|v| v > 1.5) || search.late() {
                 break;
             }
             checked[k] = true;
