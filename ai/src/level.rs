@@ -4,7 +4,8 @@
 //! random one otherwise; level 4 is `greedy` (one whole turn ahead); levels 5 to 8 look at
 //! the replies too ([`crate::turns`]: the mover's best whole turns, every other player's best
 //! answers to each, the worst assumed), wider and deeper a level, level 5 for half its
-//! decisions only (`greedy` for the rest), level 8 also its own next turn.
+//! decisions only (`greedy` for the rest), level 8 also its own next turn, `greedy`'s tied
+//! replies and a proof that its turn leaves no forced win (two players).
 //!
 //! The Monte Carlo tree search ([`crate::search`]) that played levels 2–8 before is kept as a
 //! library function but plays no level in any game: on the ladder it never beat `greedy` in
@@ -46,6 +47,8 @@ const SHAPES: [Shape; 4] = [
         reply_beam: 48,
         replies: 1,
         again: false,
+        threats: false,
+        proofs: 0,
         guesses: 2,
     },
     Shape {
@@ -53,6 +56,8 @@ const SHAPES: [Shape; 4] = [
         reply_beam: 48,
         replies: 1,
         again: false,
+        threats: false,
+        proofs: 0,
         guesses: 3,
     },
     Shape {
@@ -60,13 +65,17 @@ const SHAPES: [Shape; 4] = [
         reply_beam: 48,
         replies: 2,
         again: false,
+        threats: false,
+        proofs: 0,
         guesses: 4,
     },
     Shape {
-        candidates: 16,
+        candidates: 40,
         reply_beam: 48,
         replies: 2,
         again: true,
+        threats: true,
+        proofs: 3,
         guesses: 4,
     },
 ];

@@ -18,6 +18,7 @@ mod greedy;
 pub mod ladder;
 mod level;
 mod mcts;
+mod proof;
 mod state;
 pub mod systems;
 mod turns;

@@ -55,6 +55,12 @@ pub trait State: Clone {
     fn evaluate_for(&self, player: usize) -> f64 {
         self.evaluate()[player]
     }
+    /// The levels' own judgement of `player`'s prospects, where a game has one finer than
+    /// [`State::evaluate_for`] (which `greedy`, the yardstick, keeps unchanged); the turn
+    /// search judges its own player's turns and outcomes by it. By default the same.
+    fn judge_for(&self, player: usize) -> f64 {
+        self.evaluate_for(player)
+    }
     /// Moves made so far in a sense the game chooses (for a ladder's turn limit).
     fn turns(&self) -> u32;
     /// An action another player is bound to take at once, if any (a claim of a chain made

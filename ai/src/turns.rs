@@ -4,9 +4,12 @@
 //! best whole turns by the same beam (his `replies` best by his own evaluation, of which the
 //! one worst for the mover is assumed: paranoid among the plausible, so against `greedy` it
 //! foresees exactly the turn greedy plays); the deepest levels add the mover's own best turn
-//! after the replies. The turn whose worst outcome is best is chosen and its first action
-//! played. A die inside a turn is thrown by the search's random source, one face a turn (as
-//! `greedy` does); hidden information (Algol's secret men) is guessed from the player's view
+//! after the replies (checked for a win the next player could make at once), and with two
+//! players who see everything they prove the chosen turn leaves no forced win
+//! (`proof`). The searching player's own turns and outcomes are judged by
+//! [`State::judge_for`], the others' by `greedy`'s evaluation. The turn whose worst outcome
+//! is best is chosen and its first action played. A die inside a turn is thrown by the
+//! search's random source, one face a turn (as `greedy` does); hidden information (Algol's secret men) is guessed from the player's view
 //! ([`View::determinize`]) a few times and the guesses' values averaged, so the search never
 //! reads another seat's secret. The budget is positions evaluated (deterministic for a seed),
 //! with a wall-clock cap on top in play; candidates are looked at best first, so a search cut
@@ -14,6 +17,7 @@
 
 use crate::greedy::{settle, throw};
 use crate::mcts::Budget;
+use crate::proof::{forced_win, Tally};
 use crate::state::{State, ToAct, View};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -30,6 +34,13 @@ pub struct Shape {
     pub replies: usize,
     /// Whether the mover's own next turn is looked at after the replies.
     pub again: bool,
+    /// With `again` and two players: his best few next turns are looked at, each checked
+    /// for a win the other could make at once after it (a threat the evaluation cannot see),
+    /// and every reply `greedy` calls equal to its best is looked at.
+    pub threats: bool,
+    /// Two players who see everything: the chosen turn is proven not to leave the other a
+    /// win he can force within this many of his turns (0: no proof).
+    pub proofs: u32,
     /// Guesses of hidden information (only where the view hides something).
     pub guesses: usize,
 }
@@ -38,6 +49,20 @@ pub struct Shape {
 const ROOT_BEAM: usize = 48;
 /// The most actions one turn is looked into (`greedy`'s).
 const DEPTH: usize = 8;
+/// The mover's own turns kept for a proof to fall back on when the best are lost.
+const PROOF_WIDTH: usize = 64;
+/// Positions one proof may make before it answers "unknown".
+const PROOF_CAP: u64 = 30_000;
+/// A turn proven to leave the other a forced win: below every turn not so proven (a loss
+/// the look foresees is `1 - WIN`), above the turns not looked into.
+const LOST: f64 = 1.0 - WIN - 0.5;
+/// Replies a value apart by less than this are equal to `greedy` (its jitter decides).
+const TIE: f64 = 1e-5;
+/// The most replies equal to the best looked at (two players, where the shape checks
+/// threats): `greedy` plays any of them, so the worst is assumed.
+const TIED_REPLIES: usize = 6;
+/// The mover's own next turns looked at when the shape checks threats.
+const THREAT_LOOKS: usize = 4;
 /// A win's value (a loss is `-WIN + 1`): above every evaluation, which lies in `0..1`.
 const WIN: f64 = 2.0;
 
@@ -50,6 +75,11 @@ struct End<S: State> {
 
 /// The search's working set: the random source, the positions judged, the budget.
 struct Search {
+    /// The player searching: his own turns and outcomes are judged by [`State::judge_for`],
+    /// the others' turns by [`State::evaluate_for`] (`greedy`'s, so its reply is foreseen).
+    me: usize,
+    /// Whether proofs of a forced win apply (two players, nothing hidden).
+    proofs: bool,
     rng: ChaCha8Rng,
     /// The seed of the dice thrown inside turns: the same throws at the same ply for every
     /// candidate (common random numbers), so no candidate looks best for a lucky throw of
@@ -86,6 +116,8 @@ pub fn turn_search<V: View>(
 ) -> Option<<V::State as State>::Action> {
     let me = view.player();
     let mut search = Search {
+        me,
+        proofs: !view.hides(),
         rng: ChaCha8Rng::seed_from_u64(seed),
         dice: seed ^ 0xd1ce_5eed,
         evaluations: 0,
@@ -107,6 +139,7 @@ pub fn turn_search<V: View>(
             return None;
         }
         if guess == 0 {
+            search.proofs &= root.players() == 2;
             root.legal_actions(&mut legal);
             if legal.len() <= 1 {
                 return legal.first().copied();
@@ -209,22 +242,68 @@ fn judge_turns<S: State>(
     search: &mut Search,
     excluded: &[S::Action],
 ) -> Vec<(S::Action, f64)> {
-    let ends = turn_ends(root, me, ROOT_BEAM, shape.candidates, excluded, 0, search);
+    let proving = search.proofs && shape.proofs > 0;
+    let want = if proving {
+        shape.candidates.max(PROOF_WIDTH)
+    } else {
+        shape.candidates
+    };
+    let ends = turn_ends(root, me, ROOT_BEAM, want, excluded, 0, search);
+    // Each end's foreseen value, once looked into.
+    let mut values: Vec<Option<f64>> = vec![None; ends.len()];
+    let look = |k: usize, search: &mut Search| {
+        let end: &End<S> = &ends[k];
+        // A win now needs no look at the replies; the sooner the better.
+        if end.value > 1.5 {
+            end.value + 1.0
+        } else {
+            // Equal foresights are told apart by chance, not by the beam's order, so two
+            // players who block each other do not repeat one cycle to the round limit.
+            foresee(&end.state, me, 1, shape, search) + search.rng.gen::<f64>() * 1e-4
+        }
+    };
+    for (k, v) in values.iter_mut().enumerate().take(shape.candidates) {
+        if k == 0 || !search.spent() {
+            *v = Some(look(k, search));
+        }
+    }
+    if proving {
+        // The best turn must not leave the other a forced win: while the best looked at is
+        // proven lost, it is marked so and the next best (or a turn not yet looked at) taken.
+        let mut checked = vec![false; ends.len()];
+        loop {
+            let best = (0..ends.len())
+                .filter(|&k| values[k].is_some_and(|v| v > LOST))
+                .max_by(|&a, &b| {
+                    values[a]
+                        .unwrap_or(LOST)
+                        .total_cmp(&values[b].unwrap_or(LOST))
+                });
+            let Some(k) = best else {
+                // Every turn looked at is lost: look at the next one.
+                match (0..ends.len()).find(|&k| values[k].is_none()) {
+                    Some(k) if !search.spent() => {
+                        values[k] = Some(look(k, search));
+                        continue;
+                    }
+                    _ => break,
+                }
+            };
+            if checked[k] || values[k].is_some_and(|v| v > 1.5) || search.late() {
+                break;
+            }
+            checked[k] = true;
+            if leaves_forced_win(&ends[k].state, me, shape.proofs, search) {
+                values[k] = Some(LOST);
+            } else {
+                break;
+            }
+        }
+    }
     let mut out: Vec<(S::Action, f64)> = Vec::new();
     for (k, end) in ends.iter().enumerate() {
-        let value = if k < shape.candidates && (k == 0 || !search.spent()) {
-            // A win now needs no look at the replies; the sooner the better.
-            if end.value > 1.5 {
-                end.value + 1.0
-            } else {
-                // Equal foresights are told apart by chance, not by the beam's order, so two
-                // players who block each other do not repeat one cycle to the round limit.
-                foresee(&end.state, me, 1, shape, search) + search.rng.gen::<f64>() * 1e-4
-            }
-        } else {
-            // Not looked into: below every candidate, in the beam's order.
-            -WIN - k as f64 * 1e-6
-        };
+        // Not looked into: below every candidate, in the beam's order.
+        let value = values[k].unwrap_or(-WIN - k as f64 * 1e-6);
         match out.iter_mut().find(|(a, _)| *a == end.first) {
             Some(t) => t.1 = t.1.max(value),
             None => out.push((end.first, value)),
@@ -233,40 +312,77 @@ fn judge_turns<S: State>(
     out
 }
 
+/// Whether after `me`'s turn ending in `state` the other player can force a win within
+/// `turns` of his turns (proven; unknown counts as not).
+fn leaves_forced_win<S: State>(state: &S, me: usize, turns: u32, search: &mut Search) -> bool {
+    let ToAct::Player(other) = state.to_act() else {
+        return false;
+    };
+    if other == me {
+        return false;
+    }
+    let mut tally = Tally {
+        positions: 0,
+        cap: PROOF_CAP,
+    };
+    let proven = forced_win(state, other, turns, &mut tally);
+    search.evaluations += tally.positions;
+    proven == Some(true)
+}
+
 /// What `state`, just after a whole turn, is worth to `me` once the players after him have
 /// each played (and, where the shape says so, `me` again): `ply` counts turns played so far.
 fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mut Search) -> f64 {
     let mover = match state.to_act() {
         ToAct::Player(p) => p,
-        _ => return value(state, me),
+        _ => return value(state, me, search.me),
     };
     let n = state.players();
     // The others reply once each; then me once more if the shape says so.
     let last = if shape.again { n + 1 } else { n };
     if ply >= last || (mover == me && !shape.again) || search.spent() {
-        return value(state, me);
+        return value(state, me, search.me);
     }
     // Past two players one reply each: three repliers' worst of two would be eight looks a
     // candidate for little (the repliers judge by their own value, as `greedy` does).
     let replies = if n > 2 { 1 } else { shape.replies.max(1) };
-    let want = if mover == me { 1 } else { replies };
+    // Threats and tied replies with two players only: among more, each reply is one turn of
+    // three and the look is already the costliest (Hydra for Four).
+    let threats = shape.threats && n == 2;
+    let want = match (mover == me, threats) {
+        (true, true) => THREAT_LOOKS,
+        (true, false) => 1,
+        _ if threats => replies.max(TIED_REPLIES),
+        _ => replies,
+    };
     let ends = turn_ends(state, mover, shape.reply_beam, want, &[], ply, search);
     if ends.is_empty() {
-        return value(state, me);
+        return value(state, me, search.me);
     }
     if mover == me {
-        // My own turn again: my best.
-        return ends
-            .iter()
-            .map(|e| own_value(e, me))
-            .fold(f64::NEG_INFINITY, f64::max);
+        // My own turn again: my best, a turn after which the next player wins at once
+        // counted as lost where the shape checks threats.
+        let mut best = f64::NEG_INFINITY;
+        for end in &ends {
+            let mut v = own_value(end, me, search.me);
+            if threats && v > best && v < WIN && loses_at_once(&end.state, me, ply, shape, search) {
+                v = 1.0 - WIN;
+            }
+            best = best.max(v);
+        }
+        return best;
     }
     // His plausible turns (his best by his own judgement): the worst for me is assumed. A
     // turn that wins for him ends the look.
     let mut worst = f64::INFINITY;
-    for end in ends.iter().take(replies) {
+    let tied = ends.first().map_or(0, |top| {
+        ends.iter()
+            .take_while(|e| e.value >= top.value - TIE)
+            .count()
+    });
+    for end in ends.iter().take(replies.max(tied)) {
         let v = if end.state.to_act() == ToAct::Over {
-            value(&end.state, me)
+            value(&end.state, me, search.me)
         } else {
             foresee(&end.state, me, ply + 1, shape, search)
         };
@@ -275,9 +391,32 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
     worst
 }
 
+/// Whether the player to act in `state` (another than `me`) has a whole turn that wins at
+/// once, by his own beam (`greedy`'s: the win `greedy` would find).
+fn loses_at_once<S: State>(
+    state: &S,
+    me: usize,
+    ply: usize,
+    shape: Shape,
+    search: &mut Search,
+) -> bool {
+    let ToAct::Player(next) = state.to_act() else {
+        return false;
+    };
+    if next == me || search.spent() {
+        return false;
+    }
+    let ends = turn_ends(state, next, shape.reply_beam, 1, &[], ply + 1, search);
+    ends.first().is_some_and(|e| {
+        e.state.to_act() == ToAct::Over
+            && e.state.returns()[next] >= 1.0
+            && e.state.returns()[me] <= 0.0
+    })
+}
+
 /// A whole turn's end as `me` values it (`me` played it).
-fn own_value<S: State>(end: &End<S>, me: usize) -> f64 {
-    value(&end.state, me)
+fn own_value<S: State>(end: &End<S>, me: usize, searcher: usize) -> f64 {
+    value(&end.state, me, searcher)
 }
 
 /// The `want` best whole turns of `mover` from `state`, best first by his value of their
@@ -317,11 +456,11 @@ fn turn_ends<S: State>(
                 let jitter = search.rng.gen::<f64>() * 1e-6;
                 search.evaluations += 1;
                 if after.to_act() == ToAct::Player(mover) {
-                    next.push((value(&after, mover) + jitter, after, Some(first)));
+                    next.push((value(&after, mover, search.me) + jitter, after, Some(first)));
                     continue;
                 }
                 let after = settle(after);
-                let v = value(&after, mover) + jitter - sooner;
+                let v = value(&after, mover, search.me) + jitter - sooner;
                 ends.push(End {
                     value: v,
                     state: after,
@@ -346,7 +485,7 @@ fn turn_ends<S: State>(
     for (at, first) in frontier {
         if let Some(first) = first {
             ends.push(End {
-                value: value(&at, mover) - 1.0,
+                value: value(&at, mover, search.me) - 1.0,
                 state: at,
                 first,
             });
@@ -367,8 +506,13 @@ fn turn_ends<S: State>(
                 .map(|v| v.to_bits())
                 .collect()
         } else {
+            // The levels' finer judgement too: where `greedy`'s counts tie, different ends
+            // must not pass for one.
+            let fine = (0..n).map(|p| end.state.judge_for(p));
             end.state.evaluate()[..n]
                 .iter()
+                .copied()
+                .chain(fine)
                 .map(|v| v.to_bits())
                 .collect()
         };
@@ -386,8 +530,9 @@ fn turn_ends<S: State>(
 const CONTEMPT: f64 = 0.15;
 
 /// The value of a state for `me`: a win [`WIN`], a loss `1 - WIN`, a draw its share less
-/// [`CONTEMPT`], else the evaluation (in `0..1`).
-fn value<S: State>(state: &S, me: usize) -> f64 {
+/// [`CONTEMPT`], else the evaluation (in `0..1`): the levels' own ([`State::judge_for`])
+/// where `me` is the `searcher`, `greedy`'s otherwise.
+fn value<S: State>(state: &S, me: usize, searcher: usize) -> f64 {
     match state.to_act() {
         ToAct::Over => {
             let r = state.returns()[me];
@@ -399,6 +544,7 @@ fn value<S: State>(state: &S, me: usize) -> f64 {
                 r - CONTEMPT
             }
         }
+        _ if me == searcher => state.judge_for(me),
         _ => state.evaluate_for(me),
     }
 }

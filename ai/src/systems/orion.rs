@@ -181,6 +181,10 @@ impl State for OrionState {
         orion_eval::evaluate_seat(&self.game, player)
     }
 
+    fn judge_for(&self, player: usize) -> f64 {
+        orion_eval::judge_seat(&self.game, player)
+    }
+
     fn turns(&self) -> u32 {
         self.game.round()
     }

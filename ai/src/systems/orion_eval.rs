@@ -38,6 +38,20 @@ pub fn evaluate_seat(game: &Game, seat: usize) -> f64 {
     }
 }
 
+/// One seat's value of `game` as the levels judge it ([`crate::State::judge_for`]): the
+/// evaluation above, finer where its integer counts tie most turns (Cassiopeia: every open
+/// pattern counted, not only the best). `greedy`, the yardstick, keeps [`evaluate_seat`].
+pub fn judge_seat(game: &Game, seat: usize) -> f64 {
+    let Some(&me) = game.seats().get(seat) else {
+        return 0.5;
+    };
+    if game.rules().id().starts_with("cassiopeia") {
+        squash(pattern_value(game, me) + patterns_value(game, me), 1.0)
+    } else {
+        evaluate_seat(game, seat)
+    }
+}
+
 /// The greedy bot's raw value of `game` for `me` in its own units (greater is better).
 pub fn raw(game: &Game, me: SeatInfo) -> f64 {
     let m = game.rules().mechanics();
@@ -204,6 +218,41 @@ fn pattern_value(game: &Game, me: SeatInfo) -> f64 {
         .map(|s| best(s.colour))
         .fold(0.0, f64::max);
     best(me.colour) - 1.1 * theirs
+}
+
+/// What an open pattern holding k own pieces adds to [`patterns_value`], by k: each piece
+/// more is worth several patterns of one fewer (a near pattern is a threat, two a fork).
+const PATTERN_WEIGHTS: [f64; 6] = [0.0, 1.0, 4.0, 16.0, 64.0, 256.0];
+
+/// How much every open pattern counts beside the best one (see [`PATTERN_WEIGHTS`]).
+const PATTERNS_SCALE: f64 = 0.01;
+
+/// Cassiopeia: every open pattern (no other piece in it), weighted by the own pieces in it,
+/// against the best rival's; a fraction of a piece in all, so it tells apart turns
+/// [`pattern_value`] calls equal.
+fn patterns_value(game: &Game, me: SeatInfo) -> f64 {
+    let patterns = if game.rules().id() == "cassiopeia" {
+        cassiopeia::staircases()
+    } else {
+        cassiopeia::lines_of_five()
+    };
+    let p = game.position();
+    let sum = |colour: Colour| {
+        let own = p.of(colour);
+        let others = p.occupied() & !own;
+        patterns
+            .iter()
+            .filter(|pat| !pat.intersects(others))
+            .map(|pat| PATTERN_WEIGHTS[(*pat & own).len().min(5)])
+            .sum::<f64>()
+    };
+    let theirs = game
+        .seats()
+        .iter()
+        .filter(|s| s.colour != me.colour)
+        .map(|s| sum(s.colour))
+        .fold(0.0, f64::max);
+    PATTERNS_SCALE * (sum(me.colour) - 1.1 * theirs)
 }
 
 #[cfg(test)]
