@@ -1,18 +1,7 @@
 //! The offline command line is a contract other tools rely on (ORION.md section 7): exact
 //! output on stdout, one-line errors on stderr with exit status 2.
 
-use std::process::{Command, Output};
-
-fn orion(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_orion"))
-        .args(args)
-        .output()
-        .expect("the orion binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).trim_end().to_string()
-}
+use crate::common::binary::{orion, stdout};
 
 #[test]
 fn apply_replays_the_booklet_binary_star_route() {

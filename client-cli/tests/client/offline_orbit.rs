@@ -1,18 +1,7 @@
 //! The offline command line for Orbit (`--game orbit`), run as the binary: exact output on
 //! stdout, one-line errors on stderr with exit status 2, and the self-play measurement.
 
-use std::process::{Command, Output};
-
-fn orion(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_orion"))
-        .args(args)
-        .output()
-        .expect("the orion binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).trim_end().to_string()
-}
+use crate::common::binary::{orion, stdout};
 
 /// The seed's bottom example: a white group open at l4 round two black stones.
 const SEED_ORBIT: &str = "j6:W i5:W k5:W j5:B i4:W i3:W k3:B l3:W j2:W k2:W";

@@ -1,18 +1,8 @@
 //! `orion apply --game orbs` and `orion bot --selfplay N --game orbs` as other tools see
 //! them: one line on stdout; bad input one line on stderr with exit status 2.
 
-use std::process::{Command, Output};
-
-fn orion(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_orion"))
-        .args(args)
-        .output()
-        .expect("the orion binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).trim_end().to_string()
-}
+use crate::common::binary::{orion, stdout};
+use std::process::Output;
 
 fn apply(extra: &[&str], moves: &str) -> Output {
     let mut args = vec!["apply", "--game", "orbs"];

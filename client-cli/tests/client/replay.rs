@@ -3,17 +3,10 @@
 //! one line with the final position and result (`--turns` adds a line per turn), and a
 //! tampered or foreign file gets a one-line error on stderr with exit status 2.
 
+use crate::common::binary::orion;
 use orion_cli::autoplay::{self, BotConfig, Entry};
 use orion_cli::bot::Level;
-use std::process::{Command, Output};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-fn orion(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_orion"))
-        .args(args)
-        .output()
-        .expect("the orion binary runs")
-}
 
 /// A finished game's record from a real server, and the room's last position and winner as
 /// the bots saw them.

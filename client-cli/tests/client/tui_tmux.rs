@@ -11,14 +11,21 @@ use common::tmux::Session;
 use orion_cli::autoplay::{self, BotConfig, Entry};
 use orion_cli::bot::Level;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn play_a_turn_in_the_terminal_ui() {
+/// A server on a free loopback port, in this process: its WebSocket URL, and what stops it
+/// when dropped.
+async fn serve() -> (String, tokio::sync::oneshot::Sender<()>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("ws://{}/ws", listener.local_addr().unwrap());
-    let (_stop, rx) = tokio::sync::oneshot::channel::<()>();
+    let (stop, rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(orion_server::run(listener, async {
         let _ = rx.await;
     }));
+    (url, stop)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_a_turn_in_the_terminal_ui() {
+    let (url, _stop) = serve().await;
     let config = std::env::temp_dir().join(format!("orion-tui-{}", std::process::id()));
     let name = format!("orion-test-{}", std::process::id());
     let command = format!(
@@ -74,12 +81,7 @@ fn terminal(url: &str, name: &str, config: &std::path::Path) -> Session {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_correspondence_turn_is_planned_then_sent_from_the_terminal() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("ws://{}/ws", listener.local_addr().unwrap());
-    let (_stop, rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(orion_server::run(listener, async {
-        let _ = rx.await;
-    }));
+    let (url, _stop) = serve().await;
     let config = std::env::temp_dir().join(format!("orion-tui-plan-{}", std::process::id()));
     // Two claimed names: Ann's seek waits, Bob's takes it and the game starts.
     let ann = terminal(&url, "ann", &config);

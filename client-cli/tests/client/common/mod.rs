@@ -1,6 +1,7 @@
 //! Helpers shared by this crate's end-to-end tests.
 
-// Each test binary compiles these and uses a part of them.
+// Each test module uses a part of them.
 #![allow(dead_code)]
 
+pub mod binary;
 pub mod tmux;
