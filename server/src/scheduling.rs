@@ -1,5 +1,5 @@
 //! How the server's own threads are scheduled beside the rooms' runtime on the same cores (the
-//! store's writer and archiver; the computer players' threads).
+//! store's writer and archiver).
 
 /// Asks the kernel not to let the calling thread preempt the one that woke it (`SCHED_BATCH`,
 /// same share of the core otherwise); for the writer and the archiver. A room's task wakes the
@@ -12,16 +12,4 @@ pub fn no_wakeup_preemption() {
     // SAFETY: `sched_setscheduler` reads `param` for the duration of the call; pid 0 is this
     // thread. A refusal leaves the thread as it was, which is only slower.
     let _ = unsafe { libc::sched_setscheduler(0, libc::SCHED_BATCH, &param) };
-}
-
-/// Lets the calling thread run only when its core has nothing else to run (`SCHED_IDLE`): for
-/// the computer players' threads, whose searches take up to two seconds of a core. At the
-/// same priority as the rooms' runtime they took half its core whenever both were runnable
-/// (100 level-8 games beside 1,000 rooms at 2,000 clicks/s, one core: the rooms' p99 went from
-/// 52 ms to 1,072 ms); as idle work they take what the rooms leave, and a decision that gets
-/// less of the core is cut by its level's time cap (`Level::timed`) sooner in its search.
-pub fn idle() {
-    let param = libc::sched_param { sched_priority: 0 };
-    // SAFETY: as in `no_wakeup_preemption`. A refusal leaves the thread as it was.
-    let _ = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
 }

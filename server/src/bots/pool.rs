@@ -1,7 +1,6 @@
 //! The bot pool: a fixed number of OS threads (`--bot-threads`) that run computer players'
-//! decisions, apart from the tokio runtime that runs the rooms and below it in the kernel's
-//! order (`SCHED_IDLE`: `scheduling::idle`), so a search of up to two seconds never delays a
-//! room's broadcast. Bounded twice: at most `--max-bot-games` games
+//! decisions, apart from the tokio runtime that runs the rooms, so a search of up to two
+//! seconds never delays a room's broadcast. Bounded twice: at most `--max-bot-games` games
 //! with computer players at once (a room holds a [`BotGame`] while it seats one; past the cap
 //! `add_bot` and `quick` with `bots` are refused with `full`), and the queue of decisions
 //! holds at most one per seat of those games, so it never refuses one. Decisions are run in
@@ -56,10 +55,7 @@ impl Pool {
             let work = work.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("orion-bot-{i}"))
-                .spawn(move || {
-                    crate::scheduling::idle();
-                    run(&work)
-                });
+                .spawn(move || run(&work));
             if let Err(e) = spawned {
                 tracing::error!("bot thread {i} not started: {e}");
             }
