@@ -18,7 +18,6 @@ export class Net {
     this.up = false;
     this.listeners = new Set();
     this.retry = 0;
-    this.lastClose = null; // the code the last connection closed with (1012: a node restarting)
     this.onUp = null;
     this.onDown = null;
     this.onClaimed = null;
@@ -43,7 +42,6 @@ export class Net {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.up = false;
-      this.lastClose = ev.code;
       if (this.onDown) this.onDown();
       // 1012: the server is restarting and its rooms already run on another node of the
       // cluster: reconnect at once (behind the site's address, another node answers) and

@@ -196,28 +196,6 @@ pub async fn resume_until_taken(c: &mut Client, room: &str, since: u64) -> Value
     }
 }
 
-/// Waits until each of two nodes lists in its lobby the room made on the other: `x` (a client
-/// of one node) is in `x_room`, made there, and `y` of the other in `y_room`. Then each node
-/// has heard the other on the bus, and one stopping now knows a live node to hand its rooms
-/// to (a node that has heard of none closes its connections with 1001, not 1012).
-pub async fn until_heard(x: &mut Client, x_room: &str, y: &mut Client, y_room: &str) {
-    let began = std::time::Instant::now();
-    for (c, other) in [(x, y_room), (y, x_room)] {
-        loop {
-            let page = c.request(json!({"t": "lobby"})).await;
-            let rooms = page["rooms"].as_array().cloned().unwrap_or_default();
-            if rooms.iter().any(|r| r["room"] == other) {
-                break;
-            }
-            assert!(
-                began.elapsed() < PATIENCE,
-                "the nodes never heard each other: {page}"
-            );
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
-    }
-}
-
 /// Sends `req` until it is not refused with a `server` error (what a client is told while
 /// the bus or the database is away), then waits for `done`; panics on any other refusal or
 /// if it takes too long.

@@ -1,11 +1,10 @@
 //! The parts of the cluster's fault tests: members (players and spectators) that keep at
 //! their game through any fault the way the clients do (they reconnect to another node,
-//! resume a room at once when told it `moved`, learn that a resume has landed from the
-//! reply to a `hints` sent right behind it, and retry what the cluster refuses with `server`
-//! after a short, doubling wait) while recording every event they receive; a game driver
-//! that plays a Hydra for Two to its end through them; a nemesis that pauses, kills and
-//! restarts nodes and restarts PostgreSQL and NATS; and a checker that holds what every
-//! member received against the stored history.
+//! resume a room at once when told it `moved`, and retry what the cluster refuses with
+//! `server`) while recording every event they receive; a game driver that plays a Hydra for
+//! Two to its end through them; a nemesis that pauses, kills and restarts nodes and restarts
+//! PostgreSQL and NATS; and a checker that holds what every member received against the
+//! stored history.
 
 use crate::cluster::ClusterNode;
 use crate::nats::Nats;
@@ -27,44 +26,6 @@ pub type Urls = Arc<Mutex<Vec<String>>>;
 
 /// How long one step of a game may take through faults before the test gives up.
 const STEP_LIMIT: Duration = Duration::from_secs(60);
-
-/// The first wait before a refused request (or resume) is sent again; it doubles with each
-/// refusal in a row up to [`RETRY_MAX`]. A room is between nodes for tens of milliseconds
-/// when a node hands it over, seconds when one dies: the first tries come quickly, the
-/// later ones do not flood a cluster that is down.
-const RETRY_FIRST: Duration = Duration::from_millis(50);
-/// The longest wait between two tries (the page and the terminal client wait 1 s).
-const RETRY_MAX: Duration = Duration::from_secs(1);
-
-/// How long a `resume` with no answer at all holds back its member's actions (its node may
-/// be paused): then he acts anyway, and catches up when that goes unanswered.
-const RESUME_SILENCE: Duration = Duration::from_millis(1500);
-
-/// A `resume` in flight, and the `hints` sent right behind it: the room answers `hints`
-/// after it has sent everything the resume replays, so the reply says the resume has
-/// landed (or, refused, that the room is still between nodes).
-#[derive(Clone, Copy)]
-struct Resuming {
-    /// The `resume`'s id.
-    resume: u64,
-    /// The `hints`' id.
-    hints: u64,
-    /// When they were sent.
-    at: Instant,
-    /// The `resume` itself was refused: the connection is no member yet, whatever `hints`
-    /// says.
-    refused: bool,
-    /// A `moved` came while it was in flight: it may have reached the room's old place, so
-    /// one more is sent once it is answered.
-    again: bool,
-}
-
-/// The next wait of a doubling backoff that began at [`RETRY_FIRST`].
-fn backoff(wait: &mut Duration) -> Duration {
-    let now = *wait;
-    *wait = (*wait * 2).min(RETRY_MAX);
-    now
-}
 
 /// A player or spectator of one room that carries on through faults.
 pub struct Member {
@@ -88,15 +49,10 @@ pub struct Member {
     pub seen: BTreeMap<u64, Value>,
     /// Every message, in order (`note`).
     log: Vec<String>,
-    /// The `resume` in flight (`moved`, a reconnection) and the `hints` behind it.
-    resuming: Option<Resuming>,
+    /// The `resume` in flight (`moved`, a reconnection) and when it was sent.
+    resuming: Option<(u64, Instant)>,
     /// When to resume again (the room was still between nodes).
     resume_due: Option<Instant>,
-    /// The wait before the next resume after a refused one.
-    resume_wait: Duration,
-    /// Resumes that have landed (their `hints` answered with everything replayed): an
-    /// action sent before one landed and still not seen was lost with its connection.
-    landed: u64,
     /// `moved` messages received.
     pub moved: u32,
     /// Reconnections made.
@@ -123,8 +79,6 @@ impl Member {
             log: Vec::new(),
             resuming: None,
             resume_due: None,
-            resume_wait: RETRY_FIRST,
-            landed: 0,
             moved: 0,
             reconnects: 0,
             refused: 0,
@@ -189,7 +143,6 @@ impl Member {
             let url = urls[self.at % urls.len()].clone();
             if let Some(ws) = self.hello(&url).await {
                 self.ws = Some(ws);
-                self.resuming = None;
                 if self.room.is_some() {
                     // Resumed at the next read.
                     self.reconnects += 1;
@@ -247,51 +200,17 @@ impl Member {
         id
     }
 
-    /// Resumes its room from the last seq seen (a spectator too), and asks `hints` right
-    /// behind it: the reply comes after the replayed events, so the member learns at once
-    /// that it has caught up (a resume with nothing to replay is not answered at all).
+    /// Resumes its room from the last seq seen (a spectator too).
     async fn resume(&mut self) {
         let Some(room) = self.room.clone() else {
             return;
         };
         self.resume_due = None;
         let since = self.last();
-        let resume = self
+        let id = self
             .send(json!({"t": "resume", "room": room, "since": since}))
             .await;
-        let hints = self.send(json!({"t": "hints", "room": room})).await;
-        self.resuming = Some(Resuming {
-            resume,
-            hints,
-            at: Instant::now(),
-            refused: false,
-            again: false,
-        });
-    }
-
-    /// The reply to the `hints` behind a resume: the resume has landed when the room
-    /// answered, the resume was not refused and every event up to the room's seq is seen;
-    /// else it is sent again (at once after a `moved`, else after a doubling wait).
-    fn resume_answered(&mut self, r: Resuming, reply: &Value) {
-        self.resuming = None;
-        let head = reply["seq"].as_u64().filter(|_| reply["t"] == "hints");
-        match head {
-            Some(head) if !r.refused && self.last() >= head => {
-                self.landed += 1;
-                self.resume_wait = RETRY_FIRST;
-                if r.again {
-                    self.resume_due = Some(Instant::now());
-                }
-            }
-            _ if r.again => self.resume_due = Some(Instant::now()),
-            _ => {
-                if head.is_none() {
-                    self.refused += 1;
-                }
-                let wait = backoff(&mut self.resume_wait);
-                self.resume_due = Some(Instant::now() + wait);
-            }
-        }
+        self.resuming = Some((id, Instant::now()));
     }
 
     /// The next message within `wait` (`None`: none came), after taking in what it says of
@@ -304,10 +223,6 @@ impl Member {
         if self.resume_due.is_some_and(|at| at <= Instant::now()) {
             self.resume().await;
         }
-        // A resume due sooner is not kept waiting for a message.
-        let wait = (self.resume_due).map_or(wait, |at| {
-            wait.min(at.saturating_duration_since(Instant::now()))
-        });
         let ws = self.ws.as_mut()?;
         let msg = match tokio::time::timeout(wait, ws.next()).await {
             Err(_) => return None,
@@ -345,33 +260,38 @@ impl Member {
             }
             Some("moved") if mine => {
                 self.moved += 1;
-                match &mut self.resuming {
-                    // One in flight may have gone to the room's old place: one more as soon
-                    // as it is answered (a room never loses a member who resumes it once
-                    // too often).
-                    Some(r) if r.at.elapsed() < RESUME_SILENCE => r.again = true,
+                match self.resuming {
+                    // One sent a moment ago may have gone to the room's old place: one more
+                    // when it has had time to be answered (a room never loses a member who
+                    // resumes it once too often).
+                    Some((_, at)) if at.elapsed() < Duration::from_secs(1) => {
+                        let again = at + Duration::from_secs(1);
+                        self.resume_due = Some(self.resume_due.map_or(again, |d| d.min(again)));
+                    }
                     _ => self.resume().await,
+                }
+            }
+            Some("error") => {
+                let resume = self.resuming.map(|(id, _)| id);
+                if msg["re"].as_u64().is_some() && msg["re"].as_u64() == resume {
+                    self.resuming = None;
+                    if msg["code"] == "server" || msg["code"] == "not_found" {
+                        self.refused += 1;
+                        self.resume_due = Some(Instant::now() + Duration::from_millis(300));
+                    }
                 }
             }
             _ => {}
         }
-        if let (Some(re), Some(r)) = (msg["re"].as_u64(), self.resuming) {
-            if re == r.resume && msg["t"] == "error" {
-                if let Some(r) = &mut self.resuming {
-                    r.refused = true;
-                }
-            } else if re == r.hints {
-                self.resume_answered(r, &msg);
-            }
-        }
         Some(msg)
     }
 
-    /// Whether a resume is due or in flight (its events may be on their way), unless it has
-    /// gone unanswered for [`RESUME_SILENCE`].
+    /// Whether a resume is due or was sent a moment ago (its events may be on their way).
     fn settling(&self) -> bool {
         self.resume_due.is_some()
-            || (self.resuming).is_some_and(|r| r.at.elapsed() < RESUME_SILENCE)
+            || self
+                .resuming
+                .is_some_and(|(_, at)| at.elapsed() < Duration::from_millis(1500))
     }
 
     /// Takes in whatever has arrived, without waiting.
@@ -383,7 +303,6 @@ impl Member {
     /// room is between nodes); returns the reply.
     pub async fn request(&mut self, req: Value) -> Value {
         let began = Instant::now();
-        let mut wait = RETRY_FIRST;
         loop {
             assert!(
                 began.elapsed() < STEP_LIMIT,
@@ -404,7 +323,7 @@ impl Member {
                     }
                 }
             }
-            tokio::time::sleep(backoff(&mut wait)).await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
         }
     }
 
@@ -415,7 +334,6 @@ impl Member {
             return;
         };
         let began = Instant::now();
-        let mut wait = RETRY_FIRST;
         loop {
             assert!(
                 began.elapsed() < STEP_LIMIT,
@@ -448,7 +366,7 @@ impl Member {
                     return;
                 }
             }
-            tokio::time::sleep(backoff(&mut wait)).await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
         }
     }
 
@@ -690,7 +608,6 @@ impl Game {
     /// (`not_your_turn`: he resumes and looks again), it is sent again.
     async fn act(&mut self, south: bool, req: Value, done: impl Fn(&Member) -> bool) {
         let began = Instant::now();
-        let mut wait = RETRY_FIRST;
         loop {
             let (me, others) = if south {
                 (&mut self.s, [&mut self.n, &mut self.w])
@@ -713,13 +630,7 @@ impl Game {
             }
             let id = me.send(req.clone()).await;
             let sent = Instant::now();
-            let landed = me.landed;
             while sent.elapsed() < Duration::from_secs(3) && !done(me) {
-                if me.landed != landed {
-                    // A resume landed since (a new connection, or the room moved) and
-                    // replayed no sign of it: it went with the old connection or place.
-                    break;
-                }
                 let Some(m) = me.next(Duration::from_millis(100)).await else {
                     continue;
                 };
@@ -745,7 +656,7 @@ impl Game {
                 o.drain().await;
             }
             if !done(me) {
-                tokio::time::sleep(backoff(&mut wait)).await;
+                tokio::time::sleep(Duration::from_millis(200)).await;
             }
         }
     }

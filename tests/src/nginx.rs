@@ -1,8 +1,8 @@
 //! A real nginx in front of a test's server: Debian's `nginx` run as this test's own child
 //! process (`daemon off`, no root needed: `-p DIR -c FILE`, its pid file, logs and temp
-//! files in a temporary directory) on a free loopback port, proxying to the server (or to
-//! every node of a cluster, in turn) with the configuration the README gives (`config`),
-//! optionally terminating TLS with a self-signed certificate made by `openssl`. Stopped and removed on drop. Without nginx the test fails
+//! files in a temporary directory) on a free loopback port, proxying to the server with the
+//! configuration the README gives (`config`), optionally terminating TLS with a self-signed
+//! certificate made by `openssl`. Stopped and removed on drop. Without nginx the test fails
 //! and says what to install: nothing is skipped.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -31,19 +31,13 @@ pub struct Nginx {
 impl Nginx {
     /// Starts nginx on a free port in front of the server at `upstream`, plain HTTP.
     pub fn start(upstream: SocketAddr) -> Nginx {
-        Nginx::launch(&[upstream], false)
+        Nginx::launch(upstream, false)
     }
 
     /// Starts nginx terminating TLS (a self-signed certificate for 127.0.0.1) in front of the
     /// server at `upstream`.
     pub fn start_tls(upstream: SocketAddr) -> Nginx {
-        Nginx::launch(&[upstream], true)
-    }
-
-    /// Starts nginx in front of every node of a cluster, plain HTTP: each new connection goes
-    /// to the next node in turn, and to another when one does not answer (a stopped node).
-    pub fn start_balanced(nodes: &[SocketAddr]) -> Nginx {
-        Nginx::launch(nodes, false)
+        Nginx::launch(upstream, true)
     }
 
     /// The page's address through the proxy (`http://127.0.0.1:PORT`).
@@ -62,7 +56,7 @@ impl Nginx {
         std::fs::read_to_string(self.dir.join("error.log")).unwrap_or_default()
     }
 
-    fn launch(upstream: &[SocketAddr], tls: bool) -> Nginx {
+    fn launch(upstream: SocketAddr, tls: bool) -> Nginx {
         assert!(
             Path::new(NGINX).exists(),
             "{NGINX} is missing: this test needs a real nginx in front of the server; \
@@ -143,13 +137,9 @@ impl Drop for Nginx {
 
 /// The README's configuration (README, "Behind nginx"), with this test's paths and ports:
 /// every file nginx writes is under `dir`, it runs in the foreground, and it listens on
-/// 127.0.0.1:`port` (with TLS, the `ssl_*` lines and a self-signed certificate), passing to
-/// the servers (a cluster's nodes) at `upstream`.
-pub fn config(dir: &Path, port: u16, upstream: &[SocketAddr], tls: bool) -> String {
+/// 127.0.0.1:`port` (with TLS, the `ssl_*` lines and a self-signed certificate).
+pub fn config(dir: &Path, port: u16, upstream: SocketAddr, tls: bool) -> String {
     let d = dir.display();
-    let servers: String = (upstream.iter())
-        .map(|a| format!("server {a};\n        "))
-        .collect();
     let (listen, ssl) = if tls {
         (
             format!("127.0.0.1:{port} ssl"),
@@ -178,14 +168,11 @@ http {{
         default upgrade;
         ''      close;
     }}
-    upstream orion {{
-        {servers}
-    }}
     server {{
         listen {listen};
         {ssl}
         location / {{
-            proxy_pass http://orion;
+            proxy_pass http://{upstream};
             proxy_http_version 1.1;
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection $connection_upgrade;

@@ -48,12 +48,7 @@ impl Node {
         }
         match self.leases.owner(room).await {
             Ok(Some((owner, _))) if *owner != *self.name => Located::There(owner),
-            // Ours, on its way here: once it runs.
-            Ok(Some(_)) => match self.landing.wait(room).await {
-                Some(handle) => Located::Here(handle),
-                None => Located::Nowhere,
-            },
-            Ok(None) => Located::Nowhere,
+            Ok(_) => Located::Nowhere,
             Err(e) => {
                 tracing::warn!(%room, "could not read the room's lease: {e}");
                 Located::Nowhere
@@ -105,7 +100,7 @@ impl Directory for ClusterDirectory {
             }
             return Err(why);
         }
-        if self.node.landing.settle(&id) {
+        if self.node.taking.remove(&id).is_some() {
             self.node.announce_moved(&id).await;
         }
         Ok(())
@@ -127,8 +122,8 @@ impl Directory for ClusterDirectory {
             }
         };
         if *owner == *self.node.name {
-            // Ours, being restored: once it runs (if it does soon).
-            return self.node.landing.wait(id).await;
+            // Ours, being restored: not live yet.
+            return None;
         }
         Some(self.node.proxy(id, code, owner))
     }
@@ -183,7 +178,7 @@ impl Directory for ClusterDirectory {
             Ok(taken) => {
                 if taken.is_some() {
                     // Restarted: members elsewhere were this room's before; they resume it.
-                    self.node.landing.expect(Arc::from(id));
+                    self.node.taking.insert(Arc::from(id), ());
                 }
                 taken.is_some()
             }

@@ -182,7 +182,7 @@ pub(super) async fn adopt(
                 let room: RoomId = Arc::from(adopt.room);
                 node.metrics.handoffs.inc();
                 // Once live here, every node is told it moved (`Directory::insert`).
-                node.landing.expect(room.clone());
+                node.taking.insert(room.clone(), ());
                 taken.send(room).await.is_ok()
             }
             Ok(_) => false,

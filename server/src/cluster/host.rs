@@ -52,8 +52,6 @@ pub struct Host {
     send_queue: usize,
     /// The lobby across nodes, told of the node of each new relay.
     peers: Arc<super::peers::NodePeers>,
-    /// Rooms on their way here: a command for one waits for it to run.
-    landing: Arc<super::landing::Landing>,
 }
 
 impl Host {
@@ -65,7 +63,6 @@ impl Host {
         counts: ClusterMetrics,
         fences: Arc<Fences>,
         peers: Arc<super::peers::NodePeers>,
-        landing: Arc<super::landing::Landing>,
     ) -> Host {
         Host {
             bus,
@@ -79,7 +76,6 @@ impl Host {
             counts,
             send_queue,
             peers,
-            landing,
         }
     }
 
@@ -106,7 +102,7 @@ impl Host {
     }
 
     async fn run(&self, fwd: Forward) -> Answer {
-        let Some(handle) = self.landing.wait(&fwd.room).await else {
+        let Some(handle) = self.local.get(&fwd.room).await else {
             return Answer::NoRoom;
         };
         let key = (fwd.node, fwd.conn);

@@ -21,7 +21,6 @@ mod directory;
 mod fanout;
 mod handoff;
 mod host;
-mod landing;
 mod lease;
 mod matchmaker;
 mod metrics;
@@ -85,10 +84,9 @@ pub struct Node {
     fences: Arc<Fences>,
     /// Tokens revoked, told to this node's connections (and relayed to the other nodes).
     revocations: Revocations,
-    /// Rooms being restored here that another node ran before (handed over, taken over, or
-    /// found on start): requests for them wait for them; once live, every node is told they
-    /// moved.
-    landing: Arc<landing::Landing>,
+    /// Rooms being restored here that another node ran before (taken over, or found on
+    /// start): once live, every node is told they moved.
+    taking: DashMap<RoomId, ()>,
     /// Stopping: it takes no new room and no expired lease (`handoff`).
     draining: std::sync::atomic::AtomicBool,
     /// Rooms being handed to other nodes, until their tasks have ended here.
@@ -124,7 +122,6 @@ pub async fn serve_cluster(
     );
     let (bus, losses) = Bus::connect(&cluster.bus, &name).await?;
     let local = Arc::new(LocalDirectory::new(config.max_rooms));
-    let landing = Arc::new(landing::Landing::new(local.clone()));
     let leases = Arc::new(Leases::new(&url, name.clone()));
     let metrics = ClusterMetrics::new();
     let (revocations, revoked_here) = Revocations::relayed();
@@ -143,7 +140,7 @@ pub async fn serve_cluster(
         peers: Arc::new(NodePeers::new(name.clone())),
         fences,
         revocations,
-        landing: landing.clone(),
+        taking: DashMap::new(),
         draining: std::sync::atomic::AtomicBool::new(false),
         handoffs: DashMap::new(),
     });
@@ -154,7 +151,6 @@ pub async fn serve_cluster(
         node.metrics.clone(),
         node.fences.clone(),
         node.peers.clone(),
-        landing,
     ));
     let commands = bus.client.subscribe(bus::cmd_subject(&name)).await?;
     let frames = bus.client.subscribe(bus::frames_subject(&name)).await?;
@@ -269,7 +265,7 @@ async fn keep_leases(
                 for room in rooms {
                     let room: RoomId = Arc::from(room);
                     node.metrics.failovers.inc();
-                    node.landing.expect(room.clone());
+                    node.taking.insert(room.clone(), ());
                     // Our own room whose lease lapsed and that we took again: its task may
                     // have missed nothing, but another node may have run it meanwhile; it
                     // ends, and the room is restored from the store once it has.

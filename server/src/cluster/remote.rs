@@ -1,12 +1,8 @@
 //! A room owned by another node, as this node's sessions see it: a [`RoomHandle`] whose
 //! commands a proxy task forwards, in order, to the owner over the bus. When the owner does
 //! not answer (it died, or let the room go) the proxy asks the directory again and follows
-//! the room to its new owner, this node included. A room between two nodes (its owner
-//! answered it has it no more, and its lease is not passed on yet, or its new owner is
-//! still restoring it) is tried again for [`IN_TRANSIT`]: a room handed over as a node stops
-//! is there within that, and its members' commands go on in order, unrefused. While no node
-//! has it after that, the command is refused with a `server` error saying to try again,
-//! never left hanging.
+//! the room to its new owner, this node included; while no node has it yet, the command is
+//! refused with a `server` error saying to try again, never left hanging.
 
 use super::bus::cmd_subject;
 use super::wire::{Answer, Command, Forward};
@@ -15,16 +11,7 @@ use crate::player::RoomId;
 use crate::protocol::{Code, Refusal};
 use crate::room::{RoomCmd, RoomHandle, ROOM_QUEUE};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
-
-/// How long a command for a room between two nodes is tried again before it is refused.
-const IN_TRANSIT: Duration = Duration::from_secs(1);
-/// The pause between two tries while it is.
-const IN_TRANSIT_STEP: Duration = Duration::from_millis(25);
-/// How many times a command follows the room to another owner (three tries in all, as
-/// many bus timeouts at most).
-const FOLLOWS: usize = 2;
 
 /// Where a room is.
 pub enum Located {
@@ -71,10 +58,8 @@ async fn forward(node: &Node, room: &RoomId, owner: &mut String, cmd: RoomCmd) {
         return;
     };
     let mut gone = false;
-    let first = Instant::now();
-    let mut follows = 0;
-    loop {
-        let began = Instant::now();
+    for _ in 0..3 {
+        let began = std::time::Instant::now();
         let sent = node
             .bus
             .client
@@ -107,19 +92,11 @@ async fn forward(node: &Node, room: &RoomId, owner: &mut String, cmd: RoomCmd) {
                 let _ = handle.tx.send(cmd).await;
                 return;
             }
-            Located::There(other) if other != *owner && follows < FOLLOWS => {
-                follows += 1;
-                *owner = other;
-            }
+            Located::There(other) if other != *owner => *owner = other,
             Located::Nowhere if gone => {
                 let refusal = Refusal::new(Code::NotFound, format!("room {room} has closed"));
                 refuse(cmd, refusal);
                 return;
-            }
-            // Its owner has it no more and its lease still names it (or its new owner is
-            // still restoring it): it is on its way.
-            Located::There(_) if gone && first.elapsed() < IN_TRANSIT => {
-                tokio::time::sleep(IN_TRANSIT_STEP).await;
             }
             _ => break,
         }
