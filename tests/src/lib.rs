@@ -508,6 +508,15 @@ impl Client {
         reply
     }
 
+    /// Claims this client's name with `password` (`register`), which must be taken: the
+    /// client is an account's after it.
+    pub async fn claim(&mut self, password: &str) {
+        let w = self
+            .request(json!({"t": "register", "password": password}))
+            .await;
+        assert_eq!(w["account"], true, "{w}");
+    }
+
     /// Sends a game request that must be refused; returns the error.
     pub async fn refused(&mut self, req: Value) -> Value {
         let reply = self.request(req.clone()).await;

@@ -176,10 +176,7 @@ async fn a_correspondence_turn_is_planned_click_by_click_then_sent() {
     let mut players = Vec::new();
     for name in ["alice", "bob"] {
         let mut c = server.player(name).await;
-        let w = c
-            .request(json!({"t": "register", "password": "correct horse battery"}))
-            .await;
-        assert_eq!(w["account"], true, "{w}");
+        c.claim("correct horse battery").await;
         players.push(c);
     }
     let room = orion_tests::start_room(&mut players, "hydra-2", json!({"days_per_move": 2})).await;

@@ -136,10 +136,7 @@ async fn either_node_lists_every_room_of_the_cluster_and_a_spectator_joins_from_
 async fn fifty_correspondence_seats_on_one_node_are_the_bound_on_every_node() {
     let (_pg, _nats, [a, b]) = start_cluster(NODE, ["a", "b"]);
     let mut alice = a.player("alice").await;
-    let w = alice
-        .request(json!({"t": "register", "password": "correct horse battery"}))
-        .await;
-    assert_eq!(w["account"], true, "{w}");
+    alice.claim("correct horse battery").await;
     // One connection may be in 32 rooms: the other 18 from a second one.
     let mut second = a.reconnect("alice", &alice.token).await;
     let bound = orion_server::MAX_CORRESPONDENCE_SEATS;
@@ -370,10 +367,7 @@ async fn an_account_on_one_node_is_told_of_its_turn_in_a_room_another_node_runs(
     let mut players = Vec::new();
     for name in ["alice", "bob"] {
         let mut c = a.player(name).await;
-        let w = c
-            .request(json!({"t": "register", "password": "correct horse battery"}))
-            .await;
-        assert_eq!(w["account"], true, "{w}");
+        c.claim("correct horse battery").await;
         players.push(c);
     }
     // A correspondence game run by node a.

@@ -17,10 +17,7 @@ const DAY: u64 = 24 * 3_600_000;
 /// A connected player who has claimed `name`.
 async fn claimed(server: &TestServer, name: &str) -> Client {
     let mut c = server.player(name).await;
-    let w = c
-        .request(json!({"t": "register", "password": PASSWORD}))
-        .await;
-    assert_eq!(w["account"], true, "{w}");
+    c.claim(PASSWORD).await;
     c
 }
 

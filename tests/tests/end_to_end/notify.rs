@@ -660,10 +660,7 @@ async fn subscribed(
     endpoint: &str,
 ) -> (Client, BrowserKeys) {
     let mut c = server.player(name, None).await;
-    let w = c
-        .request(json!({"t": "register", "password": PASSWORD}))
-        .await;
-    assert_eq!(w["account"], true, "{w}");
+    c.claim(PASSWORD).await;
     let keys = BrowserKeys::new();
     let r = c
         .request(json!({"t": "push_subscribe", "subscription": keys.subscription(endpoint)}))
