@@ -162,8 +162,12 @@ impl Members {
         }
     }
 
-    /// Remembers a connection that sent a command to a room owned elsewhere.
+    /// Remembers a connection that sent a command to a room owned elsewhere. One already
+    /// closed is not: its [`Members::closed`] has run, or is about to and finds it gone.
     pub fn register(&self, outbox: &Outbox) {
+        if outbox.is_closed() {
+            return;
+        }
         self.conns.entry(outbox.id).or_insert_with(|| Member {
             outbox: outbox.clone(),
             seen: HashMap::new(),
@@ -253,16 +257,17 @@ impl Members {
             let Some(mut m) = self.conns.get_mut(&conn) else {
                 return;
             };
-            if m.outbox.is_closed() {
-                drop(m);
-                self.conns.remove(&conn);
-                return;
-            }
             let mut gap = None;
             if let Some(room) = head.and_then(|h| h.room.as_deref()) {
                 if !m.rooms.contains(room) {
                     m.rooms.insert(RoomId::from(room));
                 }
+            }
+            // The connection has ended and its session is closing: it keeps its rooms until
+            // [`Members::closed`] takes them, for the session to detach it from each (taken
+            // away here, the owner would show the player connected for ever).
+            if m.outbox.is_closed() {
+                return;
             }
             if let Some(Head {
                 t,
@@ -413,6 +418,39 @@ mod tests {
             members.closed(9),
             [RoomId::from("r1")],
             "detached from it on close"
+        );
+    }
+
+    /// A flaky cluster test found it: a frame relayed in the moment between a connection's
+    /// end and its session's close dropped the connection here, so the close found no room
+    /// elsewhere to detach it from, and the owner showed the player connected for ever.
+    #[tokio::test]
+    async fn a_connection_that_ended_as_a_frame_came_is_still_detached_from_its_room() {
+        let store = crate::store::SqliteStore::open(":memory:").expect("a store");
+        let members = Members::new(
+            Arc::new(store),
+            Arc::new(LocalDirectory::new(8)),
+            prometheus::IntCounter::new("refills", "refills").expect("a counter"),
+        );
+        let (outbox, rx) = Outbox::new(4, Arc::new(Metrics::default()), 16);
+        members.register(&outbox);
+        let start = r#"{"t":"event","room":"r1","seq":2,"ev":{"kind":"start"}}"#;
+        let head: Option<Head> = serde_json::from_str(start).ok();
+        members
+            .deliver(4, head.as_ref(), &Frame::from(start.to_owned()))
+            .await;
+        // The connection ends; a frame of the room arrives before the session closes.
+        drop(rx);
+        let watcher = r#"{"t":"event","room":"r1","seq":3,"ev":{"kind":"chat"}}"#;
+        let head: Option<Head> = serde_json::from_str(watcher).ok();
+        members
+            .deliver(4, head.as_ref(), &Frame::from(watcher.to_owned()))
+            .await;
+        assert_eq!(members.closed(4), [RoomId::from("r1")], "detached on close");
+        members.register(&outbox);
+        assert!(
+            members.closed(4).is_empty(),
+            "a closed connection is not kept"
         );
     }
 
