@@ -71,6 +71,7 @@ pub use options::{LogFormat, Options, SyncMode, Tool};
 pub use outbox::MAX_OUT_FRAME;
 pub use retention::DEFAULT_RETAIN;
 pub use room::{RoomOptions, DEFAULT_SEAT_HOLD, MAX_SPECTATORS, MIN_TURN_CLOCK, WAITING_HOLD};
+pub use scheduling::{run_on, share_cpus, CpuRange, SharedCpus};
 pub use server::{run, serve, serve_with, Config, MAX_CONNECTIONS};
 pub use session::{GAMES_PAGE, HISTORY_PAGE_BYTES, MAX_ROOMS_PER_CONNECTION};
 pub use store::{backup, restore, BackupError, Copied};

@@ -5,8 +5,7 @@
 use orion_server::{ConfigError, LogFormat, Tool};
 use tokio::net::TcpListener;
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
     one_malloc_arena();
     let options = match orion_server::parse_options() {
         Ok(options) => options,
@@ -21,6 +20,24 @@ async fn main() -> anyhow::Result<()> {
         print!("{}", orion_server::printed_options(&options));
         return Ok(());
     }
+    match orion_server::share_cpus(&options.bot_cpus) {
+        // The runtime's threads and the store's, started from this one, keep to the rooms'
+        // CPUs (and the runtime takes a worker for each); the bots' threads move to theirs.
+        Ok(Some(shared)) => orion_server::run_on(&shared.rooms)?,
+        Ok(None) => {}
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(run(options))
+}
+
+/// Runs what `options` ask: the server, or one of its tools.
+async fn run(options: orion_server::Options) -> anyhow::Result<()> {
     let filter = tracing_subscriber::EnvFilter::try_new(&options.log)?;
     match options.log_format {
         LogFormat::Text => tracing_subscriber::fmt().with_env_filter(filter).init(),

@@ -8,6 +8,7 @@
 //! ','` if it repeats) and one line in [`Options::config`]; the file, `--print-config` and
 //! the environment follow from the field.
 
+use crate::scheduling::CpuRange;
 use crate::server::Config;
 use clap::{Parser, Subcommand, ValueEnum};
 use ipnet::IpNet;
@@ -78,6 +79,18 @@ pub struct Options {
     /// Threads computer players think on, apart from the rooms' runtime.
     #[arg(long, env = "ORION_BOT_THREADS", default_value_t = 1)]
     pub bot_threads: usize,
+    /// CPUs the computer players think on, and the rooms do not (`1`, `2-3`, `4,6`; Linux's
+    /// numbering): a search on the rooms' core slows their broadcasts, so on a machine with
+    /// cores to spare give the bots their own. The rest of the server runs on the other CPUs
+    /// it may use. Not given: everything runs anywhere.
+    #[arg(
+        long,
+        env = "ORION_BOT_CPUS",
+        value_delimiter = ',',
+        value_name = "CPUS"
+    )]
+    #[serde(serialize_with = "as_strings")]
+    pub bot_cpus: Vec<CpuRange>,
     /// Most games with computer players at once; past it `add_bot` and `quick` with `bots`
     /// are refused with `full`.
     #[arg(long, env = "ORION_MAX_BOT_GAMES", default_value_t = crate::MAX_BOT_GAMES)]
@@ -205,6 +218,7 @@ impl Options {
             },
             max_spectators: self.max_spectators,
             bot_threads: self.bot_threads,
+            bot_cpus: CpuRange::expand(&self.bot_cpus),
             max_bot_games: self.max_bot_games,
             bot_wait: self.bot_wait,
             notify: crate::NotifyConfig {
@@ -232,8 +246,8 @@ fn parse_cidr(text: &str) -> Result<IpNet, String> {
 }
 
 /// Writes networks as their text (`127.0.0.1/32`), which `parse_cidr` reads back.
-fn as_strings<S: serde::Serializer>(nets: &[IpNet], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(nets.iter().map(ToString::to_string))
+fn as_strings<S: serde::Serializer, T: ToString>(items: &[T], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(items.iter().map(ToString::to_string))
 }
 
 #[cfg(test)]

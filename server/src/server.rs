@@ -61,6 +61,8 @@ pub struct Config {
     pub record_timeout: Duration,
     /// Threads computer players think on (`--bot-threads`; at least one).
     pub bot_threads: usize,
+    /// The CPUs computer players think on (`--bot-cpus`; empty: any).
+    pub bot_cpus: Vec<usize>,
     /// Most games with computer players at once (`--max-bot-games`, `bots::MAX_BOT_GAMES`).
     pub max_bot_games: usize,
     /// How long `quick` with `bots` waits for people, in ms (`--bot-wait`, `bots::BOT_WAIT`).
@@ -90,6 +92,7 @@ impl Default for Config {
             max_spectators: crate::room::MAX_SPECTATORS,
             record_timeout: http::RECORD_TIMEOUT,
             bot_threads: 1,
+            bot_cpus: Vec::new(),
             max_bot_games: crate::bots::MAX_BOT_GAMES,
             bot_wait: crate::bots::BOT_WAIT,
             notify: crate::notify::NotifyConfig::default(),
@@ -176,7 +179,7 @@ pub async fn serve_with(
         trusted_proxies: config.trusted_proxies.clone(),
         records,
         record_timeout: config.record_timeout,
-        bots: crate::bots::Pool::new(config.bot_threads, config.max_bot_games),
+        bots: crate::bots::Pool::new(config.bot_threads, config.max_bot_games, &config.bot_cpus),
         bot_wait: config.bot_wait,
         notifier,
         admins: crate::moderation::Admins::new(&config.admins),

@@ -21,6 +21,8 @@ const SETTINGS: &[(&str, &str)] = &[
     ("bus", "nats://bus:busword@127.0.0.1:4222"),
     ("node", "n1"),
     ("bot-threads", "2"),
+    ("bot-cpus", "1"),
+    ("bot-cpus", "2-3"),
     ("max-bot-games", "3"),
     ("bot-wait", "500"),
     ("smtp", "smtps://mail:mailword@127.0.0.1:465"),

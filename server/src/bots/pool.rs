@@ -46,16 +46,24 @@ impl Drop for BotGame {
 }
 
 impl Pool {
-    /// Starts `threads` threads (at least one) for at most `max_games` games. They end when
-    /// the pool is dropped (the server's shared state goes).
-    pub fn new(threads: usize, max_games: usize) -> Pool {
+    /// Starts `threads` threads (at least one) for at most `max_games` games, on `cpus` (if
+    /// any: `--bot-cpus`). They end when the pool is dropped (the server's shared state goes).
+    pub fn new(threads: usize, max_games: usize, cpus: &[usize]) -> Pool {
         let (queue, work) = sync_channel::<Work>(max_games.max(1) * SEATS_PER_GAME);
         let work = Arc::new(Mutex::new(work));
         for i in 0..threads.max(1) {
             let work = work.clone();
+            let cpus = cpus.to_vec();
             let spawned = std::thread::Builder::new()
                 .name(format!("orion-bot-{i}"))
-                .spawn(move || run(&work));
+                .spawn(move || {
+                    if !cpus.is_empty() {
+                        if let Err(e) = crate::scheduling::run_on(&cpus) {
+                            tracing::error!("bot thread {i} not moved to --bot-cpus: {e}");
+                        }
+                    }
+                    run(&work)
+                });
             if let Err(e) = spawned {
                 tracing::error!("bot thread {i} not started: {e}");
             }
@@ -135,7 +143,7 @@ mod tests {
 
     #[test]
     fn past_the_cap_no_game_is_admitted_until_one_ends() {
-        let pool = Pool::new(1, 2);
+        let pool = Pool::new(1, 2, &[]);
         let a = pool.admit().unwrap();
         let _b = pool.admit().unwrap();
         assert!(pool.admit().is_none());
@@ -146,7 +154,7 @@ mod tests {
 
     #[test]
     fn a_decision_comes_back_as_a_message_and_a_panic_passes() {
-        let pool = Pool::new(1, 2);
+        let pool = Pool::new(1, 2, &[]);
         let (tx, rx) = std::sync::mpsc::channel();
         let level = orion_ai::Level::new(3).unwrap();
         let job: BotJob = Box::new(|level, seed| {
