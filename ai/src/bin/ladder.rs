@@ -52,7 +52,9 @@ struct Args {
 /// Milliseconds, as the tables print them.
 fn ms(d: Duration) -> String {
     let ms = d.as_secs_f64() * 1e3;
-    if ms < 10.0 {
+    if ms < 1.0 {
+        format!("{ms:.2}")
+    } else if ms < 10.0 {
         format!("{ms:.1}")
     } else {
         format!("{ms:.0}")
