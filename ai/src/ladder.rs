@@ -197,6 +197,7 @@ pub fn play_for(
     play_limited(spec, seats, seed, scale, limit)
 }
 
+/// [`play_for`] and [`play_until`]: one game within `limit`.
 fn play_limited(
     spec: &GameSpec,
     seats: &[Player],
