@@ -2,12 +2,15 @@
 //! level against the one below and against `greedy`, seats rotated so nobody always moves
 //! first (in a game of more seats the tested player takes one side, its opponent the rest),
 //! with win rates, Weng-Lin ratings (the `skillratings` crate, as the server rates players)
-//! and think times. Pure: the `ladder` binary prints what [`run`] returns.
+//! and think times: each decision's CPU time on the thread that thought (what "2 s of one
+//! core" means, whatever else the machine runs) and its wall time. No I/O: the `ladder`
+//! binary prints what [`run_ladder_with`] returns.
 
 use crate::level::{decide, Player};
 use crate::mcts::Budget;
 use crate::state::{Observe, State, ToAct, Values};
 use crate::systems::{orbit::OrbitState, orbs::OrbsState, orion::OrionState};
+use cpu_time::ThreadTime;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use skillratings::weng_lin::{weng_lin, WengLinConfig, WengLinRating};
@@ -118,9 +121,36 @@ pub struct Played {
     /// The side of each seat (partners share one).
     pub sides: Vec<usize>,
     /// Every decision's think time, by who thought.
-    pub thinks: Vec<(Player, Duration)>,
+    pub thinks: Vec<(Player, Think)>,
     /// Every decision and chance outcome in order, as debug text.
     pub actions: Vec<String>,
+    /// Whether the game was stopped by a pairing's time cap before its end (its returns are
+    /// then shares, as for a draw, and a ladder does not count it).
+    pub stopped: bool,
+}
+
+/// One decision's think time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Think {
+    /// CPU time of the thread that thought (`CLOCK_THREAD_CPUTIME_ID`, the `cpu-time`
+    /// crate): one core's work, the same on a busy machine as on a quiet one. `None` where the
+    /// system has no such clock.
+    pub cpu: Option<Duration>,
+    /// Wall-clock time: the CPU time plus whatever the thread waited for a core.
+    pub wall: Duration,
+}
+
+impl Think {
+    /// Runs `f` (on this thread) and measures it.
+    pub fn measure<T>(f: impl FnOnce() -> T) -> (T, Think) {
+        let wall = Instant::now();
+        let cpu = ThreadTime::try_now().ok();
+        let out = f();
+        // Read in the reverse order, so the CPU interval lies inside the wall one.
+        let cpu = cpu.and_then(|c| c.try_elapsed().ok());
+        let wall = wall.elapsed();
+        (out, Think { cpu, wall })
+    }
 }
 
 /// Plays one game of `spec` with `seats[i]` deciding for seat `i`; `scale` multiplies every
@@ -132,6 +162,22 @@ pub fn play(
     scale: f64,
 ) -> Result<Played, LadderError> {
     play_for(spec, seats, seed, scale, u32::MAX)
+}
+
+/// As [`play`], stopping at `until` (then [`Played::stopped`]): a ladder's time cap.
+pub fn play_until(
+    spec: &GameSpec,
+    seats: &[Player],
+    seed: u64,
+    scale: f64,
+    until: Option<Instant>,
+) -> Result<Played, LadderError> {
+    let limit = Limit {
+        turns: turn_limit(spec),
+        decisions: u64::MAX,
+        until,
+    };
+    play_limited(spec, seats, seed, scale, limit)
 }
 
 /// As [`play`], stopping after `decisions` decisions (counted as a draw then): for tests
@@ -146,7 +192,19 @@ pub fn play_for(
     let limit = Limit {
         turns: turn_limit(spec),
         decisions: u64::from(decisions),
+        until: None,
     };
+    play_limited(spec, seats, seed, scale, limit)
+}
+
+/// [`play_for`] and [`play_until`]: one game within `limit`.
+fn play_limited(
+    spec: &GameSpec,
+    seats: &[Player],
+    seed: u64,
+    scale: f64,
+    limit: Limit,
+) -> Result<Played, LadderError> {
     match *spec {
         GameSpec::Orion(rules, players) => {
             let options = orion_engine::Options {
@@ -202,6 +260,8 @@ struct Limit {
     turns: u32,
     /// Decisions.
     decisions: u64,
+    /// A time past which the game is stopped (not counted as a draw: [`Played::stopped`]).
+    until: Option<Instant>,
 }
 
 fn run<S: Observe>(
@@ -220,7 +280,12 @@ fn run<S: Observe>(
     let n = state.players();
     let sides = (0..n).map(|i| state.side(i)).collect();
     let mut decision = 0u64;
+    let mut stopped = false;
     while state.turns() <= limit.turns && decision < limit.decisions {
+        if limit.until.is_some_and(|t| Instant::now() >= t) {
+            stopped = true;
+            break;
+        }
         match state.to_act() {
             ToAct::Over => {
                 return Ok(Played {
@@ -228,6 +293,7 @@ fn run<S: Observe>(
                     sides,
                     thinks,
                     actions,
+                    stopped,
                 })
             }
             ToAct::Chance => {
@@ -244,14 +310,15 @@ fn run<S: Observe>(
                 let player = seats.get(p).copied().unwrap_or(Player::Greedy);
                 let view = state.view(p);
                 decision += 1;
-                let started = Instant::now();
-                let action = decide(
-                    player,
-                    &view,
-                    scaled(player, scale),
-                    seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ decision,
-                );
-                thinks.push((player, started.elapsed()));
+                let (action, think) = Think::measure(|| {
+                    decide(
+                        player,
+                        &view,
+                        scaled(player, scale),
+                        seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ decision,
+                    )
+                });
+                thinks.push((player, think));
                 legal.clear();
                 state.legal_actions(&mut legal);
                 match action {
@@ -270,7 +337,7 @@ fn run<S: Observe>(
             }
         }
     }
-    // The turn limit: a draw.
+    // The turn limit: a draw (or the time cap: not counted).
     let mut returns = [0.0; crate::state::MAX_PLAYERS];
     for r in returns.iter_mut().take(n) {
         *r = 1.0 / n as f64;
@@ -280,6 +347,7 @@ fn run<S: Observe>(
         sides,
         thinks,
         actions,
+        stopped,
     })
 }
 
@@ -296,6 +364,8 @@ pub struct Pairing {
     pub losses: u32,
     /// Draws, shared wins and games stopped at the turn limit.
     pub draws: u32,
+    /// Games stopped by the pairing's time cap before their end: in no count above.
+    pub unfinished: u32,
 }
 
 impl Pairing {
@@ -319,8 +389,55 @@ pub struct Report {
     pub pairings: Vec<Pairing>,
     /// Each player's Weng-Lin rating after every game, as shown (60 × μ), and σ.
     pub ratings: BTreeMap<String, (f64, f64)>,
-    /// Each player's think time per decision: median and 99th percentile.
-    pub thinks: BTreeMap<String, (Duration, Duration)>,
+    /// Each player's think times, over every decision of every game played (unfinished
+    /// ones too).
+    pub thinks: BTreeMap<String, ThinkTimes>,
+}
+
+/// One player's think times over a ladder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThinkTimes {
+    /// Decisions made.
+    pub decisions: usize,
+    /// CPU time of one decision ([`Think::cpu`]): median and 99th percentile (`None` where
+    /// the system has no thread CPU clock).
+    pub cpu: Option<(Duration, Duration)>,
+    /// Wall time of one decision: median and 99th percentile.
+    pub wall: (Duration, Duration),
+}
+
+impl ThinkTimes {
+    /// The median and 99th percentile of `thinks` (`None` for none).
+    pub fn of(thinks: &[Think]) -> Option<ThinkTimes> {
+        fn quantiles(mut ds: Vec<Duration>) -> Option<(Duration, Duration)> {
+            ds.sort_unstable();
+            let at = |q: f64| ds.get(((ds.len().checked_sub(1)?) as f64 * q).round() as usize);
+            Some((*at(0.5)?, *at(0.99)?))
+        }
+        let cpu: Option<Vec<Duration>> = thinks.iter().map(|t| t.cpu).collect();
+        Some(ThinkTimes {
+            decisions: thinks.len(),
+            cpu: cpu.and_then(quantiles),
+            wall: quantiles(thinks.iter().map(|t| t.wall).collect())?,
+        })
+    }
+}
+
+/// How a ladder is played: games per pairing, seeds, budgets, threads and a time cap.
+#[derive(Clone, Copy, Debug)]
+pub struct Sitting {
+    /// Games per pairing.
+    pub games: u32,
+    /// The first game's seed; the others follow it.
+    pub seed: u64,
+    /// Multiplies the budgets of levels 5–8 (1.0: the levels as they are).
+    pub scale: f64,
+    /// Games at once, one a thread (1 to [`MAX_THREADS`]).
+    pub threads: usize,
+    /// Wall time a pairing may take (`None`: no cap): past it no game starts and the games in
+    /// play stop where they are, counted as [`Pairing::unfinished`], their decisions' think
+    /// times kept. For the long games on a busy machine.
+    pub per_pairing: Option<Duration>,
 }
 
 /// Plays `games` games of each pairing in `pairs`, the seeds following `seed`, calling
@@ -349,11 +466,35 @@ pub fn run_ladder_on(
     seed: u64,
     scale: f64,
     threads: usize,
+    progress: impl FnMut(&Pairing),
+) -> Result<Report, LadderError> {
+    let sitting = Sitting {
+        games,
+        seed,
+        scale,
+        threads,
+        per_pairing: None,
+    };
+    run_ladder_with(spec, pairs, &sitting, progress)
+}
+
+/// As [`run_ladder_on`], as `sitting` says (a time cap per pairing too).
+pub fn run_ladder_with(
+    spec: &GameSpec,
+    pairs: &[(Player, Player)],
+    sitting: &Sitting,
     mut progress: impl FnMut(&Pairing),
 ) -> Result<Report, LadderError> {
+    let Sitting {
+        games,
+        seed,
+        scale,
+        threads,
+        per_pairing,
+    } = *sitting;
     let config = WengLinConfig::new();
     let mut ratings: BTreeMap<String, WengLinRating> = BTreeMap::new();
-    let mut times: BTreeMap<String, Vec<Duration>> = BTreeMap::new();
+    let mut times: BTreeMap<String, Vec<Think>> = BTreeMap::new();
     let mut pairings = Vec::new();
     let n = seats_of(spec);
     let probe = play_sides(spec)?;
@@ -364,7 +505,9 @@ pub fn run_ladder_on(
             wins: 0,
             losses: 0,
             draws: 0,
+            unfinished: 0,
         };
+        let until = per_pairing.map(|d| Instant::now() + d);
         // The sides: seat g mod n is first's, with its partners.
         let setup = |g: u32| {
             let game_seed = seed
@@ -387,12 +530,15 @@ pub fn run_ladder_on(
                 let next = &next;
                 let setup = &setup;
                 scope.spawn(move || loop {
+                    if until.is_some_and(|t| Instant::now() >= t) {
+                        break;
+                    }
                     let g = next.fetch_add(1, Ordering::Relaxed);
                     if g >= games {
                         break;
                     }
                     let (game_seed, _, seats) = setup(g);
-                    let played = play(spec, &seats, game_seed, scale);
+                    let played = play_until(spec, &seats, game_seed, scale, until);
                     let stop = played.is_err();
                     if tx.send((g, played)).is_err() || stop {
                         next.store(games, Ordering::Relaxed);
@@ -415,6 +561,14 @@ pub fn run_ladder_on(
                 while let Some(played) = done.remove(&counted) {
                     let (_, mine, _) = setup(counted);
                     counted += 1;
+                    for (p, d) in played.thinks {
+                        times.entry(p.to_string()).or_default().push(d);
+                    }
+                    if played.stopped {
+                        pairing.unfinished += 1;
+                        progress(&pairing);
+                        continue;
+                    }
                     let at = (0..n).find(|&i| probe[i] == mine).unwrap_or(0);
                     let best_other = (0..n)
                         .filter(|&i| probe[i] != mine)
@@ -438,9 +592,6 @@ pub fn run_ladder_on(
                     let (a, b) = weng_lin(&a, &b, &outcome, &config);
                     ratings.insert(first.to_string(), a);
                     ratings.insert(second.to_string(), b);
-                    for (p, d) in played.thinks {
-                        times.entry(p.to_string()).or_default().push(d);
-                    }
                     progress(&pairing);
                 }
             }
@@ -452,11 +603,7 @@ pub fn run_ladder_on(
     }
     let thinks = times
         .into_iter()
-        .map(|(p, mut ds)| {
-            ds.sort_unstable();
-            let at = |q: f64| ds[((ds.len() - 1) as f64 * q).round() as usize];
-            (p, (at(0.5), at(0.99)))
-        })
+        .filter_map(|(p, ts)| Some((p, ThinkTimes::of(&ts)?)))
         .collect();
     Ok(Report {
         game: spec.name(),

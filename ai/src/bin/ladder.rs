@@ -1,12 +1,14 @@
 //! `ladder`: plays the levels against each other and against `greedy` in one game and prints
-//! win rates, Weng-Lin ratings and think times. Arguments only; the work is
-//! `orion_ai::ladder`.
+//! win rates, Weng-Lin ratings and think times (each decision's CPU time on its thread, and
+//! its wall time). Arguments only; the work is `orion_ai::ladder`.
 
 use anyhow::{bail, Context};
 use clap::Parser;
-use orion_ai::ladder::{parse_game, run_ladder_on, MAX_THREADS};
+use orion_ai::ladder::{parse_game, run_ladder_with, Sitting, MAX_THREADS};
 use orion_ai::{Level, Player};
+use std::collections::BTreeSet;
 use std::io::Write;
+use std::time::Duration;
 
 /// Plays levels against each other and against greedy.
 #[derive(Parser)]
@@ -40,6 +42,23 @@ struct Args {
     /// The first game's seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Wall seconds a pairing may take: past them no game starts, and the games in play stop
+    /// where they are (counted as unfinished; their decisions' think times are kept). For long
+    /// games on a busy machine. Default: no cap.
+    #[arg(long)]
+    pairing_secs: Option<u64>,
+}
+
+/// Milliseconds, as the tables print them.
+fn ms(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1e3;
+    if ms < 1.0 {
+        format!("{ms:.2}")
+    } else if ms < 10.0 {
+        format!("{ms:.1}")
+    } else {
+        format!("{ms:.0}")
+    }
 }
 
 fn levels(text: &str) -> anyhow::Result<Vec<Level>> {
@@ -62,6 +81,9 @@ fn main() -> anyhow::Result<()> {
     if !(1..=MAX_THREADS).contains(&args.threads) {
         bail!("--threads must be 1 or {MAX_THREADS}");
     }
+    if args.pairing_secs == Some(0) {
+        bail!("--pairing-secs must be at least 1");
+    }
     let mut pairs = Vec::new();
     let below = matches!(args.against.as_str(), "below" | "both");
     let greedy = matches!(args.against.as_str(), "greedy" | "both");
@@ -76,8 +98,19 @@ fn main() -> anyhow::Result<()> {
             pairs.push((Player::Level(l), Player::Greedy));
         }
     }
+    let sitting = Sitting {
+        games: args.games,
+        seed: args.seed,
+        scale: args.scale,
+        threads: args.threads,
+        per_pairing: args.pairing_secs.map(Duration::from_secs),
+    };
+    let cap = match args.pairing_secs {
+        Some(s) => format!(", at most {s} s a pairing"),
+        None => String::new(),
+    };
     println!(
-        "{}: {} games a pairing, seed {}, budget x{}, {} thread(s)",
+        "{}: {} games a pairing, seed {}, budget x{}, {} thread(s){cap}",
         spec.name(),
         args.games,
         args.seed,
@@ -85,51 +118,60 @@ fn main() -> anyhow::Result<()> {
         args.threads
     );
     let mut out = std::io::stderr();
-    let report = run_ladder_on(
-        &spec,
-        &pairs,
-        args.games,
-        args.seed,
-        args.scale,
-        args.threads,
-        |p| {
-            let _ = write!(
-                out,
-                "\r{} v {}: {}/{} ({}-{}-{})   ",
-                p.first,
-                p.second,
-                p.games(),
-                args.games,
-                p.wins,
-                p.losses,
-                p.draws
-            );
-            let _ = out.flush();
-        },
-    )?;
+    let report = run_ladder_with(&spec, &pairs, &sitting, |p| {
+        let _ = write!(
+            out,
+            "\r{} v {}: {}/{} ({}-{}-{}, {} unfinished)   ",
+            p.first,
+            p.second,
+            p.games(),
+            args.games,
+            p.wins,
+            p.losses,
+            p.draws,
+            p.unfinished
+        );
+        let _ = out.flush();
+    })?;
     eprintln!();
-    println!("| pairing | won | lost | drawn | score |");
-    println!("|---|---|---|---|---|");
+    println!("| pairing | won | lost | drawn | unfinished | score |");
+    println!("|---|---|---|---|---|---|");
     for p in &report.pairings {
         println!(
-            "| {} v {} | {} | {} | {} | {:.0} % |",
+            "| {} v {} | {} | {} | {} | {} | {:.0} % |",
             p.first,
             p.second,
             p.wins,
             p.losses,
             p.draws,
+            p.unfinished,
             100.0 * p.score()
         );
     }
     println!();
-    println!("| player | rating (60 μ) | σ | think median | think p99 |");
-    println!("|---|---|---|---|---|");
-    for (player, (rating, sigma)) in &report.ratings {
-        let (median, p99) = report.thinks.get(player).copied().unwrap_or_default();
+    println!("Think time per decision: CPU = the thinking thread's CPU time (one core's work, whatever the load); wall = elapsed, waits for a core included.");
+    println!();
+    println!("| player | rating (60 μ) | σ | decisions | CPU median | CPU p99 | wall median | wall p99 |");
+    println!("|---|---|---|---|---|---|---|---|");
+    let players: BTreeSet<&String> = report.ratings.keys().chain(report.thinks.keys()).collect();
+    for player in players {
+        let rating = match report.ratings.get(player) {
+            Some((rating, sigma)) => format!("{rating:.0} | {sigma:.2}"),
+            None => "– | –".into(),
+        };
+        let Some(t) = report.thinks.get(player) else {
+            println!("| {player} | {rating} | 0 | | | | |");
+            continue;
+        };
+        let cpu = match t.cpu {
+            Some((median, p99)) => format!("{} ms | {} ms", ms(median), ms(p99)),
+            None => "n/a | n/a".into(),
+        };
         println!(
-            "| {player} | {rating:.0} | {sigma:.2} | {:.1} ms | {:.1} ms |",
-            median.as_secs_f64() * 1e3,
-            p99.as_secs_f64() * 1e3
+            "| {player} | {rating} | {} | {cpu} | {} ms | {} ms |",
+            t.decisions,
+            ms(t.wall.0),
+            ms(t.wall.1)
         );
     }
     Ok(())
