@@ -72,6 +72,14 @@ pub trait State: Clone {
     fn side(&self, player: usize) -> usize {
         player
     }
+    /// This state as `player` may take it to be: what he cannot see (another seat's secret)
+    /// guessed with `rng`, as his own determinization would ([`Observe::view`] then
+    /// [`View::determinize`]). A search imagines another player's turn on it, so the turn
+    /// it foresees is chosen on his knowledge, not on the searcher's. By default the state.
+    fn guessed_by(&self, player: usize, rng: &mut dyn RngCore) -> Self {
+        let _ = (player, rng);
+        self.clone()
+    }
 }
 
 /// A state some players cannot see whole.

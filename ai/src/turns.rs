@@ -66,11 +66,16 @@ const THREAT_LOOKS: usize = 4;
 /// A win's value (a loss is `-WIN + 1`): above every evaluation, which lies in `0..1`.
 const WIN: f64 = 2.0;
 
-/// One whole turn: its value for whoever played it, where it ends, its first action.
+/// The actions of one turn, in order (at most [`DEPTH`]).
+type Path<A> = [Option<A>; DEPTH];
+
+/// One whole turn: its value for whoever played it, where it ends, its first action, and
+/// every action of it (to play it again on another guess of what its player cannot see).
 struct End<S: State> {
     value: f64,
     state: S,
     first: S::Action,
+    path: Path<S::Action>,
 }
 
 /// The search's working set: the random source, the positions judged, the budget.
@@ -80,6 +85,12 @@ struct Search {
     me: usize,
     /// Whether proofs of a forced win apply (two players, nothing hidden).
     proofs: bool,
+    /// Whether the searcher's view hides something (Algol): another player's turn is then
+    /// chosen on that player's own guess of what he cannot see ([`State::guessed_by`]).
+    hides: bool,
+    /// Which of the searcher's guesses is being searched: the others' guesses differ from
+    /// one of his guesses to the next, and are the same for every candidate within one.
+    guess: u64,
     rng: ChaCha8Rng,
     /// The seed of the dice thrown inside turns: the same throws at the same ply for every
     /// candidate (common random numbers), so no candidate looks best for a lucky throw of
@@ -118,6 +129,8 @@ pub fn turn_search<V: View>(
     let mut search = Search {
         me,
         proofs: !view.hides(),
+        hides: view.hides(),
+        guess: 0,
         rng: ChaCha8Rng::seed_from_u64(seed),
         dice: seed ^ 0xd1ce_5eed,
         evaluations: 0,
@@ -134,6 +147,7 @@ pub fn turn_search<V: View>(
     let mut totals: Vec<(<V::State as State>::Action, f64)> = Vec::new();
     let mut legal = Vec::new();
     for guess in 0..guesses {
+        search.guess = guess as u64;
         let root = view.determinize(&mut search.rng);
         if root.to_act() != ToAct::Player(me) {
             return None;
@@ -355,7 +369,11 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
         _ if threats => replies.max(TIED_REPLIES),
         _ => replies,
     };
-    let ends = turn_ends(state, mover, shape.reply_beam, want, &[], ply, search);
+    let ends = if mover == me {
+        turn_ends(state, mover, shape.reply_beam, want, &[], ply, search)
+    } else {
+        guessed_turn_ends(state, mover, shape.reply_beam, want, ply, search)
+    };
     if ends.is_empty() {
         return value(state, me, search.me);
     }
@@ -406,7 +424,7 @@ fn loses_at_once<S: State>(
     if next == me || search.spent() {
         return false;
     }
-    let ends = turn_ends(state, next, shape.reply_beam, 1, &[], ply + 1, search);
+    let ends = guessed_turn_ends(state, next, shape.reply_beam, 1, ply + 1, search);
     ends.first().is_some_and(|e| {
         e.state.to_act() == ToAct::Over
             && e.state.returns()[next] >= 1.0
@@ -437,26 +455,27 @@ fn turn_ends<S: State>(
         search.dice ^ (ply as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
     );
     let mut ends: Vec<End<S>> = Vec::new();
-    let mut frontier: Vec<(S, Option<S::Action>)> = vec![(state.clone(), None)];
+    let mut frontier: Vec<(S, Path<S::Action>)> = vec![(state.clone(), [None; DEPTH])];
     let mut actions = Vec::new();
     for depth in 0..DEPTH {
         let sooner = depth as f64 * 1e-3;
-        let mut next: Vec<(f64, S, Option<S::Action>)> = Vec::new();
-        for (at, first) in &frontier {
+        let mut next: Vec<(f64, S, Path<S::Action>)> = Vec::new();
+        for (at, path) in &frontier {
             actions.clear();
             at.legal_actions(&mut actions);
             for &action in &actions {
-                if first.is_none() && excluded.contains(&action) {
+                if path[0].is_none() && excluded.contains(&action) {
                     continue;
                 }
                 let mut after = at.clone();
                 after.apply(action);
-                let first = first.unwrap_or(action);
+                let mut path = *path;
+                path[depth] = Some(action);
                 throw(&mut after, &mut dice);
                 let jitter = search.rng.gen::<f64>() * 1e-6;
                 search.evaluations += 1;
                 if after.to_act() == ToAct::Player(mover) {
-                    next.push((value(&after, mover, search.me) + jitter, after, Some(first)));
+                    next.push((value(&after, mover, search.me) + jitter, after, path));
                     continue;
                 }
                 let after = settle(after);
@@ -464,7 +483,8 @@ fn turn_ends<S: State>(
                 ends.push(End {
                     value: v,
                     state: after,
-                    first,
+                    first: path[0].unwrap_or(action),
+                    path,
                 });
             }
         }
@@ -474,20 +494,21 @@ fn turn_ends<S: State>(
         }
         if search.late() {
             // Out of time in play: the turns looked at so far, the rest where they stand.
-            frontier = next.into_iter().map(|(_, s, f)| (s, f)).collect();
+            frontier = next.into_iter().map(|(_, s, p)| (s, p)).collect();
             break;
         }
         next.sort_by(|a, b| b.0.total_cmp(&a.0));
         next.truncate(beam.max(1));
-        frontier = next.into_iter().map(|(_, s, f)| (s, f)).collect();
+        frontier = next.into_iter().map(|(_, s, p)| (s, p)).collect();
     }
     // Turns longer than the look end where it stopped.
-    for (at, first) in frontier {
-        if let Some(first) = first {
+    for (at, path) in frontier {
+        if let Some(first) = path[0] {
             ends.push(End {
                 value: value(&at, mover, search.me) - 1.0,
                 state: at,
                 first,
+                path,
             });
         }
     }
@@ -522,6 +543,56 @@ fn turn_ends<S: State>(
         }
     }
     out
+}
+
+/// The `want` best whole turns of `mover`, another player than the searcher, from `state`, as
+/// [`turn_ends`] finds them, but chosen on `mover`'s own guess of what he cannot see
+/// ([`State::guessed_by`]) and played on `state`: where the searcher's view hides something
+/// (Algol), the other player does not know the searcher's secret man, so a turn that leaves
+/// it in line with his men is not foreseen as found out, and his challenge of a man he
+/// wrongly suspects is foreseen as the miss it is. His guess is drawn from the searcher's
+/// guess number and `ply`, the same for every candidate (common random numbers).
+fn guessed_turn_ends<S: State>(
+    state: &S,
+    mover: usize,
+    beam: usize,
+    want: usize,
+    ply: usize,
+    search: &mut Search,
+) -> Vec<End<S>> {
+    if !search.hides || mover == search.me {
+        return turn_ends(state, mover, beam, want, &[], ply, search);
+    }
+    let mut guessing = ChaCha8Rng::seed_from_u64(
+        search.dice
+            ^ 0x6e55_0000
+            ^ search.guess.wrapping_mul(0x2545_f491_4f6c_dd1d)
+            ^ (ply as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+    );
+    let guessed = state.guessed_by(mover, &mut guessing);
+    let ends = turn_ends(&guessed, mover, beam, want, &[], ply, search);
+    let mut dice = ChaCha8Rng::seed_from_u64(
+        search.dice ^ (ply as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+    );
+    ends.into_iter()
+        .map(|end| {
+            // The same actions on the state as it is (a die thrown afresh: no game with a
+            // die hides anything).
+            let mut played = state.clone();
+            for &action in end.path.iter().flatten() {
+                if played.to_act() != ToAct::Player(mover) {
+                    break;
+                }
+                played.apply(action);
+                throw(&mut played, &mut dice);
+                search.evaluations += 1;
+            }
+            End {
+                state: settle(played),
+                ..end
+            }
+        })
+        .collect()
 }
 
 /// What a draw is worth less than its share: the search plays for a win where it can (an

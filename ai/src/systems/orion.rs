@@ -194,6 +194,13 @@ impl State for OrionState {
             .then_some(Action::Claim)
     }
 
+    fn guessed_by(&self, player: usize, rng: &mut dyn RngCore) -> Self {
+        if self.game.rules().id() != "algol" {
+            return self.clone();
+        }
+        self.view(player).determinize(rng)
+    }
+
     fn side(&self, player: usize) -> usize {
         self.game
             .seats()
