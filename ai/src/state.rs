@@ -80,6 +80,12 @@ pub trait State: Clone {
         let _ = (player, rng);
         self.clone()
     }
+    /// The chance that one guess of `player`'s of what he cannot see of `other`'s (a secret
+    /// man) is right: 1 where he sees it all.
+    fn guess_odds(&self, player: usize, other: usize) -> f64 {
+        let _ = (player, other);
+        1.0
+    }
 }
 
 /// A state some players cannot see whole.

@@ -56,6 +56,9 @@ const PROOF_CAP: u64 = 30_000;
 /// A turn proven to leave the other a forced win: below every turn not so proven (a loss
 /// the look foresees is `1 - WIN`), above the turns not looked into.
 const LOST: f64 = 1.0 - WIN - 0.5;
+/// Decisions a turn at which another player guesses the searcher's secret afresh (as
+/// `greedy` does): an Algol turn is two clicks and a challenge.
+const GUESSES_A_TURN: i32 = 3;
 /// Replies a value apart by less than this are equal to `greedy` (its jitter decides).
 const TIE: f64 = 1e-5;
 /// The most replies equal to the best looked at (two players, where the shape checks
@@ -143,9 +146,11 @@ pub fn turn_search<V: View>(
     } else {
         1
     };
-    // Summed values per first action, over the guesses.
-    let mut totals: Vec<(<V::State as State>::Action, f64)> = Vec::new();
+    // Values per first action, one a guess.
+    let mut totals: Vec<(<V::State as State>::Action, Vec<f64>)> = Vec::new();
     let mut legal = Vec::new();
+    // The odds that a guess of the others' secrets is right (Algol: one man in sixteen).
+    let mut odds = 1.0f64;
     for guess in 0..guesses {
         search.guess = guess as u64;
         let root = view.determinize(&mut search.rng);
@@ -154,6 +159,10 @@ pub fn turn_search<V: View>(
         }
         if guess == 0 {
             search.proofs &= root.players() == 2;
+            odds = (0..root.players())
+                .filter(|&o| o != me)
+                .map(|o| root.guess_odds(me, o))
+                .fold(0.0, f64::max);
             root.legal_actions(&mut legal);
             if legal.len() <= 1 {
                 return legal.first().copied();
@@ -166,16 +175,31 @@ pub fn turn_search<V: View>(
         search.limit = search.evaluations + u64::from(per_guess.iterations.max(1));
         for (action, value) in judge_root(&root, me, shape, &mut search) {
             match totals.iter_mut().find(|(a, _)| *a == action) {
-                Some(t) => t.1 += value,
-                None => totals.push((action, value)),
+                Some(t) => t.1.push(value),
+                None => totals.push((action, vec![value])),
             }
         }
     }
     let best = totals
         .iter()
         .filter(|(a, _)| legal.contains(a))
+        .map(|(a, values)| (a, over_guesses(values, odds)))
         .max_by(|a, b| a.1.total_cmp(&b.1));
     best.map(|(a, _)| *a).or(legal.first().copied())
+}
+
+/// An action's values over the guesses, summed: a win in some guesses only (a challenge
+/// that finds the man guessed to be the secret) is as likely as a guess is right (`odds`),
+/// not as the few guesses drawn make it look, so those guesses count the win at its odds and
+/// the rest's mean otherwise. Wins in every guess (or none) are summed as they are.
+fn over_guesses(values: &[f64], odds: f64) -> f64 {
+    let sum: f64 = values.iter().sum();
+    let (wins, rest): (Vec<f64>, Vec<f64>) = values.iter().partition(|&&v| v > 1.5);
+    if wins.is_empty() || rest.is_empty() {
+        return sum;
+    }
+    let rest_mean = rest.iter().sum::<f64>() / rest.len() as f64;
+    values.len() as f64 * (odds * WIN + (1.0 - odds) * rest_mean)
 }
 
 /// Every first action looked at from `root`, with its value: an action that throws the die
@@ -369,11 +393,20 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
         _ if threats => replies.max(TIED_REPLIES),
         _ => replies,
     };
-    let ends = if mover == me {
-        turn_ends(state, mover, shape.reply_beam, want, &[], ply, search)
-    } else {
-        guessed_turn_ends(state, mover, shape.reply_beam, want, ply, search)
-    };
+    if mover != me && search.hides {
+        // He guesses my secret afresh at each of his decisions: right, with the odds of
+        // one of his guesses a turn hitting it, he plays as if he saw it; else on a guess.
+        let right = 1.0 - (1.0 - state.guess_odds(mover, me)).powi(GUESSES_A_TURN);
+        let guessed = guessed_turn_ends(state, mover, shape.reply_beam, want, ply, search);
+        let mut v = worst_reply(&guessed, state, me, ply, replies, shape, search);
+        if right > 0.0 {
+            let seen = turn_ends(state, mover, shape.reply_beam, want, &[], ply, search);
+            let found = worst_reply(&seen, state, me, ply, replies, shape, search);
+            v = right * found + (1.0 - right) * v;
+        }
+        return v;
+    }
+    let ends = turn_ends(state, mover, shape.reply_beam, want, &[], ply, search);
     if ends.is_empty() {
         return value(state, me, search.me);
     }
@@ -390,8 +423,24 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
         }
         return best;
     }
-    // His plausible turns (his best by his own judgement): the worst for me is assumed. A
-    // turn that wins for him ends the look.
+    worst_reply(&ends, state, me, ply, replies, shape, search)
+}
+
+/// What the other player's turns `ends` from `state` leave `me`: the worst of his plausible
+/// ones (his best `replies` by his own judgement, and every one tied with his best), each
+/// looked past. A turn that wins for him ends the look.
+fn worst_reply<S: State>(
+    ends: &[End<S>],
+    state: &S,
+    me: usize,
+    ply: usize,
+    replies: usize,
+    shape: Shape,
+    search: &mut Search,
+) -> f64 {
+    if ends.is_empty() {
+        return value(state, me, search.me);
+    }
     let mut worst = f64::INFINITY;
     let tied = ends.first().map_or(0, |top| {
         ends.iter()

@@ -201,6 +201,17 @@ impl State for OrionState {
         self.view(player).determinize(rng)
     }
 
+    fn guess_odds(&self, player: usize, other: usize) -> f64 {
+        if self.game.rules().id() != "algol" || player == other {
+            return 1.0;
+        }
+        // A guess is one of the other's men on the board, each as likely.
+        let Some(seat) = self.game.seats().get(other) else {
+            return 1.0;
+        };
+        1.0 / self.game.position().of(seat.colour).len().max(1) as f64
+    }
+
     fn side(&self, player: usize) -> usize {
         self.game
             .seats()
