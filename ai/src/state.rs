@@ -86,6 +86,12 @@ pub trait State: Clone {
         let _ = (player, other);
         1.0
     }
+    /// The odds, by [`View::infer`]'s weighting from `player`'s view, of the guess this state
+    /// holds of `other`'s secret (1 where nothing is guessed).
+    fn inferred_odds(&self, player: usize, other: usize) -> f64 {
+        let _ = (player, other);
+        1.0
+    }
 }
 
 /// A state some players cannot see whole.
@@ -105,6 +111,12 @@ pub trait View: Clone {
     /// A full state agreeing with everything the player knows, the rest guessed with `rng`
     /// (a determinization); a game without hidden information gives its state back.
     fn determinize(&self, rng: &mut dyn RngCore) -> Self::State;
+    /// A determinization as the levels' search guesses: the likelier guesses drawn more
+    /// often (Algol: a man nearer his goal more likely the secret one), from what the player
+    /// sees alone. By default [`View::determinize`] (`greedy` keeps that one).
+    fn infer(&self, rng: &mut dyn RngCore) -> Self::State {
+        self.determinize(rng)
+    }
     /// Whether [`View::determinize`] guesses anything (a search then tries several guesses).
     fn hides(&self) -> bool {
         false

@@ -147,22 +147,16 @@ pub fn turn_search<V: View>(
         1
     };
     // Values per first action, one a guess.
-    let mut totals: Vec<(<V::State as State>::Action, Vec<f64>)> = Vec::new();
+    let mut totals: Vec<(<V::State as State>::Action, Vec<(f64, f64)>)> = Vec::new();
     let mut legal = Vec::new();
-    // The odds that a guess of the others' secrets is right (Algol: one man in sixteen).
-    let mut odds = 1.0f64;
     for guess in 0..guesses {
         search.guess = guess as u64;
-        let root = view.determinize(&mut search.rng);
+        let root = view.infer(&mut search.rng);
         if root.to_act() != ToAct::Player(me) {
             return None;
         }
         if guess == 0 {
             search.proofs &= root.players() == 2;
-            odds = (0..root.players())
-                .filter(|&o| o != me)
-                .map(|o| root.guess_odds(me, o))
-                .fold(0.0, f64::max);
             root.legal_actions(&mut legal);
             if legal.len() <= 1 {
                 return legal.first().copied();
@@ -173,32 +167,40 @@ pub fn turn_search<V: View>(
             ..budget
         };
         search.limit = search.evaluations + u64::from(per_guess.iterations.max(1));
+        // The odds that this guess of the others' secrets is right.
+        let odds = (0..root.players())
+            .filter(|&o| o != me)
+            .map(|o| root.inferred_odds(me, o))
+            .fold(0.0, f64::max);
         for (action, value) in judge_root(&root, me, shape, &mut search) {
             match totals.iter_mut().find(|(a, _)| *a == action) {
-                Some(t) => t.1.push(value),
-                None => totals.push((action, vec![value])),
+                Some(t) => t.1.push((value, odds)),
+                None => totals.push((action, vec![(value, odds)])),
             }
         }
     }
     let best = totals
         .iter()
         .filter(|(a, _)| legal.contains(a))
-        .map(|(a, values)| (a, over_guesses(values, odds)))
+        .map(|(a, values)| (a, over_guesses(values)))
         .max_by(|a, b| a.1.total_cmp(&b.1));
     best.map(|(a, _)| *a).or(legal.first().copied())
 }
 
-/// An action's values over the guesses, summed: a win in some guesses only (a challenge
-/// that finds the man guessed to be the secret) is as likely as a guess is right (`odds`),
-/// not as the few guesses drawn make it look, so those guesses count the win at its odds and
-/// the rest's mean otherwise. Wins in every guess (or none) are summed as they are.
-fn over_guesses(values: &[f64], odds: f64) -> f64 {
-    let sum: f64 = values.iter().sum();
-    let (wins, rest): (Vec<f64>, Vec<f64>) = values.iter().partition(|&&v| v > 1.5);
+/// An action's values over the guesses (each with the odds of its guess), summed: a win in
+/// some guesses only (a challenge that finds the man guessed to be the secret) is as likely
+/// as its guess is right (the likeliest such guess's odds), not as the few guesses drawn make
+/// it look, so those guesses count the win at its odds and the rest's mean otherwise. Wins in
+/// every guess (or none) are summed as they are.
+fn over_guesses(values: &[(f64, f64)]) -> f64 {
+    let sum: f64 = values.iter().map(|(v, _)| v).sum();
+    let (wins, rest): (Vec<(f64, f64)>, Vec<(f64, f64)>) =
+        values.iter().partition(|(v, _)| *v > 1.5);
     if wins.is_empty() || rest.is_empty() {
         return sum;
     }
-    let rest_mean = rest.iter().sum::<f64>() / rest.len() as f64;
+    let odds = wins.iter().map(|(_, o)| *o).fold(0.0, f64::max).min(1.0);
+    let rest_mean = rest.iter().map(|(v, _)| v).sum::<f64>() / rest.len() as f64;
     values.len() as f64 * (odds * WIN + (1.0 - odds) * rest_mean)
 }
 

@@ -212,6 +212,22 @@ impl State for OrionState {
         1.0 / self.game.position().of(seat.colour).len().max(1) as f64
     }
 
+    fn inferred_odds(&self, player: usize, other: usize) -> f64 {
+        if self.game.rules().id() != "algol" || player == other {
+            return 1.0;
+        }
+        let Some(&seat) = self.game.seats().get(other) else {
+            return 1.0;
+        };
+        let weights = suspicion(&self.game, seat);
+        let total: f64 = weights.iter().map(|(_, w)| w).sum();
+        let guess = self.game.secret(seat.seat);
+        weights
+            .iter()
+            .find(|(p, _)| Some(*p) == guess)
+            .map_or(0.0, |(_, w)| w / total.max(f64::MIN_POSITIVE))
+    }
+
     fn side(&self, player: usize) -> usize {
         self.game
             .seats()
@@ -257,6 +273,25 @@ pub fn think(
     }
 }
 
+/// How much the levels suspect each of `seat`'s men of being his secret (Algol): a man
+/// nearer the edge he must reach more (the secret is the one he pushes on), by a factor of
+/// [`SUSPICION`] a click. From the board alone, which every seat sees.
+fn suspicion(game: &Game, seat: orion_engine::SeatInfo) -> Vec<(Piece, f64)> {
+    let goal = seat.seat.edge().opposite();
+    game.position()
+        .of(seat.colour)
+        .into_iter()
+        .filter_map(|s| {
+            let piece = game.position().get(s)?;
+            let d = f64::from(super::places::edge_distance(s, goal));
+            Some((piece, SUSPICION.powf(-d)))
+        })
+        .collect()
+}
+
+/// How many times likelier the levels take a man one click nearer his goal to be the secret.
+const SUSPICION: f64 = 2.0;
+
 impl Observe for OrionState {
     type View = OrionView;
     fn view(&self, player: usize) -> OrionView {
@@ -279,6 +314,34 @@ impl View for OrionView {
 
     fn hides(&self) -> bool {
         self.seen.game.rules().id() == "algol"
+    }
+
+    fn infer(&self, rng: &mut dyn RngCore) -> OrionState {
+        let mut state = self.seen.clone();
+        if state.game.rules().id() != "algol" {
+            return state;
+        }
+        let me = state.seat(self.player);
+        for info in self.seen.game.seats() {
+            if info.seat == me || self.seen.game.secret(info.seat).is_none() {
+                continue;
+            }
+            let weights = suspicion(&self.seen.game, *info);
+            let total: f64 = weights.iter().map(|(_, w)| w).sum();
+            let mut pick = rng.next_u64() as f64 / u64::MAX as f64 * total;
+            let mut guess = weights.first().map(|(p, _)| *p);
+            for &(piece, w) in &weights {
+                guess = Some(piece);
+                if pick < w {
+                    break;
+                }
+                pick -= w;
+            }
+            if let Some(guess) = guess {
+                let _ = state.game.suppose_secret(info.seat, guess);
+            }
+        }
+        state
     }
 
     fn determinize(&self, rng: &mut dyn RngCore) -> OrionState {
