@@ -147,7 +147,7 @@ pub fn turn_search<V: View>(
         1
     };
     // Values per first action, one a guess.
-    let mut totals: Vec<(<V::State as State>::Action, Vec<(f64, f64)>)> = Vec::new();
+    let mut totals: Vec<(<V::State as State>::Action, Vec<Guessed>)> = Vec::new();
     let mut legal = Vec::new();
     for guess in 0..guesses {
         search.guess = guess as u64;
@@ -187,15 +187,17 @@ pub fn turn_search<V: View>(
     best.map(|(a, _)| *a).or(legal.first().copied())
 }
 
+/// An action's value in one guess, and the odds that the guess is right.
+type Guessed = (f64, f64);
+
 /// An action's values over the guesses (each with the odds of its guess), summed: a win in
 /// some guesses only (a challenge that finds the man guessed to be the secret) is as likely
 /// as its guess is right (the likeliest such guess's odds), not as the few guesses drawn make
 /// it look, so those guesses count the win at its odds and the rest's mean otherwise. Wins in
 /// every guess (or none) are summed as they are.
-fn over_guesses(values: &[(f64, f64)]) -> f64 {
+fn over_guesses(values: &[Guessed]) -> f64 {
     let sum: f64 = values.iter().map(|(v, _)| v).sum();
-    let (wins, rest): (Vec<(f64, f64)>, Vec<(f64, f64)>) =
-        values.iter().partition(|(v, _)| *v > 1.5);
+    let (wins, rest): (Vec<Guessed>, Vec<Guessed>) = values.iter().partition(|(v, _)| *v > 1.5);
     if wins.is_empty() || rest.is_empty() {
         return sum;
     }

@@ -136,6 +136,10 @@ fn level_8_suspects_the_man_pushed_toward_the_edge() {
             "seed {seed}: level 8 did not challenge the man greedy pushed forward"
         );
         let winner = g.outcome().and_then(|o| o.winner);
-        assert_eq!(winner, Some(orion_engine::Winner::Seat(Seat::N)), "seed {seed}");
+        assert_eq!(
+            winner,
+            Some(orion_engine::Winner::Seat(Seat::N)),
+            "seed {seed}"
+        );
     }
 }

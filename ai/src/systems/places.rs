@@ -206,7 +206,8 @@ fn algol_with(game: &Game, me: SeatInfo, others: &[SeatInfo], lost: f64, exposur
         0.0
     };
     // Points decide the game: a wrong challenge gives one, a found secret five.
-    -5.0 * f64::from(edge_distance(at, me.seat.edge().opposite())) - exposure * exposed + 4.0 * ahead
+    -5.0 * f64::from(edge_distance(at, me.seat.edge().opposite())) - exposure * exposed
+        + 4.0 * ahead
 }
 
 /// Libra: one's men on the other's back line, and the clicks the nearest others need to get
