@@ -9,9 +9,12 @@
 //! (`proof`). The searching player's own turns and outcomes are judged by
 //! [`State::judge_for`], the others' by `greedy`'s evaluation. The turn whose worst outcome
 //! is best is chosen and its first action played. A die inside a turn is thrown by the
-//! search's random source, one face a turn (as `greedy` does); hidden information (Algol's secret men) is guessed from the player's view
-//! ([`View::determinize`]) a few times and the guesses' values averaged, so the search never
-//! reads another seat's secret. The budget is positions evaluated (deterministic for a seed),
+//! search's random source, one face a turn (as `greedy` does); hidden information (Algol's
+//! secret men) is guessed from the player's view ([`View::infer`]) a few times and the
+//! guesses' values averaged (a win that depends on the guess at its guess's odds), so the
+//! search never reads another seat's secret; another player's turn is chosen on his own guess
+//! of the searcher's secret ([`State::guessed_by`]), or as if he saw it with the odds his
+//! guesses find it ([`State::guess_odds`]). The budget is positions evaluated (deterministic for a seed),
 //! with a wall-clock cap on top in play; candidates are looked at best first, so a search cut
 //! short is still `greedy`'s choice or better.
 

@@ -4,7 +4,8 @@
 //! player is his decision at once (`claim`, the only sensible answer, so a search sees a claim
 //! it can make); Algol's secret men are chosen by each seat in turn before the first move.
 //! A seat's view ([`OrionView`]) holds the engine's [`Game::seen_by`] copy: the other seats'
-//! secret men are not in it, and a search guesses them ([`View::determinize`]).
+//! secret men are not in it, and a search guesses them ([`View::determinize`]: uniformly, as
+//! `greedy` does; [`View::infer`]: the levels, a man nearer his goal likelier).
 
 use super::orion_eval;
 use crate::state::{returns_of, Observe, State, ToAct, Values, View, MAX_PLAYERS};
