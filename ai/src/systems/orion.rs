@@ -199,18 +199,14 @@ impl State for OrionState {
         if self.game.rules().id() != "algol" {
             return self.clone();
         }
-        self.view(player).determinize(rng)
+        self.view(player).infer(rng)
     }
 
     fn guess_odds(&self, player: usize, other: usize) -> f64 {
-        if self.game.rules().id() != "algol" || player == other {
-            return 1.0;
-        }
-        // A guess is one of the other's men on the board, each as likely.
-        let Some(seat) = self.game.seats().get(other) else {
-            return 1.0;
-        };
-        1.0 / self.game.position().of(seat.colour).len().max(1) as f64
+        // As the levels guess (a man nearer his goal likelier): `greedy` guesses uniformly,
+        // but a level or a person suspects the man pushed on, and a search must not count on
+        // the weaker guesser.
+        self.inferred_odds(player, other)
     }
 
     fn inferred_odds(&self, player: usize, other: usize) -> f64 {
