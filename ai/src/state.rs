@@ -72,6 +72,26 @@ pub trait State: Clone {
     fn side(&self, player: usize) -> usize {
         player
     }
+    /// This state as `player` may take it to be: what he cannot see (another seat's secret)
+    /// guessed with `rng`, as his own determinization would ([`Observe::view`] then
+    /// [`View::determinize`]). A search imagines another player's turn on it, so the turn
+    /// it foresees is chosen on his knowledge, not on the searcher's. By default the state.
+    fn guessed_by(&self, player: usize, rng: &mut dyn RngCore) -> Self {
+        let _ = (player, rng);
+        self.clone()
+    }
+    /// The chance that one guess of `player`'s of what he cannot see of `other`'s (a secret
+    /// man) is right: 1 where he sees it all.
+    fn guess_odds(&self, player: usize, other: usize) -> f64 {
+        let _ = (player, other);
+        1.0
+    }
+    /// The odds, by [`View::infer`]'s weighting from `player`'s view, of the guess this state
+    /// holds of `other`'s secret (1 where nothing is guessed).
+    fn inferred_odds(&self, player: usize, other: usize) -> f64 {
+        let _ = (player, other);
+        1.0
+    }
 }
 
 /// A state some players cannot see whole.
@@ -91,6 +111,12 @@ pub trait View: Clone {
     /// A full state agreeing with everything the player knows, the rest guessed with `rng`
     /// (a determinization); a game without hidden information gives its state back.
     fn determinize(&self, rng: &mut dyn RngCore) -> Self::State;
+    /// A determinization as the levels' search guesses: the likelier guesses drawn more
+    /// often (Algol: a man nearer his goal more likely the secret one), from what the player
+    /// sees alone. By default [`View::determinize`] (`greedy` keeps that one).
+    fn infer(&self, rng: &mut dyn RngCore) -> Self::State {
+        self.determinize(rng)
+    }
     /// Whether [`View::determinize`] guesses anything (a search then tries several guesses).
     fn hides(&self) -> bool {
         false

@@ -9,9 +9,12 @@
 //! (`proof`). The searching player's own turns and outcomes are judged by
 //! [`State::judge_for`], the others' by `greedy`'s evaluation. The turn whose worst outcome
 //! is best is chosen and its first action played. A die inside a turn is thrown by the
-//! search's random source, one face a turn (as `greedy` does); hidden information (Algol's secret men) is guessed from the player's view
-//! ([`View::determinize`]) a few times and the guesses' values averaged, so the search never
-//! reads another seat's secret. The budget is positions evaluated (deterministic for a seed),
+//! search's random source, one face a turn (as `greedy` does); hidden information (Algol's
+//! secret men) is guessed from the player's view ([`View::infer`]) a few times and the
+//! guesses' values averaged (a win that depends on the guess at its guess's odds), so the
+//! search never reads another seat's secret; another player's turn is chosen on his own guess
+//! of the searcher's secret ([`State::guessed_by`]), or as if he saw it with the odds his
+//! guesses find it ([`State::guess_odds`]). The budget is positions evaluated (deterministic for a seed),
 //! with a wall-clock cap on top in play; candidates are looked at best first, so a search cut
 //! short is still `greedy`'s choice or better.
 
@@ -56,6 +59,9 @@ const PROOF_CAP: u64 = 30_000;
 /// A turn proven to leave the other a forced win: below every turn not so proven (a loss
 /// the look foresees is `1 - WIN`), above the turns not looked into.
 const LOST: f64 = 1.0 - WIN - 0.5;
+/// Decisions a turn at which another player guesses the searcher's secret afresh (as
+/// `greedy` does): an Algol turn is two clicks and a challenge.
+const GUESSES_A_TURN: i32 = 3;
 /// Replies a value apart by less than this are equal to `greedy` (its jitter decides).
 const TIE: f64 = 1e-5;
 /// The most replies equal to the best looked at (two players, where the shape checks
@@ -66,11 +72,16 @@ const THREAT_LOOKS: usize = 4;
 /// A win's value (a loss is `-WIN + 1`): above every evaluation, which lies in `0..1`.
 const WIN: f64 = 2.0;
 
-/// One whole turn: its value for whoever played it, where it ends, its first action.
+/// The actions of one turn, in order (at most [`DEPTH`]).
+type Path<A> = [Option<A>; DEPTH];
+
+/// One whole turn: its value for whoever played it, where it ends, its first action, and
+/// every action of it (to play it again on another guess of what its player cannot see).
 struct End<S: State> {
     value: f64,
     state: S,
     first: S::Action,
+    path: Path<S::Action>,
 }
 
 /// The search's working set: the random source, the positions judged, the budget.
@@ -80,6 +91,12 @@ struct Search {
     me: usize,
     /// Whether proofs of a forced win apply (two players, nothing hidden).
     proofs: bool,
+    /// Whether the searcher's view hides something (Algol): another player's turn is then
+    /// chosen on that player's own guess of what he cannot see ([`State::guessed_by`]).
+    hides: bool,
+    /// Which of the searcher's guesses is being searched: the others' guesses differ from
+    /// one of his guesses to the next, and are the same for every candidate within one.
+    guess: u64,
     rng: ChaCha8Rng,
     /// The seed of the dice thrown inside turns: the same throws at the same ply for every
     /// candidate (common random numbers), so no candidate looks best for a lucky throw of
@@ -118,6 +135,8 @@ pub fn turn_search<V: View>(
     let mut search = Search {
         me,
         proofs: !view.hides(),
+        hides: view.hides(),
+        guess: 0,
         rng: ChaCha8Rng::seed_from_u64(seed),
         dice: seed ^ 0xd1ce_5eed,
         evaluations: 0,
@@ -130,11 +149,12 @@ pub fn turn_search<V: View>(
     } else {
         1
     };
-    // Summed values per first action, over the guesses.
-    let mut totals: Vec<(<V::State as State>::Action, f64)> = Vec::new();
+    // Values per first action, one a guess.
+    let mut totals: Vec<(<V::State as State>::Action, Vec<Guessed>)> = Vec::new();
     let mut legal = Vec::new();
     for guess in 0..guesses {
-        let root = view.determinize(&mut search.rng);
+        search.guess = guess as u64;
+        let root = view.infer(&mut search.rng);
         if root.to_act() != ToAct::Player(me) {
             return None;
         }
@@ -150,18 +170,43 @@ pub fn turn_search<V: View>(
             ..budget
         };
         search.limit = search.evaluations + u64::from(per_guess.iterations.max(1));
+        // The odds that this guess of the others' secrets is right.
+        let odds = (0..root.players())
+            .filter(|&o| o != me)
+            .map(|o| root.inferred_odds(me, o))
+            .fold(0.0, f64::max);
         for (action, value) in judge_root(&root, me, shape, &mut search) {
             match totals.iter_mut().find(|(a, _)| *a == action) {
-                Some(t) => t.1 += value,
-                None => totals.push((action, value)),
+                Some(t) => t.1.push((value, odds)),
+                None => totals.push((action, vec![(value, odds)])),
             }
         }
     }
     let best = totals
         .iter()
         .filter(|(a, _)| legal.contains(a))
+        .map(|(a, values)| (a, over_guesses(values)))
         .max_by(|a, b| a.1.total_cmp(&b.1));
     best.map(|(a, _)| *a).or(legal.first().copied())
+}
+
+/// An action's value in one guess, and the odds that the guess is right.
+type Guessed = (f64, f64);
+
+/// An action's values over the guesses (each with the odds of its guess), summed: a win in
+/// some guesses only (a challenge that finds the man guessed to be the secret) is as likely
+/// as its guess is right (the likeliest such guess's odds), not as the few guesses drawn make
+/// it look, so those guesses count the win at its odds and the rest's mean otherwise. Wins in
+/// every guess (or none) are summed as they are.
+fn over_guesses(values: &[Guessed]) -> f64 {
+    let sum: f64 = values.iter().map(|(v, _)| v).sum();
+    let (wins, rest): (Vec<Guessed>, Vec<Guessed>) = values.iter().partition(|(v, _)| *v > 1.5);
+    if wins.is_empty() || rest.is_empty() {
+        return sum;
+    }
+    let odds = wins.iter().map(|(_, o)| *o).fold(0.0, f64::max).min(1.0);
+    let rest_mean = rest.iter().map(|(v, _)| v).sum::<f64>() / rest.len() as f64;
+    values.len() as f64 * (odds * WIN + (1.0 - odds) * rest_mean)
 }
 
 /// Every first action looked at from `root`, with its value: an action that throws the die
@@ -355,6 +400,19 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
         _ if threats => replies.max(TIED_REPLIES),
         _ => replies,
     };
+    if mover != me && search.hides {
+        // He guesses my secret afresh at each of his decisions: right, with the odds of
+        // one of his guesses a turn hitting it, he plays as if he saw it; else on a guess.
+        let right = 1.0 - (1.0 - state.guess_odds(mover, me)).powi(GUESSES_A_TURN);
+        let guessed = guessed_turn_ends(state, mover, shape.reply_beam, want, ply, search);
+        let mut v = worst_reply(&guessed, state, me, ply, replies, shape, search);
+        if right > 0.0 {
+            let seen = turn_ends(state, mover, shape.reply_beam, want, &[], ply, search);
+            let found = worst_reply(&seen, state, me, ply, replies, shape, search);
+            v = right * found + (1.0 - right) * v;
+        }
+        return v;
+    }
     let ends = turn_ends(state, mover, shape.reply_beam, want, &[], ply, search);
     if ends.is_empty() {
         return value(state, me, search.me);
@@ -372,8 +430,24 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
         }
         return best;
     }
-    // His plausible turns (his best by his own judgement): the worst for me is assumed. A
-    // turn that wins for him ends the look.
+    worst_reply(&ends, state, me, ply, replies, shape, search)
+}
+
+/// What the other player's turns `ends` from `state` leave `me`: the worst of his plausible
+/// ones (his best `replies` by his own judgement, and every one tied with his best), each
+/// looked past. A turn that wins for him ends the look.
+fn worst_reply<S: State>(
+    ends: &[End<S>],
+    state: &S,
+    me: usize,
+    ply: usize,
+    replies: usize,
+    shape: Shape,
+    search: &mut Search,
+) -> f64 {
+    if ends.is_empty() {
+        return value(state, me, search.me);
+    }
     let mut worst = f64::INFINITY;
     let tied = ends.first().map_or(0, |top| {
         ends.iter()
@@ -406,7 +480,7 @@ fn loses_at_once<S: State>(
     if next == me || search.spent() {
         return false;
     }
-    let ends = turn_ends(state, next, shape.reply_beam, 1, &[], ply + 1, search);
+    let ends = guessed_turn_ends(state, next, shape.reply_beam, 1, ply + 1, search);
     ends.first().is_some_and(|e| {
         e.state.to_act() == ToAct::Over
             && e.state.returns()[next] >= 1.0
@@ -437,26 +511,27 @@ fn turn_ends<S: State>(
         search.dice ^ (ply as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
     );
     let mut ends: Vec<End<S>> = Vec::new();
-    let mut frontier: Vec<(S, Option<S::Action>)> = vec![(state.clone(), None)];
+    let mut frontier: Vec<(S, Path<S::Action>)> = vec![(state.clone(), [None; DEPTH])];
     let mut actions = Vec::new();
     for depth in 0..DEPTH {
         let sooner = depth as f64 * 1e-3;
-        let mut next: Vec<(f64, S, Option<S::Action>)> = Vec::new();
-        for (at, first) in &frontier {
+        let mut next: Vec<(f64, S, Path<S::Action>)> = Vec::new();
+        for (at, path) in &frontier {
             actions.clear();
             at.legal_actions(&mut actions);
             for &action in &actions {
-                if first.is_none() && excluded.contains(&action) {
+                if path[0].is_none() && excluded.contains(&action) {
                     continue;
                 }
                 let mut after = at.clone();
                 after.apply(action);
-                let first = first.unwrap_or(action);
+                let mut path = *path;
+                path[depth] = Some(action);
                 throw(&mut after, &mut dice);
                 let jitter = search.rng.gen::<f64>() * 1e-6;
                 search.evaluations += 1;
                 if after.to_act() == ToAct::Player(mover) {
-                    next.push((value(&after, mover, search.me) + jitter, after, Some(first)));
+                    next.push((value(&after, mover, search.me) + jitter, after, path));
                     continue;
                 }
                 let after = settle(after);
@@ -464,7 +539,8 @@ fn turn_ends<S: State>(
                 ends.push(End {
                     value: v,
                     state: after,
-                    first,
+                    first: path[0].unwrap_or(action),
+                    path,
                 });
             }
         }
@@ -474,20 +550,21 @@ fn turn_ends<S: State>(
         }
         if search.late() {
             // Out of time in play: the turns looked at so far, the rest where they stand.
-            frontier = next.into_iter().map(|(_, s, f)| (s, f)).collect();
+            frontier = next.into_iter().map(|(_, s, p)| (s, p)).collect();
             break;
         }
         next.sort_by(|a, b| b.0.total_cmp(&a.0));
         next.truncate(beam.max(1));
-        frontier = next.into_iter().map(|(_, s, f)| (s, f)).collect();
+        frontier = next.into_iter().map(|(_, s, p)| (s, p)).collect();
     }
     // Turns longer than the look end where it stopped.
-    for (at, first) in frontier {
-        if let Some(first) = first {
+    for (at, path) in frontier {
+        if let Some(first) = path[0] {
             ends.push(End {
                 value: value(&at, mover, search.me) - 1.0,
                 state: at,
                 first,
+                path,
             });
         }
     }
@@ -522,6 +599,56 @@ fn turn_ends<S: State>(
         }
     }
     out
+}
+
+/// The `want` best whole turns of `mover`, another player than the searcher, from `state`, as
+/// [`turn_ends`] finds them, but chosen on `mover`'s own guess of what he cannot see
+/// ([`State::guessed_by`]) and played on `state`: where the searcher's view hides something
+/// (Algol), the other player does not know the searcher's secret man, so a turn that leaves
+/// it in line with his men is not foreseen as found out, and his challenge of a man he
+/// wrongly suspects is foreseen as the miss it is. His guess is drawn from the searcher's
+/// guess number and `ply`, the same for every candidate (common random numbers).
+fn guessed_turn_ends<S: State>(
+    state: &S,
+    mover: usize,
+    beam: usize,
+    want: usize,
+    ply: usize,
+    search: &mut Search,
+) -> Vec<End<S>> {
+    if !search.hides || mover == search.me {
+        return turn_ends(state, mover, beam, want, &[], ply, search);
+    }
+    let mut guessing = ChaCha8Rng::seed_from_u64(
+        search.dice
+            ^ 0x6e55_0000
+            ^ search.guess.wrapping_mul(0x2545_f491_4f6c_dd1d)
+            ^ (ply as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+    );
+    let guessed = state.guessed_by(mover, &mut guessing);
+    let ends = turn_ends(&guessed, mover, beam, want, &[], ply, search);
+    let mut dice = ChaCha8Rng::seed_from_u64(
+        search.dice ^ (ply as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+    );
+    ends.into_iter()
+        .map(|end| {
+            // The same actions on the state as it is (a die thrown afresh: no game with a
+            // die hides anything).
+            let mut played = state.clone();
+            for &action in end.path.iter().flatten() {
+                if played.to_act() != ToAct::Player(mover) {
+                    break;
+                }
+                played.apply(action);
+                throw(&mut played, &mut dice);
+                search.evaluations += 1;
+            }
+            End {
+                state: settle(played),
+                ..end
+            }
+        })
+        .collect()
 }
 
 /// What a draw is worth less than its share: the search plays for a win where it can (an

@@ -6,7 +6,7 @@ mod common;
 
 use common::searchers;
 use orion_ai::systems::orion::{OrionState, OrionView};
-use orion_ai::{decide, Observe, View};
+use orion_ai::{decide, Observe, State, View};
 use orion_engine::{games, Action, Game, Options, Piece, Seat};
 use rand::SeedableRng;
 use std::collections::HashSet;
@@ -83,6 +83,63 @@ fn a_view_guesses_the_secret_it_cannot_see() {
         assert_eq!(
             view.determinize(&mut rng).game().secret(Seat::S),
             g.secret(Seat::S)
+        );
+    }
+}
+
+#[test]
+fn level_8_suspects_the_man_pushed_toward_the_edge() {
+    // `greedy` (S) pushes its secret man toward the far edge from its first turn; level 8
+    // (N), from the board alone, takes the man nearest his goal for the likeliest secret and
+    // challenges it as soon as it can: found within its first three turns, the game won.
+    let rules = games::find("algol").expect("algol");
+    for seed in [2u64, 4, 6] {
+        let mut g = Game::new(
+            rules,
+            Options {
+                players: Some(2),
+                ..Options::default()
+            },
+            seed,
+        )
+        .expect("a game");
+        let l8 = orion_ai::Player::Level(orion_ai::Level::MAX);
+        let mut found = false;
+        for k in 0..24u64 {
+            if g.outcome().is_some() || g.round() > 4 {
+                break;
+            }
+            let state = OrionState::new(g.clone(), 0);
+            let orion_ai::ToAct::Player(p) = state.to_act() else {
+                break;
+            };
+            let mover = state.seat(p);
+            let player = if mover == Seat::N {
+                l8
+            } else {
+                orion_ai::Player::Greedy
+            };
+            let view = OrionView::new(&g, mover, 0).expect("seated");
+            let a = decide(player, &view, None, seed * 100 + k).expect("a decision");
+            if let (Seat::N, Action::Challenge { piece }) = (mover, a) {
+                assert_eq!(
+                    Some(piece),
+                    g.secret(Seat::S),
+                    "seed {seed}: level 8 challenged a man it had no reason to suspect"
+                );
+                found = true;
+            }
+            g.step(mover, a, 0).expect("legal");
+        }
+        assert!(
+            found,
+            "seed {seed}: level 8 did not challenge the man greedy pushed forward"
+        );
+        let winner = g.outcome().and_then(|o| o.winner);
+        assert_eq!(
+            winner,
+            Some(orion_engine::Winner::Seat(Seat::N)),
+            "seed {seed}"
         );
     }
 }

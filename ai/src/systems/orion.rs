@@ -4,7 +4,8 @@
 //! player is his decision at once (`claim`, the only sensible answer, so a search sees a claim
 //! it can make); Algol's secret men are chosen by each seat in turn before the first move.
 //! A seat's view ([`OrionView`]) holds the engine's [`Game::seen_by`] copy: the other seats'
-//! secret men are not in it, and a search guesses them ([`View::determinize`]).
+//! secret men are not in it, and a search guesses them ([`View::determinize`]: uniformly, as
+//! `greedy` does; [`View::infer`]: the levels, a man nearer his goal likelier).
 
 use super::orion_eval;
 use crate::state::{returns_of, Observe, State, ToAct, Values, View, MAX_PLAYERS};
@@ -194,6 +195,36 @@ impl State for OrionState {
             .then_some(Action::Claim)
     }
 
+    fn guessed_by(&self, player: usize, rng: &mut dyn RngCore) -> Self {
+        if self.game.rules().id() != "algol" {
+            return self.clone();
+        }
+        self.view(player).infer(rng)
+    }
+
+    fn guess_odds(&self, player: usize, other: usize) -> f64 {
+        // As the levels guess (a man nearer his goal likelier): `greedy` guesses uniformly,
+        // but a level or a person suspects the man pushed on, and a search must not count on
+        // the weaker guesser.
+        self.inferred_odds(player, other)
+    }
+
+    fn inferred_odds(&self, player: usize, other: usize) -> f64 {
+        if self.game.rules().id() != "algol" || player == other {
+            return 1.0;
+        }
+        let Some(&seat) = self.game.seats().get(other) else {
+            return 1.0;
+        };
+        let weights = suspicion(&self.game, seat);
+        let total: f64 = weights.iter().map(|(_, w)| w).sum();
+        let guess = self.game.secret(seat.seat);
+        weights
+            .iter()
+            .find(|(p, _)| Some(*p) == guess)
+            .map_or(0.0, |(_, w)| w / total.max(f64::MIN_POSITIVE))
+    }
+
     fn side(&self, player: usize) -> usize {
         self.game
             .seats()
@@ -239,6 +270,25 @@ pub fn think(
     }
 }
 
+/// How much the levels suspect each of `seat`'s men of being his secret (Algol): a man
+/// nearer the edge he must reach more (the secret is the one he pushes on), by a factor of
+/// [`SUSPICION`] a click. From the board alone, which every seat sees.
+fn suspicion(game: &Game, seat: orion_engine::SeatInfo) -> Vec<(Piece, f64)> {
+    let goal = seat.seat.edge().opposite();
+    game.position()
+        .of(seat.colour)
+        .into_iter()
+        .filter_map(|s| {
+            let piece = game.position().get(s)?;
+            let d = f64::from(super::places::edge_distance(s, goal));
+            Some((piece, SUSPICION.powf(-d)))
+        })
+        .collect()
+}
+
+/// How many times likelier the levels take a man one click nearer his goal to be the secret.
+const SUSPICION: f64 = 2.0;
+
 impl Observe for OrionState {
     type View = OrionView;
     fn view(&self, player: usize) -> OrionView {
@@ -261,6 +311,34 @@ impl View for OrionView {
 
     fn hides(&self) -> bool {
         self.seen.game.rules().id() == "algol"
+    }
+
+    fn infer(&self, rng: &mut dyn RngCore) -> OrionState {
+        let mut state = self.seen.clone();
+        if state.game.rules().id() != "algol" {
+            return state;
+        }
+        let me = state.seat(self.player);
+        for info in self.seen.game.seats() {
+            if info.seat == me || self.seen.game.secret(info.seat).is_none() {
+                continue;
+            }
+            let weights = suspicion(&self.seen.game, *info);
+            let total: f64 = weights.iter().map(|(_, w)| w).sum();
+            let mut pick = rng.next_u64() as f64 / u64::MAX as f64 * total;
+            let mut guess = weights.first().map(|(p, _)| *p);
+            for &(piece, w) in &weights {
+                guess = Some(piece);
+                if pick < w {
+                    break;
+                }
+                pick -= w;
+            }
+            if let Some(guess) = guess {
+                let _ = state.game.suppose_secret(info.seat, guess);
+            }
+        }
+        state
     }
 
     fn determinize(&self, rng: &mut dyn RngCore) -> OrionState {

@@ -40,13 +40,15 @@ pub fn evaluate_seat(game: &Game, seat: usize) -> f64 {
 
 /// One seat's value of `game` as the levels judge it ([`crate::State::judge_for`]): the
 /// evaluation above, finer where its integer counts tie most turns (Cassiopeia: every open
-/// pattern counted, not only the best). `greedy`, the yardstick, keeps [`evaluate_seat`].
+/// pattern counted, not only the best) or where it misleads (Algol: a lost secret man). `greedy`, the yardstick, keeps [`evaluate_seat`].
 pub fn judge_seat(game: &Game, seat: usize) -> f64 {
     let Some(&me) = game.seats().get(seat) else {
         return 0.5;
     };
     if game.rules().id().starts_with("cassiopeia") {
         squash(pattern_value(game, me) + patterns_value(game, me), 1.0)
+    } else if game.rules().id() == "algol" {
+        squash(places::algol_judged(game, me), 6.0)
     } else {
         evaluate_seat(game, seat)
     }

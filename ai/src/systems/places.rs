@@ -157,9 +157,45 @@ fn lepus(game: &Game, s: SeatInfo) -> f64 {
 /// Algol: one's secret man nearing the opposite edge, kept out of line of the others' men
 /// (a challenge finds it). Only one's own secret is known.
 fn algol(game: &Game, me: SeatInfo, others: &[SeatInfo]) -> f64 {
+    algol_with(game, me, others, 0.0, 3.0)
+}
+
+/// Algol as the levels judge it: as [`algol`], but a secret man lost (his owner's wrong
+/// challenge made with him) costs more than any distance, points still counted: `greedy`'s
+/// value calls it 0, above a man far from the edge, so both sides threw theirs away in a
+/// wrong challenge and played out 150 rounds of draws.
+pub fn algol_judged(game: &Game, me: SeatInfo) -> f64 {
+    if game.outcome().is_some() {
+        return value(game, me);
+    }
+    let others: Vec<SeatInfo> = game
+        .seats()
+        .iter()
+        .copied()
+        .filter(|s| s.colour != me.colour && game.in_play(s.seat))
+        .collect();
+    algol_with(game, me, &others, LOST_SECRET, EXPOSED)
+}
+
+/// What a lost secret man costs in [`algol_judged`]: more than the farthest man's distance.
+const LOST_SECRET: f64 = -60.0;
+
+/// What a secret man in line with another's men costs in [`algol_judged`]: the odds that
+/// his next turn's guesses find it (about one in eight) times a lost game.
+const EXPOSED: f64 = 10.0;
+
+/// [`algol`], a lost secret man valued `lost` plus the points.
+fn algol_with(game: &Game, me: SeatInfo, others: &[SeatInfo], lost: f64, exposure: f64) -> f64 {
     let p = game.position();
+    let score = |seat: Seat| {
+        game.scores()
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map_or(0.0, |(_, n)| f64::from(*n))
+    };
+    let ahead = score(me.seat) - others.iter().map(|s| score(s.seat)).fold(0.0, f64::max);
     let Some(at) = game.secret(me.seat).and_then(|piece| p.find(piece)) else {
-        return 0.0;
+        return if lost == 0.0 { 0.0 } else { lost + 4.0 * ahead };
     };
     let theirs = others
         .iter()
@@ -170,14 +206,8 @@ fn algol(game: &Game, me: SeatInfo, others: &[SeatInfo]) -> f64 {
         0.0
     };
     // Points decide the game: a wrong challenge gives one, a found secret five.
-    let score = |seat: Seat| {
-        game.scores()
-            .iter()
-            .find(|(s, _)| *s == seat)
-            .map_or(0.0, |(_, n)| f64::from(*n))
-    };
-    let ahead = score(me.seat) - others.iter().map(|s| score(s.seat)).fold(0.0, f64::max);
-    -5.0 * f64::from(edge_distance(at, me.seat.edge().opposite())) - 3.0 * exposed + 4.0 * ahead
+    -5.0 * f64::from(edge_distance(at, me.seat.edge().opposite())) - exposure * exposed
+        + 4.0 * ahead
 }
 
 /// Libra: one's men on the other's back line, and the clicks the nearest others need to get
