@@ -302,6 +302,30 @@ impl Observe for OrionState {
     }
 }
 
+impl OrionView {
+    /// What this player sees, with each other seat's hidden secret man supposed to be the
+    /// one `guess` picks from the board (none picked: left unknown). Algol alone hides one.
+    fn with_secrets_supposed(
+        &self,
+        mut guess: impl FnMut(&Game, orion_engine::SeatInfo) -> Option<Piece>,
+    ) -> OrionState {
+        let mut state = self.seen.clone();
+        if state.game.rules().id() != "algol" {
+            return state;
+        }
+        let me = state.seat(self.player);
+        for info in self.seen.game.seats() {
+            if info.seat == me || self.seen.game.secret(info.seat).is_none() {
+                continue;
+            }
+            if let Some(piece) = guess(&self.seen.game, *info) {
+                let _ = state.game.suppose_secret(info.seat, piece);
+            }
+        }
+        state
+    }
+}
+
 impl View for OrionView {
     type State = OrionState;
 
@@ -314,16 +338,8 @@ impl View for OrionView {
     }
 
     fn infer(&self, rng: &mut dyn RngCore) -> OrionState {
-        let mut state = self.seen.clone();
-        if state.game.rules().id() != "algol" {
-            return state;
-        }
-        let me = state.seat(self.player);
-        for info in self.seen.game.seats() {
-            if info.seat == me || self.seen.game.secret(info.seat).is_none() {
-                continue;
-            }
-            let weights = suspicion(&self.seen.game, *info);
+        self.with_secrets_supposed(|game, info| {
+            let weights = suspicion(game, info);
             let total: f64 = weights.iter().map(|(_, w)| w).sum();
             let mut pick = rng.next_u64() as f64 / u64::MAX as f64 * total;
             let mut guess = weights.first().map(|(p, _)| *p);
@@ -334,35 +350,16 @@ impl View for OrionView {
                 }
                 pick -= w;
             }
-            if let Some(guess) = guess {
-                let _ = state.game.suppose_secret(info.seat, guess);
-            }
-        }
-        state
+            guess
+        })
     }
 
     fn determinize(&self, rng: &mut dyn RngCore) -> OrionState {
-        let mut state = self.seen.clone();
-        if state.game.rules().id() != "algol" {
-            return state;
-        }
-        let me = state.seat(self.player);
-        for info in self.seen.game.seats() {
-            if info.seat == me || self.seen.game.secret(info.seat).is_none() {
-                continue;
-            }
-            let men: Vec<Piece> = self
-                .seen
-                .game
-                .position()
-                .of(info.colour)
-                .into_iter()
-                .filter_map(|s| self.seen.game.position().get(s))
+        self.with_secrets_supposed(|game, info| {
+            let men: Vec<Piece> = (game.position().of(info.colour).into_iter())
+                .filter_map(|s| game.position().get(s))
                 .collect();
-            if let Some(&guess) = men.choose(rng) {
-                let _ = state.game.suppose_secret(info.seat, guess);
-            }
-        }
-        state
+            men.choose(rng).copied()
+        })
     }
 }

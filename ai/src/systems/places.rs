@@ -99,12 +99,7 @@ pub fn value(game: &Game, me: SeatInfo) -> f64 {
             None => 0.0,
         };
     }
-    let others: Vec<SeatInfo> = game
-        .seats()
-        .iter()
-        .copied()
-        .filter(|s| s.colour != me.colour && game.in_play(s.seat))
-        .collect();
+    let others = rivals(game, me);
     match game.rules().id() {
         "auriga" => auriga(game, me),
         "lepus" => mine_less_theirs(game, me, &others, lepus),
@@ -115,6 +110,13 @@ pub fn value(game: &Game, me: SeatInfo) -> f64 {
         "bootes" => mine_less_theirs(game, me, &others, bootes),
         _ => 0.0,
     }
+}
+
+/// The seats still in play that are not `me`'s side.
+fn rivals(game: &Game, me: SeatInfo) -> Vec<SeatInfo> {
+    (game.seats().iter().copied())
+        .filter(|s| s.colour != me.colour && game.in_play(s.seat))
+        .collect()
 }
 
 /// A race: one's own progress against the best of the others' (defending counts a little
@@ -168,12 +170,7 @@ pub fn algol_judged(game: &Game, me: SeatInfo) -> f64 {
     if game.outcome().is_some() {
         return value(game, me);
     }
-    let others: Vec<SeatInfo> = game
-        .seats()
-        .iter()
-        .copied()
-        .filter(|s| s.colour != me.colour && game.in_play(s.seat))
-        .collect();
+    let others = rivals(game, me);
     algol_with(game, me, &others, LOST_SECRET, EXPOSED)
 }
 
