@@ -3,21 +3,18 @@
 //! it in `/proc`; a list that is not the process's to give, or leaves the rooms none, is
 //! refused at start, saying why.
 
+use orion_server::CpuRange;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_orion-server");
 
-/// The CPUs a `Cpus_allowed_list` line names (`0-1,3`).
+/// The CPUs a `Cpus_allowed_list` line names (`0-1,3`: the list `--bot-cpus` takes).
 fn cpus(list: &str) -> Vec<usize> {
-    let mut out = Vec::new();
-    for part in list.trim().split(',').filter(|p| !p.is_empty()) {
-        match part.split_once('-') {
-            Some((a, b)) => out.extend(a.parse::<usize>().unwrap()..=b.parse().unwrap()),
-            None => out.push(part.parse().unwrap()),
-        }
-    }
-    out
+    let ranges: Vec<CpuRange> = (list.trim().split(',').filter(|p| !p.is_empty()))
+        .map(|p| p.parse().expect("a CPU range"))
+        .collect();
+    CpuRange::expand(&ranges)
 }
 
 /// This process's CPUs, as the server started from it inherits them.
