@@ -16,6 +16,7 @@ use crate::room;
 use crate::shared::Shared;
 use crate::store::Store;
 use crate::throttle::Throttle;
+use futures::StreamExt;
 use std::future::Future;
 use std::net::IpAddr;
 use std::sync::atomic::AtomicU64;
@@ -215,6 +216,20 @@ pub async fn serve_with(
             continue;
         }
         n += 1;
+        // Read again now that it is ours: on a cluster another node may have run it on, and
+        // handed it here, since the list was read (restored from the list, it would go back
+        // to an older seq while its members had seen later events).
+        let room = match store.saved(&id).await {
+            Ok(Some(fresh)) => fresh,
+            Ok(None) => {
+                shared.lobby.rooms.remove(&id).await;
+                continue;
+            }
+            Err(e) => {
+                tracing::warn!(room = %id, "could not read the room again: {e}");
+                room
+            }
+        };
         if let Err(e) = room::restore(&shared, room).await {
             tracing::error!(room = %id, "could not restore: {e}");
         }
@@ -285,26 +300,54 @@ async fn handle(stream: TcpStream, peer: IpAddr, shared: Arc<Shared>) -> anyhow:
     Ok(())
 }
 
-/// Restores the rooms the directory hands over while the server runs (a dead node's, on a
-/// cluster); one that has ended meanwhile is given back. Ends with the server.
-async fn take_over(shared: Weak<Shared>, mut taken: mpsc::Receiver<RoomId>) {
-    while let Some(id) = taken.recv().await {
-        let Some(shared) = shared.upgrade() else {
-            return;
-        };
-        if *shared.shutdown.borrow() {
-            return;
-        }
-        match shared.store.saved(&id).await {
-            Ok(Some(saved)) => match room::restore(&shared, saved).await {
-                Ok(_) => tracing::info!(room = %id, "took the room over"),
-                Err(e) => tracing::error!(room = %id, "could not take over: {e}"),
-            },
-            Ok(None) => shared.lobby.rooms.remove(&id).await,
-            Err(e) => {
-                tracing::warn!(room = %id, "could not read the room to take it over: {e}");
-                shared.lobby.rooms.remove(&id).await;
+/// Rooms restored at once while taking over or adopting (a draining node hands its rooms over
+/// all together; one restore mostly waits on the store).
+const RESTORES_AT_ONCE: usize = 8;
+
+/// Restores the rooms the directory hands over while the server runs (a dead node's, or a
+/// stopping node's, on a cluster), [`RESTORES_AT_ONCE`] at a time; one that has ended
+/// meanwhile is given back. Ends with the server.
+async fn take_over(shared: Weak<Shared>, taken: mpsc::Receiver<RoomId>) {
+    let rooms = futures::stream::unfold(taken, |mut taken| async move {
+        taken.recv().await.map(|id| (id, taken))
+    });
+    // A room handed over twice (taken over, then adopted) is restored once: two restores at
+    // once would both take its lease and both run.
+    let restoring = &std::sync::Mutex::new(std::collections::HashSet::new());
+    rooms
+        .for_each_concurrent(RESTORES_AT_ONCE, |id| {
+            let shared = shared.clone();
+            async move {
+                let Some(shared) = shared.upgrade() else {
+                    return;
+                };
+                if *shared.shutdown.borrow() {
+                    return;
+                }
+                let first = restoring.lock().is_ok_and(|mut r| r.insert(id.clone()));
+                if !first {
+                    return;
+                }
+                take_over_one(&shared, id.clone()).await;
+                if let Ok(mut r) = restoring.lock() {
+                    r.remove(&id);
+                }
             }
+        })
+        .await;
+}
+
+/// Restores one room taken over, or gives it back if it has ended.
+async fn take_over_one(shared: &Arc<Shared>, id: RoomId) {
+    match shared.store.saved(&id).await {
+        Ok(Some(saved)) => match room::restore(shared, saved).await {
+            Ok(_) => tracing::info!(room = %id, "took the room over"),
+            Err(e) => tracing::error!(room = %id, "could not take over: {e}"),
+        },
+        Ok(None) => shared.lobby.rooms.remove(&id).await,
+        Err(e) => {
+            tracing::warn!(room = %id, "could not read the room to take it over: {e}");
+            shared.lobby.rooms.remove(&id).await;
         }
     }
 }

@@ -9,6 +9,11 @@ use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// How long a node may take to stop on `SIGTERM` (handing its rooms over) before it is
+/// killed: a stop that hangs fails its test instead of hanging it.
+pub const STOP_LIMIT: Duration = Duration::from_secs(60);
 
 /// A fresh PostgreSQL, a NATS server, and nodes of `bin` named `names` on them, in order. Keep
 /// the first two alive (bound to names, not `_`) for as long as the nodes run.
@@ -96,10 +101,24 @@ impl ClusterNode {
     }
 
     /// `SIGTERM`, as an operator (or systemd, or Kubernetes) stops a node; waits until the
-    /// process has exited and returns how. [`ClusterNode::restart`] starts it again.
+    /// process has exited and returns how. A node still running after [`STOP_LIMIT`] is
+    /// killed, as systemd would, and that is what it returns (a failure, never a hang).
+    /// [`ClusterNode::restart`] starts it again.
     pub fn terminate(&mut self) -> std::process::ExitStatus {
         self.signal(libc::SIGTERM);
         let mut child = self.child.take().expect("the node runs");
+        let began = std::time::Instant::now();
+        while began.elapsed() < STOP_LIMIT {
+            if let Some(status) = child.try_wait().expect("wait for the node") {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        eprintln!(
+            "node {} did not stop within {STOP_LIMIT:?}: killed",
+            self.how[3]
+        );
+        let _ = child.kill();
         child.wait().expect("wait for the node")
     }
 

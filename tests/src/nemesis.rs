@@ -51,12 +51,18 @@ pub struct Member {
     log: Vec<String>,
     /// The `resume` in flight (`moved`, a reconnection) and when it was sent.
     resuming: Option<(u64, Instant)>,
+    /// The `hints` sent right after that `resume`: its reply comes after every event the
+    /// resume sends, so once it is in, the resume has landed (a resume with nothing to send
+    /// has no reply of its own).
+    landing: Option<u64>,
     /// When to resume again (the room was still between nodes).
     resume_due: Option<Instant>,
     /// `moved` messages received.
     pub moved: u32,
     /// Reconnections made.
     pub reconnects: u32,
+    /// Connections made (the first one included).
+    connections: u32,
     /// Requests refused with `server` (and retried).
     pub refused: u32,
     /// Connections closed with 1012 (the node stopped, its rooms handed over).
@@ -78,9 +84,11 @@ impl Member {
             seen: BTreeMap::new(),
             log: Vec::new(),
             resuming: None,
+            landing: None,
             resume_due: None,
             moved: 0,
             reconnects: 0,
+            connections: 0,
             refused: 0,
             restarts: 0,
         }
@@ -143,6 +151,7 @@ impl Member {
             let url = urls[self.at % urls.len()].clone();
             if let Some(ws) = self.hello(&url).await {
                 self.ws = Some(ws);
+                self.connections += 1;
                 if self.room.is_some() {
                     // Resumed at the next read.
                     self.reconnects += 1;
@@ -211,6 +220,8 @@ impl Member {
             .send(json!({"t": "resume", "room": room, "since": since}))
             .await;
         self.resuming = Some((id, Instant::now()));
+        let hints = self.send(json!({"t": "hints", "room": room})).await;
+        self.landing = Some(hints);
     }
 
     /// The next message within `wait` (`None`: none came), after taking in what it says of
@@ -246,6 +257,15 @@ impl Member {
             Ok(Some(Ok(_))) => return None,
         };
         let mine = self.room.as_deref().is_some_and(|r| msg["room"] == r);
+        if self.landing.is_some() && msg["re"].as_u64() == self.landing {
+            // The resume has landed (unless it was refused): everything it sent is in. A
+            // `moved` heard meanwhile is acted on now, not a second later.
+            let landed = self.resuming.take().is_some();
+            self.landing = None;
+            if landed && self.resume_due.is_some() {
+                self.resume_due = Some(Instant::now());
+            }
+        }
         match msg["t"].as_str() {
             Some("event") if mine => {
                 let seq = msg["seq"].as_u64().expect("an event's seq");
@@ -630,7 +650,14 @@ impl Game {
             }
             let id = me.send(req.clone()).await;
             let sent = Instant::now();
-            while sent.elapsed() < Duration::from_secs(3) && !done(me) {
+            let connection = me.connections;
+            // Its answer is awaited on the connection it went on: one that closes meanwhile
+            // may have taken it with it (the node stopped), and it is looked for at once.
+            while sent.elapsed() < Duration::from_secs(3)
+                && !done(me)
+                && me.ws.is_some()
+                && me.connections == connection
+            {
                 let Some(m) = me.next(Duration::from_millis(100)).await else {
                     continue;
                 };

@@ -4,9 +4,12 @@
 //! (its fencing token). A room whose task ends here lets its lease go at once, so a room still
 //! unfinished (the node is shutting down) is taken over by another node at its next scan; a
 //! room restored here after another node had it tells every node it has moved (`moved`).
-//! A node stopping hands its rooms over first and takes no new one (`handoff`).
+//! A node stopping hands its rooms over first and takes no new one (`handoff`); a room on
+//! its way to or from this node is waited for, not reported missing (`transit`).
 
+use super::handoff::DRAIN_LIMIT;
 use super::remote::{self, Located};
+use super::transit::IN_TRANSIT;
 use super::Node;
 use crate::lobby::{Directory, Matchmaker, NotInserted, Peers};
 use crate::outbox::Outbox;
@@ -81,6 +84,12 @@ impl Directory for ClusterDirectory {
             // Stopping: the room is made (or restored) on another node.
             return Err(NotInserted::Unavailable);
         }
+        if (self.node.local.get(&room.id).await).is_some_and(|live| !live.tx.is_closed()) {
+            // Live here already (restored on start, and handed here as well while starting):
+            // one copy only; a second would take the lease again and both would run.
+            self.node.transit.landed(&room.id);
+            return Err(NotInserted::Unavailable);
+        }
         match self.node.leases.take(&room.id, room.code.as_deref()).await {
             Ok(Some(epoch)) => self.node.fences.hold(&room.id, epoch),
             Ok(None) => {
@@ -100,13 +109,17 @@ impl Directory for ClusterDirectory {
             }
             return Err(why);
         }
-        if self.node.taking.remove(&id).is_some() {
+        if self.node.transit.landed(&id) {
             self.node.announce_moved(&id).await;
         }
         Ok(())
     }
 
     async fn get(&self, id: &str) -> Option<RoomHandle> {
+        // A room on its way to or from this node is waited for (`transit`): leaving, it is
+        // then found on its new owner; arriving, here.
+        let deadline = std::time::Instant::now() + IN_TRANSIT;
+        self.node.transit.settled(id, deadline).await;
         if let Some(handle) = self.node.local.get(id).await {
             return Some(handle);
         }
@@ -165,7 +178,8 @@ impl Directory for ClusterDirectory {
             }
             self.node.leases.release(id, epoch).await
         } else {
-            // Taken over and found ended: nobody needs the lease any more.
+            // Taken over and found ended: nobody needs the lease any more, nor waits for it.
+            self.node.transit.landed(id);
             self.node.leases.forget(id).await
         };
         if let Err(e) = done {
@@ -178,7 +192,7 @@ impl Directory for ClusterDirectory {
             Ok(taken) => {
                 if taken.is_some() {
                     // Restarted: members elsewhere were this room's before; they resume it.
-                    self.node.taking.insert(Arc::from(id), ());
+                    self.node.transit.take(Arc::from(id));
                 }
                 taken.is_some()
             }
@@ -228,7 +242,18 @@ impl Directory for ClusterDirectory {
     }
 
     async fn drain(&self) {
-        let handed = self.node.drain().await;
+        // Bounded: a database or bus that stops answering meanwhile does not keep the node
+        // from stopping; the rooms not handed over yet are taken over once their leases lapse.
+        let handed = match tokio::time::timeout(DRAIN_LIMIT, self.node.drain()).await {
+            Ok(handed) => handed,
+            Err(_) => {
+                tracing::warn!(
+                    "the rooms were not all handed over within {DRAIN_LIMIT:?}: the rest are \
+                     taken over once their leases lapse"
+                );
+                false
+            }
+        };
         self.handed.store(handed, Ordering::SeqCst);
     }
 

@@ -25,6 +25,8 @@ use tokio::sync::{mpsc, oneshot};
 const AT_ONCE: usize = 16;
 /// How long a room's task may take to end once told to (it finishes the command at hand).
 const END_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long handing every room over may take before the node stops anyway.
+pub(super) const DRAIN_LIMIT: Duration = Duration::from_secs(30);
 
 /// A room on its way to another node: where, and who waits for its task to end.
 pub(super) struct Handoff {
@@ -89,6 +91,9 @@ impl Node {
         if self.fences.epoch(&room).is_none() {
             return; // Lost meanwhile: another node has it.
         }
+        // Requests for it wait (here and on the nodes that forward them here) until its
+        // lease is another node's and that node restores it, however this ends.
+        let _handing = self.transit.hand(room.clone());
         let to = targets[first % targets.len()].clone();
         let (ended, epoch) = oneshot::channel();
         self.handoffs.insert(room.clone(), Handoff { to, ended });
@@ -182,7 +187,7 @@ pub(super) async fn adopt(
                 let room: RoomId = Arc::from(adopt.room);
                 node.metrics.handoffs.inc();
                 // Once live here, every node is told it moved (`Directory::insert`).
-                node.taking.insert(room.clone(), ());
+                node.transit.take(room.clone());
                 taken.send(room).await.is_ok()
             }
             Ok(_) => false,

@@ -4,13 +4,15 @@
 //! connection has one outbox), and answers once the room has it (or, for join, spectate and
 //! resume, once the room has said whether the connection is a member). A room this node no
 //! longer holds the lease of (its fencing token is gone) is not answered for: the proxy
-//! looks for its new owner. A relay no room holds any more is dropped by [`Host::sweep`];
+//! looks for its new owner; one on its way to or from this node (`transit`) is waited for
+//! first, so the proxy finds it landed. A relay no room holds any more is dropped by [`Host::sweep`];
 //! the relays of a node gone silent are detached from every room they were in
 //! ([`Host::node_gone`]), so the owner marks those players away.
 
 use super::bus::Bus;
 use super::fanout;
 use super::metrics::ClusterMetrics;
+use super::transit::{Transit, IN_TRANSIT};
 use super::wire::{Answer, Command, Forward};
 use crate::lobby::{Directory, LocalDirectory};
 use crate::metrics::Metrics;
@@ -34,6 +36,8 @@ pub struct Host {
     bus: Bus,
     /// The rooms this node runs.
     local: Arc<LocalDirectory>,
+    /// Rooms on their way to or from this node.
+    transit: Arc<Transit>,
     /// Relay outboxes by (node, connection there).
     relays: DashMap<(String, u64), Outbox>,
     /// The rooms here each relay was sent a command for (to detach it from if its node dies).
@@ -59,6 +63,7 @@ impl Host {
     pub fn new(
         bus: Bus,
         local: Arc<LocalDirectory>,
+        transit: Arc<Transit>,
         send_queue: usize,
         counts: ClusterMetrics,
         fences: Arc<Fences>,
@@ -67,6 +72,7 @@ impl Host {
         Host {
             bus,
             local,
+            transit,
             relays: DashMap::new(),
             rooms_of: DashMap::new(),
             fences,
@@ -102,6 +108,10 @@ impl Host {
     }
 
     async fn run(&self, fwd: Forward) -> Answer {
+        // A room leaving answers once it has left (the proxy then finds its new owner); one
+        // arriving, once it runs here.
+        let deadline = std::time::Instant::now() + IN_TRANSIT;
+        self.transit.settled(&fwd.room, deadline).await;
         let Some(handle) = self.local.get(&fwd.room).await else {
             return Answer::NoRoom;
         };

@@ -29,6 +29,7 @@ mod notified;
 mod peers;
 mod remote;
 mod revoked;
+mod transit;
 mod wire;
 
 use crate::lobby::{Directory, LocalDirectory};
@@ -84,9 +85,8 @@ pub struct Node {
     fences: Arc<Fences>,
     /// Tokens revoked, told to this node's connections (and relayed to the other nodes).
     revocations: Revocations,
-    /// Rooms being restored here that another node ran before (taken over, or found on
-    /// start): once live, every node is told they moved.
-    taking: DashMap<RoomId, ()>,
+    /// Rooms on their way to or from this node: requests for them wait for them to land.
+    transit: Arc<transit::Transit>,
     /// Stopping: it takes no new room and no expired lease (`handoff`).
     draining: std::sync::atomic::AtomicBool,
     /// Rooms being handed to other nodes, until their tasks have ended here.
@@ -140,13 +140,14 @@ pub async fn serve_cluster(
         peers: Arc::new(NodePeers::new(name.clone())),
         fences,
         revocations,
-        taking: DashMap::new(),
+        transit: Arc::default(),
         draining: std::sync::atomic::AtomicBool::new(false),
         handoffs: DashMap::new(),
     });
     let host = Arc::new(host::Host::new(
         bus.clone(),
         local,
+        node.transit.clone(),
         config.send_queue.max(1),
         node.metrics.clone(),
         node.fences.clone(),
@@ -265,7 +266,7 @@ async fn keep_leases(
                 for room in rooms {
                     let room: RoomId = Arc::from(room);
                     node.metrics.failovers.inc();
-                    node.taking.insert(room.clone(), ());
+                    node.transit.take(room.clone());
                     // Our own room whose lease lapsed and that we took again: its task may
                     // have missed nothing, but another node may have run it meanwhile; it
                     // ends, and the room is restored from the store once it has.

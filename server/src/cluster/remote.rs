@@ -2,9 +2,11 @@
 //! commands a proxy task forwards, in order, to the owner over the bus. When the owner does
 //! not answer (it died, or let the room go) the proxy asks the directory again and follows
 //! the room to its new owner, this node included; while no node has it yet, the command is
-//! refused with a `server` error saying to try again, never left hanging.
+//! refused with a `server` error saying to try again, never left hanging. A room landing on
+//! its new owner (`transit`) is waited for, a little while.
 
 use super::bus::cmd_subject;
+use super::transit::IN_TRANSIT;
 use super::wire::{Answer, Command, Forward};
 use super::Node;
 use crate::player::RoomId;
@@ -12,6 +14,9 @@ use crate::protocol::{Code, Refusal};
 use crate::room::{RoomCmd, RoomHandle, ROOM_QUEUE};
 use std::sync::Arc;
 use tokio::sync::mpsc;
+
+/// How soon a command is sent again to an owner landing the room it was sent for.
+const LANDING_RETRY: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// Where a room is.
 pub enum Located {
@@ -58,7 +63,9 @@ async fn forward(node: &Node, room: &RoomId, owner: &mut String, cmd: RoomCmd) {
         return;
     };
     let mut gone = false;
-    for _ in 0..3 {
+    let mut owners = 0;
+    let landing_by = std::time::Instant::now() + IN_TRANSIT;
+    loop {
         let began = std::time::Instant::now();
         let sent = node
             .bus
@@ -92,11 +99,21 @@ async fn forward(node: &Node, room: &RoomId, owner: &mut String, cmd: RoomCmd) {
                 let _ = handle.tx.send(cmd).await;
                 return;
             }
-            Located::There(other) if other != *owner => *owner = other,
+            Located::There(other) if other != *owner && owners < 3 => {
+                owners += 1;
+                *owner = other;
+            }
             Located::Nowhere if gone => {
                 let refusal = Refusal::new(Code::NotFound, format!("room {room} has closed"));
                 refuse(cmd, refusal);
                 return;
+            }
+            // Its owner answered that it does not run it, and its lease says it does: it is
+            // landing there (its handoff not heard yet, or its restore not done).
+            Located::There(same)
+                if gone && same == *owner && std::time::Instant::now() < landing_by =>
+            {
+                tokio::time::sleep(LANDING_RETRY).await;
             }
             _ => break,
         }
