@@ -425,7 +425,7 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
         return v;
     }
     if search.throws_judged {
-        return thrown_reply(state, mover, me, ply, replies, want, shape, search);
+        return thrown_reply(state, mover, me, ply, want, shape, search);
     }
     let ends = turn_ends(state, mover, shape.reply_beam, want, &[], ply, search);
     if ends.is_empty() {
@@ -481,19 +481,18 @@ fn worst_reply<S: State>(
 
 /// What the other player's turn from `state` leaves `me` where the judgement takes the
 /// throws to come by expectation ([`State::judges_throws`]): his throw by expectation over
-/// the die's faces (his best turns after each face, the worst for `me` assumed as in
-/// [`worst_reply`]), not one face drawn, which made one candidate look best for a lucky or
-/// unlucky throw. Whether he throws at all (where he may take his clicks instead) is decided
-/// as `greedy` decides it: on one throw of his own, the better of that throw's best turn and
-/// his best turn without it, so he throws with the odds of the faces whose best turn is the
-/// better; then the die falls anew.
-#[allow(clippy::too_many_arguments)]
+/// the die's faces, not one face drawn, which made one candidate look best for a lucky or
+/// unlucky throw; after each face his best turn by his own evaluation (the worst for `me` of
+/// those tied with it), as `greedy` plays it, not the worst of his best two: the expectation
+/// has no lucky throw to guard against. Whether he throws at all (where he may take his
+/// clicks instead) is decided as `greedy` decides it: on one throw of his own, the better of
+/// that throw's best turn and his best turn without it, so he throws with the odds of the
+/// faces whose best turn is the better; then the die falls anew.
 fn thrown_reply<S: State>(
     state: &S,
     mover: usize,
     me: usize,
     ply: usize,
-    replies: usize,
     want: usize,
     shape: Shape,
     search: &mut Search,
@@ -511,7 +510,7 @@ fn thrown_reply<S: State>(
     let excluded: Vec<S::Action> = throws.iter().map(|(a, _)| *a).collect();
     let kept = turn_ends(state, mover, shape.reply_beam, want, &excluded, ply, search);
     let Some((_, thrown)) = throws.into_iter().next() else {
-        return worst_reply(&kept, state, me, ply, replies, shape, search);
+        return worst_reply(&kept, state, me, ply, 1, shape, search);
     };
     let mut faces: Vec<(S::Chance, f64)> = Vec::new();
     thrown.chance_outcomes(&mut faces);
@@ -529,7 +528,7 @@ fn thrown_reply<S: State>(
                 let (best, left) = if after.to_act() == ToAct::Player(mover) {
                     let ends = turn_ends(&after, mover, shape.reply_beam, want, &[], ply, search);
                     let best = ends.first().map_or(f64::NEG_INFINITY, |e| e.value);
-                    (best, worst_reply(&ends, &after, me, ply, replies, shape, search))
+                    (best, worst_reply(&ends, &after, me, ply, 1, shape, search))
                 } else {
                     let after = settle(after);
                     (value(&after, mover, search.me), foresee(&after, me, ply + 1, shape, search))
@@ -546,7 +545,7 @@ fn thrown_reply<S: State>(
     if odds_thrown >= 1.0 - 1e-9 || kept.is_empty() {
         return left_thrown;
     }
-    let left_kept = worst_reply(&kept, state, me, ply, replies, shape, search);
+    let left_kept = worst_reply(&kept, state, me, ply, 1, shape, search);
     odds_thrown * left_thrown + (1.0 - odds_thrown) * left_kept
 }
 
