@@ -280,9 +280,6 @@ fn judge_root<S: State>(
         out.push((action, expected));
     }
     search.limit = total;
-    if std::env::var_os("AURIGA_DEBUG").is_some() {
-        eprintln!("root: {:?}", out);
-    }
     out
 }
 
@@ -531,7 +528,10 @@ fn thrown_reply<S: State>(
                     (best, worst_reply(&ends, &after, me, ply, 1, shape, search))
                 } else {
                     let after = settle(after);
-                    (value(&after, mover, search.me), foresee(&after, me, ply + 1, shape, search))
+                    (
+                        value(&after, mover, search.me),
+                        foresee(&after, me, ply + 1, shape, search),
+                    )
                 };
                 seen.push((face, best, left));
                 (best, left)

@@ -23,6 +23,8 @@ const LAPS: f64 = 2.0;
 const LAP_KEYS: std::ops::RangeInclusive<i32> = -1..=2;
 /// The most clicks a race table counts (a chariot further off counts as this far).
 const MOST: usize = 80;
+/// How many whole-lap counts [`LAP_KEYS`] holds.
+const LAP_KEYS_COUNT: usize = 4;
 /// "Unreachable" in the clicks table.
 const FAR: u16 = u16::MAX;
 
@@ -60,7 +62,7 @@ fn clicks() -> Vec<Click> {
 
 /// Clicks still needed to finish, by slot and whole laps done ([`LAP_KEYS`]).
 struct Distances {
-    clicks: Vec<[u16; 4]>,
+    clicks: Vec<[u16; LAP_KEYS_COUNT]>,
 }
 
 impl Distances {
@@ -68,11 +70,11 @@ impl Distances {
         let keys = LAP_KEYS.count();
         let lowest = *LAP_KEYS.start();
         let moves = clicks();
-        let mut d = vec![[FAR; 4]; SLOTS];
+        let mut d = vec![[FAR; LAP_KEYS_COUNT]; SLOTS];
         for slot in Slot::ALL {
-            for k in 0..keys {
+            for (k, clicks) in d[slot.index()].iter_mut().enumerate() {
                 if lap_place(slot) + f64::from(lowest + k as i32) >= LAPS - 1e-6 {
-                    d[slot.index()][k] = 0;
+                    *clicks = 0;
                 }
             }
         }
@@ -216,9 +218,7 @@ fn tables() -> &'static (Distances, Odds) {
 /// index.
 pub fn needed(game: &Game) -> [usize; MAX_PLAYERS] {
     let (distances, _) = tables();
-    let entry = Rotor::at(2, 0)
-        .expect("C1")
-        .slot(Side::South);
+    let entry = Rotor::at(2, 0).expect("C1").slot(Side::South);
     let laps = game.laps();
     let mut out = [MOST; MAX_PLAYERS];
     for (i, seat) in game.seats().iter().enumerate().take(MAX_PLAYERS) {
@@ -284,7 +284,6 @@ mod tests {
         let whole = d.of(c1s, 0.0);
         let one = d.of(c1s, 1.0);
         assert!(whole > one && one > 0, "{whole} {one}");
-        eprintln!("lap clicks {one}");
         assert_eq!(whole, 2 * one);
     }
 
