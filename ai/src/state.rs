@@ -61,6 +61,12 @@ pub trait State: Clone {
     fn judge_for(&self, player: usize) -> f64 {
         self.evaluate_for(player)
     }
+    /// Whether [`State::judge_for`] already takes every throw of the die still to come by its
+    /// expectation (Auriga's race odds): the turn search then takes the replies' throws by
+    /// expectation too, and looks no further than the replies. By default not.
+    fn judges_throws(&self) -> bool {
+        false
+    }
     /// Moves made so far in a sense the game chooses (for a ladder's turn limit).
     fn turns(&self) -> u32;
     /// An action another player is bound to take at once, if any (a claim of a chain made

@@ -98,6 +98,10 @@ struct Search {
     /// one of his guesses to the next, and are the same for every candidate within one.
     guess: u64,
     rng: ChaCha8Rng,
+    /// Whether the levels' judgement takes every throw still to come by its expectation
+    /// ([`State::judges_throws`]): the replies' throws are then taken by expectation and the
+    /// look ends after the replies.
+    throws_judged: bool,
     /// The seed of the dice thrown inside turns: the same throws at the same ply for every
     /// candidate (common random numbers), so no candidate looks best for a lucky throw of
     /// the reply's die.
@@ -136,6 +140,7 @@ pub fn turn_search<V: View>(
         me,
         proofs: !view.hides(),
         hides: view.hides(),
+        throws_judged: false,
         guess: 0,
         rng: ChaCha8Rng::seed_from_u64(seed),
         dice: seed ^ 0xd1ce_5eed,
@@ -160,6 +165,7 @@ pub fn turn_search<V: View>(
         }
         if guess == 0 {
             search.proofs &= root.players() == 2;
+            search.throws_judged = root.judges_throws();
             root.legal_actions(&mut legal);
             if legal.len() <= 1 {
                 return legal.first().copied();
@@ -383,9 +389,11 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
         _ => return value(state, me, search.me),
     };
     let n = state.players();
-    // The others reply once each; then me once more if the shape says so.
-    let last = if shape.again { n + 1 } else { n };
-    if ply >= last || (mover == me && !shape.again) || search.spent() {
+    // The others reply once each; then me once more if the shape says so (not where the
+    // judgement takes the throws to come by expectation: it has my next turn in it).
+    let again = shape.again && !search.throws_judged;
+    let last = if again { n + 1 } else { n };
+    if ply >= last || (mover == me && !again) || search.spent() {
         return value(state, me, search.me);
     }
     // Past two players one reply each: three repliers' worst of two would be eight looks a
@@ -412,6 +420,9 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
             v = right * found + (1.0 - right) * v;
         }
         return v;
+    }
+    if search.throws_judged {
+        return thrown_reply(state, mover, me, ply, want, shape, search);
     }
     let ends = turn_ends(state, mover, shape.reply_beam, want, &[], ply, search);
     if ends.is_empty() {
@@ -463,6 +474,79 @@ fn worst_reply<S: State>(
         worst = worst.min(v);
     }
     worst
+}
+
+/// What the other player's turn from `state` leaves `me` where the judgement takes the
+/// throws to come by expectation ([`State::judges_throws`]): his throw by expectation over
+/// the die's faces, not one face drawn, which made one candidate look best for a lucky or
+/// unlucky throw; after each face his best turn by his own evaluation (the worst for `me` of
+/// those tied with it), as `greedy` plays it, not the worst of his best two: the expectation
+/// has no lucky throw to guard against. Whether he throws at all (where he may take his
+/// clicks instead) is decided as `greedy` decides it: on one throw of his own, the better of
+/// that throw's best turn and his best turn without it, so he throws with the odds of the
+/// faces whose best turn is the better; then the die falls anew.
+fn thrown_reply<S: State>(
+    state: &S,
+    mover: usize,
+    me: usize,
+    ply: usize,
+    want: usize,
+    shape: Shape,
+    search: &mut Search,
+) -> f64 {
+    let mut legal = Vec::new();
+    state.legal_actions(&mut legal);
+    let mut throws: Vec<(S::Action, S)> = Vec::new();
+    for &a in &legal {
+        let mut after = state.clone();
+        after.apply(a);
+        if after.to_act() == ToAct::Chance {
+            throws.push((a, after));
+        }
+    }
+    let excluded: Vec<S::Action> = throws.iter().map(|(a, _)| *a).collect();
+    let kept = turn_ends(state, mover, shape.reply_beam, want, &excluded, ply, search);
+    let Some((_, thrown)) = throws.into_iter().next() else {
+        return worst_reply(&kept, state, me, ply, 1, shape, search);
+    };
+    let mut faces: Vec<(S::Chance, f64)> = Vec::new();
+    thrown.chance_outcomes(&mut faces);
+    // His best without the throw, and each face's best and what it leaves me.
+    let unthrown = kept.first().map(|e| e.value);
+    let mut odds_thrown = 0.0;
+    let mut left_thrown = 0.0;
+    let mut seen: Vec<(S::Chance, f64, f64)> = Vec::new();
+    for (face, p) in faces {
+        let (best, left) = match seen.iter().find(|(f, _, _)| *f == face) {
+            Some(&(_, best, left)) => (best, left),
+            None => {
+                let mut after = thrown.clone();
+                after.apply_chance(face);
+                let (best, left) = if after.to_act() == ToAct::Player(mover) {
+                    let ends = turn_ends(&after, mover, shape.reply_beam, want, &[], ply, search);
+                    let best = ends.first().map_or(f64::NEG_INFINITY, |e| e.value);
+                    (best, worst_reply(&ends, &after, me, ply, 1, shape, search))
+                } else {
+                    let after = settle(after);
+                    (
+                        value(&after, mover, search.me),
+                        foresee(&after, me, ply + 1, shape, search),
+                    )
+                };
+                seen.push((face, best, left));
+                (best, left)
+            }
+        };
+        if unthrown.map_or(true, |u| best > u) {
+            odds_thrown += p;
+        }
+        left_thrown += p * left;
+    }
+    if odds_thrown >= 1.0 - 1e-9 || kept.is_empty() {
+        return left_thrown;
+    }
+    let left_kept = worst_reply(&kept, state, me, ply, 1, shape, search);
+    odds_thrown * left_thrown + (1.0 - odds_thrown) * left_kept
 }
 
 /// Whether the player to act in `state` (another than `me`) has a whole turn that wins at

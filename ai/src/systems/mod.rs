@@ -2,6 +2,7 @@
 //! `orion` (ORION's twelve games, with `orion_eval` and `places` for their evaluation),
 //! `orbit` and `orbs`. The only modules that name an engine.
 
+pub mod auriga_race;
 pub mod orbit;
 pub mod orbs;
 pub mod orion;

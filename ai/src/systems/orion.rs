@@ -7,7 +7,7 @@
 //! secret men are not in it, and a search guesses them ([`View::determinize`]: uniformly, as
 //! `greedy` does; [`View::infer`]: the levels, a man nearer his goal likelier).
 
-use super::orion_eval;
+use super::{auriga_race, orion_eval};
 use crate::state::{returns_of, Observe, State, ToAct, Values, View, MAX_PLAYERS};
 use orion_engine::{Action, Game, Millis, Piece, Seat, Winner};
 use rand::seq::SliceRandom;
@@ -184,6 +184,10 @@ impl State for OrionState {
 
     fn judge_for(&self, player: usize) -> f64 {
         orion_eval::judge_seat(&self.game, player)
+    }
+
+    fn judges_throws(&self) -> bool {
+        auriga_race::applies(&self.game)
     }
 
     fn turns(&self) -> u32 {

@@ -4,7 +4,7 @@
 //! nearest completion; the games of places ([`super::places`]), how far the men are from
 //! where they must go. Each raw value is squashed into `0..1` on the game's own scale.
 
-use super::places;
+use super::{auriga_race, places};
 use crate::state::{squash, Values, MAX_PLAYERS};
 use orion_engine::games::cassiopeia;
 use orion_engine::{
@@ -40,7 +40,7 @@ pub fn evaluate_seat(game: &Game, seat: usize) -> f64 {
 
 /// One seat's value of `game` as the levels judge it ([`crate::State::judge_for`]): the
 /// evaluation above, finer where its integer counts tie most turns (Cassiopeia: every open
-/// pattern counted, not only the best) or where it misleads (Algol: a lost secret man). `greedy`, the yardstick, keeps [`evaluate_seat`].
+/// pattern counted, not only the best) or where it misleads (Algol: a lost secret man; Auriga: laps, not the race's odds). `greedy`, the yardstick, keeps [`evaluate_seat`].
 pub fn judge_seat(game: &Game, seat: usize) -> f64 {
     let Some(&me) = game.seats().get(seat) else {
         return 0.5;
@@ -49,6 +49,8 @@ pub fn judge_seat(game: &Game, seat: usize) -> f64 {
         squash(pattern_value(game, me) + patterns_value(game, me), 1.0)
     } else if game.rules().id() == "algol" {
         squash(places::algol_judged(game, me), 6.0)
+    } else if let Some(odds) = auriga_race::judge(game, seat) {
+        odds
     } else {
         evaluate_seat(game, seat)
     }
