@@ -8,6 +8,7 @@
 //! and could not tell a lead that wins from one that does not.
 
 use crate::state::{squash, MAX_PLAYERS};
+use orion_engine::games::{auriga_angle as angle, auriga_turn};
 use orion_engine::{Allowance, Click, Game, Rotor, Side, Slot, SLOTS};
 use std::f64::consts::{PI, TAU};
 use std::sync::OnceLock;
@@ -27,13 +28,6 @@ const MOST: usize = 80;
 const LAP_KEYS_COUNT: usize = 4;
 /// "Unreachable" in the clicks table.
 const FAR: u16 = u16::MAX;
-
-/// The angle (radians) of a slot's midpoint round the board centre, as the engine measures
-/// progress.
-fn angle(slot: Slot) -> f64 {
-    let (x2, y2) = slot.midpoint2();
-    (f64::from(y2) - 5.0).atan2(f64::from(x2) - 5.0)
-}
 
 /// Where a slot lies on a lap, in laps from the finish line (the bottom of the centre column)
 /// counter-clockwise, in `0..1`.
@@ -89,13 +83,7 @@ impl Distances {
                         let Some(to) = click.destination(slot) else {
                             continue;
                         };
-                        let mut delta = angle(to) - angle(slot);
-                        if delta > PI {
-                            delta -= TAU;
-                        } else if delta <= -PI {
-                            delta += TAU;
-                        }
-                        let after = wound + delta / TAU;
+                        let after = wound + auriga_turn(slot, to) / TAU;
                         let laps = (after - lap_place(to)).round() as i32;
                         let next = if laps < lowest {
                             continue;

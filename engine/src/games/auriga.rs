@@ -34,9 +34,22 @@ fn locked(rotor: Rotor) -> bool {
 }
 
 /// The angle (radians) of a slot's midpoint seen from the board centre.
-fn angle(slot: Slot) -> f64 {
+pub fn angle(slot: Slot) -> f64 {
     let (x2, y2) = slot.midpoint2();
     (f64::from(y2) - 5.0).atan2(f64::from(x2) - 5.0)
+}
+
+/// How far (radians, counter-clockwise, in `(-π, π]`) a piece winds round the centre moving
+/// from `from` to `to`: a chariot's progress on its laps.
+pub fn turn_between(from: Slot, to: Slot) -> f64 {
+    let delta = angle(to) - angle(from);
+    if delta > PI {
+        delta - TAU
+    } else if delta <= -PI {
+        delta + TAU
+    } else {
+        delta
+    }
 }
 
 /// What Auriga remembers beyond the board: the game's memory.
@@ -136,13 +149,7 @@ impl Rules for Auriga {
             if from == to || !click.rotor.orbit_set().contains(from) {
                 continue;
             }
-            let mut delta = angle(to) - angle(from);
-            if delta > PI {
-                delta -= TAU;
-            } else if delta <= -PI {
-                delta += TAU;
-            }
-            game.memory_mut::<Winding>().angle[i] += delta;
+            game.memory_mut::<Winding>().angle[i] += turn_between(from, to);
         }
     }
     fn goal(&self, game: &Game, _turn_end: bool) -> Vec<Colour> {

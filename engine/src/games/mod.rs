@@ -27,7 +27,7 @@ pub mod taurus;
 
 pub use algol::Algol;
 pub use aquarius::Aquarius;
-pub use auriga::Auriga;
+pub use auriga::{angle as auriga_angle, turn_between as auriga_turn, Auriga};
 pub use bootes::Bootes;
 pub use cassiopeia::{Cassiopeia, CassiopeiaFive};
 pub use draco::Draco;
