@@ -416,6 +416,30 @@ fn algol_a_wrong_challenge_costs_the_challenging_piece() {
 }
 
 #[test]
+fn algol_ends_on_the_points_once_no_secret_man_is_left() {
+    // Each challenges with his own secret man, the only piece in line, and is wrong: the
+    // challenging piece is taken. Row 3's top edges: A3n B3, B3n R1, C3n B1, D3n R2.
+    let pos = "A3n:B3 B3n:R1 C3n:B1 D3n:R2";
+    let mut g = game("algol", Options::default(), pos, Seat::S, 2);
+    secret(&mut g, Seat::S, "R1").unwrap();
+    secret(&mut g, Seat::N, "B1").unwrap();
+    challenge(&mut g, Seat::S, "B3").unwrap();
+    assert!(
+        g.outcome().is_none(),
+        "N's secret man is still on the board"
+    );
+    assert_eq!(position_string(g.position()), "A3n:B3 C3n:B1 D3n:R2");
+    let events = challenge(&mut g, Seat::N, "R2").unwrap();
+    assert!(matches!(&events[0], Event::Challenge { hit: false, .. }));
+    let outcome = g
+        .outcome()
+        .expect("no secret man is left: the game is over")
+        .clone();
+    assert_eq!(outcome.scores, vec![(Seat::S, 1), (Seat::N, 1)]);
+    assert_eq!(outcome.winner, None, "level on points: a draw");
+}
+
+#[test]
 fn algol_a_challenge_needs_a_piece_in_line() {
     let pos = "B3e:R1 A1s:R2 C3n:B1 E5n:B2";
     let mut g = game("algol", Options::default(), pos, Seat::S, 2);

@@ -3,7 +3,9 @@
 //! Two-click moves. A wrong challenge costs the challenger the challenging piece (one point to
 //! the challenged); a right one scores 5 and, with three or four players, removes the found-out
 //! player's men. A secret man touching the opposite edge scores 10 and ends the game. Most
-//! points wins.
+//! points wins. A secret man can be lost, when it is the piece a wrong challenge is made
+//! with; once no player has his own left, the game ends on the points (the booklet is
+//! silent: without it two such players could only click on for ever).
 //!
 //! The secret is known to the engine and its owner only: the public `secret` event carries a
 //! SHA-256 commitment, and the `over` event reveals number and salt so anyone can check it.
@@ -52,6 +54,15 @@ fn all_chosen(game: &Game) -> bool {
 fn in_play(game: &Game) -> usize {
     let m = secrets(game);
     (0..game.seats().len()).filter(|&i| !m.out[i]).count()
+}
+
+/// Whether every player still in the game has lost his secret man from the board (taken after
+/// a wrong challenge made with it): none can be found out or get across any more.
+fn no_secret_man_left(game: &Game) -> bool {
+    let m = secrets(game);
+    (0..game.seats().len())
+        .filter(|&i| !m.out[i])
+        .all(|i| m.piece[i].is_none_or(|p| game.position().find(p).is_none()))
 }
 
 /// Checks that seat `i` may choose `piece` as its secret man.
@@ -217,7 +228,10 @@ impl Rules for Algol {
                     position: *game.position(),
                 });
                 // Two players: a found secret ends the game; more: it ends when one is left.
-                if hit && (removed.is_empty() || in_play(game) == 1) {
+                // A wrong challenge that took the last secret man on the board ends it too:
+                // nothing but a point for another wrong challenge could be scored.
+                let found_out = hit && (removed.is_empty() || in_play(game) == 1);
+                if found_out || no_secret_man_left(game) {
                     game.finish_by_score(events);
                 } else {
                     game.end_turn(events);
