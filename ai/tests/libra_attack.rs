@@ -31,7 +31,7 @@ fn level_8_takes_the_targets_it_lacks_instead_of_shuffling_at_home() {
         g.step(mover, action, 0).expect("a legal action");
         decision += 1;
     }
-    let winner = g.outcome().and_then(|o| o.winner.clone());
+    let winner = g.outcome().and_then(|o| o.winner);
     assert_eq!(
         winner,
         Some(orion_engine::Winner::Seat(Seat::S)),
