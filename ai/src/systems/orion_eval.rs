@@ -51,6 +51,8 @@ pub fn judge_seat(game: &Game, seat: usize) -> f64 {
         squash(places::algol_judged(game, me), 6.0)
     } else if let Some(odds) = auriga_race::judge(game, seat) {
         odds
+    } else if game.rules().id() == "libra" {
+        squash(places::libra_judged(game, me), 6.0)
     } else {
         evaluate_seat(game, seat)
     }
