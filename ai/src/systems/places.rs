@@ -127,12 +127,20 @@ fn mine_less_theirs(
     others: &[SeatInfo],
     progress: fn(&Game, SeatInfo) -> f64,
 ) -> f64 {
-    let theirs = others
+    progress(game, me) - 0.7 * best_rival(game, others, progress)
+}
+
+/// The best of the others' progress (0 when there is no other).
+fn best_rival(game: &Game, others: &[SeatInfo], progress: fn(&Game, SeatInfo) -> f64) -> f64 {
+    let best = others
         .iter()
         .map(|&s| progress(game, s))
         .fold(f64::NEG_INFINITY, f64::max);
-    let theirs = if theirs.is_finite() { theirs } else { 0.0 };
-    progress(game, me) - 0.7 * theirs
+    if best.is_finite() {
+        best
+    } else {
+        0.0
+    }
 }
 
 /// Auriga: laps round the course, one's own against the leader's among the others.
@@ -215,50 +223,48 @@ fn libra(game: &Game, s: SeatInfo) -> f64 {
     5.0 * (own & target).len() as f64 - filling(own, target, Toward::Missing)
 }
 
-/// Libra as the levels judge it: [`libra`], the other's progress weighed less (0.4, not
-/// 0.7: `greedy`'s weight kept both back lines full and every game ran to the round limit),
-/// and one's own men counted as attackers: for each target slot not yet held, the men one
-/// click from it (up to two) and two clicks (up to three), and every man's clicks to the
-/// other's edge, so the men come forward instead of shuffling at home.
+/// Libra as the levels judge it: one's own [`libra_attacking`] against the best of the
+/// others' [`libra`], weighed [`LIBRA_DEFENCE`] (not `greedy`'s 0.7: that weight kept both
+/// back lines full and every game ran to the round limit).
 pub fn libra_judged(game: &Game, me: SeatInfo) -> f64 {
     if game.outcome().is_some() {
         return value(game, me);
     }
-    let (def, a1, a2, adv, sym) = LIBRA_WEIGHTS;
-    let others = rivals(game, me);
-    let progress = |s: SeatInfo, extra: bool| {
-        let mut v = libra(game, s);
-        if extra {
-            let target = s.seat.opposite().edge().border();
-            let own = game.position().of(s.colour);
-            let free = own & !target;
-            for t in target & !own {
-                let d: Vec<u8> = free.into_iter().map(|m| distance_to(m, t.bit())).collect();
-                let n1 = d.iter().filter(|&&x| x <= 1).count().min(2);
-                let n2 = d.iter().filter(|&&x| x <= 2).count().min(3);
-                v += a1 * n1 as f64 + a2 * n2 as f64;
-            }
-            let goal = s.seat.opposite().edge();
-            v -= adv
-                * free
-                    .into_iter()
-                    .map(|m| f64::from(edge_distance(m, goal)))
-                    .sum::<f64>();
-        }
-        v
-    };
-    let theirs = others
-        .iter()
-        .map(|&s| progress(s, sym > 0.0))
-        .fold(f64::NEG_INFINITY, f64::max);
-    let theirs = if theirs.is_finite() { theirs } else { 0.0 };
-    progress(me, true) - def * theirs
+    libra_attacking(game, me) - LIBRA_DEFENCE * best_rival(game, &rivals(game, me), libra)
 }
 
-/// [`libra_judged`]'s weights: the other's progress, an attacker one click from a missing
-/// target, one within two, a man's click to the other's edge, and whether the other's
-/// attackers count too (0: no). Chosen from probes of nine ladder games, not a sweep.
-const LIBRA_WEIGHTS: (f64, f64, f64, f64, f64) = (0.4, 1.0, 0.5, 0.2, 0.0);
+/// [`libra`] with one's own men counted as attackers, so they come forward instead of
+/// shuffling at home: for each target slot not yet held, the men one click from it (up to
+/// two) and two clicks (up to three), and every man's clicks to the other's edge.
+fn libra_attacking(game: &Game, s: SeatInfo) -> f64 {
+    let target = s.seat.opposite().edge().border();
+    let own = game.position().of(s.colour);
+    let free = own & !target;
+    let mut v = libra(game, s);
+    for t in target & !own {
+        let (mut one, mut two) = (0usize, 0usize);
+        for m in free {
+            let d = distance_to(m, t.bit());
+            one += usize::from(d <= 1);
+            two += usize::from(d <= 2);
+        }
+        v += ONE_CLICK_ATTACKER * one.min(2) as f64 + TWO_CLICK_ATTACKER * two.min(3) as f64;
+    }
+    let goal = s.seat.opposite().edge();
+    v - ADVANCE
+        * free
+            .into_iter()
+            .map(|m| f64::from(edge_distance(m, goal)))
+            .sum::<f64>()
+}
+
+/// [`libra_judged`]'s weights, chosen from probes of nine ladder games, not a sweep: the
+/// others' progress, an attacker one click from a missing target, one within two, and a
+/// man's click to the other's edge.
+const LIBRA_DEFENCE: f64 = 0.4;
+const ONE_CLICK_ATTACKER: f64 = 1.0;
+const TWO_CLICK_ATTACKER: f64 = 0.5;
+const ADVANCE: f64 = 0.2;
 
 /// Draco: the dragon's clicks to the bottom edge and the knights guarding its rotors; the
 /// knights want the opposite of the dragon.
