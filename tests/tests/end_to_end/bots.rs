@@ -74,6 +74,10 @@ async fn pass_to_the_end(c: &mut Client, room: &str) -> Value {
     panic!("no end after {MOST_TURNS} turns: {last:?}");
 }
 
+/// How long a game with a bot may take before the test calls it stuck: far above what one
+/// takes (seconds), since the machine may be busy with other tests.
+const GAME_LIMIT: Duration = Duration::from_secs(180);
+
 /// A bot of `level` seated in a new room of `game` by a host who then hands his seat to the
 /// terminal client's greedy bot (a waiting room whose only sitter is a bot stays open); the
 /// game is played to its end. Checks the bot's `joined`, the unrated `start`, and that the bot
@@ -98,7 +102,22 @@ async fn bot_plays_to_the_end(server: &TestServer, game: &str, level: u8, rating
         entry: Entry::Room(room.clone()),
         seed: u64::from(level),
     };
-    let report = autoplay::run(config).await.expect("played to the end");
+    // The server's clock is a manual one: moved on while the game plays, as a real one would
+    // be. A bot's claim waits its reaction time, and a decision the room could not take at
+    // once is asked for again a second later, both by the server's clock (`room/bots.rs`):
+    // standing still, it left a game waiting on such a bot for ever.
+    let clock = server.clock.clone();
+    let ticking = tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            clock.advance(100);
+        }
+    });
+    let played = tokio::time::timeout(GAME_LIMIT, autoplay::run(config)).await;
+    ticking.abort();
+    let report = played
+        .unwrap_or_else(|_| panic!("the {game} game with a level-{level} bot ends in time"))
+        .expect("played to the end");
     assert_ne!(report.seat.as_str(), seat);
     let mut reader = server.player("reader").await;
     let history = reader.request(json!({"t": "history", "room": room})).await;
