@@ -172,8 +172,21 @@ pub fn play_until(
     scale: f64,
     until: Option<Instant>,
 ) -> Result<Played, LadderError> {
+    play_within(spec, seats, seed, scale, turn_limit(spec), until)
+}
+
+/// As [`play_until`], with `turns` (rounds in ORION, moves elsewhere) in place of the game's
+/// [`turn_limit`].
+pub fn play_within(
+    spec: &GameSpec,
+    seats: &[Player],
+    seed: u64,
+    scale: f64,
+    turns: u32,
+    until: Option<Instant>,
+) -> Result<Played, LadderError> {
     let limit = Limit {
-        turns: turn_limit(spec),
+        turns,
         decisions: u64::MAX,
         until,
     };
@@ -438,6 +451,10 @@ pub struct Sitting {
     /// play stop where they are, counted as [`Pairing::unfinished`], their decisions' think
     /// times kept. For the long games on a busy machine.
     pub per_pairing: Option<Duration>,
+    /// The turn limit past which a game counts as drawn (`None`: the game's [`turn_limit`]).
+    /// A game that ends before either limit is the same game under both (the players do not
+    /// see the limit), so a longer one plays on only the games the shorter one drew.
+    pub turn_limit: Option<u32>,
 }
 
 /// Plays `games` games of each pairing in `pairs`, the seeds following `seed`, calling
@@ -474,6 +491,7 @@ pub fn run_ladder_on(
         scale,
         threads,
         per_pairing: None,
+        turn_limit: None,
     };
     run_ladder_with(spec, pairs, &sitting, progress)
 }
@@ -491,7 +509,9 @@ pub fn run_ladder_with(
         scale,
         threads,
         per_pairing,
+        turn_limit: turns,
     } = *sitting;
+    let turns = turns.unwrap_or_else(|| turn_limit(spec));
     let config = WengLinConfig::new();
     let mut ratings: BTreeMap<String, WengLinRating> = BTreeMap::new();
     let mut times: BTreeMap<String, Vec<Think>> = BTreeMap::new();
@@ -538,7 +558,7 @@ pub fn run_ladder_with(
                         break;
                     }
                     let (game_seed, _, seats) = setup(g);
-                    let played = play_until(spec, &seats, game_seed, scale, until);
+                    let played = play_within(spec, &seats, game_seed, scale, turns, until);
                     let stop = played.is_err();
                     if tx.send((g, played)).is_err() || stop {
                         next.store(games, Ordering::Relaxed);

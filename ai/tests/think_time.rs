@@ -28,6 +28,7 @@ fn the_ladder_reports_each_levels_cpu_and_wall_think_times() {
         scale: 0.1,
         threads: 1,
         per_pairing: None,
+        turn_limit: None,
     };
     let report = run_ladder_with(&spec, &[(level(5), level(4))], &sitting, |_| {}).expect("plays");
     assert_eq!(report.pairings[0].games(), 2);
@@ -52,6 +53,7 @@ fn a_pairing_past_its_time_cap_starts_no_game() {
         scale: 1.0,
         threads: 2,
         per_pairing: Some(Duration::ZERO),
+        turn_limit: None,
     };
     let pairs = [(level(2), level(1)), (level(8), level(7))];
     let report = run_ladder_with(&spec, &pairs, &sitting, |_| {}).expect("runs");

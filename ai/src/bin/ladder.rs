@@ -47,6 +47,10 @@ struct Args {
     /// games on a busy machine. Default: no cap.
     #[arg(long)]
     pairing_secs: Option<u64>,
+    /// The turn limit past which a game counts as drawn: rounds in the ORION games (default
+    /// 150), moves in Orbit (1,000) and Orbs (2,000).
+    #[arg(long)]
+    turn_limit: Option<u32>,
 }
 
 /// Milliseconds, as the tables print them.
@@ -104,10 +108,15 @@ fn main() -> anyhow::Result<()> {
         scale: args.scale,
         threads: args.threads,
         per_pairing: args.pairing_secs.map(Duration::from_secs),
+        turn_limit: args.turn_limit,
     };
     let cap = match args.pairing_secs {
         Some(s) => format!(", at most {s} s a pairing"),
         None => String::new(),
+    };
+    let cap = match args.turn_limit {
+        Some(t) => format!("{cap}, drawn past turn {t}"),
+        None => cap,
     };
     println!(
         "{}: {} games a pairing, seed {}, budget x{}, {} thread(s){cap}",
