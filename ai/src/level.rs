@@ -1,11 +1,15 @@
 //! The levels, 1 to 8, and `greedy`: who decides, and with what budget. The order is by
-//! construction, each level the one below plus something: level 1 plays a uniformly random
-//! legal action; levels 2 and 3 play `greedy`'s action with probability 0.4 and 0.75 and a
-//! random one otherwise; level 4 is `greedy` (one whole turn ahead); levels 5 to 8 look at
-//! the replies too ([`crate::turns`]: the mover's best whole turns, every other player's best
-//! answers to each, the worst assumed), wider and deeper a level, level 5 for half its
-//! decisions only (`greedy` for the rest), level 8 also its own next turn, `greedy`'s tied
-//! replies and a proof that its turn leaves no forced win (two players).
+//! construction, each level the one below with more of the decisions made well: level 1
+//! plays a uniformly random legal action; levels 2 and 3 play `greedy`'s action with
+//! probability 0.4 and 0.75 and a random one otherwise; level 4 is `greedy` (one whole turn
+//! ahead); level 8 looks at the replies too ([`crate::turns`]: the mover's best whole turns,
+//! every other player's best answers to each, the worst assumed, its own next turn,
+//! `greedy`'s tied replies and a proof that its turn leaves no forced win with two players);
+//! levels 5, 6 and 7 play level 8's decision with probability 0.4, 0.65 and 0.85 and
+//! `greedy`'s otherwise (levels 5 to 8 never miss a win in one action). The way lichess's
+//! weaker Stockfish levels play the engine's move or a worse one: mixing the two players
+//! makes each level's games against the next decisive where levels that differed by budget
+//! alone drew (BENCHMARKS.md, "Levels 5 to 7 as a mix").
 //!
 //! The Monte Carlo tree search ([`crate::search`]) that played levels 2–8 before is kept as a
 //! library function but plays no level in any game: on the ladder it never beat `greedy` in
@@ -34,51 +38,23 @@ pub struct Level(u8);
 /// How often levels 2 and 3 play `greedy`'s action rather than a random one.
 const GREEDY_ODDS: [f64; 2] = [0.4, 0.75];
 
-/// How often level 5 uses the turn search rather than `greedy`'s one-turn look.
-const LEVEL_5_SEARCHES: f64 = 0.5;
+/// How often levels 5, 6 and 7 play level 8's decision rather than `greedy`'s.
+const SEARCH_ODDS: [f64; 3] = [0.4, 0.65, 0.85];
 
-/// Positions evaluated per decision of levels 5..=8 (the turn search's budget).
-const EVALUATIONS: [u32; 4] = [20_000, 40_000, 100_000, 200_000];
+/// Positions evaluated by one decision of level 8's search (and of levels 5 to 7 when they
+/// search).
+const EVALUATIONS: u32 = 200_000;
 
-/// How widely and deeply levels 5..=8 look.
-const SHAPES: [Shape; 4] = [
-    Shape {
-        candidates: 3,
-        reply_beam: 48,
-        replies: 1,
-        again: false,
-        threats: false,
-        proofs: 0,
-        guesses: 2,
-    },
-    Shape {
-        candidates: 6,
-        reply_beam: 48,
-        replies: 1,
-        again: false,
-        threats: false,
-        proofs: 0,
-        guesses: 3,
-    },
-    Shape {
-        candidates: 10,
-        reply_beam: 48,
-        replies: 2,
-        again: false,
-        threats: false,
-        proofs: 0,
-        guesses: 4,
-    },
-    Shape {
-        candidates: 40,
-        reply_beam: 48,
-        replies: 2,
-        again: true,
-        threats: true,
-        proofs: 3,
-        guesses: 4,
-    },
-];
+/// How widely and deeply level 8 looks.
+const SHAPE: Shape = Shape {
+    candidates: 40,
+    reply_beam: 48,
+    replies: 2,
+    again: true,
+    threats: true,
+    proofs: 3,
+    guesses: 4,
+};
 
 /// The most a level-8 decision may take in play.
 pub const MAX_THINK: Duration = Duration::from_secs(2);
@@ -113,20 +89,24 @@ impl Level {
         self.0
     }
 
-    /// The search budget in positions evaluated alone (`None` for levels 1 to 4, which do
-    /// not search past one turn).
+    /// The budget of the level's search in positions evaluated alone (`None` for levels 1
+    /// to 4, which do not search past one turn; levels 5 to 7 search as level 8 does, when
+    /// they search).
     pub fn budget(self) -> Option<Budget> {
-        let i = usize::from(self.0).checked_sub(5)?;
-        Some(Budget {
-            iterations: EVALUATIONS[i.min(EVALUATIONS.len() - 1)],
+        (self.0 >= 5).then_some(Budget {
+            iterations: EVALUATIONS,
             time: None,
         })
     }
 
-    /// How the level looks past its own turn (`None` for levels 1 to 4).
-    fn shape(self) -> Option<Shape> {
-        let i = usize::from(self.0).checked_sub(5)?;
-        SHAPES.get(i).copied()
+    /// How often the level plays level 8's decision (the rest are `greedy`'s, or for
+    /// levels 2 and 3 partly random): 1 for level 8, 0 below level 5.
+    fn search_odds(self) -> f64 {
+        match self.0 {
+            8 => 1.0,
+            n @ 5..=7 => SEARCH_ODDS[usize::from(n) - 5],
+            _ => 0.0,
+        }
     }
 
     /// The budget with a time cap on top, for play: no decision takes over [`MAX_THINK`].
@@ -195,9 +175,9 @@ pub fn decide<V: View>(
 ) -> Option<<V::State as State>::Action> {
     match player {
         Player::Greedy => greedy(view, seed),
-        Player::Level(level) => match (level.number(), level.shape()) {
-            (1, _) => random(view, seed),
-            (n @ 2..=3, _) => {
+        Player::Level(level) => match level.number() {
+            1 => random(view, seed),
+            n @ 2..=3 => {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0dd5);
                 if rng.gen_bool(GREEDY_ODDS[usize::from(n) - 2]) {
                     greedy(view, seed)
@@ -205,19 +185,17 @@ pub fn decide<V: View>(
                     random(view, seed)
                 }
             }
-            (_, None) => greedy(view, seed),
-            (n, Some(shape)) => {
+            4 => greedy(view, seed),
+            _ => {
                 if let Some(win) = sure_win(view, seed) {
                     return Some(win);
                 }
-                // Level 5 looks at the replies for half its decisions, `greedy` for the rest:
-                // a step between `greedy` and level 6, which share that look otherwise.
                 let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5ea5);
-                if n == 5 && !rng.gen_bool(LEVEL_5_SEARCHES) {
+                if !rng.gen_bool(level.search_odds()) {
                     return greedy(view, seed);
                 }
                 let budget = budget.or(level.budget())?;
-                turn_search(view, shape, budget, seed)
+                turn_search(view, SHAPE, budget, seed)
             }
         },
     }
