@@ -1,6 +1,6 @@
 //! The turn search of level 8 (and of levels 5 to 7 for a share of their decisions): `greedy`
-//! looks one whole turn ahead, this looks at the replies. The mover's best `candidates` whole turns are found by `greedy`'s beam (keeping
-//! the best ends instead of one); after each, every other player in turn order plays his own
+//! looks one whole turn ahead, this looks at the replies. The mover's best `candidates` whole
+//! turns are found by `greedy`'s beam (keeping the best ends instead of one); after each, every other player in turn order plays his own
 //! best whole turns by the same beam (his `replies` best by his own evaluation, of which the
 //! one worst for the mover is assumed: paranoid among the plausible, so against `greedy` it
 //! foresees exactly the turn greedy plays); the deepest levels add the mover's own best turn
