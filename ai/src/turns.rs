@@ -1,22 +1,21 @@
-//! The turn search of level 8 (and of levels 5 to 7 for a share of their decisions): `greedy`
-//! looks one whole turn ahead, this looks at the replies. The mover's best `candidates` whole
-//! turns are found by `greedy`'s beam (keeping the best ends instead of one); after each, every other player in turn order plays his own
-//! best whole turns by the same beam (his `replies` best by his own evaluation, of which the
-//! one worst for the mover is assumed: paranoid among the plausible, so against `greedy` it
-//! foresees exactly the turn greedy plays); the deepest levels add the mover's own best turn
-//! after the replies (checked for a win the next player could make at once), and with two
-//! players who see everything they prove the chosen turn leaves no forced win
-//! (`proof`). The searching player's own turns and outcomes are judged by
-//! [`State::judge_for`], the others' by `greedy`'s evaluation. The turn whose worst outcome
-//! is best is chosen and its first action played. A die inside a turn is thrown by the
-//! search's random source, one face a turn (as `greedy` does); hidden information (Algol's
-//! secret men) is guessed from the player's view ([`View::infer`]) a few times and the
-//! guesses' values averaged (a win that depends on the guess at its guess's odds), so the
-//! search never reads another seat's secret; another player's turn is chosen on his own guess
-//! of the searcher's secret ([`State::guessed_by`]), or as if he saw it with the odds his
-//! guesses find it ([`State::guess_odds`]). The budget is positions evaluated (deterministic for a seed),
-//! with a wall-clock cap on top in play; candidates are looked at best first, so a search cut
-//! short is still `greedy`'s choice or better.
+//! The turn search of level 8 (and of levels 5 to 7 for a share of their decisions): `greedy` looks
+//! one whole turn ahead, this looks at the replies. The mover's best `candidates` whole turns are
+//! found by `greedy`'s beam (keeping the best ends instead of one); after each, every other player
+//! in turn order plays his own best whole turns by the same beam (his `replies` best by his own
+//! evaluation, of which the one worst for the mover is assumed: paranoid among the plausible, so
+//! against `greedy` it foresees exactly the turn greedy plays); the deepest levels add the mover's
+//! own best turn after the replies (checked for a win the next player could make at once), and with
+//! two players who see everything they prove the chosen turn leaves no forced win (`proof`). The
+//! searching player's own turns and outcomes are judged by [`State::judge_for`], the others' by
+//! `greedy`'s evaluation. The turn whose worst outcome is best is chosen and its first action
+//! played. A die inside a turn is thrown by the search's random source, one face a turn (as
+//! `greedy` does); hidden information (Algol's secret men) is guessed from the player's view
+//! ([`View::infer`]) a few times and the guesses' values averaged (a win that depends on the guess
+//! at its guess's odds), so the search never reads another seat's secret; another player's turn is
+//! chosen on his own guess of the searcher's secret ([`State::guessed_by`]), or as if he saw it
+//! with the odds his guesses find it ([`State::guess_odds`]). The budget is positions evaluated
+//! (deterministic for a seed), with a wall-clock cap on top in play; candidates are looked at best
+//! first, so a search cut short is still `greedy`'s choice or better.
 
 use crate::greedy::{settle, throw};
 use crate::mcts::Budget;
