@@ -3,7 +3,7 @@
 //! found by `greedy`'s beam (keeping the best ends instead of one); after each, every other player
 //! in turn order plays his own best whole turns by the same beam (his `replies` best by his own
 //! evaluation, of which the one worst for the mover is assumed: paranoid among the plausible, so
-//! against `greedy` it foresees exactly the turn greedy plays); the deepest levels add the mover's
+//! against `greedy` it foresees exactly the turn greedy plays); level 8's shape adds the mover's
 //! own best turn after the replies (checked for a win the next player could make at once), and with
 //! two players who see everything they prove the chosen turn leaves no forced win (`proof`). The
 //! searching player's own turns and outcomes are judged by [`State::judge_for`], the others' by
