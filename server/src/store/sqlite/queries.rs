@@ -99,6 +99,21 @@ impl Store for SqliteStore {
         Ok(rooms)
     }
 
+    async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.call(|c, _| read_unfinished_ids(c)).await
+    }
+
+    async fn saved(&self, room: &str) -> Result<Option<SavedRoom>, StoreError> {
+        let id = room.to_owned();
+        let Some(saved) = self.call(move |c, j| read_saved(c, j, &id)).await? else {
+            return Ok(None);
+        };
+        // The order check holds for a restored room too: told before the room runs, so
+        // before any append of its own.
+        self.tell(Other::Resume(vec![(Arc::from(room), saved.appends)]))?;
+        Ok(Some(saved))
+    }
+
     async fn put_player(
         &self,
         token: &str,
@@ -393,35 +408,50 @@ fn read_actions(c: &mut Connection, room: &str) -> Result<(Vec<ActionRecord>, u6
     Ok((actions, appends))
 }
 
-/// Every waiting or playing room, rebuilt from `log` (actions are read from there only, so
-/// the journal's rows are moved there first).
+/// Every waiting or playing room, rebuilt from `log` (see [`read_saved`]).
 fn read_unfinished(
     c: &mut Connection,
     journal: &mut Journal,
 ) -> Result<Vec<SavedRoom>, StoreError> {
-    journal.flush_all(c)?;
-    let ids: Vec<String> = {
-        let mut stmt = c.prepare(
-            "SELECT id FROM rooms WHERE status IN ('waiting', 'playing') ORDER BY rowid",
-        )?;
-        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
-        rows.collect::<Result<Vec<_>, _>>()?
-    };
+    let ids = read_unfinished_ids(c)?;
     let mut out = Vec::with_capacity(ids.len());
     for id in ids {
-        let Some((record, _)) = read_room(c, &id)? else {
-            continue;
-        };
-        let events = read_events(c, journal, &id, 0, usize::MAX)?;
-        let (actions, appends) = read_actions(c, &id)?;
-        out.push(SavedRoom {
-            record,
-            events,
-            actions,
-            appends,
-        });
+        out.extend(read_saved(c, journal, &id)?);
     }
     Ok(out)
+}
+
+/// The ids of every waiting or playing room, in the order they were created.
+fn read_unfinished_ids(c: &mut Connection) -> Result<Vec<String>, StoreError> {
+    let mut stmt = c.prepare_cached(
+        "SELECT id FROM rooms WHERE status IN ('waiting', 'playing') ORDER BY rowid",
+    )?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// Room `id` if it is waiting or playing, rebuilt from `log` (actions are read from there
+/// only, so its journal rows are moved there first).
+fn read_saved(
+    c: &mut Connection,
+    journal: &mut Journal,
+    id: &str,
+) -> Result<Option<SavedRoom>, StoreError> {
+    let Some((record, status)) = read_room(c, id)? else {
+        return Ok(None);
+    };
+    if status != "waiting" && status != "playing" {
+        return Ok(None);
+    }
+    journal.flush(c, id)?;
+    let events = read_events(c, journal, id, 0, usize::MAX)?;
+    let (actions, appends) = read_actions(c, id)?;
+    Ok(Some(SavedRoom {
+        record,
+        events,
+        actions,
+        appends,
+    }))
 }
 
 #[cfg(test)]
