@@ -456,7 +456,7 @@ fn read_saved(
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{block_on, room_r};
+    use super::super::test_support::{block_on, event, room_r};
     use super::*;
 
     #[test]
@@ -478,6 +478,76 @@ mod tests {
         assert_eq!(block_on(s.unfinished()).unwrap().len(), 1);
         block_on(s.set_status("r", "finished", 0)).unwrap();
         assert!(block_on(s.unfinished()).unwrap().is_empty());
+    }
+
+    /// Room `room`'s append `n`: a click by north and its one event.
+    fn click(room: &str, n: u64) -> Append {
+        Append {
+            action: Some(ActionRecord {
+                seat: "N".into(),
+                action: format!("C{}R", n % 5 + 1),
+                at: n * 10,
+            }),
+            ..event(room, n)
+        }
+    }
+
+    #[test]
+    fn a_restart_lists_the_waiting_and_playing_rooms_and_reads_each_alone() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        // Created in this order, which is not the ids' order.
+        for id in ["r", "done", "w", "other"] {
+            let rec = RoomRecord {
+                id: id.into(),
+                ..room_r()
+            };
+            block_on(s.create_room(&rec)).unwrap();
+        }
+        for id in ["r", "done", "other"] {
+            block_on(s.set_status(id, "playing", 0)).unwrap();
+        }
+        for n in 1..=3 {
+            block_on(s.append(click("r", n)).wait()).unwrap();
+        }
+        // An append of two events and no action (a chat line and a join, say).
+        let two = Append {
+            room: Arc::from("r"),
+            n: 4,
+            action: None,
+            events: vec![(4, "{\"x\":4}".into()), (5, "{\"x\":5}".into())],
+            seq: 5,
+        };
+        block_on(s.append(two).wait()).unwrap();
+        block_on(s.append(click("other", 1)).wait()).unwrap();
+        block_on(s.append(click("done", 1)).wait()).unwrap();
+        block_on(s.set_status("done", "finished", 0)).unwrap();
+
+        assert_eq!(
+            block_on(s.unfinished_ids()).unwrap(),
+            vec!["r", "w", "other"],
+            "the waiting and playing rooms, in the order they were created"
+        );
+        // Its rows are still in the journal: `saved` reads them all the same.
+        let r = block_on(s.saved("r")).unwrap().expect("r is playing");
+        assert_eq!(r.record, room_r());
+        assert_eq!(r.appends, 4);
+        let seqs: Vec<u64> = r.events.iter().map(|e| e.0).collect();
+        assert_eq!(seqs, vec![1, 2, 3, 4, 5]);
+        assert_eq!(r.events[4].1, "{\"x\":5}");
+        let actions: Vec<ActionRecord> = (1..=3).map(|n| click("r", n).action.unwrap()).collect();
+        assert_eq!(r.actions, actions);
+        let other = block_on(s.saved("other")).unwrap().expect("other is playing");
+        assert_eq!(other.record.id, "other");
+        assert_eq!((other.appends, other.events.len()), (1, 1));
+        assert_eq!(other.actions, vec![click("other", 1).action.unwrap()]);
+        let w = block_on(s.saved("w")).unwrap().expect("w is waiting");
+        assert_eq!((w.appends, w.events.len(), w.actions.len()), (0, 0, 0));
+        assert!(block_on(s.saved("done")).unwrap().is_none(), "finished");
+        assert!(block_on(s.saved("never")).unwrap().is_none(), "unknown");
+        // Read again after more appends, the room has them too.
+        block_on(s.append(click("r", 5)).wait()).unwrap();
+        let r = block_on(s.saved("r")).unwrap().expect("r is playing");
+        assert_eq!((r.appends, r.events.len(), r.actions.len()), (5, 6, 4));
     }
 
     #[test]
