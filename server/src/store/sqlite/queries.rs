@@ -536,7 +536,9 @@ mod tests {
         assert_eq!(r.events[4].1, "{\"x\":5}");
         let actions: Vec<ActionRecord> = (1..=3).map(|n| click("r", n).action.unwrap()).collect();
         assert_eq!(r.actions, actions);
-        let other = block_on(s.saved("other")).unwrap().expect("other is playing");
+        let other = block_on(s.saved("other"))
+            .unwrap()
+            .expect("other is playing");
         assert_eq!(other.record.id, "other");
         assert_eq!((other.appends, other.events.len()), (1, 1));
         assert_eq!(other.actions, vec![click("other", 1).action.unwrap()]);
