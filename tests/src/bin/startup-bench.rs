@@ -48,9 +48,9 @@ async fn main() -> anyhow::Result<()> {
         for (i, server) in servers.iter().enumerate() {
             let copy = dir.join(format!("run-{run}-{i}"));
             copy_store(&made, &copy)?;
-            let (listening, ready) = time_start(server, &copy.join("orion.db")).await?;
+            let (listening, ready, restored) = time_start(server, &copy.join("orion.db")).await?;
             println!(
-                "run {run} {server}: listening after {listening:.2} s, /readyz 200 after {ready:.2} s"
+                "run {run} {server}: {restored} rooms restored, listening after {listening:.2} s, /readyz 200 after {ready:.2} s"
             );
             times[i].push((listening, ready));
             std::fs::remove_dir_all(&copy)?;
@@ -113,8 +113,9 @@ fn copy_store(db: &Path, to: &Path) -> std::io::Result<()> {
 }
 
 /// Starts `server` on the store at `db` and times it, in seconds from the start: to its
-/// `listening` line, and to its first `/readyz` 200; then kills it.
-async fn time_start(server: &str, db: &PathBuf) -> anyhow::Result<(f64, f64)> {
+/// `listening` line, and to its first `/readyz` 200, and the rooms that line says it restored;
+/// then kills it.
+async fn time_start(server: &str, db: &PathBuf) -> anyhow::Result<(f64, f64, String)> {
     let started = Instant::now();
     let mut child = std::process::Command::new(server)
         .args(["--listen", "127.0.0.1:0", "--log", "info", "--store"])
@@ -163,5 +164,10 @@ async fn time_start(server: &str, db: &PathBuf) -> anyhow::Result<(f64, f64)> {
     };
     let _ = child.kill();
     let _ = child.wait();
-    Ok((listening.as_secs_f64(), ready.as_secs_f64()))
+    let restored = line
+        .split("rooms=")
+        .nth(1)
+        .map(|rest| rest.chars().take_while(char::is_ascii_digit).collect())
+        .unwrap_or_default();
+    Ok((listening.as_secs_f64(), ready.as_secs_f64(), restored))
 }
