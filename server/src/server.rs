@@ -208,30 +208,30 @@ pub async fn serve_with(
             shared.shutdown(),
         ));
     }
-    let saved = store.unfinished().await?;
+    // The ids only, then each room read once it is ours: on a cluster another node may run
+    // it, or may have run it on and handed it here since the list was read (restored from an
+    // older read, it would go back to an older seq while its members had seen later events).
+    let unfinished = store.unfinished_ids().await?;
     let mut n = 0;
-    for room in saved {
-        let id = room.record.id.clone();
+    for id in unfinished {
         if !shared.lobby.rooms.claim(&id).await {
             continue;
         }
-        n += 1;
-        // Read again now that it is ours: on a cluster another node may have run it on, and
-        // handed it here, since the list was read (restored from the list, it would go back
-        // to an older seq while its members had seen later events).
         let room = match store.saved(&id).await {
-            Ok(Some(fresh)) => fresh,
+            Ok(Some(room)) => room,
             Ok(None) => {
                 shared.lobby.rooms.remove(&id).await;
                 continue;
             }
             Err(e) => {
-                tracing::warn!(room = %id, "could not read the room again: {e}");
-                room
+                tracing::error!(room = %id, "could not read the room to restore it: {e}");
+                shared.lobby.rooms.remove(&id).await;
+                continue;
             }
         };
-        if let Err(e) = room::restore(&shared, room).await {
-            tracing::error!(room = %id, "could not restore: {e}");
+        match room::restore(&shared, room).await {
+            Ok(_) => n += 1,
+            Err(e) => tracing::error!(room = %id, "could not restore: {e}"),
         }
     }
     if let Some(taken) = shared.lobby.rooms.takeovers() {

@@ -102,14 +102,16 @@ pub trait Store: AccountStore + NotifyStore + ModerationStore + Send + Sync + 's
     ) -> Result<Vec<(u64, String)>, StoreError>;
     /// A room's record and status, if it exists.
     async fn room(&self, room: &str) -> Result<Option<(RoomRecord, String)>, StoreError>;
-    /// Every room that is waiting or playing, to continue after a restart.
+    /// Every room that is waiting or playing, with its events and actions, in one read (a
+    /// restart lists [`Store::unfinished_ids`] and reads each room with [`Store::saved`]).
     async fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError>;
-    /// One room, if it is waiting or playing, to continue on a node that takes it over.
-    /// (By default read through [`Store::unfinished`].)
-    async fn saved(&self, room: &str) -> Result<Option<SavedRoom>, StoreError> {
-        let all = self.unfinished().await?;
-        Ok(all.into_iter().find(|s| s.record.id == room))
-    }
+    /// The ids of every room that is waiting or playing, in the order they were created:
+    /// what a restart goes through, reading each room it may run with [`Store::saved`].
+    async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError>;
+    /// One room, if it is waiting or playing, with its events and actions, to continue it
+    /// here (after a restart, or on a node that takes it over); the store's order check
+    /// holds for its appends from its last one on.
+    async fn saved(&self, room: &str) -> Result<Option<SavedRoom>, StoreError>;
     /// Records (or renames) a player, seen at server time `at`.
     async fn put_player(
         &self,

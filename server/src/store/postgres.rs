@@ -518,6 +518,18 @@ impl Db {
         self.load_unfinished(None).await
     }
 
+    /// The ids of every waiting or playing room, in the order they were created.
+    async fn unfinished_ids(&mut self) -> Result<Vec<String>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT id FROM rooms WHERE status IN ('waiting', 'playing') ORDER BY ord",
+                &[],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
     /// One unfinished room (a node taking it over reads it alone, not every room).
     async fn saved(&mut self, room: &str) -> Result<Option<SavedRoom>, StoreError> {
         Ok(self.load_unfinished(Some(room)).await?.pop())
@@ -833,6 +845,10 @@ impl Store for PostgresStore {
 
     async fn unfinished(&self) -> Result<Vec<SavedRoom>, StoreError> {
         self.call(|db| Box::pin(db.unfinished())).await
+    }
+
+    async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.call(|db| Box::pin(db.unfinished_ids())).await
     }
 
     async fn saved(&self, room: &str) -> Result<Option<SavedRoom>, StoreError> {

@@ -19,6 +19,97 @@ async fn a_killed_server_restarts_on_its_store_with_no_event_lost() {
     remove_db(&db);
 }
 
+/// Several unfinished rooms on one SQLite store — two games at different points and a room
+/// still waiting for its second player — all come back when the server is killed and started
+/// again: each game with every event its players saw, going on from where it stopped, and
+/// the waiting room listed and starting when someone joins.
+#[tokio::test]
+async fn every_unfinished_room_comes_back_after_a_restart_with_its_moves() {
+    let db = temp_db("several-unfinished");
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = TestServer::start_on(&db, clock.clone());
+    let mut players = vec![server.player("south").await, server.player("north").await];
+    let longer = start_room(&mut players, "hydra-2", json!({})).await;
+    let shorter = start_room(&mut players, "hydra-2", json!({})).await;
+    let [mut s, mut n] = <[Client; 2]>::try_from(players).ok().unwrap();
+    play_moves(&mut s, &mut n, &longer, &HYDRA_TWO[..3], false).await;
+    play_moves(&mut s, &mut n, &shorter, &HYDRA_TWO[..1], false).await;
+    let mut host = server.player("host").await;
+    let made = host
+        .request(json!({"t": "create", "game": "hydra-2"}))
+        .await;
+    let waiting = made["room"].as_str().expect("room id").to_string();
+    let seen_by_south = |room: &str| -> Vec<serde_json::Value> {
+        s.events
+            .iter()
+            .filter(|e| e["room"] == room)
+            .cloned()
+            .collect()
+    };
+    let before = [seen_by_south(&longer), seen_by_south(&shorter)];
+    server.kill();
+
+    let server = TestServer::start_on(&db, clock);
+    let (mut s2, welcome) = server.reconnect("south", &s.token).await;
+    let mut rooms: Vec<String> = serde_json::from_value(welcome["rooms"].clone()).unwrap();
+    rooms.sort();
+    let mut games = vec![longer.clone(), shorter.clone()];
+    games.sort();
+    assert_eq!(rooms, games, "{welcome}");
+    s2.seat = s.seat.clone();
+    let (mut n2, _) = server.reconnect("north", &n.token).await;
+    n2.seat = n.seat.clone();
+    for (room, old) in [&longer, &shorter].into_iter().zip(&before) {
+        let seen = old.last().and_then(|e| e["seq"].as_u64()).expect("events");
+        for c in [&mut s2, &mut n2] {
+            c.send(json!({"t": "resume", "room": room, "since": 0}))
+                .await;
+            c.sync_to(room, seen).await;
+        }
+        // Every event from the first once, in order (South may not have read North's last
+        // pass before the kill: it comes now), the ones South saw before identical.
+        let again: Vec<&serde_json::Value> =
+            s2.events.iter().filter(|e| e["room"] == *room).collect();
+        let seqs: Vec<u64> = again.iter().filter_map(|e| e["seq"].as_u64()).collect();
+        assert_eq!(seqs, (1..=seqs.len() as u64).collect::<Vec<_>>(), "{room}");
+        for e in old {
+            let seq = e["seq"].as_u64().expect("seq") as usize;
+            assert_eq!(
+                again[seq - 1],
+                e,
+                "{room}: event {seq} differs after the restart"
+            );
+        }
+    }
+    // Each game goes on from its own position: South's next move in each.
+    play_moves(&mut s2, &mut n2, &longer, &HYDRA_TWO[3..4], false).await;
+    play_moves(&mut s2, &mut n2, &shorter, &HYDRA_TWO[1..2], false).await;
+    // The waiting room is listed, and starts when a player joins it.
+    let (mut host2, welcome) = server.reconnect("host", &host.token).await;
+    assert_eq!(welcome["rooms"], json!([waiting]), "{welcome}");
+    host2
+        .send(json!({"t": "resume", "room": waiting, "since": 0}))
+        .await;
+    let mut guest = server.player("guest").await;
+    let lobby = guest.request(json!({"t": "lobby"})).await;
+    let line = lobby["rooms"]
+        .as_array()
+        .and_then(|rooms| rooms.iter().find(|r| r["room"] == waiting.as_str()))
+        .cloned()
+        .unwrap_or_else(|| panic!("{waiting} is not listed: {lobby}"));
+    assert_eq!(line["status"], "waiting", "{line}");
+    let joined = guest.request(json!({"t": "join", "room": waiting})).await;
+    assert_eq!(joined["t"], "joined", "{joined}");
+    for c in [&mut host2, &mut guest] {
+        c.send(json!({"t": "ready", "room": waiting})).await;
+    }
+    for c in [&mut host2, &mut guest] {
+        c.expect_event(&waiting, "start").await;
+    }
+    server.shutdown();
+    remove_db(&db);
+}
+
 /// Builds before this one stored ORION's actions in a form of their own (`click D2L`,
 /// `place C1s A1e`); a game stored so carries on after the upgrade where it stopped, to the
 /// same end, and its record is written in the booklet's notation.

@@ -248,6 +248,7 @@ fn one_unfinished_room_is_read_alone_as_a_node_taking_it_over_reads_it() {
         for id in ["r", "other", "done"] {
             block_on(s.create_room(&room(id))).unwrap();
         }
+        block_on(s.set_status("r", "playing", T0)).unwrap();
         let mut commits: Vec<Commit> = (1..=3).map(|n| s.append(click("r", n))).collect();
         commits.push(s.append(click("other", 1)));
         commits.push(s.append(event("done", 1)));
@@ -255,6 +256,8 @@ fn one_unfinished_room_is_read_alone_as_a_node_taking_it_over_reads_it() {
         block_on(s.set_status("done", "finished", T0)).unwrap();
     }
     let s = PostgresStore::connect(&pg.url()).expect("store");
+    // A restart lists the waiting and playing rooms, in the order they were created.
+    assert_eq!(block_on(s.unfinished_ids()).unwrap(), vec!["r", "other"]);
     let r = block_on(s.saved("r")).unwrap().expect("r is unfinished");
     // Exactly what reading every unfinished room gives for it.
     let reader = PostgresStore::connect(&pg.url()).expect("store");

@@ -228,6 +228,42 @@ mod tests {
     }
 
     #[test]
+    fn a_room_read_alone_after_a_restart_has_every_action_and_keeps_its_order() {
+        let db = TempDb::new("saved");
+        {
+            let s = SqliteStore::open(&db.path()).unwrap();
+            for id in ["r", "other"] {
+                let rec = RoomRecord {
+                    id: id.into(),
+                    ..room_r()
+                };
+                block_on(s.create_room(&rec)).unwrap();
+            }
+            for n in 1..=4 {
+                block_on(s.append(click("r", n)).wait()).unwrap();
+                block_on(s.append(click("other", n)).wait()).unwrap();
+            }
+            // Some of r's rows in `log`, the rest only in the commit log when the process
+            // stops.
+            assert_eq!(block_on(s.saved("r")).unwrap().unwrap().actions.len(), 4);
+            for n in 5..=6 {
+                block_on(s.append(click("r", n)).wait()).unwrap();
+            }
+        }
+        let s = SqliteStore::open(&db.path()).unwrap();
+        assert_eq!(block_on(s.unfinished_ids()).unwrap(), vec!["r", "other"]);
+        let r = block_on(s.saved("r")).unwrap().expect("r is unfinished");
+        assert_eq!(r.appends, 6);
+        let ats: Vec<u64> = r.actions.iter().map(|a| a.at).collect();
+        assert_eq!(ats, (1..=6).map(|n| n * 10).collect::<Vec<_>>());
+        let seqs: Vec<u64> = r.events.iter().map(|e| e.0).collect();
+        assert_eq!(seqs, (1..=6).collect::<Vec<_>>());
+        // The order check holds for the room read: it carries on from its count only.
+        assert!(block_on(s.append(click("r", 6)).wait()).is_err());
+        block_on(s.append(click("r", 7)).wait()).unwrap();
+    }
+
+    #[test]
     fn a_log_from_before_chunks_is_read_as_it_was() {
         let db = TempDb::new("old-log");
         {

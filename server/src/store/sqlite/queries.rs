@@ -99,6 +99,21 @@ impl Store for SqliteStore {
         Ok(rooms)
     }
 
+    async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.call(|c, _| read_unfinished_ids(c)).await
+    }
+
+    async fn saved(&self, room: &str) -> Result<Option<SavedRoom>, StoreError> {
+        let id = room.to_owned();
+        let Some(saved) = self.call(move |c, j| read_saved(c, j, &id)).await? else {
+            return Ok(None);
+        };
+        // The order check holds for a restored room too: told before the room runs, so
+        // before any append of its own.
+        self.tell(Other::Resume(vec![(Arc::from(room), saved.appends)]))?;
+        Ok(Some(saved))
+    }
+
     async fn put_player(
         &self,
         token: &str,
@@ -393,40 +408,55 @@ fn read_actions(c: &mut Connection, room: &str) -> Result<(Vec<ActionRecord>, u6
     Ok((actions, appends))
 }
 
-/// Every waiting or playing room, rebuilt from `log` (actions are read from there only, so
-/// the journal's rows are moved there first).
+/// Every waiting or playing room, rebuilt from `log` (see [`read_saved`]).
 fn read_unfinished(
     c: &mut Connection,
     journal: &mut Journal,
 ) -> Result<Vec<SavedRoom>, StoreError> {
-    journal.flush_all(c)?;
-    let ids: Vec<String> = {
-        let mut stmt = c.prepare(
-            "SELECT id FROM rooms WHERE status IN ('waiting', 'playing') ORDER BY rowid",
-        )?;
-        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
-        rows.collect::<Result<Vec<_>, _>>()?
-    };
+    let ids = read_unfinished_ids(c)?;
     let mut out = Vec::with_capacity(ids.len());
     for id in ids {
-        let Some((record, _)) = read_room(c, &id)? else {
-            continue;
-        };
-        let events = read_events(c, journal, &id, 0, usize::MAX)?;
-        let (actions, appends) = read_actions(c, &id)?;
-        out.push(SavedRoom {
-            record,
-            events,
-            actions,
-            appends,
-        });
+        out.extend(read_saved(c, journal, &id)?);
     }
     Ok(out)
 }
 
+/// The ids of every waiting or playing room, in the order they were created.
+fn read_unfinished_ids(c: &mut Connection) -> Result<Vec<String>, StoreError> {
+    let mut stmt = c.prepare_cached(
+        "SELECT id FROM rooms WHERE status IN ('waiting', 'playing') ORDER BY rowid",
+    )?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// Room `id` if it is waiting or playing, rebuilt from `log` (actions are read from there
+/// only, so its journal rows are moved there first).
+fn read_saved(
+    c: &mut Connection,
+    journal: &mut Journal,
+    id: &str,
+) -> Result<Option<SavedRoom>, StoreError> {
+    let Some((record, status)) = read_room(c, id)? else {
+        return Ok(None);
+    };
+    if status != "waiting" && status != "playing" {
+        return Ok(None);
+    }
+    journal.flush(c, id)?;
+    let events = read_events(c, journal, id, 0, usize::MAX)?;
+    let (actions, appends) = read_actions(c, id)?;
+    Ok(Some(SavedRoom {
+        record,
+        events,
+        actions,
+        appends,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{block_on, room_r};
+    use super::super::test_support::{block_on, event, room_r};
     use super::*;
 
     #[test]
@@ -448,6 +478,78 @@ mod tests {
         assert_eq!(block_on(s.unfinished()).unwrap().len(), 1);
         block_on(s.set_status("r", "finished", 0)).unwrap();
         assert!(block_on(s.unfinished()).unwrap().is_empty());
+    }
+
+    /// Room `room`'s append `n`: a click by north and its one event.
+    fn click(room: &str, n: u64) -> Append {
+        Append {
+            action: Some(ActionRecord {
+                seat: "N".into(),
+                action: format!("C{}R", n % 5 + 1),
+                at: n * 10,
+            }),
+            ..event(room, n)
+        }
+    }
+
+    #[test]
+    fn a_restart_lists_the_waiting_and_playing_rooms_and_reads_each_alone() {
+        let s = SqliteStore::open(":memory:").unwrap();
+        // Created in this order, which is not the ids' order.
+        for id in ["r", "done", "w", "other"] {
+            let rec = RoomRecord {
+                id: id.into(),
+                ..room_r()
+            };
+            block_on(s.create_room(&rec)).unwrap();
+        }
+        for id in ["r", "done", "other"] {
+            block_on(s.set_status(id, "playing", 0)).unwrap();
+        }
+        for n in 1..=3 {
+            block_on(s.append(click("r", n)).wait()).unwrap();
+        }
+        // An append of two events and no action (a chat line and a join, say).
+        let two = Append {
+            room: Arc::from("r"),
+            n: 4,
+            action: None,
+            events: vec![(4, "{\"x\":4}".into()), (5, "{\"x\":5}".into())],
+            seq: 5,
+        };
+        block_on(s.append(two).wait()).unwrap();
+        block_on(s.append(click("other", 1)).wait()).unwrap();
+        block_on(s.append(click("done", 1)).wait()).unwrap();
+        block_on(s.set_status("done", "finished", 0)).unwrap();
+
+        assert_eq!(
+            block_on(s.unfinished_ids()).unwrap(),
+            vec!["r", "w", "other"],
+            "the waiting and playing rooms, in the order they were created"
+        );
+        // Its rows are still in the journal: `saved` reads them all the same.
+        let r = block_on(s.saved("r")).unwrap().expect("r is playing");
+        assert_eq!(r.record, room_r());
+        assert_eq!(r.appends, 4);
+        let seqs: Vec<u64> = r.events.iter().map(|e| e.0).collect();
+        assert_eq!(seqs, vec![1, 2, 3, 4, 5]);
+        assert_eq!(r.events[4].1, "{\"x\":5}");
+        let actions: Vec<ActionRecord> = (1..=3).map(|n| click("r", n).action.unwrap()).collect();
+        assert_eq!(r.actions, actions);
+        let other = block_on(s.saved("other"))
+            .unwrap()
+            .expect("other is playing");
+        assert_eq!(other.record.id, "other");
+        assert_eq!((other.appends, other.events.len()), (1, 1));
+        assert_eq!(other.actions, vec![click("other", 1).action.unwrap()]);
+        let w = block_on(s.saved("w")).unwrap().expect("w is waiting");
+        assert_eq!((w.appends, w.events.len(), w.actions.len()), (0, 0, 0));
+        assert!(block_on(s.saved("done")).unwrap().is_none(), "finished");
+        assert!(block_on(s.saved("never")).unwrap().is_none(), "unknown");
+        // Read again after more appends, the room has them too.
+        block_on(s.append(click("r", 5)).wait()).unwrap();
+        let r = block_on(s.saved("r")).unwrap().expect("r is playing");
+        assert_eq!((r.appends, r.events.len(), r.actions.len()), (5, 6, 4));
     }
 
     #[test]
