@@ -148,7 +148,7 @@ fn refile(conn: &mut Connection, prefix: &std::path::Path, id: u64) -> Result<u6
 #[cfg(test)]
 mod tests {
     use super::super::super::commit_log;
-    use super::super::test_support::{block_on, event, room_r};
+    use super::super::test_support::{block_on, click, event, room_r};
     use super::*;
     use crate::store::record::{ActionRecord, Append, RoomRecord};
     use crate::store::{Commit, Store};
@@ -173,17 +173,6 @@ mod tests {
     impl Drop for TempDb {
         fn drop(&mut self) {
             let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-
-    fn click(room: &str, n: u64) -> Append {
-        Append {
-            action: Some(ActionRecord {
-                seat: "N".into(),
-                action: format!("click C{}R", n % 5 + 1),
-                at: n * 10,
-            }),
-            ..event(room, n)
         }
     }
 

@@ -456,7 +456,7 @@ fn read_saved(
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{block_on, event, room_r};
+    use super::super::test_support::{block_on, click, room_r};
     use super::*;
 
     #[test]
@@ -478,18 +478,6 @@ mod tests {
         assert_eq!(block_on(s.unfinished()).unwrap().len(), 1);
         block_on(s.set_status("r", "finished", 0)).unwrap();
         assert!(block_on(s.unfinished()).unwrap().is_empty());
-    }
-
-    /// Room `room`'s append `n`: a click by north and its one event.
-    fn click(room: &str, n: u64) -> Append {
-        Append {
-            action: Some(ActionRecord {
-                seat: "N".into(),
-                action: format!("C{}R", n % 5 + 1),
-                at: n * 10,
-            }),
-            ..event(room, n)
-        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! What the store's SQLite tests share: a room as they create it, appends, and a runtime to
 //! wait on the store's futures.
 
-use crate::store::record::{Append, RoomRecord};
+use crate::store::record::{ActionRecord, Append, RoomRecord};
 use std::sync::Arc;
 
 /// A Hydra room `r`, as the tests create it.
@@ -33,5 +33,17 @@ pub fn event(room: &str, seq: u64) -> Append {
         action: None,
         events: vec![(seq, format!("{{\"seq\":{seq}}}"))],
         seq,
+    }
+}
+
+/// Room `room`'s append `n`: a click by north and its one event.
+pub fn click(room: &str, n: u64) -> Append {
+    Append {
+        action: Some(ActionRecord {
+            seat: "N".into(),
+            action: format!("click C{}R", n % 5 + 1),
+            at: n * 10,
+        }),
+        ..event(room, n)
     }
 }
