@@ -37,7 +37,7 @@ const ENDGAME: usize = 10;
 
 /// What one of our orbs chased by an enemy orb that beats it costs where it stands in a
 /// point.
-const CHASED_IN_POINT: i64 = 120;
+const CHASED_IN_POINT: i64 = 60;
 
 /// How near an enemy orb that beats one of ours must be for it to count as chasing.
 const CHASE_DISTANCE: u32 = 3;
