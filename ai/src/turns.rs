@@ -741,8 +741,8 @@ const CONTEMPT: f64 = 0.15;
 
 /// The value of a state for `me`: a win [`WIN`], a loss `1 - WIN`, a draw its share less
 /// [`CONTEMPT`] (another player's draw as `greedy` values it where the game says so:
-/// [`State::others_draw_as_greedy`]), else the evaluation (in `0..1`): the levels' own ([`State::judge_for`])
-/// where `me` is the `searcher`, `greedy`'s otherwise.
+/// [`State::others_draw_as_greedy`]), else the evaluation (in `0..1`): the levels' own
+/// ([`State::judge_for`]) where `me` is the `searcher`, `greedy`'s otherwise.
 fn value<S: State>(state: &S, me: usize, searcher: usize) -> f64 {
     match state.to_act() {
         ToAct::Over => {

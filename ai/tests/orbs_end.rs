@@ -34,8 +34,8 @@ fn play_out(mut state: OrbsState, seed: u64, moves: u32) -> OrbsState {
     state
 }
 
-/// Move 174 of the ladder's game 16 (seed 17): S's water, air and earth against N's fire and water.
-/// Only the air can take N's water. Level 8 before the endgame judgement stepped the air
+/// Move 174 of the ladder's game 16 (seed 17): S's water, air and earth against N's fire
+/// and water. Only the air can take N's water. Level 8 before the endgame judgement stepped the air
 /// next to the fire (`e8-f7`), took the fire with its earth after the fire burnt the air, and
 /// was left with water and earth against water: two orbs to one, and a draw (every seed).
 const AIR_KEPT: &str = "e7:RW e8:RA f6:BF f8:RE n2:BW";
@@ -53,9 +53,9 @@ fn level_8_keeps_the_only_orb_that_can_take_the_last_water() {
     }
 }
 
-/// Move 174 of the ladder's game 10 (seed 11): S's water and air against N's earth and water. S
-/// cannot lose (nothing of N's can take its water) and wins if its air takes N's water; the
-/// air trading with the earth leaves water against water, a draw. Level 8 stepped the air
+/// Move 174 of the ladder's game 10 (seed 11): S's water and air against N's earth and
+/// water. S cannot lose (nothing of N's can take its water) and wins if its air takes N's
+/// water; the air trading with the earth leaves water against water, a draw. Level 8 stepped the air
 /// next to the earth (`g4-h3`), foreseeing `greedy` would not take a draw its count found
 /// worse than its position; `greedy` took it.
 const NO_TRADE: &str = "c3:RW g4:RA h4:BE q1:BW";
