@@ -55,9 +55,9 @@ fn level_8_keeps_the_only_orb_that_can_take_the_last_water() {
 
 /// Move 174 of the ladder's game 10 (seed 11): S's water and air against N's earth and
 /// water. S cannot lose (nothing of N's can take its water) and wins if its air takes N's
-/// water; the air trading with the earth leaves water against water, a draw. Level 8 stepped the air
-/// next to the earth (`g4-h3`), foreseeing `greedy` would not take a draw its count found
-/// worse than its position; `greedy` took it.
+/// water; the air trading with the earth leaves water against water, a draw. Level 8
+/// stepped the air next to the earth (`g4-h3`), foreseeing `greedy` would not take a draw
+/// its count found worse than its position; `greedy` took it.
 const NO_TRADE: &str = "c3:RW g4:RA h4:BE q1:BW";
 
 #[test]
