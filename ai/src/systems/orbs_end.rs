@@ -211,10 +211,30 @@ fn hunting(game: &Game, mine: &[(Hole, Orb)], theirs: &[(Hole, Orb)]) -> i64 {
 /// orb that flees along the edge into a point is trapped a few moves later, past the
 /// search's look (level 8 lost a water so, and an air that was its only way to win).
 fn chased_in_points(mine: &[(Hole, Orb)], theirs: &[(Hole, Orb)]) -> i64 {
-    let chased = |&(at, orb): &(Hole, Orb)| {
+    let theirs_e: Vec<Element> = theirs.iter().map(|(_, o)| o.element).collect();
+    let essential = |i: usize| {
+        let rest: Vec<Element> = mine
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, (_, o))| o.element)
+            .collect();
+        !can_remove_all(&rest, &theirs_e)
+    };
+    let chased = |i: usize, &(at, orb): &(Hole, Orb)| {
         theirs.iter().any(|(h, o)| {
-            o.element.clash(orb.element) == Clash::MoverWins && h.distance(at) <= CHASE_DISTANCE
+            h.distance(at) <= CHASE_DISTANCE
+                && match o.element.clash(orb.element) {
+                    Clash::MoverWins => true,
+                    Clash::Both => essential(i),
+                    _ => false,
+                }
         }) && Seat::ALL.iter().any(|s| s.point().contains(at))
     };
-    CHASED_IN_POINT * mine.iter().filter(|o| chased(o)).count() as i64
+    CHASED_IN_POINT
+        * mine
+            .iter()
+            .enumerate()
+            .filter(|&(i, o)| chased(i, o))
+            .count() as i64
 }
