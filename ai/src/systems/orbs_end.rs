@@ -6,7 +6,7 @@
 //! (BENCHMARKS.md, "Orbs of two: the levels' endgame judgement"). A lone enemy orb is judged
 //! by its room, the holes it may step to without standing next to an orb that can remove it
 //! (it must move every turn, and is caught once it has none), and an orb of ours chased into
-//! one of the six points (dead ends) by an orb that beats it costs a little.
+//! one of the six points (dead ends) by an orb that can take it costs a little.
 
 use super::orbs::raw;
 use crate::state::squash;
@@ -35,11 +35,10 @@ const ROOM: i64 = 40;
 /// Orbs on the board (both sides) from which our chased orbs in the points are judged.
 const ENDGAME: usize = 10;
 
-/// What one of our orbs chased by an enemy orb that beats it costs where it stands in a
-/// point.
+/// What one of our chased orbs costs where it stands in a point.
 const CHASED_IN_POINT: i64 = 60;
 
-/// How near an enemy orb that beats one of ours must be for it to count as chasing.
+/// How near an enemy orb that can take one of ours must be for it to count as chasing.
 const CHASE_DISTANCE: u32 = 3;
 
 /// A lone enemy orb with no hole to go to: caught (it must move, or cannot).
@@ -206,10 +205,11 @@ fn hunting(game: &Game, mine: &[(Hole, Orb)], theirs: &[(Hole, Orb)]) -> i64 {
 }
 
 /// What our chased orbs cost the side holding `mine` for standing in a point: each orb of
-/// `mine` with an orb of `theirs` that beats it within [`CHASE_DISTANCE`], in one of the six
-/// points (a dead end: a tip has two neighbours, and the point's edge rows lead to it). An
-/// orb that flees along the edge into a point is trapped a few moves later, past the
-/// search's look (level 8 lost a water so, and an air that was its only way to win).
+/// `mine` with an orb of `theirs` that beats it within [`CHASE_DISTANCE`] (or one it trades
+/// with, where it is our only way left to win), in one of the six points (a dead end: a tip
+/// has two neighbours, and the point's edge rows lead to it). An orb that flees along the
+/// edge into a point is trapped a few moves later, past the search's look (level 8 lost a
+/// water so, and traded an air that was its only way to win into water against water).
 fn chased_in_points(mine: &[(Hole, Orb)], theirs: &[(Hole, Orb)]) -> i64 {
     let theirs_e: Vec<Element> = theirs.iter().map(|(_, o)| o.element).collect();
     let essential = |i: usize| {
