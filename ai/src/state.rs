@@ -61,6 +61,14 @@ pub trait State: Clone {
     fn judge_for(&self, player: usize) -> f64 {
         self.evaluate_for(player)
     }
+    /// Whether the turn search, foreseeing another player's turn, values a draw he can make
+    /// as `greedy` does (twice his share less a half: even, with two players) rather than with
+    /// the searcher's own contempt for draws, which hid `greedy`'s taking a draw from a
+    /// position it judged worse (Orbs). By default not: the games measured before keep their
+    /// decisions.
+    fn others_draw_as_greedy(&self) -> bool {
+        false
+    }
     /// Whether [`State::judge_for`] already takes every throw of the die still to come by its
     /// expectation (Auriga's race odds): the turn search then takes the replies' throws by
     /// expectation too, and looks no further than the replies. By default not.

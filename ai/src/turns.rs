@@ -740,8 +740,9 @@ fn guessed_turn_ends<S: State>(
 const CONTEMPT: f64 = 0.15;
 
 /// The value of a state for `me`: a win [`WIN`], a loss `1 - WIN`, a draw its share less
-/// [`CONTEMPT`], else the evaluation (in `0..1`): the levels' own ([`State::judge_for`])
-/// where `me` is the `searcher`, `greedy`'s otherwise.
+/// [`CONTEMPT`] (another player's draw as `greedy` values it where the game says so:
+/// [`State::others_draw_as_greedy`]), else the evaluation (in `0..1`): the levels' own
+/// ([`State::judge_for`]) where `me` is the `searcher`, `greedy`'s otherwise.
 fn value<S: State>(state: &S, me: usize, searcher: usize) -> f64 {
     match state.to_act() {
         ToAct::Over => {
@@ -750,6 +751,8 @@ fn value<S: State>(state: &S, me: usize, searcher: usize) -> f64 {
                 WIN
             } else if r <= 0.0 {
                 1.0 - WIN
+            } else if me != searcher && state.others_draw_as_greedy() {
+                2.0 * r - 0.5
             } else {
                 r - CONTEMPT
             }

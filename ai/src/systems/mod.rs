@@ -5,6 +5,7 @@
 pub mod auriga_race;
 pub mod orbit;
 pub mod orbs;
+pub mod orbs_end;
 pub mod orion;
 pub mod orion_eval;
 pub mod places;

@@ -3,6 +3,7 @@
 //! a search makes. The evaluation is the terminal client's `greedy`: orbs on each side, orbs
 //! en prise, threats, and hunters closing on their prey.
 
+use super::orbs_end::judged;
 use crate::state::{returns_of, squash, Observe, State, ToAct, Values, View, MAX_PLAYERS};
 use orion_orbs::{Clash, Element, Game, Hole, Move, Orb, Outcome, Seat};
 use rand::RngCore;
@@ -82,6 +83,17 @@ impl State for OrbsState {
             Some(&seat) => squash(raw(&self.game, seat) as f64, 1500.0),
             None => 0.5,
         }
+    }
+
+    fn judge_for(&self, player: usize) -> f64 {
+        match self.game.seats().get(player) {
+            Some(&seat) => judged(&self.game, seat, self.players()),
+            None => 0.5,
+        }
+    }
+
+    fn others_draw_as_greedy(&self) -> bool {
+        true
     }
 
     fn turns(&self) -> u32 {
