@@ -225,7 +225,7 @@ pub async fn serve_with(
             }
             Err(e) => {
                 tracing::error!(room = %id, "could not read the room to restore it: {e}");
-                shared.lobby.rooms.remove(&id).await;
+                shared.lobby.rooms.give_back(&id).await;
                 continue;
             }
         };
@@ -337,7 +337,7 @@ async fn take_over(shared: Weak<Shared>, taken: mpsc::Receiver<RoomId>) {
         .await;
 }
 
-/// Restores one room taken over, or gives it back if it has ended.
+/// Restores one room taken over, or gives it back if it has ended or could not be read.
 async fn take_over_one(shared: &Arc<Shared>, id: RoomId) {
     match shared.store.saved(&id).await {
         Ok(Some(saved)) => match room::restore(shared, saved).await {
@@ -347,7 +347,7 @@ async fn take_over_one(shared: &Arc<Shared>, id: RoomId) {
         Ok(None) => shared.lobby.rooms.remove(&id).await,
         Err(e) => {
             tracing::warn!(room = %id, "could not read the room to take it over: {e}");
-            shared.lobby.rooms.remove(&id).await;
+            shared.lobby.rooms.give_back(&id).await;
         }
     }
 }

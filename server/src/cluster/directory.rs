@@ -187,6 +187,16 @@ impl Directory for ClusterDirectory {
         }
     }
 
+    async fn give_back(&self, id: &str) {
+        if self.node.local.get(id).await.is_some() {
+            // Not a room read and found wanting: one that runs or ran here.
+            return self.remove(id).await;
+        }
+        if let Err(e) = self.node.leases.lapse(id).await {
+            tracing::warn!(room = %id, "could not let the room's lease lapse: {e}");
+        }
+    }
+
     async fn claim(&self, id: &str) -> bool {
         match self.node.leases.take(id, None).await {
             Ok(taken) => {

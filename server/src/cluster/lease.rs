@@ -169,6 +169,20 @@ impl Leases {
         Ok(())
     }
 
+    /// Lets this node's lease of `room` lapse now, whatever its epoch (taken, and the room
+    /// could not be read to restore it): the next scan of any node takes it over. The lease
+    /// is left to no node (`''`), as this node's renewals renew every lease it holds.
+    pub async fn lapse(&self, room: &str) -> Result<(), LeaseError> {
+        let c = self.client().await?;
+        c.execute(
+            "UPDATE room_leases SET node = '', expires_at = now() - interval '1 second'
+             WHERE room = $1 AND node = $2",
+            &[&room, &&*self.node],
+        )
+        .await?;
+        Ok(())
+    }
+
     /// Hands `room`, held by node `from` (this one, whose task of it has ended, or one that
     /// would not take it) under `epoch`, to node `to`: the lease is `to`'s under a new epoch,
     /// fresh for a whole [`LEASE_TTL`]. Locked `FOR UPDATE` first, as [`Leases::take`], after

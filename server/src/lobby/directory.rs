@@ -43,6 +43,14 @@ pub trait Directory: Send + Sync + 'static {
     async fn claim(&self, _id: &str) -> bool {
         true
     }
+    /// Lets go of a room this server claimed or took over but could not read from the
+    /// store (not one found ended: that is [`Directory::remove`]): on a cluster its lease
+    /// lapses at once, so the next scan of any node tries it again, where forgetting it
+    /// would leave it run by no node until one restarts. By default forgotten, as a lone
+    /// server has nobody to hand it to.
+    async fn give_back(&self, id: &str) {
+        self.remove(id).await;
+    }
     /// Rooms this server should restore from the store while it runs (on a cluster, the
     /// rooms of a node that died); asked once, at start. `None`: there never are any.
     fn takeovers(&self) -> Option<mpsc::Receiver<RoomId>> {

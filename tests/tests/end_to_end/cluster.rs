@@ -1,6 +1,7 @@
 //! Several nodes on a real PostgreSQL and a real NATS server (both started by the test as
 //! its own processes), each node an `orion-node` process: players on different nodes play
-//! one game, watched from a third connection; a node `kill -9`ed mid-game loses no game.
+//! one game, watched from a third connection; a node `kill -9`ed mid-game loses no game, nor
+//! does one that restarts while the database cannot read a room's log.
 
 use orion_tests::cluster::{resume_until_taken, start_cluster, until_accepted, ClusterNode};
 use orion_tests::{finish_hydra_two_from_mid_move, play_moves, Client, HYDRA_TWO};
@@ -158,6 +159,68 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
         .and_then(|n| n.parse::<u64>().ok());
     assert!(forwarded > Some(0), "{metrics}");
     assert!(metrics.contains("orion_rooms_owned "), "{metrics}");
+}
+
+/// Runs `sql` on the cluster's database, as an operator's `psql` would.
+async fn sql(pg: &orion_tests::pg::Postgres, sql: &str) {
+    let (client, conn) = tokio_postgres::connect(&pg.url(), tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(conn);
+    client.batch_execute(sql).await.expect("sql");
+}
+
+#[tokio::test]
+async fn a_room_the_store_could_not_read_when_its_node_restarted_comes_back_once_it_reads() {
+    let (pg, _nats, [mut a, mut b]) = start_cluster(NODE, ["a", "b"]);
+    let (s, mut n, room) = two_node_game(&a, &b, 3).await;
+    let seen = s.last_seq(&room);
+    n.sync_to(&room, seen).await;
+    let before: Vec<Value> = s.events.clone();
+    b.kill();
+    a.kill();
+    // The room's log cannot be read (its actions lose their time: "half an action"), as
+    // when the database fails the read, while its node starts again …
+    sql(
+        &pg,
+        &format!(
+            "CREATE TABLE stash AS SELECT n, acted_at FROM log
+                 WHERE room = '{room}' AND acted_at IS NOT NULL;
+             UPDATE log SET acted_at = NULL WHERE room = '{room}'"
+        ),
+    )
+    .await;
+    a.restart();
+    let mut s2 = a.reconnect("south", &s.token).await;
+    s2.seat = "S".into();
+    let id = s2
+        .send_with_id(json!({"t": "resume", "room": room, "since": 0}))
+        .await;
+    let refused = s2
+        .expect(|m| m["re"] == json!(id) || (m["t"] == "event" && m["room"] == room))
+        .await;
+    assert_eq!(refused["t"], "error", "served while unreadable: {refused}");
+    // … and can once the database reads it again: a node's next scan takes it over, with
+    // no restart, every event as it was.
+    sql(
+        &pg,
+        &format!(
+            "UPDATE log l SET acted_at = s.acted_at FROM stash s
+                 WHERE l.room = '{room}' AND l.n = s.n"
+        ),
+    )
+    .await;
+    resume_until_taken(&mut s2, &room, 0).await;
+    s2.sync_to(&room, seen).await;
+    once_in_order(&s2.events, &room, 1, seen);
+    for e in &before {
+        let seq = e["seq"].as_u64().expect("seq") as usize;
+        assert_eq!(
+            &s2.events[seq - 1],
+            e,
+            "event {seq} differs after the restore"
+        );
+    }
 }
 
 /// Asks `c`'s node for the lobby until it lists `room` with `status` (within `secs`).
