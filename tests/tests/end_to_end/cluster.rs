@@ -17,6 +17,14 @@ const HYDRA_FOUR: &[&str] = &[
     "B4R (2), B5L",
 ];
 
+/// Asserts that `events` (a room's, from seq 1) begin with every one of `before`, unchanged.
+fn as_before(events: &[Value], before: &[Value]) {
+    for e in before {
+        let seq = e["seq"].as_u64().expect("seq") as usize;
+        assert_eq!(&events[seq - 1], e, "event {seq} differs from before");
+    }
+}
+
 /// Asserts that `events` of `room` are seqs `from..=to`, each once, in order.
 fn once_in_order(events: &[Value], room: &str, from: u64, to: u64) {
     let seqs: Vec<u64> = events
@@ -119,14 +127,7 @@ async fn a_game_survives_its_owner_node_killed_mid_game() {
     assert!(took.as_secs() < 10, "took over after {took:?}");
     s2.sync_to(&room, seen).await;
     once_in_order(&s2.events, &room, 1, seen);
-    for e in &before {
-        let seq = e["seq"].as_u64().expect("seq") as usize;
-        assert_eq!(
-            &s2.events[seq - 1],
-            e,
-            "event {seq} differs after the takeover"
-        );
-    }
+    as_before(&s2.events, &before);
     let mut n2: Client = b.reconnect("north", &n.token).await;
     n2.seat = "N".into();
     resume_until_taken(&mut n2, &room, 0).await;
@@ -213,14 +214,7 @@ async fn a_room_the_store_could_not_read_when_its_node_restarted_comes_back_once
     resume_until_taken(&mut s2, &room, 0).await;
     s2.sync_to(&room, seen).await;
     once_in_order(&s2.events, &room, 1, seen);
-    for e in &before {
-        let seq = e["seq"].as_u64().expect("seq") as usize;
-        assert_eq!(
-            &s2.events[seq - 1],
-            e,
-            "event {seq} differs after the restore"
-        );
-    }
+    as_before(&s2.events, &before);
 }
 
 /// Asks `c`'s node for the lobby until it lists `room` with `status` (within `secs`).
