@@ -90,7 +90,7 @@ pub(crate) fn throw<S: State>(state: &mut S, rng: &mut impl Rng) {
 }
 
 /// The value of a state for `me`: its returns once over, else the evaluation.
-fn value<S: State>(state: &S, me: usize) -> f64 {
+pub(crate) fn value<S: State>(state: &S, me: usize) -> f64 {
     match state.to_act() {
         ToAct::Over => state.returns()[me] * 2.0 - 0.5,
         _ => state.evaluate()[me],

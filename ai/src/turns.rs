@@ -17,7 +17,7 @@
 //! (deterministic for a seed), with a wall-clock cap on top in play; candidates are looked at best
 //! first, so a search cut short is still `greedy`'s choice or better.
 
-use crate::greedy::{settle, throw};
+use crate::greedy::{self, settle, throw};
 use crate::mcts::Budget;
 use crate::proof::{forced_win, Tally};
 use crate::state::{State, ToAct, View};
@@ -737,7 +737,7 @@ fn guessed_turn_ends<S: State>(
 /// What a draw is worth less than its share: the search plays for a win where it can (an
 /// Orbs endgame traded down to two orbs that cannot take each other is a draw the evaluation
 /// calls even).
-const CONTEMPT: f64 = 0.15;
+pub(crate) const CONTEMPT: f64 = 0.15;
 
 /// The value of a state for `me`: a win [`WIN`], a loss `1 - WIN`, a draw its share less
 /// [`CONTEMPT`] (another player's draw as `greedy` values it where the game says so:
@@ -752,7 +752,7 @@ fn value<S: State>(state: &S, me: usize, searcher: usize) -> f64 {
             } else if r <= 0.0 {
                 1.0 - WIN
             } else if me != searcher && state.others_draw_as_greedy() {
-                2.0 * r - 0.5
+                greedy::value(state, me)
             } else {
                 r - CONTEMPT
             }

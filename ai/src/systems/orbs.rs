@@ -73,14 +73,14 @@ impl State for OrbsState {
     fn evaluate(&self) -> Values {
         let mut v = [0.0; MAX_PLAYERS];
         for (i, &seat) in self.game.seats().iter().enumerate().take(MAX_PLAYERS) {
-            v[i] = squash(raw(&self.game, seat) as f64, 1500.0);
+            v[i] = squash(raw(&self.game, seat) as f64, SQUASH);
         }
         v
     }
 
     fn evaluate_for(&self, player: usize) -> f64 {
         match self.game.seats().get(player) {
-            Some(&seat) => squash(raw(&self.game, seat) as f64, 1500.0),
+            Some(&seat) => squash(raw(&self.game, seat) as f64, SQUASH),
             None => 0.5,
         }
     }
@@ -114,6 +114,9 @@ impl State for OrbsState {
 
 /// What an orb on the board is worth.
 const ORB: i64 = 1000;
+
+/// The scale [`raw`]'s count is squashed by into `0..1` (`greedy`'s and the levels').
+pub const SQUASH: f64 = 1500.0;
 
 /// The greedy bot's value of `game` for `me` (in hundredths of an orb, roughly).
 pub fn raw(game: &Game, me: Seat) -> i64 {

@@ -8,13 +8,10 @@
 //! (it must move every turn, and is caught once it has none), and an orb of ours chased into
 //! one of the six points (dead ends) by an orb that can take it costs a little.
 
-use super::orbs::raw;
+use super::orbs::{raw, SQUASH};
 use crate::state::squash;
+use crate::turns::CONTEMPT;
 use orion_orbs::{Clash, Element, Game, Hole, Orb, Seat};
-
-/// What a draw is worth to the levels' search below its share (`turns`' contempt, so a dead
-/// drawn ending is judged as the draw it will be).
-const CONTEMPT: f64 = 0.15;
 
 /// A side that can no longer be beaten (no enemy orb can remove all of its orbs) but can
 /// still win: judged at least this (above a draw, above an even game).
@@ -57,12 +54,9 @@ type Placed = (Hole, Orb);
 /// The levels' judgement of `game` for `me` (`players` seated), in `0..1`.
 pub fn judged(game: &Game, me: Seat, players: usize) -> f64 {
     let base = raw(game, me);
-    let Some(my_colour) = game.colour_of(me) else {
-        return squash(base as f64, 1500.0);
+    let Some(my_colour) = game.colour_of(me).filter(|_| two_sides(game)) else {
+        return squash(base as f64, SQUASH);
     };
-    if !two_sides(game) {
-        return squash(base as f64, 1500.0);
-    }
     let (mine, theirs): (Vec<Placed>, Vec<Placed>) = game
         .position()
         .orbs()
@@ -84,9 +78,9 @@ pub fn judged(game: &Game, me: Seat, players: usize) -> f64 {
     };
     let count = (base + hunt - cornered) as f64;
     match (i_can, they_can) {
-        (true, true) => squash(count, 1500.0),
-        (true, false) => squash(count + SAFE_BONUS, 1500.0).max(SAFE.max(draw + 0.05)),
-        (false, true) => squash(count - LOST_BONUS, 1500.0).min(draw - BELOW_DRAW),
+        (true, true) => squash(count, SQUASH),
+        (true, false) => squash(count + SAFE_BONUS, SQUASH).max(SAFE.max(draw + 0.05)),
+        (false, true) => squash(count - LOST_BONUS, SQUASH).min(draw - BELOW_DRAW),
         (false, false) => draw,
     }
 }
@@ -148,7 +142,7 @@ pub fn can_remove_all(mine: &[Element], theirs: &[Element]) -> bool {
 /// may step to without standing next to one of `mine` that can remove it, and less for every
 /// hole between it and each such orb (`greedy` counts the nearest only, which leaves one
 /// hunter chasing it round the board). Nothing unless the other side has one orb left.
-fn hunting(game: &Game, mine: &[(Hole, Orb)], theirs: &[(Hole, Orb)]) -> i64 {
+fn hunting(game: &Game, mine: &[Placed], theirs: &[Placed]) -> i64 {
     let [(at, prey)] = theirs else {
         return 0;
     };
@@ -210,7 +204,7 @@ fn hunting(game: &Game, mine: &[(Hole, Orb)], theirs: &[(Hole, Orb)]) -> i64 {
 /// has two neighbours, and the point's edge rows lead to it). An orb that flees along the
 /// edge into a point is trapped a few moves later, past the search's look (level 8 lost a
 /// water so, and traded an air that was its only way to win into water against water).
-fn chased_in_points(mine: &[(Hole, Orb)], theirs: &[(Hole, Orb)]) -> i64 {
+fn chased_in_points(mine: &[Placed], theirs: &[Placed]) -> i64 {
     let theirs_e: Vec<Element> = theirs.iter().map(|(_, o)| o.element).collect();
     let essential = |i: usize| {
         let rest: Vec<Element> = mine
@@ -221,15 +215,17 @@ fn chased_in_points(mine: &[(Hole, Orb)], theirs: &[(Hole, Orb)]) -> i64 {
             .collect();
         !can_remove_all(&rest, &theirs_e)
     };
-    let chased = |i: usize, &(at, orb): &(Hole, Orb)| {
-        theirs.iter().any(|(h, o)| {
-            h.distance(at) <= CHASE_DISTANCE
-                && match o.element.clash(orb.element) {
-                    Clash::MoverWins => true,
-                    Clash::Both => essential(i),
-                    _ => false,
-                }
-        }) && Seat::ALL.iter().any(|s| s.point().contains(at))
+    // In a point first: the cheap test, before `essential` weighs the rest of `mine`.
+    let chased = |i: usize, &(at, orb): &Placed| {
+        Seat::ALL.iter().any(|s| s.point().contains(at))
+            && theirs.iter().any(|(h, o)| {
+                h.distance(at) <= CHASE_DISTANCE
+                    && match o.element.clash(orb.element) {
+                        Clash::MoverWins => true,
+                        Clash::Both => essential(i),
+                        _ => false,
+                    }
+            })
     };
     CHASED_IN_POINT
         * mine
