@@ -188,10 +188,16 @@ impl Directory for ClusterDirectory {
     }
 
     async fn give_back(&self, id: &str) {
-        if self.node.local.get(id).await.is_some() {
-            // Not a room read and found wanting: one that runs or ran here.
-            return self.remove(id).await;
+        match self.node.local.get(id).await {
+            // A live copy runs here (restored on start, and handed here as well): the lease
+            // is that copy's.
+            Some(here) if !here.tx.is_closed() => return,
+            // An ended copy of ours, whose lease had lapsed and was taken back to restore it.
+            Some(_) => self.node.local.remove(id).await,
+            None => {}
         }
+        // It is not coming here now; the next take marks it again.
+        self.node.transit.landed(id);
         if let Err(e) = self.node.leases.lapse(id).await {
             tracing::warn!(room = %id, "could not let the room's lease lapse: {e}");
         }
