@@ -8,7 +8,7 @@
 //! (it must move every turn, and is caught once it has none), and an orb of ours chased into
 //! one of the six points (dead ends) by an orb that can take it costs a little.
 
-use super::orbs::{raw, SQUASH};
+use super::orbs_eval::{raw, SQUASH};
 use crate::state::squash;
 use crate::turns::CONTEMPT;
 use orion_orbs::{Clash, Element, Game, Hole, Orb, Seat};
