@@ -194,11 +194,24 @@ pub fn decide<V: View>(
                 if !rng.gen_bool(level.search_odds()) {
                     return greedy(view, seed);
                 }
+                if let Some(solved) = solved(view, seed) {
+                    return Some(solved);
+                }
                 let budget = budget.or(level.budget())?;
                 turn_search(view, SHAPE, budget, seed)
             }
         },
     }
+}
+
+/// The action of a solved game's table (Auriga of two), where the game has one.
+fn solved<V: View>(view: &V, seed: u64) -> Option<<V::State as State>::Action> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let state = view.determinize(&mut rng);
+    if state.to_act() != ToAct::Player(view.player()) {
+        return None;
+    }
+    state.solved_action()
 }
 
 /// A uniformly random legal action.

@@ -75,6 +75,12 @@ pub trait State: Clone {
     fn judges_throws(&self) -> bool {
         false
     }
+    /// The action a solved game's table plays here, where the game is solved (Auriga of
+    /// two: [`crate::systems::auriga_solved`]); the levels that search play it instead. By
+    /// default none.
+    fn solved_action(&self) -> Option<Self::Action> {
+        None
+    }
     /// Moves made so far in a sense the game chooses (for a ladder's turn limit).
     fn turns(&self) -> u32;
     /// An action another player is bound to take at once, if any (a claim of a chain made

@@ -5,6 +5,7 @@
 //! name an engine.
 
 pub mod auriga_race;
+pub mod auriga_solved;
 pub mod orbit;
 pub mod orbs;
 pub mod orbs_end;

@@ -7,7 +7,7 @@
 //! secret men are not in it, and a search guesses them ([`View::determinize`]: uniformly, as
 //! `greedy` does; [`View::infer`]: the levels, a man nearer his goal likelier).
 
-use super::{auriga_race, orion_eval};
+use super::{auriga_race, auriga_solved, orion_eval};
 use crate::state::{returns_of, Observe, State, ToAct, Values, View, MAX_PLAYERS};
 use orion_engine::{Action, Game, Millis, Piece, Seat, Winner};
 use rand::seq::SliceRandom;
@@ -188,6 +188,13 @@ impl State for OrionState {
 
     fn judges_throws(&self) -> bool {
         auriga_race::applies(&self.game)
+    }
+
+    fn solved_action(&self) -> Option<Action> {
+        if self.rolling {
+            return None;
+        }
+        auriga_solved::decide(&self.game)
     }
 
     fn turns(&self) -> u32 {

@@ -287,6 +287,12 @@ impl Game {
         self.turn.state.candidates
     }
 
+    /// The board when the turn in progress began (the next move's forbidden end, if this
+    /// one changes the board).
+    pub fn turn_start(&self) -> &Position {
+        &self.turn.before
+    }
+
     /// How the current turn is to be used.
     pub fn allowance(&self) -> Allowance {
         self.turn.allowance
