@@ -6,7 +6,9 @@
 //! every other player's best answers to each, the worst assumed, its own next turn,
 //! `greedy`'s tied replies and a proof that its turn leaves no forced win with two players);
 //! levels 5, 6 and 7 play level 8's decision with probability 0.4, 0.65 and 0.85 and
-//! `greedy`'s otherwise (levels 5 to 8 never miss a win in one action). The way lichess's
+//! `greedy`'s otherwise (levels 5 to 8 never miss a win in one action). Where a game is
+//! solved (two-player Auriga with the default die: [`crate::systems::auriga_solved`]),
+//! level 8's decision is the solution's instead of the search's. The way lichess's
 //! weaker Stockfish levels play the engine's move or a worse one: mixing the two players
 //! makes each level's games against the next decisive where levels that differed by budget
 //! alone drew (BENCHMARKS.md, "Levels 5 to 7 as a mix").

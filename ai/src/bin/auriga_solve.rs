@@ -11,11 +11,16 @@
 //! chooses between the die and three clicks (each face with its odds), and its tie-breaking
 //! jitter (turns tied at the top shared by how many of them begin with each action).
 
-use orion_ai::squash;
+use orion_ai::systems::auriga_solved::board_of;
 use orion_ai::systems::auriga_solved::{
     course, opening, Board, Clicked, Course, Solution, Start, Table, BOARDS, FACES, MOST, THREE,
     TOLERANCE,
 };
+use orion_ai::systems::orion::OrionState;
+use orion_ai::{greedy, squash, Observe, State, ToAct};
+use orion_engine::{Action, Click, Game};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -226,6 +231,8 @@ impl Greedy<'_> {
 /// Against `greedy` in seat `1 - us`: the best response's values and the table's play's, at
 /// our turn starts (`ours`) and at greedy's (`theirs`), each the odds that we win.
 struct Against {
+    /// The best response's best end within each number of clicks, by board (after solving).
+    best_within: Vec<Vec<f64>>,
     best_ours: Vec<f64>,
     best_theirs: Vec<f64>,
     table_ours: Vec<f64>,
@@ -328,8 +335,8 @@ fn against_greedy(course: &Course, table: &Table, us: usize) -> Against {
     let mut pick = vec![vec![None::<u8>; BOARDS]; MOST as usize + 1];
     {
         let mut tw = vec![vec![0.0; BOARDS]; MOST as usize + 1];
-        for code in 0..BOARDS {
-            tw[0][code] = 1.0 - table.value[code * 2 + them];
+        for (code, v) in tw[0].iter_mut().enumerate() {
+            *v = 1.0 - table.value[code * 2 + them];
         }
         for l in 1..=MOST as usize {
             for code in 0..BOARDS {
@@ -381,10 +388,8 @@ fn against_greedy(course: &Course, table: &Table, us: usize) -> Against {
     let mut we = vec![vec![0.0; BOARDS]; MOST as usize + 1];
     for sweep in 1..=100_000 {
         let mut change: f64 = 0.0;
-        for code in 0..BOARDS {
-            w[0][code] = best_theirs[code];
-            we[0][code] = table_theirs[code];
-        }
+        w[0].copy_from_slice(&best_theirs);
+        we[0].copy_from_slice(&table_theirs);
         for l in 1..=MOST as usize {
             for code in 0..BOARDS {
                 let mut best = w[0][code];
@@ -451,11 +456,100 @@ fn against_greedy(course: &Course, table: &Table, us: usize) -> Against {
         }
     }
     Against {
+        best_within: w,
         best_ours,
         best_theirs,
         table_ours,
         table_theirs,
     }
+}
+
+/// The best response's action in `game` (seat `us`), by its values: the first legal action of
+/// the best.
+fn best_response(course: &Course, a: &Against, game: &Game, us: usize) -> Option<Action> {
+    let legal = game.legal_actions(game.mover(), 0);
+    let mine = |v: f64| if us == 0 { v } else { 1.0 - v };
+    let mut best: Option<(f64, Action)> = None;
+    let board = board_of(course, game);
+    for &act in &legal {
+        let v = match (act, board) {
+            (Action::Place { slot, .. }, _) => {
+                let south = slot.index() == opening(true).0[0].slot.index();
+                if us == 0 {
+                    a.best_ours[opening(south).code()]
+                } else {
+                    0.0
+                }
+            }
+            (Action::Roll, Some(b)) => {
+                FACES
+                    .iter()
+                    .map(|&f| a.best_within[usize::from(f)][b.code()])
+                    .sum::<f64>()
+                    / 6.0
+            }
+            (Action::Three, Some(b)) => a.best_within[usize::from(THREE)][b.code()],
+            (Action::EndTurn, Some(b)) => a.best_within[0][b.code()],
+            (Action::Click { click, .. }, Some(b)) => {
+                let (allowed, used) = game.clicks();
+                let left = allowed.unwrap_or(0).saturating_sub(used);
+                let i = Click::ALL.iter().position(|&c| c == click)? as u8;
+                match course.click(b, i) {
+                    Clicked::Over(v) => mine(v),
+                    Clicked::On(n) => a.best_within[usize::from(left - 1)][n.code()],
+                }
+            }
+            _ => return None,
+        };
+        if best.map_or(true, |(x, _)| v > x + 1e-12) {
+            best = Some((v, act));
+        }
+    }
+    best.map(|(_, x)| x)
+}
+
+/// Plays the best response in seat `us` against the real `greedy`, `games` games; its wins.
+fn play_best_response(course: &Course, a: &Against, us: usize, games: u64) -> u64 {
+    let rules = orion_engine::games::find("auriga").expect("auriga");
+    let mut wins = 0;
+    for seed in 0..games {
+        let options = orion_engine::Options {
+            players: Some(2),
+            ..orion_engine::Options::default()
+        };
+        let game = Game::new(rules, options, seed).expect("a game");
+        let mut state = OrionState::new(game, 0);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xd1ce);
+        let mut d = 0u64;
+        while state.turns() <= 150 {
+            match state.to_act() {
+                ToAct::Over => {
+                    if state.returns()[us] >= 1.0 {
+                        wins += 1;
+                    }
+                    break;
+                }
+                ToAct::Chance => {
+                    let mut odds = Vec::new();
+                    state.chance_outcomes(&mut odds);
+                    let face = odds[rng.gen_range(0..odds.len())].0;
+                    state.apply_chance(face);
+                }
+                ToAct::Player(p) => {
+                    d += 1;
+                    let action = if p == us {
+                        best_response(course, a, state.game(), us)
+                    } else {
+                        None
+                    };
+                    let action = action.or_else(|| greedy(&state.view(p), seed * 7919 + d));
+                    let Some(action) = action else { break };
+                    state.apply(action);
+                }
+            }
+        }
+    }
+    wins
 }
 
 fn main() {
@@ -502,6 +596,14 @@ fn main() {
             "  moving {}: best response wins {b:.6}; the table's play wins {p:.6}",
             if us == 0 { "first" } else { "second" }
         );
+        if let Some(games) = std::env::args()
+            .skip_while(|x| x != "--play")
+            .nth(1)
+            .and_then(|x| x.parse::<u64>().ok())
+        {
+            let won = play_best_response(course, &a, us, games);
+            println!("    the best response against the real greedy: {won} of {games} games");
+        }
         best[us] = b;
         played[us] = p;
     }
