@@ -594,8 +594,8 @@ mod tests {
         }
     }
 
-    /// Ladder seed 2, level 8 moving first: behind by a sixth of a lap, the die would serve
-    /// it worse than three clicks (the race odds of the old judgement chose the die).
+    /// Level 8 (moving first) against `greedy`, engine seed 2: 0.14 of a lap behind at a
+    /// turn's start, the die would serve it worse than three clicks (the old level 8 threw).
     const BEHIND: &str = "place C1s, place C1n, three, C1L, D1R, D2L, roll, roll 2, C1L, C1L, \
         roll, roll 3, D2L, D3R, D3R, three, D1R, D2L, E2R, roll, roll 1, D4L, three, E3R, D3L, \
         D4R, roll, roll 4, D4L, E4R, E5R, D5L, three, D4L, D4L, D5R, roll, roll 2, D5R, D5R, \
