@@ -154,7 +154,7 @@ impl Think {
 }
 
 /// Plays one game of `spec` with `seats[i]` deciding for seat `i`; `scale` multiplies every
-/// level's budget (positions evaluated by levels 5–8) (1.0: the levels as they are).
+/// level's budget (positions evaluated by levels 7 and 8) (1.0: the levels as they are).
 pub fn play(
     spec: &GameSpec,
     seats: &[Player],
@@ -443,7 +443,7 @@ pub struct Sitting {
     pub games: u32,
     /// The first game's seed; the others follow it.
     pub seed: u64,
-    /// Multiplies the budgets of levels 5–8 (1.0: the levels as they are).
+    /// Multiplies the budgets of levels 7 and 8 (1.0: the levels as they are).
     pub scale: f64,
     /// Games at once, one a thread (1 to [`MAX_THREADS`]).
     pub threads: usize,

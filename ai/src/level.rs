@@ -1,17 +1,20 @@
 //! The levels, 1 to 8, and `greedy`: who decides, and with what budget. The order is by
 //! construction, each level the one below with more of the decisions made well: level 1
-//! plays a uniformly random legal action; levels 2 and 3 play `greedy`'s action with
-//! probability 0.4 and 0.75 and a random one otherwise; level 4 is `greedy` (one whole turn
-//! ahead); level 8 looks at the replies too ([`crate::turns`]: the mover's best whole turns,
-//! every other player's best answers to each, the worst assumed, its own next turn,
-//! `greedy`'s tied replies and a proof that its turn leaves no forced win with two players);
-//! levels 5, 6 and 7 play level 8's decision with probability 0.4, 0.65 and 0.85 and
-//! `greedy`'s otherwise (levels 5 to 8 never miss a win in one action). Where a game is
-//! solved (two-player Auriga with the default die: [`crate::systems::auriga_solved`]),
-//! level 8's decision is the solution's instead of the search's. The way lichess's
-//! weaker Stockfish levels play the engine's move or a worse one: mixing the two players
-//! makes each level's games against the next decisive where levels that differed by budget
-//! alone drew (BENCHMARKS.md, "Levels 5 to 7 as a mix").
+//! plays a uniformly random legal action; levels 2 to 5 play `greedy`'s action with
+//! probability 0.25, 0.45, 0.65 and 0.82 and a random one otherwise; level 6 is `greedy` (one
+//! whole turn ahead); level 8 looks at the replies too ([`crate::turns`]: the mover's best
+//! whole turns, every other player's best answers to each, the worst assumed, its own next
+//! turn, `greedy`'s tied replies and a proof that its turn leaves no forced win with two
+//! players); level 7 plays level 8's decision with probability `LEVEL_7_ODDS` and `greedy`'s
+//! otherwise (levels 7 and 8 never miss a win in one action). Where a game is solved
+//! (two-player Auriga with the default die: [`crate::systems::auriga_solved`]), level 8's
+//! decision is the solution's instead of the search's. The way lichess's weaker
+//! Stockfish levels play the engine's move or a worse one: mixing two players makes each
+//! level's games against the next decisive where levels that differed by budget alone drew
+//! (BENCHMARKS.md, "Levels 5 to 7 as a mix"). `greedy` sits at level 6, not 4, because the
+//! steps from the random mover to `greedy` are large in most games and the steps from `greedy`
+//! to level 8 small: four mixes between level 8 and `greedy` were too close to each other to
+//! win 60 % of their games, two are not (BENCHMARKS.md, "`greedy` at level 6").
 //!
 //! The Monte Carlo tree search ([`crate::search`]) that played levels 2–8 before is kept as a
 //! library function but plays no level in any game: on the ladder it never beat `greedy` in
@@ -37,14 +40,14 @@ use thiserror::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Level(u8);
 
-/// How often levels 2 and 3 play `greedy`'s action rather than a random one.
-const GREEDY_ODDS: [f64; 2] = [0.4, 0.75];
+/// How often levels 2 to 5 play `greedy`'s action rather than a random one.
+const GREEDY_ODDS: [f64; 4] = [0.25, 0.45, 0.65, 0.82];
 
-/// How often levels 5, 6 and 7 play level 8's decision rather than `greedy`'s.
-const SEARCH_ODDS: [f64; 3] = [0.4, 0.65, 0.85];
+/// How often level 7 plays level 8's decision rather than `greedy`'s.
+const LEVEL_7_ODDS: f64 = 0.7;
 
-/// Positions evaluated by one decision of level 8's search (and of levels 5 to 7 when they
-/// search).
+/// Positions evaluated by one decision of level 8's search (and of level 7 when it
+/// searches).
 const EVALUATIONS: u32 = 200_000;
 
 /// How widely and deeply level 8 looks.
@@ -92,21 +95,21 @@ impl Level {
     }
 
     /// The budget of the level's search in positions evaluated alone (`None` for levels 1
-    /// to 4, which do not search past one turn; levels 5 to 7 search as level 8 does, when
-    /// they search).
+    /// to 6, which do not search past one turn; level 7 searches as level 8 does, when it
+    /// searches).
     pub fn budget(self) -> Option<Budget> {
-        (self.0 >= 5).then_some(Budget {
+        (self.0 >= 7).then_some(Budget {
             iterations: EVALUATIONS,
             time: None,
         })
     }
 
     /// How often the level plays level 8's decision (the rest are `greedy`'s, or for
-    /// levels 2 and 3 partly random): 1 for level 8, 0 below level 5.
+    /// levels 2 to 5 partly random): 1 for level 8, 0 below level 7.
     fn search_odds(self) -> f64 {
         match self.0 {
             8 => 1.0,
-            n @ 5..=7 => SEARCH_ODDS[usize::from(n) - 5],
+            7 => LEVEL_7_ODDS,
             _ => 0.0,
         }
     }
@@ -179,7 +182,7 @@ pub fn decide<V: View>(
         Player::Greedy => greedy(view, seed),
         Player::Level(level) => match level.number() {
             1 => random(view, seed),
-            n @ 2..=3 => {
+            n @ 2..=5 => {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0dd5);
                 if rng.gen_bool(GREEDY_ODDS[usize::from(n) - 2]) {
                     greedy(view, seed)
@@ -187,7 +190,7 @@ pub fn decide<V: View>(
                     random(view, seed)
                 }
             }
-            4 => greedy(view, seed),
+            6 => greedy(view, seed),
             _ => {
                 if let Some(win) = sure_win(view, seed) {
                     return Some(win);

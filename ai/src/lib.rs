@@ -8,8 +8,8 @@
 //!   per player, an evaluation) and hidden information ([`Observe`], [`View`]);
 //! * `systems/` — the adapters: `orion` (the engine's games; `orion_eval`, `places`: their
 //!   evaluation), `orbit`, `orbs`; the only modules that name an engine;
-//! * `greedy` — one whole turn ahead (the yardstick, and level 4); `turns` — the turn search
-//!   of level 8, played by levels 5–7 for a share of their decisions (the best turns, the
+//! * `greedy` — one whole turn ahead (the yardstick, and level 6); `turns` — the turn search
+//!   of level 8, played by level 7 for a share of its decisions (the best turns, the
 //!   others' best replies, the worst assumed); `mcts` — a Monte Carlo tree search, kept as a
 //!   library function, playing no level;
 //! * `level` — levels 1–8 and [`decide`], the one entry point for a decision;

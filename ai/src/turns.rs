@@ -1,4 +1,4 @@
-//! The turn search of level 8 (and of levels 5 to 7 for a share of their decisions): `greedy` looks
+//! The turn search of level 8 (and of level 7 for a share of its decisions): `greedy` looks
 //! one whole turn ahead, this looks at the replies. The mover's best `candidates` whole turns are
 //! found by `greedy`'s beam (keeping the best ends instead of one); after each, every other player
 //! in turn order plays his own best whole turns by the same beam (his `replies` best by his own

@@ -7,18 +7,18 @@ use orion_ai::systems::orion::OrionState;
 use orion_ai::{Budget, Level, Player};
 use orion_engine::{games, parse_position, Action, Game, Options, Seat};
 
-/// Every level that searches, and `greedy`, with a budget a test can afford (levels 5–8 at
-/// 5,000 positions: their look at the replies, narrowed; levels 2–4 have no budget, and 2
-/// and 3 play `greedy` or at random by the seed).
+/// Level 6 (`greedy`), the levels that search, and `greedy`, with a budget a test can afford
+/// (levels 7 and 8 at 5,000 positions: their look at the replies, narrowed; levels 1–6 have
+/// no budget, and 2 to 5 play `greedy` or at random by the seed).
 pub fn searchers() -> Vec<(Player, Option<Budget>)> {
     let small = Budget {
         iterations: 5_000,
         time: None,
     };
     let mut out: Vec<(Player, Option<Budget>)> = Level::all()
-        .skip(3)
+        .skip(5)
         .map(|l| {
-            let budget = if l.number() <= 4 { None } else { Some(small) };
+            let budget = if l.number() <= 6 { None } else { Some(small) };
             (Player::Level(l), budget)
         })
         .collect();

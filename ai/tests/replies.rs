@@ -1,5 +1,5 @@
-//! Level 8's search, which looks at the replies (and which levels 5 to 7 play for a share of
-//! their decisions), does not walk into a loss `greedy` walks into: a Hydra for Two (from a
+//! Level 8's search, which looks at the replies (and which level 7 plays for a share of
+//! its decisions), does not walk into a loss `greedy` walks into: a Hydra for Two (from a
 //! game of `greedy` against itself) where `greedy`'s best-looking turn leaves North a chain in
 //! one turn, and every turn of level 8 leaves him none, by a look at every turn North could
 //! play.

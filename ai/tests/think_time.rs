@@ -30,10 +30,10 @@ fn the_ladder_reports_each_levels_cpu_and_wall_think_times() {
         per_pairing: None,
         turn_limit: None,
     };
-    let report = run_ladder_with(&spec, &[(level(5), level(4))], &sitting, |_| {}).expect("plays");
+    let report = run_ladder_with(&spec, &[(level(7), level(6))], &sitting, |_| {}).expect("plays");
     assert_eq!(report.pairings[0].games(), 2);
     assert_eq!(report.pairings[0].unfinished, 0);
-    for player in ["L5", "L4"] {
+    for player in ["L7", "L6"] {
         let t = report.thinks.get(player).expect("thought");
         assert!(t.decisions > 0, "{player}");
         let (median, p99) = t.cpu.expect("a CPU time");

@@ -18,7 +18,7 @@ fn pairing(turn_limit: Option<u32>) -> Pairing {
         per_pairing: None,
         turn_limit,
     };
-    let report = run_ladder_with(&spec, &[(level(3), level(1))], &sitting, |_| {}).expect("plays");
+    let report = run_ladder_with(&spec, &[(level(5), level(1))], &sitting, |_| {}).expect("plays");
     report.pairings[0].clone()
 }
 
@@ -30,7 +30,7 @@ fn a_game_past_the_turn_limit_is_drawn_and_a_longer_limit_plays_it_on() {
     // The game's own limit (150 rounds) lets a mostly-`greedy` player win against a random one.
     let whole = pairing(None);
     assert_eq!(whole.unfinished, 0);
-    assert!(whole.wins >= 3, "level 3 against level 1: {whole:?}");
+    assert!(whole.wins >= 3, "level 5 against level 1: {whole:?}");
     // A limit past every game's end changes nothing.
     let longer = pairing(Some(10_000));
     assert_eq!(

@@ -33,7 +33,7 @@ struct Args {
     /// against greedy) or `both`.
     #[arg(long, default_value = "both")]
     against: String,
-    /// Multiplies the budget (positions evaluated) of levels 5–8 (below 1 for a quick look on a busy machine).
+    /// Multiplies the budget (positions evaluated) of levels 7 and 8 (below 1 for a quick look on a busy machine).
     #[arg(long, default_value_t = 1.0)]
     scale: f64,
     /// Games played at once, one a thread (1 or 2: the ladder measures one core a game).
