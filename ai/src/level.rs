@@ -5,8 +5,8 @@
 //! whole turn ahead); level 8 looks at the replies too ([`crate::turns`]: the mover's best
 //! whole turns, every other player's best answers to each, the worst assumed, its own next
 //! turn, `greedy`'s tied replies and a proof that its turn leaves no forced win with two
-//! players); level 7 plays level 8's decision with probability `LEVEL_7_ODDS` and `greedy`'s
-//! otherwise (levels 7 and 8 never miss a win in one action). Where a game is solved
+//! players); level 7 plays level 8's decision with probability 0.7 (0.5 in two-player Auriga) and
+//! `greedy`'s otherwise (levels 7 and 8 never miss a win in one action). Where a game is solved
 //! (two-player Auriga with the default die: [`crate::systems::auriga_solved`]), level 8's
 //! decision is the solution's instead of the search's. The way lichess's weaker
 //! Stockfish levels play the engine's move or a worse one: mixing two players makes each
@@ -43,7 +43,8 @@ pub struct Level(u8);
 /// How often levels 2 to 5 play `greedy`'s action rather than a random one.
 const GREEDY_ODDS: [f64; 4] = [0.25, 0.45, 0.65, 0.82];
 
-/// How often level 7 plays level 8's decision rather than `greedy`'s.
+/// How often level 7 plays level 8's decision rather than `greedy`'s, where the game does not
+/// say otherwise ([`State::level_7_odds`]).
 const LEVEL_7_ODDS: f64 = 0.7;
 
 /// Positions evaluated by one decision of level 8's search (and of level 7 when it
@@ -104,12 +105,17 @@ impl Level {
         })
     }
 
-    /// How often the level plays level 8's decision (the rest are `greedy`'s, or for
-    /// levels 2 to 5 partly random): 1 for level 8, 0 below level 7.
-    fn search_odds(self) -> f64 {
+    /// How often the level plays level 8's decision in `view`'s game (the rest are
+    /// `greedy`'s, or for levels 2 to 5 partly random): 1 for level 8, 0 below level 7, and
+    /// for level 7 [`LEVEL_7_ODDS`] unless the game says otherwise
+    /// ([`State::level_7_odds`]).
+    fn search_odds<V: View>(self, view: &V, seed: u64) -> f64 {
         match self.0 {
             8 => 1.0,
-            7 => LEVEL_7_ODDS,
+            7 => {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                (view.determinize(&mut rng).level_7_odds()).unwrap_or(LEVEL_7_ODDS)
+            }
             _ => 0.0,
         }
     }
@@ -196,7 +202,7 @@ pub fn decide<V: View>(
                     return Some(win);
                 }
                 let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5ea5);
-                if !rng.gen_bool(level.search_odds()) {
+                if !rng.gen_bool(level.search_odds(view, seed)) {
                     return greedy(view, seed);
                 }
                 if let Some(solved) = solved(view, seed) {

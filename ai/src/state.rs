@@ -81,6 +81,13 @@ pub trait State: Clone {
     fn solved_action(&self) -> Option<Self::Action> {
         None
     }
+    /// How often level 7 plays level 8's decision here rather than `greedy`'s, where the
+    /// ladder put it elsewhere than the levels' default (`None`): level 7 sits halfway
+    /// between `greedy` and level 8, and how far a share of level 8's decisions takes it
+    /// depends on the game (two-player Auriga, whose level 8 plays the solved table).
+    fn level_7_odds(&self) -> Option<f64> {
+        None
+    }
     /// Moves made so far in a sense the game chooses (for a ladder's turn limit).
     fn turns(&self) -> u32;
     /// An action another player is bound to take at once, if any (a claim of a chain made
