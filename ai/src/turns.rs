@@ -18,6 +18,7 @@
 //! first, so a search cut short is still `greedy`'s choice or better.
 
 use crate::greedy::{self, settle, throw};
+use crate::history::History;
 use crate::mcts::Budget;
 use crate::proof::{forced_win, Tally};
 use crate::state::{State, ToAct, View};
@@ -109,12 +110,36 @@ struct Search {
     limit: u64,
     started: Instant,
     budget: Budget,
+    /// The keys of the positions the game's turns started from ([`History`]), sorted: a turn
+    /// of the searcher's that returns to one is judged no better than a draw.
+    seen: Vec<u64>,
 }
 
 impl Search {
     /// Whether the budget is spent (positions, or the time cap in play).
     fn spent(&self) -> bool {
         self.evaluations >= self.limit || self.late()
+    }
+
+    /// Whether `state`, where a turn of the searcher's ended, is a position the game has
+    /// already been in.
+    fn repeats<S: State>(&self, state: &S) -> bool {
+        state
+            .position_key()
+            .is_some_and(|k| self.seen.binary_search(&k).is_ok())
+    }
+
+    /// `value`, the searcher's for his turn ending in `state`, capped at a draw's (less the
+    /// contempt) where the turn returns to a position the game has already been in: two
+    /// players who each undo the other's last turn play the same positions to the round
+    /// limit, and the judgement of a position cannot tell that from progress.
+    fn unless_repeated<S: State>(&self, state: &S, value: f64) -> f64 {
+        if value < WIN && self.repeats(state) {
+            let drawn = 1.0 / state.players().max(1) as f64 - CONTEMPT;
+            value.min(drawn)
+        } else {
+            value
+        }
     }
 
     /// Whether the time cap (in play only) has passed.
@@ -125,11 +150,13 @@ impl Search {
     }
 }
 
-/// The first action of the turn whose worst foreseen outcome is best for `view`'s player;
-/// `None` when the player has nothing to decide. The same view, shape, budget (without time)
-/// and seed give the same action.
+/// The first action of the turn whose worst foreseen outcome is best for `view`'s player,
+/// a turn of his that returns to a position of `history` judged no better than a draw;
+/// `None` when the player has nothing to decide. The same view, history, shape, budget
+/// (without time) and seed give the same action.
 pub fn turn_search<V: View>(
     view: &V,
+    history: &History,
     shape: Shape,
     budget: Budget,
     seed: u64,
@@ -147,6 +174,12 @@ pub fn turn_search<V: View>(
         limit: u64::from(budget.iterations.max(1)),
         started: Instant::now(),
         budget,
+        seen: {
+            let mut seen: Vec<u64> = history.keys().collect();
+            seen.sort_unstable();
+            seen.dedup();
+            seen
+        },
     };
     let guesses = if view.hides() {
         shape.guesses.max(1)
@@ -309,7 +342,8 @@ fn judge_turns<S: State>(
         } else {
             // Equal foresights are told apart by chance, not by the beam's order, so two
             // players who block each other do not repeat one cycle to the round limit.
-            foresee(&end.state, me, 1, shape, search) + search.rng.gen::<f64>() * 1e-4
+            let foreseen = foresee(&end.state, me, 1, shape, search);
+            search.unless_repeated(&end.state, foreseen) + search.rng.gen::<f64>() * 1e-4
         }
     };
     for (k, v) in values.iter_mut().enumerate().take(shape.candidates) {
@@ -432,7 +466,7 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
         // counted as lost where the shape checks threats.
         let mut best = f64::NEG_INFINITY;
         for end in &ends {
-            let mut v = own_value(end, me, search.me);
+            let mut v = search.unless_repeated(&end.state, own_value(end, me, search.me));
             if threats && v > best && v < WIN && loses_at_once(&end.state, me, ply, shape, search) {
                 v = 1.0 - WIN;
             }
