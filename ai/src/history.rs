@@ -3,7 +3,8 @@
 //! from progress and plays the same two positions to the round limit (Libra's tug of war,
 //! BENCHMARKS.md). Whoever plays the game (the ladder, a room's table) records each position
 //! a turn starts from ([`State::position_key`]); the search judges its own turn that returns
-//! to one of them as no better than a draw, so it tries something else.
+//! to one of them a little worse for each time the game has been there, so after a few rounds
+//! of a cycle it tries something else.
 
 use crate::state::State;
 use std::collections::VecDeque;

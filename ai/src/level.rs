@@ -179,8 +179,8 @@ pub fn decide<V: View>(
 }
 
 /// As [`decide`], knowing the positions the game's turns started from (`history`): levels 5
-/// to 8 judge a turn that returns to one of them no better than a draw, so they do not
-/// repeat a cycle to the round limit; `greedy` (the yardstick) and levels 1 to 4 do not look
+/// to 8 judge a turn that returns to one of them a little worse for each time the game has
+/// been there, so they do not repeat a cycle to the round limit; `greedy` (the yardstick) and levels 1 to 4 do not look
 /// at it. The same view, history, player, budget and seed give the same decision.
 pub fn decide_with<V: View>(
     player: Player,

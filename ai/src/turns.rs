@@ -71,6 +71,9 @@ const TIED_REPLIES: usize = 6;
 const THREAT_LOOKS: usize = 4;
 /// A win's value (a loss is `-WIN + 1`): above every evaluation, which lies in `0..1`.
 const WIN: f64 = 2.0;
+/// What a turn of the searcher's is worth less for each time the game has already been in
+/// the position it ends in (of the judgement's `0..1`).
+const REPEAT: f64 = 0.05;
 
 /// The actions of one turn, in order (at most [`DEPTH`]).
 type Path<A> = [Option<A>; DEPTH];
@@ -110,9 +113,10 @@ struct Search {
     limit: u64,
     started: Instant,
     budget: Budget,
-    /// The keys of the positions the game's turns started from ([`History`]), sorted: a turn
-    /// of the searcher's that returns to one is judged no better than a draw.
-    seen: Vec<u64>,
+    /// The keys of the positions the game's turns started from ([`History`]), sorted, each
+    /// with how often the game has been there: a turn of the searcher's that returns to one
+    /// is judged [`REPEAT`] less a time.
+    seen: Vec<(u64, u32)>,
 }
 
 impl Search {
@@ -121,25 +125,25 @@ impl Search {
         self.evaluations >= self.limit || self.late()
     }
 
-    /// Whether `state`, where a turn of the searcher's ended, is a position the game has
-    /// already been in.
-    fn repeats<S: State>(&self, state: &S) -> bool {
-        state
-            .position_key()
-            .is_some_and(|k| self.seen.binary_search(&k).is_ok())
+    /// How often the game has been in `state`, where a turn of the searcher's ended.
+    fn times_seen<S: State>(&self, state: &S) -> u32 {
+        state.position_key().map_or(0, |k| {
+            self.seen
+                .binary_search_by_key(&k, |&(key, _)| key)
+                .map_or(0, |i| self.seen[i].1)
+        })
     }
 
-    /// `value`, the searcher's for his turn ending in `state`, capped at a draw's (less the
-    /// contempt) where the turn returns to a position the game has already been in: two
-    /// players who each undo the other's last turn play the same positions to the round
-    /// limit, and the judgement of a position cannot tell that from progress.
+    /// `value`, the searcher's for his turn ending in `state`, [`REPEAT`] less for each time
+    /// the game has been there: two players who each undo the other's last turn play the
+    /// same positions to the round limit, and the judgement of a position cannot tell that
+    /// from progress; a few rounds of it and another turn is worth more.
     fn unless_repeated<S: State>(&self, state: &S, value: f64) -> f64 {
-        if value < WIN && self.repeats(state) {
-            let drawn = 1.0 / state.players().max(1) as f64 - CONTEMPT;
-            value.min(drawn)
-        } else {
-            value
+        // A win or a loss foreseen stands as it is.
+        if !(1.0 - WIN + 0.5..WIN - 0.5).contains(&value) {
+            return value;
         }
+        value - REPEAT * f64::from(self.times_seen(state))
     }
 
     /// Whether the time cap (in play only) has passed.
@@ -151,7 +155,7 @@ impl Search {
 }
 
 /// The first action of the turn whose worst foreseen outcome is best for `view`'s player,
-/// a turn of his that returns to a position of `history` judged no better than a draw;
+/// a turn of his that returns to a position of `history` judged [`REPEAT`] worse a time;
 /// `None` when the player has nothing to decide. The same view, history, shape, budget
 /// (without time) and seed give the same action.
 pub fn turn_search<V: View>(
@@ -175,9 +179,15 @@ pub fn turn_search<V: View>(
         started: Instant::now(),
         budget,
         seen: {
-            let mut seen: Vec<u64> = history.keys().collect();
-            seen.sort_unstable();
-            seen.dedup();
+            let mut keys: Vec<u64> = history.keys().collect();
+            keys.sort_unstable();
+            let mut seen: Vec<(u64, u32)> = Vec::new();
+            for k in keys {
+                match seen.last_mut() {
+                    Some((last, n)) if *last == k => *n += 1,
+                    _ => seen.push((k, 1)),
+                }
+            }
             seen
         },
     };

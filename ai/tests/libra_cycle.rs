@@ -2,7 +2,7 @@
 //! game 4 (seed 5), where level 8 without a history turned `greedy`'s man off one of `greedy`'s
 //! targets each round and `greedy` turned him back, the same two positions from round 34 to
 //! the round limit. Given the positions the game's turns started from, level 8 judges the
-//! turn back into the cycle no better than a draw and plays another.
+//! turn back into the cycle worse for each time it has been played and plays another.
 
 use orion_ai::systems::orion::{position_key, OrionView};
 use orion_ai::{decide_with, History, Level, Player};

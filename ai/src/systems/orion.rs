@@ -289,8 +289,8 @@ pub fn think(
 }
 
 /// As [`think`], knowing the positions the game's turns started from (`history`, recorded
-/// with [`position_key`] after each action): levels 5 to 8 do not return to one where they
-/// can do as well otherwise ([`crate::decide_with`]).
+/// with [`position_key`] after each action): levels 5 to 8 judge a turn back to one a little
+/// worse each time, so they leave a cycle ([`crate::decide_with`]).
 pub fn think_with(
     game: &Game,
     seat: Seat,
@@ -311,8 +311,14 @@ pub fn think_with(
 /// board and the seat to move (not the clock, a claim open or a secret man, which the board
 /// does not show); `None` once over or after a click of the turn. A room's table records it
 /// after each action, as the ladder records [`State::position_key`], which this is.
+///
+/// Libra's only, so far ([`KEEPS_HISTORY`]): the levels' cycles were measured there (the tug
+/// of war over the targets, BENCHMARKS.md); every other game decides as without a history.
 pub fn position_key(game: &Game) -> Option<u64> {
-    if game.outcome().is_some() || game.clicks().1 > 0 {
+    if !KEEPS_HISTORY.contains(&game.rules().id())
+        || game.outcome().is_some()
+        || game.clicks().1 > 0
+    {
         return None;
     }
     let mut hasher = DefaultHasher::new();
@@ -320,6 +326,10 @@ pub fn position_key(game: &Game) -> Option<u64> {
     game.mover().hash(&mut hasher);
     Some(hasher.finish())
 }
+
+/// The games whose positions have keys ([`position_key`]): the levels' search knows their
+/// history. Another game joins once its ladder is measured with it.
+pub const KEEPS_HISTORY: [&str; 1] = ["libra"];
 
 /// How much the levels suspect each of `seat`'s men of being his secret (Algol): a man
 /// nearer the edge he must reach more (the secret is the one he pushes on), by a factor of
