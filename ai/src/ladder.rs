@@ -6,7 +6,8 @@
 //! core" means, whatever else the machine runs) and its wall time. No I/O: the `ladder`
 //! binary prints what [`run_ladder_with`] returns.
 
-use crate::level::{decide, Player};
+use crate::history::History;
+use crate::level::{decide_with, Player};
 use crate::mcts::Budget;
 use crate::state::{Observe, State, ToAct, Values};
 use crate::systems::{orbit::OrbitState, orbs::OrbsState, orion::OrionState};
@@ -294,6 +295,9 @@ fn run<S: Observe>(
     let sides = (0..n).map(|i| state.side(i)).collect();
     let mut decision = 0u64;
     let mut stopped = false;
+    // The positions the game's turns started from, as a room's table records them.
+    let mut history = History::new();
+    history.record(&state);
     while state.turns() <= limit.turns && decision < limit.decisions {
         if limit.until.is_some_and(|t| Instant::now() >= t) {
             stopped = true;
@@ -318,15 +322,17 @@ fn run<S: Observe>(
                 };
                 actions.push(format!("{face:?}"));
                 state.apply_chance(face);
+                history.record(&state);
             }
             ToAct::Player(p) => {
                 let player = seats.get(p).copied().unwrap_or(Player::Greedy);
                 let view = state.view(p);
                 decision += 1;
                 let (action, think) = Think::measure(|| {
-                    decide(
+                    decide_with(
                         player,
                         &view,
+                        &history,
                         scaled(player, scale),
                         seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ decision,
                     )
@@ -338,6 +344,7 @@ fn run<S: Observe>(
                     Some(a) if legal.contains(&a) => {
                         actions.push(format!("{p}: {a:?}"));
                         state.apply(a);
+                        history.record(&state);
                     }
                     other => {
                         return Err(LadderError::Illegal {

@@ -25,6 +25,7 @@
 //! gives the same game; in play a level is also held to [`MAX_THINK`] ([`Level::timed`]).
 
 use crate::greedy::greedy;
+use crate::history::History;
 use crate::mcts::Budget;
 use crate::state::{State, ToAct, View};
 use crate::turns::{turn_search, Shape};
@@ -175,12 +176,27 @@ impl FromStr for Player {
     }
 }
 
-/// `player`'s decision for `view`'s player, or `None` when it has nothing to decide. The
-/// same view, player, budget and seed give the same decision. `budget` overrides the level's
-/// own (`None`: the level's iterations).
+/// `player`'s decision for `view`'s player, or `None` when it has nothing to decide, with no
+/// record of the game's earlier positions (see [`decide_with`]). The same view, player,
+/// budget and seed give the same decision. `budget` overrides the level's own (`None`: the
+/// level's iterations).
 pub fn decide<V: View>(
     player: Player,
     view: &V,
+    budget: Option<Budget>,
+    seed: u64,
+) -> Option<<V::State as State>::Action> {
+    decide_with(player, view, &History::new(), budget, seed)
+}
+
+/// As [`decide`], knowing the positions the game's turns started from (`history`): levels 7
+/// and 8, when they search, judge a turn that returns to one of them a little worse for each
+/// time the game has been there, so they do not repeat a cycle to the round limit; `greedy`
+/// (the yardstick, and level 6) and levels 1 to 5 do not look at it. The same view, history, player, budget and seed give the same decision.
+pub fn decide_with<V: View>(
+    player: Player,
+    view: &V,
+    history: &History,
     budget: Option<Budget>,
     seed: u64,
 ) -> Option<<V::State as State>::Action> {
@@ -209,7 +225,7 @@ pub fn decide<V: View>(
                     return Some(solved);
                 }
                 let budget = budget.or(level.budget())?;
-                turn_search(view, SHAPE, budget, seed)
+                turn_search(view, history, SHAPE, budget, seed)
             }
         },
     }

@@ -12,10 +12,14 @@
 //!   of level 8, played by level 7 for a share of its decisions (the best turns, the
 //!   others' best replies, the worst assumed); `mcts` — a Monte Carlo tree search, kept as a
 //!   library function, playing no level;
-//! * `level` — levels 1–8 and [`decide`], the one entry point for a decision;
+//! * `history` — the positions a game has been in ([`History`]), so the levels' search
+//!   does not repeat a cycle;
+//! * `level` — levels 1–8 and [`decide`] ([`decide_with`] given the game's history), the
+//!   entry points for a decision;
 //! * `ladder` — games between players, win rates, ratings, think times.
 
 mod greedy;
+mod history;
 pub mod ladder;
 mod level;
 mod mcts;
@@ -25,6 +29,7 @@ pub mod systems;
 mod turns;
 
 pub use greedy::greedy;
-pub use level::{decide, Level, NoSuchLevel, Player, MAX_THINK};
+pub use history::{History, RECENT};
+pub use level::{decide, decide_with, Level, NoSuchLevel, Player, MAX_THINK};
 pub use mcts::{search, Budget, Thought};
 pub use state::{returns_of, squash, Observe, State, ToAct, Values, View, MAX_PLAYERS};

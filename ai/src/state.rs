@@ -90,6 +90,13 @@ pub trait State: Clone {
     }
     /// Moves made so far in a sense the game chooses (for a ladder's turn limit).
     fn turns(&self) -> u32;
+    /// A key of this position where a turn starts from it: the same key for the same board
+    /// with the same player to move, so a game's [`crate::History`] tells the levels' search
+    /// which of its turns return to a position already played. `None` mid-turn, and for a
+    /// game that keeps no history (the default: its decisions are as without one).
+    fn position_key(&self) -> Option<u64> {
+        None
+    }
     /// An action another player is bound to take at once, if any (a claim of a chain made
     /// for him): the search and `greedy` follow it before judging a position.
     fn forced(&self) -> Option<Self::Action> {

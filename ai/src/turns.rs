@@ -18,6 +18,7 @@
 //! first, so a search cut short is still `greedy`'s choice or better.
 
 use crate::greedy::{self, settle, throw};
+use crate::history::History;
 use crate::mcts::Budget;
 use crate::proof::{forced_win, Tally};
 use crate::state::{State, ToAct, View};
@@ -70,6 +71,9 @@ const TIED_REPLIES: usize = 6;
 const THREAT_LOOKS: usize = 4;
 /// A win's value (a loss is `-WIN + 1`): above every evaluation, which lies in `0..1`.
 const WIN: f64 = 2.0;
+/// What a turn of the searcher's is worth less for each time the game has already been in
+/// the position it ends in (of the judgement's `0..1`).
+const REPEAT: f64 = 0.05;
 
 /// The actions of one turn, in order (at most [`DEPTH`]).
 type Path<A> = [Option<A>; DEPTH];
@@ -109,12 +113,37 @@ struct Search {
     limit: u64,
     started: Instant,
     budget: Budget,
+    /// The keys of the positions the game's turns started from ([`History`]), sorted, each
+    /// with how often the game has been there: a turn of the searcher's that returns to one
+    /// is judged [`REPEAT`] less a time.
+    seen: Vec<(u64, u32)>,
 }
 
 impl Search {
     /// Whether the budget is spent (positions, or the time cap in play).
     fn spent(&self) -> bool {
         self.evaluations >= self.limit || self.late()
+    }
+
+    /// How often the game has been in `state`, where a turn of the searcher's ended.
+    fn times_seen<S: State>(&self, state: &S) -> u32 {
+        state.position_key().map_or(0, |k| {
+            self.seen
+                .binary_search_by_key(&k, |&(key, _)| key)
+                .map_or(0, |i| self.seen[i].1)
+        })
+    }
+
+    /// `value`, the searcher's for his turn ending in `state`, [`REPEAT`] less for each time
+    /// the game has been there: two players who each undo the other's last turn play the
+    /// same positions to the round limit, and the judgement of a position cannot tell that
+    /// from progress; a few rounds of it and another turn is worth more.
+    fn unless_repeated<S: State>(&self, state: &S, value: f64) -> f64 {
+        // A win or a loss foreseen stands as it is.
+        if !(1.0 - WIN + 0.5..WIN - 0.5).contains(&value) {
+            return value;
+        }
+        value - REPEAT * f64::from(self.times_seen(state))
     }
 
     /// Whether the time cap (in play only) has passed.
@@ -125,11 +154,13 @@ impl Search {
     }
 }
 
-/// The first action of the turn whose worst foreseen outcome is best for `view`'s player;
-/// `None` when the player has nothing to decide. The same view, shape, budget (without time)
-/// and seed give the same action.
+/// The first action of the turn whose worst foreseen outcome is best for `view`'s player,
+/// a turn of his that returns to a position of `history` judged [`REPEAT`] worse a time;
+/// `None` when the player has nothing to decide. The same view, history, shape, budget
+/// (without time) and seed give the same action.
 pub fn turn_search<V: View>(
     view: &V,
+    history: &History,
     shape: Shape,
     budget: Budget,
     seed: u64,
@@ -147,6 +178,18 @@ pub fn turn_search<V: View>(
         limit: u64::from(budget.iterations.max(1)),
         started: Instant::now(),
         budget,
+        seen: {
+            let mut keys: Vec<u64> = history.keys().collect();
+            keys.sort_unstable();
+            let mut seen: Vec<(u64, u32)> = Vec::new();
+            for k in keys {
+                match seen.last_mut() {
+                    Some((last, n)) if *last == k => *n += 1,
+                    _ => seen.push((k, 1)),
+                }
+            }
+            seen
+        },
     };
     let guesses = if view.hides() {
         shape.guesses.max(1)
@@ -309,7 +352,8 @@ fn judge_turns<S: State>(
         } else {
             // Equal foresights are told apart by chance, not by the beam's order, so two
             // players who block each other do not repeat one cycle to the round limit.
-            foresee(&end.state, me, 1, shape, search) + search.rng.gen::<f64>() * 1e-4
+            let foreseen = foresee(&end.state, me, 1, shape, search);
+            search.unless_repeated(&end.state, foreseen) + search.rng.gen::<f64>() * 1e-4
         }
     };
     for (k, v) in values.iter_mut().enumerate().take(shape.candidates) {
@@ -432,7 +476,7 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
         // counted as lost where the shape checks threats.
         let mut best = f64::NEG_INFINITY;
         for end in &ends {
-            let mut v = own_value(end, me, search.me);
+            let mut v = search.unless_repeated(&end.state, own_value(end, me, search.me));
             if threats && v > best && v < WIN && loses_at_once(&end.state, me, ply, shape, search) {
                 v = 1.0 - WIN;
             }

@@ -12,6 +12,8 @@ use crate::state::{returns_of, Observe, State, ToAct, Values, View, MAX_PLAYERS}
 use orion_engine::{Action, Game, Millis, Piece, Seat, Winner};
 use rand::seq::SliceRandom;
 use rand::RngCore;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
 
 /// One of ORION's games in play, whole (every secret in it).
 #[derive(Clone, Debug)]
@@ -207,6 +209,14 @@ impl State for OrionState {
         self.game.round()
     }
 
+    fn position_key(&self) -> Option<u64> {
+        // The same key as a room's table records (it has no clock to see claims by).
+        if self.rolling {
+            return None;
+        }
+        position_key(&self.game)
+    }
+
     fn forced(&self) -> Option<Action> {
         (!self.rolling && self.game.outcome().is_none() && self.claimer().is_some())
             .then_some(Action::Claim)
@@ -280,12 +290,59 @@ pub fn think(
     budget: Option<crate::Budget>,
     seed: u64,
 ) -> Option<Action> {
+    think_with(
+        game,
+        seat,
+        now,
+        &crate::History::new(),
+        player,
+        budget,
+        seed,
+    )
+}
+
+/// As [`think`], knowing the positions the game's turns started from (`history`, recorded
+/// with [`position_key`] after each action): levels 7 and 8 judge a turn back to one a little
+/// worse each time, so they leave a cycle ([`crate::decide_with`]).
+pub fn think_with(
+    game: &Game,
+    seat: Seat,
+    now: Millis,
+    history: &crate::History,
+    player: crate::Player,
+    budget: Option<crate::Budget>,
+    seed: u64,
+) -> Option<Action> {
     let view = OrionView::new(game, seat, now)?;
-    match crate::decide(player, &view, budget, seed)? {
+    match crate::decide_with(player, &view, history, budget, seed)? {
         Action::Timeout => None,
         action => Some(action),
     }
 }
+
+/// The key of `game`'s position for a [`crate::History`] where a turn starts from it: its
+/// board and the seat to move (not the clock, a claim open or a secret man, which the board
+/// does not show); `None` once over or after a click of the turn. A room's table records it
+/// after each action, as the ladder records [`State::position_key`], which this is.
+///
+/// Libra's only, so far ([`KEEPS_HISTORY`]): the levels' cycles were measured there (the tug
+/// of war over the targets, BENCHMARKS.md); every other game decides as without a history.
+pub fn position_key(game: &Game) -> Option<u64> {
+    if !KEEPS_HISTORY.contains(&game.rules().id())
+        || game.outcome().is_some()
+        || game.clicks().1 > 0
+    {
+        return None;
+    }
+    let mut hasher = DefaultHasher::new();
+    game.position().hash(&mut hasher);
+    game.mover().hash(&mut hasher);
+    Some(hasher.finish())
+}
+
+/// The games whose positions have keys ([`position_key`]): the levels' search knows their
+/// history. Another game joins once its ladder is measured with it.
+pub const KEEPS_HISTORY: [&str; 1] = ["libra"];
 
 /// How much the levels suspect each of `seat`'s men of being his secret (Algol): a man
 /// nearer the edge he must reach more (the secret is the one he pushes on), by a factor of

@@ -10,7 +10,8 @@ use crate::system::{
     Applied, BotJob, BotMove, Demo, GameInfo, GameSystem, HintJob, Hints, OptionField, OptionKind,
     PuzzleFigures, Seat, SeatInfo, Table, UNDO,
 };
-use orion_ai::systems::orion::think;
+use orion_ai::systems::orion::{position_key, think_with};
+use orion_ai::History;
 use orion_engine::puzzles::{self, Deal};
 use orion_engine::{
     games, parse_click, parse_piece, parse_slot, position_string, Action, ClaimWindow, Event, Game,
@@ -179,7 +180,14 @@ impl GameSystem for Orion {
             })
             .collect();
         let line = Line::of(&game);
-        Ok(Box::new(OrionTable { game, seats, line }))
+        let mut history = History::new();
+        history.extend(position_key(&game));
+        Ok(Box::new(OrionTable {
+            game,
+            seats,
+            line,
+            history,
+        }))
     }
 
     fn action(&self, request: &Request) -> Option<Result<String, Refusal>> {
@@ -288,6 +296,11 @@ struct OrionTable {
     /// A click puzzle's start and the clicks that stand, to take one back (`undo`);
     /// `None` in a game.
     line: Option<Box<Line>>,
+    /// The positions the game's turns started from (the latest `orion_ai::RECENT`), for the
+    /// computer players: a level that sees only the board repeats a cycle of turns with
+    /// another player to the end of the game (BENCHMARKS.md, Libra's tug of war). Rebuilt
+    /// with the game when a room is restored, as every action is applied again.
+    history: History,
 }
 
 /// The core's name of an engine seat.
@@ -345,6 +358,7 @@ impl Table for OrionTable {
         if let Some(line) = &mut self.line {
             line.push(engine_seat(seat)?, action, now);
         }
+        self.history.extend(position_key(&self.game));
         let mut applied = Applied {
             events: Vec::with_capacity(events.len()),
             over: None,
@@ -474,9 +488,10 @@ impl Table for OrionTable {
         }
         // The copy the seat may see: no other seat's secret man is in it.
         let seen = self.game.seen_by(seat);
+        let history = self.history.clone();
         Some(Box::new(move |level, seed| {
             let player = orion_ai::Player::Level(level);
-            let action = think(&seen, seat, now, player, level.timed(), seed)?;
+            let action = think_with(&seen, seat, now, &history, player, level.timed(), seed)?;
             let reaction = match (action, seen.options().claim_window) {
                 (Action::Claim, ClaimWindow::Millis(window)) => {
                     crate::bots::CLAIM_REACTION.min(window / 2)
@@ -495,6 +510,7 @@ impl Table for OrionTable {
             game: self.game.clone(),
             seats: self.seats.clone(),
             line: self.line.clone(),
+            history: self.history.clone(),
         })
     }
 
