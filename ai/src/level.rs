@@ -106,17 +106,14 @@ impl Level {
         })
     }
 
-    /// How often the level plays level 8's decision in `view`'s game (the rest are
+    /// How often the level plays level 8's decision in `state`'s game (the rest are
     /// `greedy`'s, or for levels 2 to 5 partly random): 1 for level 8, 0 below level 7, and
     /// for level 7 [`LEVEL_7_ODDS`] unless the game says otherwise
     /// ([`State::level_7_odds`]).
-    fn search_odds<V: View>(self, view: &V, seed: u64) -> f64 {
+    fn search_odds<S: State>(self, state: &S) -> f64 {
         match self.0 {
             8 => 1.0,
-            7 => {
-                let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                (view.determinize(&mut rng).level_7_odds()).unwrap_or(LEVEL_7_ODDS)
-            }
+            7 => state.level_7_odds().unwrap_or(LEVEL_7_ODDS),
             _ => 0.0,
         }
     }
@@ -192,7 +189,8 @@ pub fn decide<V: View>(
 /// As [`decide`], knowing the positions the game's turns started from (`history`): levels 7
 /// and 8, when they search, judge a turn that returns to one of them a little worse for each
 /// time the game has been there, so they do not repeat a cycle to the round limit; `greedy`
-/// (the yardstick, and level 6) and levels 1 to 5 do not look at it. The same view, history, player, budget and seed give the same decision.
+/// (the yardstick, and level 6) and levels 1 to 5 do not look at it. The same view, history,
+/// player, budget and seed give the same decision.
 pub fn decide_with<V: View>(
     player: Player,
     view: &V,
@@ -217,28 +215,22 @@ pub fn decide_with<V: View>(
                 if let Some(win) = sure_win(view, seed) {
                     return Some(win);
                 }
+                // The game as the level sees it: its odds, and a solved game's table.
+                let state = view.determinize(&mut ChaCha8Rng::seed_from_u64(seed));
                 let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5ea5);
-                if !rng.gen_bool(level.search_odds(view, seed)) {
+                if !rng.gen_bool(level.search_odds(&state)) {
                     return greedy(view, seed);
                 }
-                if let Some(solved) = solved(view, seed) {
-                    return Some(solved);
+                if state.to_act() == ToAct::Player(view.player()) {
+                    if let Some(solved) = state.solved_action() {
+                        return Some(solved);
+                    }
                 }
                 let budget = budget.or(level.budget())?;
                 turn_search(view, history, SHAPE, budget, seed)
             }
         },
     }
-}
-
-/// The action of a solved game's table (Auriga of two), where the game has one.
-fn solved<V: View>(view: &V, seed: u64) -> Option<<V::State as State>::Action> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let state = view.determinize(&mut rng);
-    if state.to_act() != ToAct::Player(view.player()) {
-        return None;
-    }
-    state.solved_action()
 }
 
 /// A uniformly random legal action.
