@@ -48,14 +48,19 @@ impl History {
         self.keys.iter().copied()
     }
 
-    /// How many positions are remembered.
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    /// Whether none is.
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+    /// Each key remembered with how often it was recorded, sorted by key (to look a
+    /// position up by binary search).
+    pub fn counts(&self) -> Vec<(u64, u32)> {
+        let mut keys: Vec<u64> = self.keys().collect();
+        keys.sort_unstable();
+        let mut counts: Vec<(u64, u32)> = Vec::new();
+        for k in keys {
+            match counts.last_mut() {
+                Some((last, n)) if *last == k => *n += 1,
+                _ => counts.push((k, 1)),
+            }
+        }
+        counts
     }
 }
 

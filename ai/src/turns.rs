@@ -113,8 +113,8 @@ struct Search {
     limit: u64,
     started: Instant,
     budget: Budget,
-    /// The keys of the positions the game's turns started from ([`History`]), sorted, each
-    /// with how often the game has been there: a turn of the searcher's that returns to one
+    /// The keys of the positions the game's turns started from ([`History::counts`]), sorted,
+    /// each with how often the game has been there: a turn of the searcher's that returns to one
     /// is judged [`REPEAT`] less a time.
     seen: Vec<(u64, u32)>,
 }
@@ -178,18 +178,7 @@ pub fn turn_search<V: View>(
         limit: u64::from(budget.iterations.max(1)),
         started: Instant::now(),
         budget,
-        seen: {
-            let mut keys: Vec<u64> = history.keys().collect();
-            keys.sort_unstable();
-            let mut seen: Vec<(u64, u32)> = Vec::new();
-            for k in keys {
-                match seen.last_mut() {
-                    Some((last, n)) if *last == k => *n += 1,
-                    _ => seen.push((k, 1)),
-                }
-            }
-            seen
-        },
+        seen: history.counts(),
     };
     let guesses = if view.hides() {
         shape.guesses.max(1)
