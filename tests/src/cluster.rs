@@ -189,17 +189,22 @@ impl Drop for ClusterNode {
     }
 }
 
+/// Sends `resume` once and returns its answer: the reply to it, or the room's first event
+/// (a room that takes the player back sends its events before the reply).
+pub async fn resume_once(c: &mut Client, room: &str, since: u64) -> Value {
+    let id = c
+        .send_with_id(json!({"t": "resume", "room": room, "since": since}))
+        .await;
+    c.expect(|m| m["re"] == json!(id) || (m["t"] == "event" && m["room"] == room))
+        .await
+}
+
 /// Sends `resume` until the room answers (while its node is being replaced the answer is a
 /// `server` error saying to try again); returns the first answer that is not one.
 pub async fn resume_until_taken(c: &mut Client, room: &str, since: u64) -> Value {
     let began = std::time::Instant::now();
     loop {
-        let id = c
-            .send_with_id(json!({"t": "resume", "room": room, "since": since}))
-            .await;
-        let reply = c
-            .expect(|m| m["re"] == json!(id) || (m["t"] == "event" && m["room"] == room))
-            .await;
+        let reply = resume_once(c, room, since).await;
         if reply["t"] != "error" {
             return reply;
         }

@@ -4,7 +4,7 @@
 //! `cargo build -p orion-tests --bins && target/debug/failover-bench 20`.
 //! Runs its own PostgreSQL and nats-server, like the tests.
 
-use orion_tests::cluster::ClusterNode;
+use orion_tests::cluster::{resume_once, ClusterNode};
 use orion_tests::nats::Nats;
 use orion_tests::pg::Postgres;
 use serde_json::json;
@@ -37,12 +37,7 @@ async fn main() -> anyhow::Result<()> {
         victim.kill();
         let mut back = survivor.reconnect("p", &p.token).await;
         loop {
-            let id = back
-                .send_with_id(json!({"t": "resume", "room": room, "since": 0}))
-                .await;
-            let reply = back
-                .expect(|m| m["re"] == json!(id) || (m["t"] == "event" && m["room"] == room))
-                .await;
+            let reply = resume_once(&mut back, &room, 0).await;
             if reply["t"] != "error" {
                 break;
             }

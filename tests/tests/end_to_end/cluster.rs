@@ -3,7 +3,9 @@
 //! one game, watched from a third connection; a node `kill -9`ed mid-game loses no game, nor
 //! does one that restarts while the database cannot read a room's log.
 
-use orion_tests::cluster::{resume_until_taken, start_cluster, until_accepted, ClusterNode};
+use orion_tests::cluster::{
+    resume_once, resume_until_taken, start_cluster, until_accepted, ClusterNode,
+};
 use orion_tests::{finish_hydra_two_from_mid_move, play_moves, Client, HYDRA_TWO};
 use serde_json::{json, Value};
 
@@ -194,12 +196,7 @@ async fn a_room_the_store_could_not_read_when_its_node_restarted_comes_back_once
     a.restart();
     let mut s2 = a.reconnect("south", &s.token).await;
     s2.seat = "S".into();
-    let id = s2
-        .send_with_id(json!({"t": "resume", "room": room, "since": 0}))
-        .await;
-    let refused = s2
-        .expect(|m| m["re"] == json!(id) || (m["t"] == "event" && m["room"] == room))
-        .await;
+    let refused = resume_once(&mut s2, &room, 0).await;
     assert_eq!(refused["t"], "error", "served while unreadable: {refused}");
     // … and can once the database reads it again: a node's next scan takes it over, with
     // no restart, every event as it was.
