@@ -4,7 +4,7 @@
 //! integers, so that a table of every board fits in a few megabytes.
 
 use orion_engine::games::{auriga_angle as angle, auriga_turn};
-use orion_engine::{Click, Rotor, Slot, SLOTS};
+use orion_engine::{Click, Game, Rotor, Slot, SLOTS};
 use std::f64::consts::{PI, TAU};
 use std::sync::OnceLock;
 
@@ -105,8 +105,17 @@ pub struct Course {
     apart: Vec<[u8; SLOTS]>,
 }
 
+/// Whether `game` is the Auriga the course and the race odds model: two players, the default
+/// die ([`FACES`]) and no fixed number of clicks.
+pub fn applies(game: &Game) -> bool {
+    game.rules().id() == "auriga"
+        && game.seats().len() == 2
+        && game.options().clicks.is_none()
+        && game.options().die == FACES
+}
+
 /// The locked rotors C2, C3, C4.
-fn locked(rotor: Rotor) -> bool {
+pub(crate) fn locked(rotor: Rotor) -> bool {
     rotor.column() == 2 && (1..=3).contains(&rotor.row())
 }
 

@@ -7,15 +7,13 @@
 //! there first, so the levels judging by it threw the die behind as readily as three clicks
 //! and could not tell a lead that wins from one that does not.
 
+use super::auriga_course::{locked, FACES};
 use crate::state::{squash, MAX_PLAYERS};
 use orion_engine::games::{auriga_angle as angle, auriga_turn};
 use orion_engine::{Allowance, Click, Game, Rotor, Side, Slot, SLOTS};
 use std::f64::consts::{PI, TAU};
 use std::sync::OnceLock;
 
-/// The die the race odds are computed for: the game's default. Another die (a room option)
-/// or a fixed number of clicks leaves the judgement to `greedy`'s value.
-const FACES: [u8; 6] = [1, 2, 2, 3, 4, 5];
 /// Clicks the non-leader may take instead of the die.
 const THREE: usize = 3;
 /// Laps to win (the engine's `LAPS`).
@@ -38,11 +36,6 @@ fn lap_place(slot: Slot) -> f64 {
     } else {
         p.max(0.0)
     }
-}
-
-/// The locked rotors C2, C3, C4.
-fn locked(rotor: Rotor) -> bool {
-    rotor.column() == 2 && (1..=3).contains(&rotor.row())
 }
 
 /// The clicks a chariot may make: every click of an unlocked rotor.
@@ -219,14 +212,10 @@ pub fn needed(game: &Game) -> [usize; MAX_PLAYERS] {
     out
 }
 
-/// Whether the race odds judge `game`: Auriga of two players with the default die and no
-/// fixed number of clicks.
-pub fn applies(game: &Game) -> bool {
-    game.rules().id() == "auriga"
-        && game.seats().len() == 2
-        && game.options().clicks.is_none()
-        && game.options().die == FACES
-}
+/// Whether the race odds judge `game`: Auriga of two players with the default die (the race
+/// odds are computed for it; another die or a fixed number of clicks leaves the judgement to
+/// `greedy`'s value) and no fixed number of clicks.
+pub use super::auriga_course::applies;
 
 /// `seat`'s odds of winning an Auriga of two players as a race (see the module), or `None`
 /// where the race tables do not apply (more players, another die, a fixed number of clicks).

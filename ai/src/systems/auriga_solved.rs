@@ -260,13 +260,8 @@ pub fn table() -> &'static Table {
 pub const TOLERANCE: f64 = 1e-9;
 
 /// Whether the solution plays `game`: Auriga of two with the default die and no fixed
-/// number of clicks.
-pub fn applies(game: &Game) -> bool {
-    game.rules().id() == "auriga"
-        && game.seats().len() == 2
-        && game.options().clicks.is_none()
-        && game.options().die == FACES
-}
+/// number of clicks (the course's [`applies`](super::auriga_course::applies)).
+pub use super::auriga_course::applies;
 
 /// The engine's game as the table's board, if the table holds it.
 pub fn board_of(course: &Course, game: &Game) -> Option<Board> {
