@@ -105,10 +105,26 @@ impl GameSpec {
     }
 }
 
-/// The turn limit past which a game counts as drawn (rounds in ORION, moves elsewhere).
+/// Every game system the levels play, each with its default players: the thirteen ORION
+/// rule sets in the booklet's order (Hydra for Two, for Partners and for Four apart), Orbit
+/// and two-player Orbs. `ladder --game all` plays them in this order.
+pub fn every_game() -> Vec<GameSpec> {
+    let orion = orion_engine::games::ALL
+        .iter()
+        .map(|rules| GameSpec::Orion(*rules, rules.default_players()));
+    orion
+        .chain([GameSpec::Orbit, GameSpec::Orbs(2, false)])
+        .collect()
+}
+
+/// The turn limit past which a game counts as drawn (rounds in ORION, moves elsewhere). No
+/// ORION game has a limit of its own (a game ends by its rules, a resignation, the clock or
+/// an abandonment); the ladder's 400 rounds only bound a game that goes nowhere, and are
+/// far past any game a person plays (150 until 2026-11-27, when slow wins in Bootes and
+/// Libra counted as draws).
 pub fn turn_limit(spec: &GameSpec) -> u32 {
     match spec {
-        GameSpec::Orion(..) => 150,
+        GameSpec::Orion(..) => 400,
         GameSpec::Orbit => 1_000,
         GameSpec::Orbs(..) => 2_000,
     }

@@ -27,7 +27,7 @@ fn a_game_past_the_turn_limit_is_drawn_and_a_longer_limit_plays_it_on() {
     // Three rounds are too few for anyone to cross the Hydra board: every game is drawn.
     let short = pairing(Some(3));
     assert_eq!((short.wins, short.losses, short.draws), (0, 0, 4));
-    // The game's own limit (150 rounds) lets a mostly-`greedy` player win against a random one.
+    // The ladder's own limit (400 rounds) lets a mostly-`greedy` player win against a random one.
     let whole = pairing(None);
     assert_eq!(whole.unfinished, 0);
     assert!(whole.wins >= 3, "level 5 against level 1: {whole:?}");

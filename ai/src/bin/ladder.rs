@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Context};
 use clap::Parser;
-use orion_ai::ladder::{parse_game, run_ladder_with, Sitting, MAX_THREADS};
+use orion_ai::ladder::{every_game, parse_game, run_ladder_with, GameSpec, Sitting, MAX_THREADS};
 use orion_ai::{Level, Player};
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -14,7 +14,8 @@ use std::time::Duration;
 #[derive(Parser)]
 #[command(name = "ladder")]
 struct Args {
-    /// The game: an ORION game id (hydra-2, algol, orion, ...), orbit or orbs.
+    /// The game: an ORION game id (hydra-2, algol, orion, ...), orbit, orbs, or `all`: every
+    /// game system one after the other, each with its default players (two in Orbs).
     #[arg(long)]
     game: String,
     /// Players, where the game allows several.
@@ -48,7 +49,7 @@ struct Args {
     #[arg(long)]
     pairing_secs: Option<u64>,
     /// The turn limit past which a game counts as drawn: rounds in the ORION games (default
-    /// 150), moves in Orbit (1,000) and Orbs (2,000).
+    /// 400), moves in Orbit (1,000) and Orbs (2,000); with `--game all`, rounds in ORION only.
     #[arg(long)]
     turn_limit: Option<u32>,
 }
@@ -77,7 +78,14 @@ fn levels(text: &str) -> anyhow::Result<Vec<Level>> {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let spec = parse_game(&args.game, args.players, args.teams)?;
+    let games = if args.game.trim().eq_ignore_ascii_case("all") {
+        if args.players.is_some() || args.teams {
+            bail!("--game all plays each game with its default players: no --players or --teams");
+        }
+        every_game()
+    } else {
+        vec![parse_game(&args.game, args.players, args.teams)?]
+    };
     let levels = levels(&args.levels)?;
     if !(args.scale > 0.0 && args.scale <= 100.0) {
         bail!("--scale must be above 0 and at most 100");
@@ -102,19 +110,39 @@ fn main() -> anyhow::Result<()> {
             pairs.push((Player::Level(l), Player::Greedy));
         }
     }
+    let every = games.len() > 1;
+    for spec in &games {
+        // With every game, a turn limit is ORION's rounds: Orbit and Orbs keep their own.
+        let turn_limit = match spec {
+            GameSpec::Orion(..) => args.turn_limit,
+            _ if every => None,
+            _ => args.turn_limit,
+        };
+        play(spec, &pairs, &args, turn_limit)?;
+    }
+    Ok(())
+}
+
+/// One game's ladder, printed: the pairings' counts, then ratings and think times.
+fn play(
+    spec: &GameSpec,
+    pairs: &[(Player, Player)],
+    args: &Args,
+    turn_limit: Option<u32>,
+) -> anyhow::Result<()> {
     let sitting = Sitting {
         games: args.games,
         seed: args.seed,
         scale: args.scale,
         threads: args.threads,
         per_pairing: args.pairing_secs.map(Duration::from_secs),
-        turn_limit: args.turn_limit,
+        turn_limit,
     };
     let cap = match args.pairing_secs {
         Some(s) => format!(", at most {s} s a pairing"),
         None => String::new(),
     };
-    let cap = match args.turn_limit {
+    let cap = match turn_limit {
         Some(t) => format!("{cap}, drawn past turn {t}"),
         None => cap,
     };
@@ -127,7 +155,7 @@ fn main() -> anyhow::Result<()> {
         args.threads
     );
     let mut out = std::io::stderr();
-    let report = run_ladder_with(&spec, &pairs, &sitting, |p| {
+    let report = run_ladder_with(spec, pairs, &sitting, |p| {
         let _ = write!(
             out,
             "\r{} v {}: {}/{} ({}-{}-{}, {} unfinished)   ",
@@ -183,5 +211,6 @@ fn main() -> anyhow::Result<()> {
             ms(t.wall.1)
         );
     }
+    println!();
     Ok(())
 }
