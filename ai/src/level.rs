@@ -1,20 +1,21 @@
 //! The levels, 1 to 8, and `greedy`: who decides, and with what budget. The order is by
 //! construction, each level the one below with more of the decisions made well: level 1
-//! plays a uniformly random legal action; levels 2 to 5 play `greedy`'s action with
-//! probability 0.25, 0.45, 0.65 and 0.82 and a random one otherwise; level 6 is `greedy` (one
-//! whole turn ahead); level 8 looks at the replies too ([`crate::turns`]: the mover's best
-//! whole turns, every other player's best answers to each, the worst assumed, its own next
-//! turn, `greedy`'s tied replies and a proof that its turn leaves no forced win with two
-//! players); level 7 plays level 8's decision with probability 0.7 (0.5 in two-player Auriga) and
-//! `greedy`'s otherwise (levels 7 and 8 never miss a win in one action). Where a game is solved
-//! (two-player Auriga with the default die: [`crate::systems::auriga_solved`]), level 8's
-//! decision is the solution's instead of the search's. The way lichess's weaker
-//! Stockfish levels play the engine's move or a worse one: mixing two players makes each
-//! level's games against the next decisive where levels that differed by budget alone drew
-//! (BENCHMARKS.md, "Levels 5 to 7 as a mix"). `greedy` sits at level 6, not 4, because the
-//! steps from the random mover to `greedy` are large in most games and the steps from `greedy`
-//! to level 8 small: four mixes between level 8 and `greedy` were too close to each other to
-//! win 60 % of their games, two are not (BENCHMARKS.md, "`greedy` at level 6").
+//! plays a uniformly random legal action, level 8 looks at the replies too
+//! ([`crate::turns`]: the mover's best whole turns, every other player's best answers to
+//! each, the worst assumed, its own next turn, `greedy`'s tied replies and a proof that its
+//! turn leaves no forced win with two players), and levels 2 to 7 play one of the random
+//! mover's, `greedy`'s (one whole turn ahead) or level 8's decisions with some odds and
+//! another's otherwise, by the game's plan ([`crate::plan`]; by default `greedy`'s action with
+//! probability 0.25, 0.45, 0.65 and 0.82 at levels 2 to 5, `greedy` at level 6, level 8's
+//! decision with probability 0.7 at level 7). A level that may search never misses a win in
+//! one action. Where a game is solved (two-player Auriga with the default die:
+//! [`crate::systems::auriga_solved`]), level 8's decision is the solution's instead of the
+//! search's. The way lichess's weaker Stockfish levels play the engine's move or a worse one:
+//! mixing two players makes each level's games against the next decisive where levels that
+//! differed by budget alone drew (BENCHMARKS.md, "Levels 5 to 7 as a mix"). By default
+//! `greedy` sits at level 6, not 4, because the steps from the random mover to `greedy` are
+//! large in most games and the steps from `greedy` to level 8 small (BENCHMARKS.md,
+//! "`greedy` at level 6"); a game whose steps lie elsewhere says so in its plan.
 //!
 //! The Monte Carlo tree search ([`crate::search`]) that played levels 2–8 before is kept as a
 //! library function but plays no level in any game: on the ladder it never beat `greedy` in
@@ -27,6 +28,7 @@
 use crate::greedy::greedy;
 use crate::history::History;
 use crate::mcts::Budget;
+use crate::plan::{Base, LevelPlan, DEFAULT};
 use crate::state::{State, ToAct, View};
 use crate::turns::{turn_search, Shape};
 use rand::seq::SliceRandom;
@@ -41,15 +43,8 @@ use thiserror::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Level(u8);
 
-/// How often levels 2 to 5 play `greedy`'s action rather than a random one.
-const GREEDY_ODDS: [f64; 4] = [0.25, 0.45, 0.65, 0.82];
-
-/// How often level 7 plays level 8's decision rather than `greedy`'s, where the game does not
-/// say otherwise ([`State::level_7_odds`]).
-const LEVEL_7_ODDS: f64 = 0.7;
-
-/// Positions evaluated by one decision of level 8's search (and of level 7 when it
-/// searches).
+/// Positions evaluated by one decision of level 8's search (and of a lower level when it
+/// plays level 8's decision).
 const EVALUATIONS: u32 = 200_000;
 
 /// How widely and deeply level 8 looks.
@@ -96,26 +91,14 @@ impl Level {
         self.0
     }
 
-    /// The budget of the level's search in positions evaluated alone (`None` for levels 1
-    /// to 6, which do not search past one turn; level 7 searches as level 8 does, when it
-    /// searches).
+    /// The budget of the level's search in positions evaluated alone, when it searches
+    /// (`None` for level 1, the random mover; levels 2 to 7 search as level 8 does where
+    /// their game's plan gives them a share of its decisions, and otherwise never use it).
     pub fn budget(self) -> Option<Budget> {
-        (self.0 >= 7).then_some(Budget {
+        (self.0 >= 2).then_some(Budget {
             iterations: EVALUATIONS,
             time: None,
         })
-    }
-
-    /// How often the level plays level 8's decision in `state`'s game (the rest are
-    /// `greedy`'s, or for levels 2 to 5 partly random): 1 for level 8, 0 below level 7, and
-    /// for level 7 [`LEVEL_7_ODDS`] unless the game says otherwise
-    /// ([`State::level_7_odds`]).
-    fn search_odds<S: State>(self, state: &S) -> f64 {
-        match self.0 {
-            8 => 1.0,
-            7 => state.level_7_odds().unwrap_or(LEVEL_7_ODDS),
-            _ => 0.0,
-        }
     }
 
     /// The budget with a time cap on top, for play: no decision takes over [`MAX_THINK`].
@@ -198,39 +181,62 @@ pub fn decide_with<V: View>(
     budget: Option<Budget>,
     seed: u64,
 ) -> Option<<V::State as State>::Action> {
-    match player {
-        Player::Greedy => greedy(view, seed),
-        Player::Level(level) => match level.number() {
-            1 => random(view, seed),
-            n @ 2..=5 => {
-                let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0dd5);
-                if rng.gen_bool(GREEDY_ODDS[usize::from(n) - 2]) {
-                    greedy(view, seed)
-                } else {
-                    random(view, seed)
-                }
-            }
-            6 => greedy(view, seed),
-            _ => {
-                if let Some(win) = sure_win(view, seed) {
-                    return Some(win);
-                }
-                // The game as the level sees it: its odds, and a solved game's table.
-                let state = view.determinize(&mut ChaCha8Rng::seed_from_u64(seed));
-                let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5ea5);
-                if !rng.gen_bool(level.search_odds(&state)) {
-                    return greedy(view, seed);
-                }
-                if state.to_act() == ToAct::Player(view.player()) {
-                    if let Some(solved) = state.solved_action() {
-                        return Some(solved);
-                    }
-                }
-                let budget = budget.or(level.budget())?;
-                turn_search(view, history, SHAPE, budget, seed)
-            }
-        },
+    let level = match player {
+        Player::Greedy => return greedy(view, seed),
+        Player::Level(level) => level,
+    };
+    let budget = budget.or(level.budget());
+    let blend = match level.number() {
+        1 => return random(view, seed),
+        8 => {
+            return sure_win(view, seed).or_else(|| searched(view, history, budget?, seed));
+        }
+        n => plan(view, seed)[usize::from(n) - 2],
+    };
+    // A level that may play level 8's decision takes a win in one as level 8 does; its odds
+    // are drawn from their own seed (the same decisions as when only level 7 searched).
+    let salt = if blend.searches() {
+        if let Some(win) = sure_win(view, seed) {
+            return Some(win);
+        }
+        0x5ea5
+    } else {
+        0x0dd5
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ salt);
+    let base = if rng.gen_bool(blend.odds) {
+        blend.strong
+    } else {
+        blend.weak
+    };
+    match base {
+        Base::Random => random(view, seed),
+        Base::Greedy => greedy(view, seed),
+        Base::Search => searched(view, history, budget?, seed),
     }
+}
+
+/// The levels of `view`'s game: its own plan, or [`DEFAULT`].
+fn plan<V: View>(view: &V, seed: u64) -> LevelPlan {
+    let state = view.determinize(&mut ChaCha8Rng::seed_from_u64(seed));
+    state.level_plan().unwrap_or(DEFAULT)
+}
+
+/// Level 8's decision where it has no win in one: a solved game's table, or the turn
+/// search.
+fn searched<V: View>(
+    view: &V,
+    history: &History,
+    budget: Budget,
+    seed: u64,
+) -> Option<<V::State as State>::Action> {
+    let state = view.determinize(&mut ChaCha8Rng::seed_from_u64(seed));
+    if state.to_act() == ToAct::Player(view.player()) {
+        if let Some(solved) = state.solved_action() {
+            return Some(solved);
+        }
+    }
+    turn_search(view, history, SHAPE, budget, seed)
 }
 
 /// A uniformly random legal action.

@@ -4,6 +4,8 @@
 //!
 //! Layout, bottom up:
 //!
+//! * `plan` — what levels 2 to 7 are made of in a game (shares of the random mover's,
+//!   `greedy`'s and level 8's decisions): a game's own ([`State::level_plan`]) or the default;
 //! * `state` — the game trait ([`State`]: who acts, legal actions, apply, chance, returns
 //!   per player, an evaluation) and hidden information ([`Observe`], [`View`]);
 //! * `systems/` — the adapters: `orion` (the engine's games; `orion_eval`, `places`: their
@@ -23,6 +25,7 @@ mod history;
 pub mod ladder;
 mod level;
 mod mcts;
+pub mod plan;
 mod proof;
 mod state;
 pub mod systems;

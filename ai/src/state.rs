@@ -7,6 +7,7 @@
 //! [`Observe::View`], never the state, and plays from states the view samples
 //! ([`View::determinize`]), so it cannot read what that player may not see.
 
+use crate::plan::LevelPlan;
 use rand::RngCore;
 use std::fmt::Debug;
 
@@ -81,11 +82,10 @@ pub trait State: Clone {
     fn solved_action(&self) -> Option<Self::Action> {
         None
     }
-    /// How often level 7 plays level 8's decision here rather than `greedy`'s, where the
-    /// ladder put it elsewhere than the levels' default (`None`): level 7 sits halfway
-    /// between `greedy` and level 8, and how far a share of level 8's decisions takes it
-    /// depends on the game (two-player Auriga, whose level 8 plays the solved table).
-    fn level_7_odds(&self) -> Option<f64> {
+    /// What levels 2 to 7 play in this game, where the ladder put them elsewhere than the
+    /// levels' default ([`crate::plan::DEFAULT`]; `None`): how far a share of a stronger
+    /// player's decisions moves a level depends on the game.
+    fn level_plan(&self) -> Option<LevelPlan> {
         None
     }
     /// Moves made so far in a sense the game chooses (for a ladder's turn limit).

@@ -1,0 +1,63 @@
+//! What levels 2 to 7 are made of, per game: each plays one of three players' decisions
+//! (the random mover, `greedy`, level 8's search) with some odds and another's otherwise.
+//! How far a share of a stronger player's decisions moves a level depends on the game: where
+//! a random click seldom loses, the steps from the random mover to `greedy` are short and
+//! most of the levels belong above `greedy`; where `greedy` is no better than itself with
+//! a few random clicks, mixing it with random ones orders nothing. So a game may set its own
+//! plan ([`crate::State::level_plan`]); the rest play [`DEFAULT`]. Level 1 is always the
+//! random mover and level 8 always the search (BENCHMARKS.md, "A plan of levels per game").
+
+/// One of the players a level's decision may come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    /// A uniformly random legal action.
+    Random,
+    /// One whole turn ahead with the evaluation (the yardstick).
+    Greedy,
+    /// Level 8's decision: the turn search, or a solved game's table.
+    Search,
+}
+
+/// A level's play: `strong`'s decision with probability `odds`, `weak`'s otherwise.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Blend {
+    /// The better player.
+    pub strong: Base,
+    /// How often the level plays `strong`'s decision.
+    pub odds: f64,
+    /// The player of the other decisions.
+    pub weak: Base,
+}
+
+impl Blend {
+    /// `strong`'s decision with probability `odds`, `weak`'s otherwise.
+    pub const fn mix(strong: Base, odds: f64, weak: Base) -> Blend {
+        Blend { strong, odds, weak }
+    }
+
+    /// `player`'s decisions, every one.
+    pub const fn only(player: Base) -> Blend {
+        Blend::mix(player, 1.0, player)
+    }
+
+    /// Whether the level ever plays level 8's decision (and so searches and is given its
+    /// budget).
+    pub fn searches(&self) -> bool {
+        self.strong == Base::Search || self.weak == Base::Search
+    }
+}
+
+/// Levels 2 to 7, in order.
+pub type LevelPlan = [Blend; 6];
+
+/// The levels of a game that sets no plan of its own: `greedy`'s action with odds 0.25,
+/// 0.45, 0.65 and 0.82 (random otherwise), `greedy` at level 6, level 8's decision with
+/// odds 0.7 (`greedy`'s otherwise) at level 7.
+pub const DEFAULT: LevelPlan = [
+    Blend::mix(Base::Greedy, 0.25, Base::Random),
+    Blend::mix(Base::Greedy, 0.45, Base::Random),
+    Blend::mix(Base::Greedy, 0.65, Base::Random),
+    Blend::mix(Base::Greedy, 0.82, Base::Random),
+    Blend::only(Base::Greedy),
+    Blend::mix(Base::Search, 0.7, Base::Greedy),
+];
