@@ -4,8 +4,10 @@
 //! in turn order plays his own best whole turns by the same beam (his `replies` best by his own
 //! evaluation, of which the one worst for the mover is assumed: paranoid among the plausible, so
 //! against `greedy` it foresees exactly the turn greedy plays); level 8's shape adds the mover's
-//! own best turn after the replies (checked for a win the next player could make at once), and with
-//! two players who see everything they prove the chosen turn leaves no forced win (`proof`). The
+//! own best turn after the replies (checked for a win the next player could make at once; where
+//! the game asks for it, [`State::further_rounds`], each of its best few looked past by
+//! further rounds of replies and its own turns), and with two players who see everything
+//! they prove the chosen turn leaves no forced win (`proof`). The
 //! searching player's own turns and outcomes are judged by [`State::judge_for`], the others' by
 //! `greedy`'s evaluation. The turn whose worst outcome is best is chosen and its first action
 //! played. A die inside a turn is thrown by the search's random source, one face a turn (as

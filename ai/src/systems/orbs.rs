@@ -11,8 +11,8 @@ use rand::RngCore;
 
 /// Rounds level 8 looks past its own next turn: one step a turn makes a plan several turns
 /// long, and with one more round (`greedy`'s reply and level 8's turn) level 8 won 68 of the
-/// ladder's first 80 games against `greedy`, 59 without (BENCHMARKS.md, "Orbs of two: level 8
-/// on eighty games").
+/// ladder's first 80 games against `greedy`, 59 without, 76 with the essential orbs of
+/// [`super::orbs_end`] too (BENCHMARKS.md, "Orbs of two: level 8 on eighty games").
 const FURTHER_ROUNDS: usize = 1;
 
 /// A game of Orbs in play.
