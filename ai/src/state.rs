@@ -76,6 +76,13 @@ pub trait State: Clone {
     fn judges_throws(&self) -> bool {
         false
     }
+    /// Rounds (every other player's reply, then the searcher's turn) the turn search of
+    /// level 8 looks past the searcher's own next turn, each of his turns there one of his
+    /// few best by his judgement. By default none: the look ends at his next turn (the games
+    /// measured before keep their decisions).
+    fn further_rounds(&self) -> usize {
+        0
+    }
     /// The action a solved game's table plays here, where the game is solved (Auriga of
     /// two: [`crate::systems::auriga_solved`]); the levels that search play it instead. By
     /// default none.

@@ -4,8 +4,10 @@
 //! in turn order plays his own best whole turns by the same beam (his `replies` best by his own
 //! evaluation, of which the one worst for the mover is assumed: paranoid among the plausible, so
 //! against `greedy` it foresees exactly the turn greedy plays); level 8's shape adds the mover's
-//! own best turn after the replies (checked for a win the next player could make at once), and with
-//! two players who see everything they prove the chosen turn leaves no forced win (`proof`). The
+//! own best turn after the replies (checked for a win the next player could make at once; where
+//! the game asks for it, [`State::further_rounds`], each of its best few looked past by
+//! further rounds of replies and its own turns), and with two players who see everything
+//! they prove the chosen turn leaves no forced win (`proof`). The
 //! searching player's own turns and outcomes are judged by [`State::judge_for`], the others' by
 //! `greedy`'s evaluation. The turn whose worst outcome is best is chosen and its first action
 //! played. A die inside a turn is thrown by the search's random source, one face a turn (as
@@ -424,7 +426,12 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
     // The others reply once each; then me once more if the shape says so (not where the
     // judgement takes the throws to come by expectation: it has my next turn in it).
     let again = shape.again && !search.throws_judged;
-    let last = if again { n + 1 } else { n };
+    // Where the game says so, further rounds past that turn ([`State::further_rounds`]).
+    let last = if again {
+        n + 1 + n * state.further_rounds()
+    } else {
+        n
+    };
     if ply >= last || (mover == me && !again) || search.spent() {
         return value(state, me, search.me);
     }
@@ -461,12 +468,21 @@ fn foresee<S: State>(state: &S, me: usize, ply: usize, shape: Shape, search: &mu
         return value(state, me, search.me);
     }
     if mover == me {
-        // My own turn again: my best, a turn after which the next player wins at once
-        // counted as lost where the shape checks threats.
+        // My own turn again: my best, looked past where a further round follows, else a
+        // turn after which the next player wins at once counted as lost where the shape
+        // checks threats.
         let mut best = f64::NEG_INFINITY;
+        let further = ply + 1 < last;
         for end in &ends {
             let mut v = search.unless_repeated(&end.state, own_value(end, me, search.me));
-            if threats && v > best && v < WIN && loses_at_once(&end.state, me, ply, shape, search) {
+            if further && end.state.to_act() != ToAct::Over {
+                let foreseen = foresee(&end.state, me, ply + 1, shape, search);
+                v = search.unless_repeated(&end.state, foreseen);
+            } else if threats
+                && v > best
+                && v < WIN
+                && loses_at_once(&end.state, me, ply, shape, search)
+            {
                 v = 1.0 - WIN;
             }
             best = best.max(v);

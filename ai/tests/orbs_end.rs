@@ -73,6 +73,25 @@ fn level_8_does_not_offer_greedy_the_trade_into_a_draw() {
     }
 }
 
+/// Move 185 of the ladder's game 72 (seed 73), S to move: S's water and air against N's earth
+/// and water, where only S's air can take N's water. Level 8 before its further round and its
+/// care for an essential orb let N's earth chase the air along the edge (`h5` to `m1`) and
+/// trade it off: water against water, a draw (with three of the four first seeds).
+const AIR_CHASED: &str = "a1:RW h5:RA k7:BE q1:BW";
+
+#[test]
+fn level_8_keeps_its_air_from_the_earth_that_trades_with_it() {
+    for seed in 0..3 {
+        let end = play_out(game_at(AIR_CHASED, Seat::S), seed, 200);
+        assert_eq!(
+            end.game().outcome(),
+            Some(Outcome::Win(Winner::Seat(Seat::S))),
+            "seed {seed}: level 8 wins from {AIR_CHASED} (ended at {})",
+            end.game().position()
+        );
+    }
+}
+
 #[test]
 fn who_can_still_take_whom() {
     use Element::{Air as A, Earth as E, Fire as F, Water as W};

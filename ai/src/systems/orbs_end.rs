@@ -5,8 +5,10 @@
 //! earth against water), and level 8's draws against `greedy` were such endings traded into
 //! (BENCHMARKS.md, "Orbs of two: the levels' endgame judgement"). A lone enemy orb is judged
 //! by its room, the holes it may step to without standing next to an orb that can remove it
-//! (it must move every turn, and is caught once it has none), and an orb of ours chased into
-//! one of the six points (dead ends) by an orb that can take it costs a little.
+//! (it must move every turn, and is caught once it has none), an orb of ours chased into
+//! one of the six points (dead ends) by an orb that can take it costs a little, and so does
+//! an orb of ours that is the only way left to take some enemy orb, the nearer an enemy orb
+//! that can remove it.
 
 use super::orbs_eval::{raw, SQUASH};
 use crate::state::squash;
@@ -37,6 +39,13 @@ const CHASED_IN_POINT: i64 = 60;
 
 /// How near an enemy orb that can take one of ours must be for it to count as chasing.
 const CHASE_DISTANCE: u32 = 3;
+
+/// What an essential orb of ours (the only way left to remove some enemy orb) costs with an
+/// enemy orb that can remove it next to it: [`ESSENTIAL_STEP`] less a hole further.
+const ESSENTIAL: i64 = 200;
+
+/// How much less an essential orb of ours costs for each hole between it and the enemy.
+const ESSENTIAL_STEP: i64 = 20;
 
 /// A lone enemy orb with no hole to go to: caught (it must move, or cannot).
 const CAUGHT: i64 = 600;
@@ -76,7 +85,12 @@ pub fn judged(game: &Game, me: Seat, players: usize) -> f64 {
     } else {
         0
     };
-    let count = (base + hunt - cornered) as f64;
+    let exposed = if i_can {
+        essential_exposed(&mine, &theirs)
+    } else {
+        0
+    };
+    let count = (base + hunt - cornered - exposed) as f64;
     match (i_can, they_can) {
         (true, true) => squash(count, SQUASH),
         (true, false) => squash(count + SAFE_BONUS, SQUASH).max(SAFE.max(draw + 0.05)),
@@ -112,30 +126,68 @@ fn two_sides(game: &Game) -> bool {
 /// needs an orb of mine that beats it (it survives and may go on), or else one it trades
 /// with (both go: one of mine for each such enemy orb, a void standing in for any).
 pub fn can_remove_all(mine: &[Element], theirs: &[Element]) -> bool {
-    if mine.is_empty() {
+    removes_all(Elements::of(mine), Elements::of(theirs))
+}
+
+/// How many orbs of each element a side holds (by `Element as usize`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Elements([usize; 5]);
+
+impl Elements {
+    /// The orbs of `elements`, counted.
+    fn of<'a>(elements: impl IntoIterator<Item = &'a Element>) -> Elements {
+        let mut counts = [0; 5];
+        for &e in elements {
+            counts[e as usize] += 1;
+        }
+        Elements(counts)
+    }
+
+    /// Orbs of `e`.
+    fn count(self, e: Element) -> usize {
+        self.0[e as usize]
+    }
+
+    /// Every orb.
+    fn len(self) -> usize {
+        self.0.iter().sum()
+    }
+
+    /// The same, one orb of `e` fewer.
+    fn without(mut self, e: Element) -> Elements {
+        self.0[e as usize] = self.0[e as usize].saturating_sub(1);
+        self
+    }
+}
+
+/// [`can_remove_all`] on counts of elements.
+fn removes_all(mine: Elements, theirs: Elements) -> bool {
+    if mine.len() == 0 {
         return false;
     }
-    let count = |side: &[Element], e: Element| side.iter().filter(|&&x| x == e).count();
     let mut spent = 0;
     let mut voids_needed = 0;
     for x in [Element::Fire, Element::Water, Element::Earth, Element::Air] {
-        let n = count(theirs, x);
+        let n = theirs.count(x);
         if n == 0 {
             continue;
         }
-        let beaten = mine.iter().any(|m| m.clash(x) == Clash::MoverWins);
+        let beaten = Element::ALL
+            .iter()
+            .any(|&m| mine.count(m) > 0 && m.clash(x) == Clash::MoverWins);
         if beaten {
             continue;
         }
-        let traders = mine
+        let traders: usize = Element::ALL
             .iter()
             .filter(|&&m| m != Element::Void && m.clash(x) == Clash::Both)
-            .count();
+            .map(|&m| mine.count(m))
+            .sum();
         spent += n;
         voids_needed += n.saturating_sub(traders);
     }
-    spent += count(theirs, Element::Void);
-    voids_needed <= count(mine, Element::Void) && spent < mine.len()
+    spent += theirs.count(Element::Void);
+    voids_needed <= mine.count(Element::Void) && spent < mine.len()
 }
 
 /// What hunting a lone enemy orb adds for the side holding `mine`: less for every hole it
@@ -233,4 +285,35 @@ fn chased_in_points(mine: &[Placed], theirs: &[Placed]) -> i64 {
             .enumerate()
             .filter(|&(i, o)| chased(i, o))
             .count() as i64
+}
+
+/// What our essential orbs cost the side holding `mine` for the enemy orbs near them that
+/// can remove them: an orb is essential where, once it is gone (with the enemy orb that
+/// trades with it, if that one trades), `mine` can no longer remove every orb of `theirs`.
+/// Each costs [`ESSENTIAL`] less [`ESSENTIAL_STEP`] a hole between it and the nearest such
+/// enemy orb. `greedy` trades whenever it can (every enemy orb gone is 50 to it), and level 8
+/// let it trade off the only orb that could take its last ones, a won ending turned into a
+/// draw (games 30, 59 and 72 of the eighty: an earth, a fire, an air).
+fn essential_exposed(mine: &[Placed], theirs: &[Placed]) -> i64 {
+    let mine_e = Elements::of(mine.iter().map(|(_, o)| &o.element));
+    let theirs_e = Elements::of(theirs.iter().map(|(_, o)| &o.element));
+    let mut total = 0;
+    for &(at, orb) in mine {
+        let rest = mine_e.without(orb.element);
+        let nearest = theirs
+            .iter()
+            .filter_map(|&(h, enemy)| {
+                let left = match enemy.element.clash(orb.element) {
+                    Clash::MoverWins => theirs_e,
+                    Clash::Both => theirs_e.without(enemy.element),
+                    _ => return None,
+                };
+                (!removes_all(rest, left)).then(|| i64::from(h.distance(at)))
+            })
+            .min();
+        if let Some(d) = nearest {
+            total += (ESSENTIAL - ESSENTIAL_STEP * d).max(0);
+        }
+    }
+    total
 }
