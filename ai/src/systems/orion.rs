@@ -7,8 +7,8 @@
 //! secret men are not in it, and a search guesses them ([`View::determinize`]: uniformly, as
 //! `greedy` does; [`View::infer`]: the levels, a man nearer his goal likelier).
 
-use super::{auriga_race, auriga_solved, orion_eval};
-use crate::plan::{Base, Blend, LevelPlan, DEFAULT};
+use super::{auriga_race, auriga_solved, orion_eval, orion_plans};
+use crate::plan::LevelPlan;
 use crate::state::{returns_of, Observe, State, ToAct, Values, View, MAX_PLAYERS};
 use orion_engine::{Action, Game, Millis, Piece, Seat, Winner};
 use rand::seq::SliceRandom;
@@ -201,11 +201,7 @@ impl State for OrionState {
     }
 
     fn level_plan(&self) -> Option<LevelPlan> {
-        // On 200 games a pairing, with level 8 playing the solved table: level 7 at 0.7 won
-        // 70 % against `greedy` and lost 42 % to level 8; at 0.5, 66 % and 32 %.
-        let mut plan = DEFAULT;
-        plan[5] = Blend::mix(Base::Search, 0.5, Base::Greedy);
-        auriga_solved::applies(&self.game).then_some(plan)
+        orion_plans::plan(&self.game)
     }
 
     fn turns(&self) -> u32 {

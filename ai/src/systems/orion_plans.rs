@@ -1,0 +1,36 @@
+//! The ORION games whose levels are not the default plan ([`crate::plan::DEFAULT`]), each
+//! set from the ladder (`ladder --game G --levels 1-8 --against below --games 20`, every
+//! level winning 60 % or more of its games against the one below; BENCHMARKS.md, "A plan of
+//! levels per game").
+
+use super::auriga_solved;
+use crate::plan::{Base, Blend, LevelPlan, DEFAULT};
+use orion_engine::Game;
+
+use Base::{Greedy, Random, Search};
+
+/// Draco: a random click seldom loses, so the steps from the random mover to `greedy` are
+/// short (two levels fit) and four lie between `greedy` and level 8.
+const DRACO: LevelPlan = [
+    Blend::mix(Greedy, 0.4, Random),
+    Blend::mix(Greedy, 0.75, Random),
+    Blend::only(Greedy),
+    Blend::mix(Search, 0.35, Greedy),
+    Blend::mix(Search, 0.6, Greedy),
+    Blend::mix(Search, 0.82, Greedy),
+];
+
+/// The plan of `game`'s levels where it is not the default.
+pub fn plan(game: &Game) -> Option<LevelPlan> {
+    match game.rules().id() {
+        "draco" => Some(DRACO),
+        // With level 8 playing the solved table, on 200 games a pairing: level 7 at 0.7 won
+        // 70 % against `greedy` and lost 42 % to level 8; at 0.5, 66 % and 32 %.
+        "auriga" if auriga_solved::applies(game) => {
+            let mut plan = DEFAULT;
+            plan[5] = Blend::mix(Search, 0.5, Greedy);
+            Some(plan)
+        }
+        _ => None,
+    }
+}
