@@ -40,17 +40,22 @@ fn play_out(mut state: OrbsState, seed: u64, moves: u32) -> OrbsState {
 /// was left with water and earth against water: two orbs to one, and a draw (every seed).
 const AIR_KEPT: &str = "e7:RW e8:RA f6:BF f8:RE n2:BW";
 
-#[test]
-fn level_8_keeps_the_only_orb_that_can_take_the_last_water() {
-    for seed in 0..2 {
-        let end = play_out(game_at(AIR_KEPT, Seat::S), seed, 200);
+/// Level 8, South to move from `position`, wins against `greedy` with every seed in `seeds`.
+fn level_8_wins_from(position: &str, seeds: std::ops::Range<u64>) {
+    for seed in seeds {
+        let end = play_out(game_at(position, Seat::S), seed, 200);
         assert_eq!(
             end.game().outcome(),
             Some(Outcome::Win(Winner::Seat(Seat::S))),
-            "seed {seed}: level 8 wins from {AIR_KEPT} (ended at {})",
+            "seed {seed}: level 8 wins from {position} (ended at {})",
             end.game().position()
         );
     }
+}
+
+#[test]
+fn level_8_keeps_the_only_orb_that_can_take_the_last_water() {
+    level_8_wins_from(AIR_KEPT, 0..2);
 }
 
 /// Move 174 of the ladder's game 10 (seed 11): S's water and air against N's earth and
@@ -81,15 +86,7 @@ const AIR_CHASED: &str = "a1:RW h5:RA k7:BE q1:BW";
 
 #[test]
 fn level_8_keeps_its_air_from_the_earth_that_trades_with_it() {
-    for seed in 0..3 {
-        let end = play_out(game_at(AIR_CHASED, Seat::S), seed, 200);
-        assert_eq!(
-            end.game().outcome(),
-            Some(Outcome::Win(Winner::Seat(Seat::S))),
-            "seed {seed}: level 8 wins from {AIR_CHASED} (ended at {})",
-            end.game().position()
-        );
-    }
+    level_8_wins_from(AIR_CHASED, 0..3);
 }
 
 #[test]
