@@ -28,7 +28,7 @@
 use crate::greedy::greedy;
 use crate::history::History;
 use crate::mcts::Budget;
-use crate::plan::{Base, LevelPlan, DEFAULT};
+use crate::plan::{Base, DEFAULT};
 use crate::state::{State, ToAct, View};
 use crate::turns::{turn_search, Shape};
 use rand::seq::SliceRandom;
@@ -169,11 +169,11 @@ pub fn decide<V: View>(
     decide_with(player, view, &History::new(), budget, seed)
 }
 
-/// As [`decide`], knowing the positions the game's turns started from (`history`): levels 7
-/// and 8, when they search, judge a turn that returns to one of them a little worse for each
-/// time the game has been there, so they do not repeat a cycle to the round limit; `greedy`
-/// (the yardstick, and level 6) and levels 1 to 5 do not look at it. The same view, history,
-/// player, budget and seed give the same decision.
+/// As [`decide`], knowing the positions the game's turns started from (`history`): a level
+/// that plays level 8's decision judges, when it searches, a turn that returns to one of them
+/// a little worse for each time the game has been there, so it does not repeat a cycle to the
+/// round limit; `greedy` (the yardstick) and the random mover do not look at it. The same
+/// view, history, player, budget and seed give the same decision.
 pub fn decide_with<V: View>(
     player: Player,
     view: &V,
@@ -185,14 +185,16 @@ pub fn decide_with<V: View>(
         Player::Greedy => return greedy(view, seed),
         Player::Level(level) => level,
     };
+    if level == Level::MIN {
+        return random(view, seed);
+    }
     let budget = budget.or(level.budget());
-    let blend = match level.number() {
-        1 => return random(view, seed),
-        8 => {
-            return sure_win(view, seed).or_else(|| searched(view, history, budget?, seed));
-        }
-        n => plan(view, seed)[usize::from(n) - 2],
-    };
+    // The game as the level sees it: its plan, and a solved game's table.
+    let state = view.determinize(&mut ChaCha8Rng::seed_from_u64(seed));
+    if level == Level::MAX {
+        return sure_win(view, seed).or_else(|| searched(view, &state, history, budget?, seed));
+    }
+    let blend = state.level_plan().unwrap_or(DEFAULT)[usize::from(level.number()) - 2];
     // A level that may play level 8's decision takes a win in one as level 8 does; its odds
     // are drawn from their own seed (the same decisions as when only level 7 searched).
     let salt = if blend.searches() {
@@ -212,25 +214,19 @@ pub fn decide_with<V: View>(
     match base {
         Base::Random => random(view, seed),
         Base::Greedy => greedy(view, seed),
-        Base::Search => searched(view, history, budget?, seed),
+        Base::Search => searched(view, &state, history, budget?, seed),
     }
 }
 
-/// The levels of `view`'s game: its own plan, or [`DEFAULT`].
-fn plan<V: View>(view: &V, seed: u64) -> LevelPlan {
-    let state = view.determinize(&mut ChaCha8Rng::seed_from_u64(seed));
-    state.level_plan().unwrap_or(DEFAULT)
-}
-
-/// Level 8's decision where it has no win in one: a solved game's table, or the turn
-/// search.
+/// Level 8's decision where it has no win in one: a solved game's table (read from `state`,
+/// the view's determinization with `seed`), or the turn search.
 fn searched<V: View>(
     view: &V,
+    state: &V::State,
     history: &History,
     budget: Budget,
     seed: u64,
 ) -> Option<<V::State as State>::Action> {
-    let state = view.determinize(&mut ChaCha8Rng::seed_from_u64(seed));
     if state.to_act() == ToAct::Player(view.player()) {
         if let Some(solved) = state.solved_action() {
             return Some(solved);

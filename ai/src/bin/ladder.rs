@@ -113,10 +113,10 @@ fn main() -> anyhow::Result<()> {
     let every = games.len() > 1;
     for spec in &games {
         // With every game, a turn limit is ORION's rounds: Orbit and Orbs keep their own.
-        let turn_limit = match spec {
-            GameSpec::Orion(..) => args.turn_limit,
-            _ if every => None,
-            _ => args.turn_limit,
+        let turn_limit = if every && !matches!(spec, GameSpec::Orion(..)) {
+            None
+        } else {
+            args.turn_limit
         };
         play(spec, &pairs, &args, turn_limit)?;
     }
