@@ -478,6 +478,23 @@ pub struct Sitting {
     /// A game that ends before either limit is the same game under both (the players do not
     /// see the limit), so a longer one plays on only the games the shorter one drew.
     pub turn_limit: Option<u32>,
+    /// How a pairing's two players share a game's seats.
+    pub seating: Seating,
+}
+
+/// How a pairing's two players share the seats of a game of more than two.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Seating {
+    /// The first player takes one seat (with its partners), the second every other: in
+    /// Hydra for Four, one level against three of the other (as level 8 is measured against
+    /// three `greedy`). Two equal players win a quarter and three quarters of the games.
+    #[default]
+    Alone,
+    /// Every other seat each, the first player's seats shifting by one from game to game:
+    /// in Hydra for Four, two of each level, so two equal players win half the games each,
+    /// as in a two-player game. Only where every seat plays for itself and the seats are
+    /// even; elsewhere as [`Seating::Alone`] (in a two-player game both are the same).
+    Halves,
 }
 
 /// Plays `games` games of each pairing in `pairs`, the seeds following `seed`, calling
@@ -515,6 +532,7 @@ pub fn run_ladder_on(
         threads,
         per_pairing: None,
         turn_limit: None,
+        seating: Seating::Alone,
     };
     run_ladder_with(spec, pairs, &sitting, progress)
 }
@@ -533,6 +551,7 @@ pub fn run_ladder_with(
         threads,
         per_pairing,
         turn_limit: turns,
+        seating,
     } = *sitting;
     let turns = turns.unwrap_or_else(|| turn_limit(spec));
     let config = WengLinConfig::new();
@@ -551,16 +570,16 @@ pub fn run_ladder_with(
             unfinished: 0,
         };
         let until = per_pairing.map(|d| Instant::now() + d);
-        // The sides: seat g mod n is first's, with its partners.
         let setup = |g: u32| {
             let game_seed = seed
                 .wrapping_add((k as u64) << 32)
                 .wrapping_add(u64::from(g));
-            let mine = probe[g as usize % n];
-            let seats: Vec<Player> = (0..n)
-                .map(|i| if probe[i] == mine { first } else { second })
+            let firsts = firsts(&probe, seating, g);
+            let seats: Vec<Player> = firsts
+                .iter()
+                .map(|&f| if f { first } else { second })
                 .collect();
-            (game_seed, mine, seats)
+            (game_seed, firsts, seats)
         };
         let next = AtomicU32::new(0);
         let (tx, rx) = mpsc::channel::<(u32, Result<Played, LadderError>)>();
@@ -602,7 +621,7 @@ pub fn run_ladder_with(
                 }
                 // Count the games in order, as they become complete from the first.
                 while let Some(played) = done.remove(&counted) {
-                    let (_, mine, _) = setup(counted);
+                    let (_, firsts, _) = setup(counted);
                     counted += 1;
                     for (p, d) in played.thinks {
                         times.entry(p.to_string()).or_default().push(d);
@@ -612,15 +631,16 @@ pub fn run_ladder_with(
                         progress(&pairing);
                         continue;
                     }
-                    let at = (0..n).find(|&i| probe[i] == mine).unwrap_or(0);
-                    let best_other = (0..n)
-                        .filter(|&i| probe[i] != mine)
-                        .map(|i| played.returns[i])
-                        .fold(0.0, f64::max);
-                    let outcome = if played.returns[at] >= 1.0 {
+                    let best = |theirs: bool| {
+                        (0..n)
+                            .filter(|&i| firsts[i] == theirs)
+                            .map(|i| played.returns[i])
+                            .fold(0.0, f64::max)
+                    };
+                    let outcome = if best(true) >= 1.0 {
                         pairing.wins += 1;
                         Outcomes::WIN
-                    } else if best_other >= 1.0 {
+                    } else if best(false) >= 1.0 {
                         pairing.losses += 1;
                         Outcomes::LOSS
                     } else {
@@ -665,6 +685,32 @@ fn seats_of(spec: &GameSpec) -> usize {
         GameSpec::Orion(_, p) | GameSpec::Orbs(p, _) => usize::from(*p),
         GameSpec::Orbit => 2,
     }
+}
+
+/// Which seats of game `game` (counted from 0) of a ladder's pairing of `spec` are the first
+/// player's, as `seating` shares them: seat `game` mod n with its partners, or in
+/// [`Seating::Halves`] the seats of `game`'s parity.
+pub fn first_seats(spec: &GameSpec, seating: Seating, game: u32) -> Result<Vec<bool>, LadderError> {
+    Ok(firsts(&play_sides(spec)?, seating, game))
+}
+
+/// [`first_seats`] for a game whose seats' sides are `sides`.
+fn firsts(sides: &[usize], seating: Seating, game: u32) -> Vec<bool> {
+    let n = sides.len();
+    let g = game as usize;
+    if seating == Seating::Halves && n % 2 == 0 && distinct(sides) {
+        return (0..n).map(|i| (i + g) % 2 == 0).collect();
+    }
+    let mine = sides[g % n];
+    sides.iter().map(|&side| side == mine).collect()
+}
+
+/// Whether every seat is a side of its own (no partners).
+fn distinct(sides: &[usize]) -> bool {
+    sides
+        .iter()
+        .enumerate()
+        .all(|(i, s)| !sides[..i].contains(s))
 }
 
 /// The side of each seat of a game of `spec`.

@@ -2,7 +2,7 @@
 //! one core" means on a busy machine) beside its wall time, and a pairing's time cap, which
 //! stops long games where they are and keeps their decisions' think times.
 
-use orion_ai::ladder::{parse_game, play_until, run_ladder_with, Sitting, Think};
+use orion_ai::ladder::{parse_game, play_until, run_ladder_with, Seating, Sitting, Think};
 use orion_ai::{Level, Player};
 use std::time::{Duration, Instant};
 
@@ -29,6 +29,7 @@ fn the_ladder_reports_each_levels_cpu_and_wall_think_times() {
         threads: 1,
         per_pairing: None,
         turn_limit: None,
+        seating: Seating::Alone,
     };
     let report = run_ladder_with(&spec, &[(level(7), level(6))], &sitting, |_| {}).expect("plays");
     assert_eq!(report.pairings[0].games(), 2);
@@ -54,6 +55,7 @@ fn a_pairing_past_its_time_cap_starts_no_game() {
         threads: 2,
         per_pairing: Some(Duration::ZERO),
         turn_limit: None,
+        seating: Seating::Alone,
     };
     let pairs = [(level(2), level(1)), (level(8), level(7))];
     let report = run_ladder_with(&spec, &pairs, &sitting, |_| {}).expect("runs");

@@ -1,7 +1,7 @@
 //! The ladder's turn limit: a game past it counts as drawn, and a longer limit (`--turn-limit`)
 //! plays on the games a shorter one drew while every game that ended before both is the same.
 
-use orion_ai::ladder::{parse_game, run_ladder_with, Pairing, Sitting};
+use orion_ai::ladder::{parse_game, run_ladder_with, Pairing, Seating, Sitting};
 use orion_ai::{Level, Player};
 
 fn level(n: u8) -> Player {
@@ -17,6 +17,7 @@ fn pairing(turn_limit: Option<u32>) -> Pairing {
         threads: 2,
         per_pairing: None,
         turn_limit,
+        seating: Seating::Alone,
     };
     let report = run_ladder_with(&spec, &[(level(5), level(1))], &sitting, |_| {}).expect("plays");
     report.pairings[0].clone()

@@ -4,7 +4,9 @@
 
 use anyhow::{bail, Context};
 use clap::Parser;
-use orion_ai::ladder::{every_game, parse_game, run_ladder_with, GameSpec, Sitting, MAX_THREADS};
+use orion_ai::ladder::{
+    every_game, parse_game, run_ladder_with, GameSpec, Seating, Sitting, MAX_THREADS,
+};
 use orion_ai::{Level, Player};
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -52,6 +54,12 @@ struct Args {
     /// 400), moves in Orbit (1,000) and Orbs (2,000); with `--game all`, rounds in ORION only.
     #[arg(long)]
     turn_limit: Option<u32>,
+    /// How a pairing shares a game of four seats played each for himself (Hydra for Four):
+    /// `alone` (one seat against three) or `halves` (every other seat each: two equal
+    /// players win half the games, as in a two-player game). Other games are the same
+    /// either way.
+    #[arg(long, default_value = "alone")]
+    seating: String,
 }
 
 /// Milliseconds, as the tables print them.
@@ -76,6 +84,14 @@ fn levels(text: &str) -> anyhow::Result<Vec<Level>> {
         .collect()
 }
 
+fn seating(text: &str) -> anyhow::Result<Seating> {
+    match text {
+        "alone" => Ok(Seating::Alone),
+        "halves" => Ok(Seating::Halves),
+        _ => bail!("--seating must be alone or halves"),
+    }
+}
+
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let games = if args.game.trim().eq_ignore_ascii_case("all") {
@@ -93,6 +109,7 @@ fn main() -> anyhow::Result<()> {
     if !(1..=MAX_THREADS).contains(&args.threads) {
         bail!("--threads must be 1 or {MAX_THREADS}");
     }
+    seating(&args.seating)?;
     if args.pairing_secs == Some(0) {
         bail!("--pairing-secs must be at least 1");
     }
@@ -137,6 +154,7 @@ fn play(
         threads: args.threads,
         per_pairing: args.pairing_secs.map(Duration::from_secs),
         turn_limit,
+        seating: seating(&args.seating)?,
     };
     let cap = match args.pairing_secs {
         Some(s) => format!(", at most {s} s a pairing"),
@@ -145,6 +163,10 @@ fn play(
     let cap = match turn_limit {
         Some(t) => format!("{cap}, drawn past turn {t}"),
         None => cap,
+    };
+    let cap = match sitting.seating {
+        Seating::Halves => format!("{cap}, seats in halves"),
+        Seating::Alone => cap,
     };
     println!(
         "{}: {} games a pairing, seed {}, budget x{}, {} thread(s){cap}",
