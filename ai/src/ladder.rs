@@ -7,8 +7,9 @@
 //! binary prints what [`run_ladder_with`] returns.
 
 use crate::history::History;
-use crate::level::{decide_with, Player};
+use crate::level::{decide_planned, Player};
 use crate::mcts::Budget;
+use crate::plan::LevelPlan;
 use crate::state::{Observe, State, ToAct, Values};
 use crate::systems::{orbit::OrbitState, orbs::OrbsState, orion::OrionState};
 use cpu_time::ThreadTime;
@@ -189,11 +190,12 @@ pub fn play_until(
     scale: f64,
     until: Option<Instant>,
 ) -> Result<Played, LadderError> {
-    play_within(spec, seats, seed, scale, turn_limit(spec), until)
+    play_within(spec, seats, seed, scale, turn_limit(spec), until, None)
 }
 
 /// As [`play_until`], with `turns` (rounds in ORION, moves elsewhere) in place of the game's
-/// [`turn_limit`].
+/// [`turn_limit`], and levels 2 to 7 as `plan` says where it is given (in place of the
+/// game's own plan).
 pub fn play_within(
     spec: &GameSpec,
     seats: &[Player],
@@ -201,13 +203,14 @@ pub fn play_within(
     scale: f64,
     turns: u32,
     until: Option<Instant>,
+    plan: Option<&LevelPlan>,
 ) -> Result<Played, LadderError> {
     let limit = Limit {
         turns,
         decisions: u64::MAX,
         until,
     };
-    play_limited(spec, seats, seed, scale, limit)
+    play_limited(spec, seats, seed, Tuning { scale, plan }, limit)
 }
 
 /// As [`play`], stopping after `decisions` decisions (counted as a draw then): for tests
@@ -224,7 +227,17 @@ pub fn play_for(
         decisions: u64::from(decisions),
         until: None,
     };
-    play_limited(spec, seats, seed, scale, limit)
+    play_limited(spec, seats, seed, Tuning { scale, plan: None }, limit)
+}
+
+/// How the seats' levels play: their budgets' scale and, where given, a plan of levels 2 to 7
+/// in place of the game's own.
+#[derive(Clone, Copy)]
+struct Tuning<'a> {
+    /// Multiplies every level's budget.
+    scale: f64,
+    /// Levels 2 to 7, where not the game's own.
+    plan: Option<&'a LevelPlan>,
 }
 
 /// [`play_for`] and [`play_until`]: one game within `limit`.
@@ -232,7 +245,7 @@ fn play_limited(
     spec: &GameSpec,
     seats: &[Player],
     seed: u64,
-    scale: f64,
+    tuning: Tuning,
     limit: Limit,
 ) -> Result<Played, LadderError> {
     match *spec {
@@ -247,14 +260,14 @@ fn play_limited(
                     players,
                 }
             })?;
-            run(OrionState::new(game, 0), spec, seats, seed, scale, limit)
+            run(OrionState::new(game, 0), spec, seats, seed, tuning, limit)
         }
         GameSpec::Orbit => run(
             OrbitState::new(orion_orbit::Game::new()),
             spec,
             seats,
             seed,
-            scale,
+            tuning,
             limit,
         ),
         GameSpec::Orbs(players, teams) => {
@@ -267,7 +280,7 @@ fn play_limited(
                 game: "orbs".into(),
                 players,
             })?;
-            run(OrbsState::new(game), spec, seats, seed, scale, limit)
+            run(OrbsState::new(game), spec, seats, seed, tuning, limit)
         }
     }
 }
@@ -299,7 +312,7 @@ fn run<S: Observe>(
     spec: &GameSpec,
     seats: &[Player],
     seed: u64,
-    scale: f64,
+    tuning: Tuning,
     limit: Limit,
 ) -> Result<Played, LadderError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xd1ce);
@@ -345,12 +358,13 @@ fn run<S: Observe>(
                 let view = state.view(p);
                 decision += 1;
                 let (action, think) = Think::measure(|| {
-                    decide_with(
+                    decide_planned(
                         player,
                         &view,
                         &history,
-                        scaled(player, scale),
+                        scaled(player, tuning.scale),
                         seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ decision,
+                        tuning.plan,
                     )
                 });
                 thinks.push((player, think));
@@ -480,6 +494,9 @@ pub struct Sitting {
     pub turn_limit: Option<u32>,
     /// How a pairing's two players share a game's seats.
     pub seating: Seating,
+    /// Levels 2 to 7 as this plan says, in place of the game's own (`None`: the levels as
+    /// they are): for trying a plan before it is a game's.
+    pub plan: Option<LevelPlan>,
 }
 
 /// How a pairing's two players share the seats of a game of more than two.
@@ -533,6 +550,7 @@ pub fn run_ladder_on(
         per_pairing: None,
         turn_limit: None,
         seating: Seating::Alone,
+        plan: None,
     };
     run_ladder_with(spec, pairs, &sitting, progress)
 }
@@ -552,6 +570,7 @@ pub fn run_ladder_with(
         per_pairing,
         turn_limit: turns,
         seating,
+        plan,
     } = *sitting;
     let turns = turns.unwrap_or_else(|| turn_limit(spec));
     let config = WengLinConfig::new();
@@ -600,7 +619,8 @@ pub fn run_ladder_with(
                         break;
                     }
                     let (game_seed, _, seats) = setup(g);
-                    let played = play_within(spec, &seats, game_seed, scale, turns, until);
+                    let played =
+                        play_within(spec, &seats, game_seed, scale, turns, until, plan.as_ref());
                     let stop = played.is_err();
                     if tx.send((g, played)).is_err() || stop {
                         next.store(games, Ordering::Relaxed);

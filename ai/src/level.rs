@@ -28,7 +28,7 @@
 use crate::greedy::greedy;
 use crate::history::History;
 use crate::mcts::Budget;
-use crate::plan::{Base, DEFAULT};
+use crate::plan::{Base, LevelPlan, DEFAULT};
 use crate::state::{State, ToAct, View};
 use crate::turns::{turn_search, Shape};
 use rand::seq::SliceRandom;
@@ -181,6 +181,20 @@ pub fn decide_with<V: View>(
     budget: Option<Budget>,
     seed: u64,
 ) -> Option<<V::State as State>::Action> {
+    decide_planned(player, view, history, budget, seed, None)
+}
+
+/// As [`decide_with`], levels 2 to 7 playing `plan` where it is given, in place of the
+/// game's own: the ladder's `--plan`, for trying a plan before a game has it. With `None`
+/// the same decisions as [`decide_with`].
+pub fn decide_planned<V: View>(
+    player: Player,
+    view: &V,
+    history: &History,
+    budget: Option<Budget>,
+    seed: u64,
+    plan: Option<&LevelPlan>,
+) -> Option<<V::State as State>::Action> {
     let level = match player {
         Player::Greedy => return greedy(view, seed),
         Player::Level(level) => level,
@@ -194,7 +208,11 @@ pub fn decide_with<V: View>(
     if level == Level::MAX {
         return sure_win(view, seed).or_else(|| searched(view, &state, history, budget?, seed));
     }
-    let blend = state.level_plan().unwrap_or(DEFAULT)[usize::from(level.number()) - 2];
+    let plan = plan
+        .copied()
+        .or_else(|| state.level_plan())
+        .unwrap_or(DEFAULT);
+    let blend = plan[usize::from(level.number()) - 2];
     // A level that may play level 8's decision takes a win in one as level 8 does; its odds
     // are drawn from their own seed (the same decisions as when only level 7 searched).
     let salt = if blend.searches() {

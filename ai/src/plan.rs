@@ -7,6 +7,8 @@
 //! plan ([`crate::State::level_plan`]); the rest play [`DEFAULT`]. Level 1 is always the
 //! random mover and level 8 always the search (BENCHMARKS.md, "A plan of levels per game").
 
+use thiserror::Error;
+
 /// One of the players a level's decision may come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Base {
@@ -61,3 +63,62 @@ pub const DEFAULT: LevelPlan = [
     Blend::only(Base::Greedy),
     Blend::mix(Base::Search, 0.7, Base::Greedy),
 ];
+
+/// A plan written as the ladder's `--plan` takes it: six blends, levels 2 to 7, separated
+/// by commas, each a player's letter (`R` the random mover, `G` `greedy`, `S` level 8's
+/// search), alone for all of that player's decisions or followed by the odds and the other
+/// player's letter: `G0.4R,G0.75R,G,S0.35G,S0.6G,S0.82G` is Draco's.
+pub fn parse(text: &str) -> Result<LevelPlan, BadPlan> {
+    let bad = || BadPlan(text.to_owned());
+    let base = |c: char| match c.to_ascii_uppercase() {
+        'R' => Some(Base::Random),
+        'G' => Some(Base::Greedy),
+        'S' => Some(Base::Search),
+        _ => None,
+    };
+    let blends = text
+        .split(',')
+        .map(|step| {
+            let step = step.trim();
+            let mut chars = step.chars();
+            let strong = chars.next().and_then(base).ok_or_else(bad)?;
+            let rest = chars.as_str();
+            if rest.is_empty() {
+                return Ok(Blend::only(strong));
+            }
+            let weak = rest.chars().last().and_then(base).ok_or_else(bad)?;
+            let odds: f64 = rest[..rest.len() - 1].parse().map_err(|_| bad())?;
+            if !(0.0..=1.0).contains(&odds) {
+                return Err(bad());
+            }
+            Ok(Blend::mix(strong, odds, weak))
+        })
+        .collect::<Result<Vec<Blend>, BadPlan>>()?;
+    blends.try_into().map_err(|_| bad())
+}
+
+/// A plan that is not six blends as [`parse`] reads them.
+#[derive(Debug, Error)]
+#[error("no plan of levels 2 to 7: {0:?} (six blends such as G0.4R,G0.75R,G,S0.35G,S0.6G,S0.82G)")]
+pub struct BadPlan(String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_plan_reads_as_its_blends() {
+        let plan = parse("G0.25R,G0.45R,G0.65R,G0.82R,G,S0.7G").unwrap();
+        assert_eq!(plan, DEFAULT);
+        for wrong in [
+            "",
+            "G,G,G,G,G",
+            "G,G,G,G,G,G,G",
+            "X0.5R,G,G,G,G,G",
+            "G1.5R,G,G,G,G,G",
+            "Gx,G,G,G,G,G",
+        ] {
+            assert!(parse(wrong).is_err(), "{wrong:?}");
+        }
+    }
+}

@@ -30,6 +30,7 @@ fn the_ladder_reports_each_levels_cpu_and_wall_think_times() {
         per_pairing: None,
         turn_limit: None,
         seating: Seating::Alone,
+        plan: None,
     };
     let report = run_ladder_with(&spec, &[(level(7), level(6))], &sitting, |_| {}).expect("plays");
     assert_eq!(report.pairings[0].games(), 2);
@@ -56,6 +57,7 @@ fn a_pairing_past_its_time_cap_starts_no_game() {
         per_pairing: Some(Duration::ZERO),
         turn_limit: None,
         seating: Seating::Alone,
+        plan: None,
     };
     let pairs = [(level(2), level(1)), (level(8), level(7))];
     let report = run_ladder_with(&spec, &pairs, &sitting, |_| {}).expect("runs");

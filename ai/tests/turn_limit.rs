@@ -18,6 +18,7 @@ fn pairing(turn_limit: Option<u32>) -> Pairing {
         per_pairing: None,
         turn_limit,
         seating: Seating::Alone,
+        plan: None,
     };
     let report = run_ladder_with(&spec, &[(level(5), level(1))], &sitting, |_| {}).expect("plays");
     report.pairings[0].clone()

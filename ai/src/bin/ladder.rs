@@ -7,7 +7,7 @@ use clap::Parser;
 use orion_ai::ladder::{
     every_game, parse_game, run_ladder_with, GameSpec, Seating, Sitting, MAX_THREADS,
 };
-use orion_ai::{Level, Player};
+use orion_ai::{plan, Level, Player};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::time::Duration;
@@ -60,6 +60,11 @@ struct Args {
     /// either way.
     #[arg(long, default_value = "alone")]
     seating: String,
+    /// Levels 2 to 7 as this plan, in place of the game's own: six blends such as
+    /// `G0.4R,G0.75R,G,S0.35G,S0.6G,S0.82G` (R the random mover, G `greedy`, S level 8's
+    /// search; a letter alone, or the stronger's letter, its odds and the weaker's letter).
+    #[arg(long)]
+    plan: Option<String>,
 }
 
 /// Milliseconds, as the tables print them.
@@ -110,6 +115,9 @@ fn main() -> anyhow::Result<()> {
         bail!("--threads must be 1 or {MAX_THREADS}");
     }
     seating(&args.seating)?;
+    if let Some(p) = &args.plan {
+        plan::parse(p)?;
+    }
     if args.pairing_secs == Some(0) {
         bail!("--pairing-secs must be at least 1");
     }
@@ -155,6 +163,7 @@ fn play(
         per_pairing: args.pairing_secs.map(Duration::from_secs),
         turn_limit,
         seating: seating(&args.seating)?,
+        plan: args.plan.as_deref().map(plan::parse).transpose()?,
     };
     let cap = match args.pairing_secs {
         Some(s) => format!(", at most {s} s a pairing"),
@@ -162,6 +171,10 @@ fn play(
     };
     let cap = match turn_limit {
         Some(t) => format!("{cap}, drawn past turn {t}"),
+        None => cap,
+    };
+    let cap = match &args.plan {
+        Some(p) => format!("{cap}, levels 2-7 as {p}"),
         None => cap,
     };
     let cap = match sitting.seating {
