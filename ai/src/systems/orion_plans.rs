@@ -20,30 +20,29 @@ const DRACO: LevelPlan = [
     Blend::mix(Search, 0.82, Greedy),
 ];
 
-/// Hydra for Partners, two against two: level 8 wins 70 % of its games against `greedy`,
-/// room for one step, so `greedy` is level 7. Below it a random click loses often (a
+/// Levels 2 to 6 playing `greedy`'s action with these odds (a random one otherwise) and
+/// `greedy` at level 7: for a game where level 8 is one step above `greedy` and the steps
+/// below it are wide.
+const fn greedy_at_7(odds: [f64; 5]) -> LevelPlan {
+    let mut plan = [Blend::only(Greedy); 6];
+    let mut i = 0;
+    while i < odds.len() {
+        plan[i] = Blend::mix(Greedy, odds[i], Random);
+        i += 1;
+    }
+    plan
+}
+
+/// Hydra for Partners, two against two: level 8 wins 57.5 % of its games against `greedy`
+/// (40 games), room for one step at most. Below `greedy` a random click loses often (a
 /// partner's slip is the other's loss too), and five steps fit.
-const HYDRA_PARTNERS: LevelPlan = [
-    Blend::mix(Greedy, 0.2, Random),
-    Blend::mix(Greedy, 0.35, Random),
-    Blend::mix(Greedy, 0.5, Random),
-    Blend::mix(Greedy, 0.7, Random),
-    Blend::mix(Greedy, 0.85, Random),
-    Blend::only(Greedy),
-];
+const HYDRA_PARTNERS: LevelPlan = greedy_at_7([0.2, 0.35, 0.5, 0.7, 0.85]);
 
 /// Taurus: each share of `greedy`'s clicks is a wide step (level 2 at the default 0.25 drew
 /// 13 of 20 games against the random mover at 400 rounds, neither finishing), and level 8
-/// beats `greedy` in every game: `greedy` is level 7 the five levels below it climb from
-/// odds 0.5.
-const TAURUS: LevelPlan = [
-    Blend::mix(Greedy, 0.5, Random),
-    Blend::mix(Greedy, 0.65, Random),
-    Blend::mix(Greedy, 0.8, Random),
-    Blend::mix(Greedy, 0.9, Random),
-    Blend::mix(Greedy, 0.96, Random),
-    Blend::only(Greedy),
-];
+/// beats `greedy` in every game: `greedy` is level 7, and the five levels below it climb
+/// from odds 0.5.
+const TAURUS: LevelPlan = greedy_at_7([0.5, 0.65, 0.8, 0.9, 0.96]);
 
 /// The plan of `game`'s levels where it is not the default.
 pub fn plan(game: &Game) -> Option<LevelPlan> {
