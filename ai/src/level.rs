@@ -204,10 +204,12 @@ pub fn decide_planned<V: View>(
     }
     let budget = budget.or(level.budget());
     // The game as the level sees it: its plan, and a solved game's table.
-    let state = view.determinize(&mut ChaCha8Rng::seed_from_u64(seed));
+    let determinized = || view.determinize(&mut ChaCha8Rng::seed_from_u64(seed));
     if level == Level::MAX {
-        return sure_win(view, seed).or_else(|| searched(view, &state, history, budget?, seed));
+        return sure_win(view, seed)
+            .or_else(|| searched(view, &determinized(), history, budget?, seed));
     }
+    let state = determinized();
     let plan = plan
         .copied()
         .or_else(|| state.level_plan())

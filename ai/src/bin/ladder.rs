@@ -114,13 +114,19 @@ fn main() -> anyhow::Result<()> {
     if !(1..=MAX_THREADS).contains(&args.threads) {
         bail!("--threads must be 1 or {MAX_THREADS}");
     }
-    seating(&args.seating)?;
-    if let Some(p) = &args.plan {
-        plan::parse(p)?;
-    }
     if args.pairing_secs == Some(0) {
         bail!("--pairing-secs must be at least 1");
     }
+    let sitting = Sitting {
+        games: args.games,
+        seed: args.seed,
+        scale: args.scale,
+        threads: args.threads,
+        per_pairing: args.pairing_secs.map(Duration::from_secs),
+        turn_limit: args.turn_limit,
+        seating: seating(&args.seating)?,
+        plan: args.plan.as_deref().map(plan::parse).transpose()?,
+    };
     let mut pairs = Vec::new();
     let below = matches!(args.against.as_str(), "below" | "both");
     let greedy = matches!(args.against.as_str(), "greedy" | "both");
@@ -143,7 +149,15 @@ fn main() -> anyhow::Result<()> {
         } else {
             args.turn_limit
         };
-        play(spec, &pairs, &args, turn_limit)?;
+        play(
+            spec,
+            &pairs,
+            &args,
+            &Sitting {
+                turn_limit,
+                ..sitting
+            },
+        )?;
     }
     Ok(())
 }
@@ -153,23 +167,13 @@ fn play(
     spec: &GameSpec,
     pairs: &[(Player, Player)],
     args: &Args,
-    turn_limit: Option<u32>,
+    sitting: &Sitting,
 ) -> anyhow::Result<()> {
-    let sitting = Sitting {
-        games: args.games,
-        seed: args.seed,
-        scale: args.scale,
-        threads: args.threads,
-        per_pairing: args.pairing_secs.map(Duration::from_secs),
-        turn_limit,
-        seating: seating(&args.seating)?,
-        plan: args.plan.as_deref().map(plan::parse).transpose()?,
-    };
     let cap = match args.pairing_secs {
         Some(s) => format!(", at most {s} s a pairing"),
         None => String::new(),
     };
-    let cap = match turn_limit {
+    let cap = match sitting.turn_limit {
         Some(t) => format!("{cap}, drawn past turn {t}"),
         None => cap,
     };
@@ -190,7 +194,7 @@ fn play(
         args.threads
     );
     let mut out = std::io::stderr();
-    let report = run_ladder_with(spec, pairs, &sitting, |p| {
+    let report = run_ladder_with(spec, pairs, sitting, |p| {
         let _ = write!(
             out,
             "\r{} v {}: {}/{} ({}-{}-{}, {} unfinished)   ",
