@@ -51,7 +51,8 @@ struct Args {
     #[arg(long)]
     pairing_secs: Option<u64>,
     /// The turn limit past which a game counts as drawn: rounds in the ORION games (default
-    /// 400), moves in Orbit (1,000) and Orbs (2,000); with `--game all`, rounds in ORION only.
+    /// 400, Bootes 1,000), moves in Orbit (1,000) and Orbs (2,000); with `--game all`, rounds
+    /// in ORION only.
     #[arg(long)]
     turn_limit: Option<u32>,
     /// How a pairing shares a game of four seats played each for himself (Hydra for Four):
