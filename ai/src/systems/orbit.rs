@@ -4,9 +4,24 @@
 //! black is then player 0. The evaluation is the territory lead (the terminal client's
 //! `greedy` weighs drops by it) with captured stones on top, and a little for shape.
 
+use crate::plan::{Base, Blend, LevelPlan};
 use crate::state::{returns_of, squash, Observe, State, ToAct, Values, View, MAX_PLAYERS};
 use orion_orbit::{groups, CellSet, Game, Move, Seat, Stone, Turn};
 use rand::RngCore;
+
+/// Orbit's levels 2 to 7: `greedy`'s drops with odds 0.25, 0.45 and 0.65 (random ones
+/// otherwise), then level 8's decision with odds 0.3, 0.55 and 0.8 (`greedy`'s otherwise).
+/// `greedy` itself is no level: in Orbit it is no better than itself with random drops (it
+/// lost 5–15 to 82 % of itself), while each share of level 8's decisions over `greedy`'s is
+/// a step (BENCHMARKS.md, "Orion and Orbit: level 8's decisions over `greedy`'s").
+const LEVEL_PLAN: LevelPlan = [
+    Blend::mix(Base::Greedy, 0.25, Base::Random),
+    Blend::mix(Base::Greedy, 0.45, Base::Random),
+    Blend::mix(Base::Greedy, 0.65, Base::Random),
+    Blend::mix(Base::Search, 0.3, Base::Greedy),
+    Blend::mix(Base::Search, 0.55, Base::Greedy),
+    Blend::mix(Base::Search, 0.8, Base::Greedy),
+];
 
 /// A game of Orbit in play.
 #[derive(Clone, Debug)]
@@ -49,6 +64,10 @@ impl State for OrbitState {
 
     fn players(&self) -> usize {
         2
+    }
+
+    fn level_plan(&self) -> Option<LevelPlan> {
+        Some(LEVEL_PLAN)
     }
 
     fn to_act(&self) -> ToAct {
