@@ -56,6 +56,19 @@ const ORION: LevelPlan = [
     Blend::mix(Search, 0.82, Greedy),
 ];
 
+/// Lepus: `greedy` is no better than itself with random clicks, and neither it nor the random
+/// mover finishes a game against the other (two `greedy`s block each other's corners to the
+/// round limit); a search of 20 positions does (it beat the random mover 20–0). So level 2 is
+/// that short search, and levels 3–7 play level 8's decision over `greedy`'s with rising odds.
+const LEPUS: LevelPlan = [
+    Blend::search_with(0.0001),
+    Blend::mix(Search, 0.2, Greedy),
+    Blend::mix(Search, 0.4, Greedy),
+    Blend::mix(Search, 0.6, Greedy),
+    Blend::mix(Search, 0.8, Greedy),
+    Blend::mix(Search, 0.92, Greedy),
+];
+
 /// The plan of `game`'s levels where it is not the default.
 pub fn plan(game: &Game) -> Option<LevelPlan> {
     match game.rules().id() {
@@ -63,6 +76,7 @@ pub fn plan(game: &Game) -> Option<LevelPlan> {
         "hydra-partners" => Some(HYDRA_PARTNERS),
         "taurus" => Some(TAURUS),
         "orion" => Some(ORION),
+        "lepus" => Some(LEPUS),
         // With level 8 playing the solved table, on 200 games a pairing: level 7 at 0.7 won
         // 70 % against `greedy` and lost 42 % to level 8; at 0.5, 66 % and 32 %.
         "auriga" if auriga_solved::applies(game) => {
