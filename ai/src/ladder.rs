@@ -122,13 +122,10 @@ pub fn every_game() -> Vec<GameSpec> {
 /// ORION game has a limit of its own (a game ends by its rules, a resignation, the clock or
 /// an abandonment); the ladder's 400 rounds only bound a game that goes nowhere, and are
 /// far past any game a person plays (150 until 2026-11-27, when slow wins in Bootes and
-/// Libra counted as draws). Bootes has 1,000: a race of two strong players that is still
-/// going somewhere at round 400 (of level 8's four games against `greedy` at the limit, two
-/// were won by round 1,000).
+/// Libra counted as draws); a game may set more ([`crate::systems::orion::ladder_rounds`]).
 pub fn turn_limit(spec: &GameSpec) -> u32 {
     match spec {
-        GameSpec::Orion(rules, _) if rules.id() == "bootes" => 1_000,
-        GameSpec::Orion(..) => 400,
+        GameSpec::Orion(rules, _) => crate::systems::orion::ladder_rounds(*rules),
         GameSpec::Orbit => 1_000,
         GameSpec::Orbs(..) => 2_000,
     }
@@ -293,10 +290,9 @@ fn scaled(player: Player, scale: f64) -> Option<Budget> {
     let Player::Level(level) = player else {
         return None;
     };
-    level.budget().map(|b| Budget {
-        iterations: ((f64::from(b.iterations) * scale).round() as u32).max(1),
-        time: None,
-    })
+    level
+        .budget()
+        .map(|b| Budget { time: None, ..b }.scaled(scale))
 }
 
 /// Where a game is stopped and called a draw.

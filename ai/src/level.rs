@@ -234,15 +234,13 @@ pub fn decide_planned<V: View>(
     match base {
         Base::Random => random(view, seed),
         Base::Greedy => greedy(view, seed),
-        Base::Search => {
-            let budget = budget?;
-            let iterations = (f64::from(budget.iterations) * blend.search_share).round();
-            let budget = Budget {
-                iterations: (iterations as u32).max(1),
-                ..budget
-            };
-            searched(view, &state, history, budget, seed)
-        }
+        Base::Search => searched(
+            view,
+            &state,
+            history,
+            budget?.scaled(blend.search_share),
+            seed,
+        ),
     }
 }
 

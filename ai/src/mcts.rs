@@ -22,6 +22,17 @@ pub struct Budget {
     pub time: Option<Duration>,
 }
 
+impl Budget {
+    /// The budget with `factor` times the positions (at least one), the time cap kept.
+    pub fn scaled(self, factor: f64) -> Budget {
+        let iterations = (f64::from(self.iterations) * factor).round();
+        Budget {
+            iterations: (iterations as u32).max(1),
+            ..self
+        }
+    }
+}
+
 /// The exploration constant of UCB1 on values in `0..1`.
 const EXPLORATION: f64 = 0.4;
 

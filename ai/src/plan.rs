@@ -98,9 +98,10 @@ pub fn parse(text: &str) -> Result<LevelPlan, BadPlan> {
     let blends = text
         .split(',')
         .map(|step| {
-            let (step, share) = match step.trim().split_once('@') {
+            let step = step.trim();
+            let (step, share) = match step.split_once('@') {
                 Some((step, share)) => (step, share.parse().map_err(|_| bad())?),
-                None => (step.trim(), 1.0),
+                None => (step, 1.0),
             };
             if !(share > 0.0 && share <= 1.0) {
                 return Err(bad());

@@ -278,6 +278,17 @@ impl OrionView {
     }
 }
 
+/// The rounds past which the ladder calls a game of `rules` drawn. No ORION game has a limit
+/// of its own; 400 only bounds a game that goes nowhere. Bootes has 1,000: a race of two
+/// strong players that is still going somewhere at round 400 (of level 8's four games
+/// against `greedy` at 400, two were won by round 1,000).
+pub fn ladder_rounds(rules: &dyn orion_engine::Rules) -> u32 {
+    match rules.id() {
+        "bootes" => 1_000,
+        _ => 400,
+    }
+}
+
 /// `player`'s decision for `seat` in `game` at `now` (a room's clock), as a person would make
 /// it: `None` when the seat has nothing to decide now, or when its move cannot be ended
 /// legally (the room's clock ends it then; no player may send `timeout`).
