@@ -5,6 +5,7 @@
 
 use super::orbs_end::judged;
 use super::orbs_eval::{raw, SQUASH};
+use crate::plan::{Base, Blend, LevelPlan};
 use crate::state::{returns_of, squash, Observe, State, ToAct, Values, View, MAX_PLAYERS};
 use orion_orbs::{Game, Move, Outcome, Seat};
 use rand::RngCore;
@@ -14,6 +15,20 @@ use rand::RngCore;
 /// ladder's first 80 games against `greedy`, 59 without, 76 with the essential orbs of
 /// [`super::orbs_end`] too (BENCHMARKS.md, "Orbs of two: level 8 on eighty games").
 const FURTHER_ROUNDS: usize = 1;
+
+/// Orbs' levels 2 to 7: `greedy`'s moves with odds 0.25, 0.45, 0.65, 0.8 and 0.92 (random
+/// ones otherwise), then level 8's decision with odds 0.7 (`greedy`'s otherwise). `greedy`
+/// itself is no level: level 7 draws with it (7–5–8), and level 8's games against anything
+/// near itself are drawn, while a few random moves a game are there to be punished: level 7
+/// beat 92 % of `greedy` 19–0–1 (BENCHMARKS.md, "Orbs of two: the whole chain").
+const LEVEL_PLAN: LevelPlan = [
+    Blend::mix(Base::Greedy, 0.25, Base::Random),
+    Blend::mix(Base::Greedy, 0.45, Base::Random),
+    Blend::mix(Base::Greedy, 0.65, Base::Random),
+    Blend::mix(Base::Greedy, 0.8, Base::Random),
+    Blend::mix(Base::Greedy, 0.92, Base::Random),
+    Blend::mix(Base::Search, 0.7, Base::Greedy),
+];
 
 /// A game of Orbs in play.
 #[derive(Clone, Debug)]
@@ -45,6 +60,10 @@ impl State for OrbsState {
 
     fn players(&self) -> usize {
         self.game.seats().len().min(MAX_PLAYERS)
+    }
+
+    fn level_plan(&self) -> Option<LevelPlan> {
+        Some(LEVEL_PLAN)
     }
 
     fn to_act(&self) -> ToAct {
