@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::searchers;
+use common::searchers_of;
 use orion_ai::systems::orion::{OrionState, OrionView};
 use orion_ai::{decide, Observe, State, View};
 use orion_engine::{games, Action, Game, Options, Piece, Seat};
@@ -56,7 +56,7 @@ fn the_opponents_secret_does_not_change_the_decision() {
     assert_eq!(a.position(), b.position(), "the same public game");
     assert_ne!(a.secret(Seat::N), b.secret(Seat::N));
     let mover = a.mover();
-    for (player, budget) in searchers() {
+    for (player, budget) in searchers_of(&OrionState::new(a.clone(), 0)) {
         for seed in 0..3 {
             let va = OrionView::new(&a, mover, 0).expect("seated");
             let vb = OrionView::new(&b, mover, 0).expect("seated");

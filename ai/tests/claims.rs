@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{decision, game_at, searchers, state};
+use common::{decision, game_at, searchers_of, state};
 use orion_ai::{State, ToAct};
 use orion_engine::{Action, Seat};
 
@@ -35,8 +35,9 @@ fn a_chain_made_by_a_rival_is_claimed() {
     game.step(Seat::N, Action::Click { click, piece: None }, 0)
         .expect("N turns the rotor");
     assert!(game.outcome().is_none(), "the chain waits for S's claim");
-    assert_eq!(state(game.clone()).to_act(), ToAct::Player(0));
-    for (player, budget) in searchers() {
+    let s = state(game.clone());
+    assert_eq!(s.to_act(), ToAct::Player(0));
+    for (player, budget) in searchers_of(&s) {
         assert_eq!(
             decision(&game, Seat::S, player, budget, 3),
             Some(Action::Claim),
@@ -44,7 +45,7 @@ fn a_chain_made_by_a_rival_is_claimed() {
         );
     }
     // N, whose turn it is, has no decision while S's claim is open.
-    for (player, budget) in searchers() {
+    for (player, budget) in searchers_of(&s) {
         assert_eq!(
             decision(&game, Seat::N, player, budget, 3),
             None,

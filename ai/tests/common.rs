@@ -3,23 +3,34 @@
 
 #![allow(dead_code)]
 
+use orion_ai::plan::{Base, Blend, DEFAULT};
 use orion_ai::systems::orion::OrionState;
-use orion_ai::{Budget, Level, Player};
+use orion_ai::{Budget, Level, Player, State};
 use orion_engine::{games, parse_position, Action, Game, Options, Seat};
 
-/// Level 6 (`greedy`), the levels that search, and `greedy`, with a budget a test can afford
-/// (levels 7 and 8 at 5,000 positions: their look at the replies, narrowed; levels 1–6 have
-/// no budget, and 2 to 5 play `greedy` or at random by the seed).
-pub fn searchers() -> Vec<(Player, Option<Budget>)> {
+/// The players bound to take a win in one and to claim a chain they see, in `state`'s game:
+/// every level whose decisions the game's plan makes all by level 8's search or by `greedy`
+/// (a level that searches for some of them takes a win in one first; level 8 always), with
+/// a budget a test can afford (5,000 positions: their look at the replies, narrowed), and
+/// `greedy`. A level that plays a random action for some of its decisions may miss one.
+pub fn searchers_of<S: State>(state: &S) -> Vec<(Player, Option<Budget>)> {
     let small = Budget {
         iterations: 5_000,
         time: None,
     };
+    let plan = state.level_plan().unwrap_or(DEFAULT);
     let mut out: Vec<(Player, Option<Budget>)> = Level::all()
-        .skip(5)
-        .map(|l| {
-            let budget = if l.number() <= 6 { None } else { Some(small) };
-            (Player::Level(l), budget)
+        .filter_map(|l| {
+            let blend = match l.number() {
+                1 => return None,
+                8 => return Some((Player::Level(l), Some(small))),
+                n => plan[usize::from(n) - 2],
+            };
+            if blend.searches() {
+                Some((Player::Level(l), Some(small)))
+            } else {
+                (blend == Blend::only(Base::Greedy)).then_some((Player::Level(l), None))
+            }
         })
         .collect();
     out.push((Player::Greedy, None));

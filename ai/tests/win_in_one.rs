@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{decision, game_at, searchers, state};
+use common::{decision, game_at, searchers_of, state};
 use orion_ai::systems::{orbit::OrbitState, orbs::OrbsState};
 use orion_ai::{decide, Observe, State, ToAct};
 use orion_engine::{Action, Click, Colour, Edge, Game, Piece, Position, Seat, Slot};
@@ -13,7 +13,7 @@ use orion_engine::{Action, Click, Colour, Edge, Game, Piece, Position, Seat, Slo
 fn wins_orion(game: &Game, seat: Seat) {
     let s = state(game.clone());
     let me = s.player_of(seat).expect("seated");
-    for (player, budget) in searchers() {
+    for (player, budget) in searchers_of(&s) {
         for seed in 0..3 {
             let action = decision(game, seat, player, budget, seed).expect("a decision");
             let mut after = s.clone();
@@ -93,7 +93,7 @@ fn orbs_burns_the_last_enemy_orb() {
     })
     .expect("a game");
     let s = OrbsState::new(game);
-    for (player, budget) in searchers() {
+    for (player, budget) in searchers_of(&s) {
         let mv = decide(player, &s.view(0), budget, 1).expect("a move");
         let mut after = s.clone();
         after.apply(mv);
@@ -109,7 +109,7 @@ fn orbit_passes_to_end_a_won_game() {
     game.play(orion_orbit::Move::Pass).expect("white passes");
     let s = OrbitState::new(game);
     assert_eq!(s.to_act(), ToAct::Player(0));
-    for (player, budget) in searchers() {
+    for (player, budget) in searchers_of(&s) {
         let mv = decide(player, &s.view(0), budget, 1).expect("a move");
         let mut after = s.clone();
         after.apply(mv);

@@ -38,6 +38,12 @@ const fn greedy_at_7(odds: [f64; 5]) -> LevelPlan {
 /// partner's slip is the other's loss too), and five steps fit.
 const HYDRA_PARTNERS: LevelPlan = greedy_at_7([0.2, 0.35, 0.5, 0.7, 0.85]);
 
+/// Hydra for Four, measured two against two (`ladder --seating halves`: an equal player wins
+/// half the games): level 8 beat `greedy` 15–5, room for no level between them, and the
+/// steps of `greedy`'s clicks over random ones are short near `greedy` (it beat 0.8 and 0.88
+/// of itself only 11–9), so the six steps below it start low.
+const HYDRA_FOUR: LevelPlan = greedy_at_7([0.1, 0.22, 0.38, 0.55, 0.72]);
+
 /// Taurus: each share of `greedy`'s clicks is a wide step (level 2 at the default 0.25 drew
 /// 13 of 20 games against the random mover at 400 rounds, neither finishing), and level 8
 /// beats `greedy` in every game: `greedy` is level 7, and the five levels below it climb
@@ -74,6 +80,7 @@ pub fn plan(game: &Game) -> Option<LevelPlan> {
     match game.rules().id() {
         "draco" => Some(DRACO),
         "hydra-partners" => Some(HYDRA_PARTNERS),
+        "hydra-4" => Some(HYDRA_FOUR),
         "taurus" => Some(TAURUS),
         "orion" => Some(ORION),
         "lepus" => Some(LEPUS),
