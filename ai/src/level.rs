@@ -28,7 +28,7 @@
 use crate::greedy::greedy;
 use crate::history::History;
 use crate::mcts::Budget;
-use crate::plan::{Base, LevelPlan, DEFAULT};
+use crate::plan::{Base, Blend, LevelPlan, DEFAULT};
 use crate::state::{State, ToAct, View};
 use crate::turns::{turn_search, Shape};
 use rand::seq::SliceRandom;
@@ -89,6 +89,12 @@ impl Level {
     /// The level's number.
     pub fn number(self) -> u8 {
         self.0
+    }
+
+    /// The blend this level plays by `plan`: levels 2 to 7; `None` for level 1 (the random
+    /// mover) and level 8 (the search), which play no blend.
+    pub fn blend(self, plan: &LevelPlan) -> Option<Blend> {
+        plan.get(usize::from(self.0).checked_sub(2)?).copied()
     }
 
     /// The budget of the level's search in positions evaluated alone, when it searches
@@ -184,6 +190,11 @@ pub fn decide_with<V: View>(
     decide_planned(player, view, history, budget, seed, None)
 }
 
+/// The plan `state`'s game gives its levels 2 to 7: its own, or [`DEFAULT`].
+pub fn plan_of<S: State>(state: &S) -> LevelPlan {
+    state.level_plan().unwrap_or(DEFAULT)
+}
+
 /// As [`decide_with`], levels 2 to 7 playing `plan` where it is given, in place of the
 /// game's own: the ladder's `--plan`, for trying a plan before a game has it. With `None`
 /// the same decisions as [`decide_with`].
@@ -210,11 +221,9 @@ pub fn decide_planned<V: View>(
             .or_else(|| searched(view, &determinized(), history, budget?, seed));
     }
     let state = determinized();
-    let plan = plan
-        .copied()
-        .or_else(|| state.level_plan())
-        .unwrap_or(DEFAULT);
-    let blend = plan[usize::from(level.number()) - 2];
+    let plan = plan.copied().unwrap_or_else(|| plan_of(&state));
+    // Levels 2 to 7 here: each plays its blend.
+    let blend = level.blend(&plan)?;
     // A level that may play level 8's decision takes a win in one as level 8 does; its odds
     // are drawn from their own seed (the same decisions as when only level 7 searched).
     let salt = if blend.searches() {

@@ -33,6 +33,8 @@ mod turns;
 
 pub use greedy::greedy;
 pub use history::{History, RECENT};
-pub use level::{decide, decide_planned, decide_with, Level, NoSuchLevel, Player, MAX_THINK};
+pub use level::{
+    decide, decide_planned, decide_with, plan_of, Level, NoSuchLevel, Player, MAX_THINK,
+};
 pub use mcts::{search, Budget, Thought};
 pub use state::{returns_of, squash, Observe, State, ToAct, Values, View, MAX_PLAYERS};

@@ -3,9 +3,9 @@
 
 #![allow(dead_code)]
 
-use orion_ai::plan::{Base, Blend, DEFAULT};
+use orion_ai::plan::{Base, Blend};
 use orion_ai::systems::orion::OrionState;
-use orion_ai::{Budget, Level, Player, State};
+use orion_ai::{plan_of, Budget, Level, Player, State};
 use orion_engine::{games, parse_position, Action, Game, Options, Seat};
 
 /// The players bound to take a win in one and to claim a chain they see, in `state`'s game:
@@ -18,13 +18,11 @@ pub fn searchers_of<S: State>(state: &S) -> Vec<(Player, Option<Budget>)> {
         iterations: 5_000,
         time: None,
     };
-    let plan = state.level_plan().unwrap_or(DEFAULT);
+    let plan = plan_of(state);
     let mut out: Vec<(Player, Option<Budget>)> = Level::all()
         .filter_map(|l| {
-            let blend = match l.number() {
-                1 => return None,
-                8 => return Some((Player::Level(l), Some(small))),
-                n => plan[usize::from(n) - 2],
+            let Some(blend) = l.blend(&plan) else {
+                return (l == Level::MAX).then_some((Player::Level(l), Some(small)));
             };
             if blend.searches() {
                 Some((Player::Level(l), Some(small)))
