@@ -252,12 +252,12 @@ async fn the_creator_sits_at_the_seat_he_asks_for_and_the_bot_at_the_one_left_mo
         (Some("S"), Some(2))
     );
     p.send(json!({"t": "ready", "room": room})).await;
-    p.expect_event(&room, "start").await;
-    // South moves first: the bot's click comes before the person's turn.
-    let click = p.expect(|m| m["ev"]["kind"] == "click").await;
-    assert_eq!(click["ev"]["seat"], "S", "{click}");
-    p.expect(|m| m["ev"]["kind"] == "turn" && m["ev"]["seat"] == "N")
-        .await;
+    let start = p.expect_event(&room, "start").await;
+    assert_eq!(start["ev"]["turn"]["seat"], "S", "{start}");
+    // South moves first: the bot's turn (its click, or now and then a pass: level 2 plays a
+    // random action at times, and End turn is one) comes before the person's.
+    let turn = p.expect(|m| m["ev"]["kind"] == "turn").await;
+    assert_eq!(turn["ev"]["seat"], "N", "{turn}");
     server.shutdown();
 }
 
@@ -316,11 +316,13 @@ async fn a_rematch_against_the_computer_seats_the_same_bot_one_seat_on_and_start
     assert_eq!(bot["ev"]["bot"], 3, "{bot}");
     let start = s.expect_event(&new, "start").await;
     assert_eq!(start["ev"]["turn"]["seat"], "S", "{start}");
-    // The bot plays the new game: it moves first; the person's time runs out again.
-    let click = s
-        .expect(|m| m["room"] == new && m["ev"]["kind"] == "click")
+    // The bot plays the new game: it has the first turn and gives it to the person (by its
+    // click, or by a pass: level 3 plays a random action at times, and End turn is one);
+    // then the person's time runs out again.
+    let turn = s
+        .expect(|m| m["room"] == new && m["ev"]["kind"] == "turn")
         .await;
-    assert_eq!(click["ev"]["seat"], "S", "{click}");
+    assert_eq!(turn["ev"]["seat"], "N", "{turn}");
     let over = lose_on_time(&server, &mut s, &new, "N").await;
     assert_eq!(over["ev"]["result"]["winner"], "S", "{over}");
     server.shutdown();
