@@ -351,6 +351,23 @@ impl Client {
         self.expect(|m| m["re"] == json!(id)).await
     }
 
+    /// Every stored event of `room`, a `history` page at a time (`since` the last seq read).
+    pub async fn history(&mut self, room: &str) -> Vec<Value> {
+        let mut events = Vec::new();
+        let mut since = 0;
+        loop {
+            let req = json!({"t": "history", "room": room, "since": since});
+            let page = self.request(req).await;
+            assert_eq!(page["t"], "history", "{page}");
+            let list = page["events"].as_array().cloned().unwrap_or_default();
+            since = list.last().and_then(|e| e["seq"].as_u64()).unwrap_or(since);
+            events.extend(list);
+            if page["more"] != json!(true) {
+                return events;
+            }
+        }
+    }
+
     /// Reads the next message from the socket; `None` when the connection ended.
     async fn read(&mut self) -> Option<Result<Value, Option<u16>>> {
         loop {

@@ -19,26 +19,6 @@ fn split_response(response: &str) -> (&str, &str) {
     (status, body)
 }
 
-/// A room's stored events, every page of them, through `history`.
-async fn history(c: &mut Client, room: &str, code: Option<&str>) -> Vec<Value> {
-    let mut events = Vec::new();
-    let mut since = 0;
-    loop {
-        let mut req = json!({"t": "history", "room": room, "since": since});
-        if let Some(code) = code {
-            req["code"] = json!(code);
-        }
-        let page = c.request(req).await;
-        assert_eq!(page["t"], "history", "{page}");
-        let list = page["events"].as_array().cloned().unwrap_or_default();
-        since = list.last().and_then(|e| e["seq"].as_u64()).unwrap_or(since);
-        events.extend(list);
-        if page["more"] != json!(true) {
-            return events;
-        }
-    }
-}
-
 /// What the room's history says the game ended with: the last position and the result.
 fn history_end(events: &[Value]) -> (String, Value, Option<String>) {
     let position = (events.iter().rev())
@@ -63,7 +43,7 @@ async fn export_replays_to_the_end(server: &TestServer, watcher: &mut Client, ro
     assert!(status.contains("200"), "{status}: {record}");
     let replayed = orion_cli::replay::replay(&record)
         .unwrap_or_else(|e| panic!("the record of {room} does not replay: {e}\n{record}"));
-    let (position, result, reason) = history_end(&history(watcher, room, None).await);
+    let (position, result, reason) = history_end(&watcher.history(room).await);
     assert_eq!(
         replayed.position, position,
         "final position of {room}\n{record}"

@@ -147,7 +147,7 @@ impl Person {
     /// The seat whose turn came first (the one the `start` event gives the turn to), as the
     /// room's stored history has it.
     async fn first_turn(&mut self) -> String {
-        let events = self.history().await;
+        let events = self.watcher.history(&self.room).await;
         let start = events.iter().find(|e| e["ev"]["kind"] == "start");
         let seat = start.and_then(|e| e["ev"]["turn"]["seat"].as_str());
         seat.expect("a start in the history").to_string()
@@ -155,27 +155,10 @@ impl Person {
 
     /// Every click of the game, in order, with its seat, as the room's stored history has them.
     async fn clicks(&mut self) -> Vec<(String, String)> {
-        let events = self.history().await;
+        let events = self.watcher.history(&self.room).await;
         let clicks = events.iter().filter(|e| e["ev"]["kind"] == "click");
         let of = |e: &Value, k: &str| e["ev"][k].as_str().unwrap_or_default().to_string();
         clicks.map(|e| (of(e, "seat"), of(e, "click"))).collect()
-    }
-
-    /// The room's stored history, every page of it.
-    async fn history(&mut self) -> Vec<Value> {
-        let mut events = Vec::new();
-        let mut since = 0;
-        loop {
-            let req = json!({"t": "history", "room": self.room, "since": since});
-            let page = self.watcher.request(req).await;
-            assert_eq!(page["t"], "history", "{page}");
-            let list = page["events"].as_array().cloned().unwrap_or_default();
-            since = list.last().and_then(|e| e["seq"].as_u64()).unwrap_or(since);
-            events.extend(list);
-            if page["more"] != json!(true) {
-                return events;
-            }
-        }
     }
 }
 

@@ -28,22 +28,6 @@ async fn claimed(server: &TestServer, name: &str) -> Client {
     c
 }
 
-/// Every stored event of `room`, a `history` page at a time, and its status.
-async fn history(c: &mut Client, room: &str) -> (Vec<Value>, Value) {
-    let mut events = Vec::new();
-    loop {
-        let since = events.len();
-        let page = c
-            .request(json!({"t": "history", "room": room, "since": since}))
-            .await;
-        let list = page["events"].as_array().cloned().unwrap_or_default();
-        events.extend(list);
-        if page["more"] != json!(true) {
-            return (events, page["status"].clone());
-        }
-    }
-}
-
 /// `game`'s leaderboard, as (name, rating, games) lines.
 async fn board(c: &mut Client, game: &str) -> Vec<Value> {
     let b = c.request(json!({"t": "leaderboard", "game": game})).await;
@@ -79,7 +63,7 @@ struct Before {
 async fn check_restored(server: &TestServer, before: &Before) {
     let mut reader = server.player("reader").await;
     for ((room, seen), full) in before.rooms.iter().zip(&before.histories) {
-        let (events, _) = history(&mut reader, room).await;
+        let events = reader.history(room).await;
         assert!(
             events.len() as u64 >= *seen,
             "room {room}: {} events restored, {seen} had been sent before the backup",
@@ -143,7 +127,7 @@ async fn a_backup_taken_while_games_are_played_restores_every_game_account_and_r
     let backup = async {
         let mut seen = Vec::new();
         for room in &rooms {
-            let (events, _) = history(&mut reader, room).await;
+            let events = reader.history(room).await;
             seen.push(events.len() as u64);
         }
         let (from, to) = (db.clone(), copy.clone());
@@ -162,10 +146,10 @@ async fn a_backup_taken_while_games_are_played_restores_every_game_account_and_r
     assert!(copied.accounts >= 2, "{copied}");
     // The finished game is whole in the backup; each load room has at least what its
     // players had been sent when the backup began.
-    let mut histories = vec![history(&mut reader, &finished).await.0];
+    let mut histories = vec![reader.history(&finished).await];
     let mut all_rooms = vec![(finished.clone(), histories[0].len() as u64)];
     for (room, seen) in rooms.iter().zip(seen) {
-        histories.push(history(&mut reader, room).await.0);
+        histories.push(reader.history(room).await);
         all_rooms.push((room.clone(), seen));
     }
     let before = Before {
@@ -225,7 +209,7 @@ async fn a_pg_dump_of_a_running_server_restores_into_a_fresh_database() {
     let mut histories = Vec::new();
     let mut rooms = Vec::new();
     for room in [&finished, &open] {
-        let (events, _) = history(&mut reader, room).await;
+        let events = reader.history(room).await;
         rooms.push((room.clone(), events.len() as u64));
         histories.push(events);
     }
@@ -274,8 +258,8 @@ async fn a_pg_dump_of_a_running_server_restores_into_a_fresh_database() {
     check_restored(&server, &before).await;
     // The game in progress carries on from where the dump left it.
     let mut reader = server.player("reader2").await;
-    let (_, status) = history(&mut reader, &open).await;
-    assert_eq!(status, "playing");
+    let page = reader.request(json!({"t": "history", "room": open})).await;
+    assert_eq!(page["status"], "playing", "{page}");
     server.shutdown();
 }
 
