@@ -19,6 +19,7 @@ use crate::throttle::Throttle;
 use futures::StreamExt;
 use std::future::Future;
 use std::net::IpAddr;
+use std::pin::Pin;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -104,7 +105,7 @@ impl Default for Config {
 }
 
 /// Runs a server on `listener` with a throwaway in-memory store until `shutdown` completes.
-pub async fn run(listener: TcpListener, shutdown: impl Future) -> anyhow::Result<()> {
+pub async fn run(listener: TcpListener, shutdown: impl Future + Send) -> anyhow::Result<()> {
     serve(listener, Config::default(), shutdown).await
 }
 
@@ -113,13 +114,34 @@ pub async fn run(listener: TcpListener, shutdown: impl Future) -> anyhow::Result
 pub async fn serve(
     listener: TcpListener,
     config: Config,
-    shutdown: impl Future,
+    shutdown: impl Future + Send,
+) -> anyhow::Result<()> {
+    serve_until(listener, config, boxed(shutdown)).await
+}
+
+/// A server's signal to stop, boxed: the servers' bodies take it so that they are compiled
+/// once, in this crate, not again for each caller's kind of future (a binary that called the
+/// generic body compiled the whole of it again: 90 s of a clean test build).
+pub type Shutdown<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
+
+/// `shutdown` as a [`Shutdown`].
+pub fn boxed<'a>(shutdown: impl Future + Send + 'a) -> Shutdown<'a> {
+    Box::pin(async move {
+        shutdown.await;
+    })
+}
+
+/// [`serve`]'s body.
+async fn serve_until(
+    listener: TcpListener,
+    config: Config,
+    shutdown: Shutdown<'_>,
 ) -> anyhow::Result<()> {
     let db = config.db.clone();
     let sync = config.sync;
     let store = tokio::task::spawn_blocking(move || crate::store::open_with(&db, sync)).await??;
     let directory: Arc<dyn Directory> = Arc::new(LocalDirectory::new(config.max_rooms));
-    serve_with(listener, config, store, directory, shutdown).await
+    serve_boxed(listener, config, store, directory, shutdown).await
 }
 
 /// Runs a server on `listener` with `config` until `shutdown` completes, on the given store
@@ -130,7 +152,18 @@ pub async fn serve_with(
     config: Config,
     store: Arc<dyn Store>,
     directory: Arc<dyn Directory>,
-    shutdown: impl Future,
+    shutdown: impl Future + Send,
+) -> anyhow::Result<()> {
+    serve_boxed(listener, config, store, directory, boxed(shutdown)).await
+}
+
+/// [`serve_with`]'s body, on a boxed signal to stop.
+pub async fn serve_boxed(
+    listener: TcpListener,
+    config: Config,
+    store: Arc<dyn Store>,
+    directory: Arc<dyn Directory>,
+    shutdown: Shutdown<'_>,
 ) -> anyhow::Result<()> {
     let matchmaker = directory
         .matchmaker()

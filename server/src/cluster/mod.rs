@@ -14,7 +14,7 @@
 //! node closes the account's other connections on every node (`revoked`); a `notify` message
 //! reaches the account's connections on every node (`notified`).
 //! The core sees all this only as a [`Directory`](crate::lobby::Directory) (`directory`),
-//! given to `serve_with`.
+//! given to `serve_boxed` (`serve_with` on a boxed signal to stop).
 
 mod bus;
 mod directory;
@@ -36,7 +36,7 @@ use crate::lobby::{Directory, LocalDirectory};
 use crate::player::RoomId;
 use crate::revocations::{Revocation, Revocations};
 use crate::room::RoomHandle;
-use crate::server::{serve_with, Config};
+use crate::server::{serve_boxed, Config};
 use crate::store::{Fences, PostgresStore, Store};
 use bus::Bus;
 use dashmap::DashMap;
@@ -97,9 +97,19 @@ pub struct Node {
 /// `config.db` names, the bus and leases of `cluster`.
 pub async fn serve_cluster(
     listener: TcpListener,
+    config: Config,
+    cluster: ClusterConfig,
+    shutdown: impl Future + Send,
+) -> anyhow::Result<()> {
+    serve_node(listener, config, cluster, crate::server::boxed(shutdown)).await
+}
+
+/// [`serve_cluster`]'s body, on a boxed signal to stop (compiled once, here).
+async fn serve_node(
+    listener: TcpListener,
     mut config: Config,
     cluster: ClusterConfig,
-    shutdown: impl Future,
+    shutdown: crate::server::Shutdown<'_>,
 ) -> anyhow::Result<()> {
     let url = config.db.clone();
     if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
@@ -209,7 +219,7 @@ pub async fn serve_cluster(
         tasks,
         handed: std::sync::atomic::AtomicBool::new(false),
     });
-    serve_with(listener, config, store, directory, shutdown).await
+    serve_boxed(listener, config, store, directory, shutdown).await
 }
 
 /// Every [`RENEW_EVERY`]: renews this node's leases (and marks its quick-match players
